@@ -1,0 +1,97 @@
+//! The `pegchain` command: parse flags, validate them into configs, run, print.
+
+mod cli;
+
+use clap::Parser;
+use cli::{Cli, Command, EngineRequest};
+use pegchain::report::solitaire as report;
+use pegchain::solitaire::{Analysis, Progress};
+use pegchain::{Error, board};
+use std::io::{IsTerminal, Write};
+use std::process::ExitCode;
+use std::time::Instant;
+
+fn main() -> ExitCode {
+    if std::env::args_os().len() == 1 {
+        use clap::CommandFactory;
+        let _ = Cli::command().print_help();
+        return ExitCode::SUCCESS;
+    }
+    let cli = Cli::parse();
+    match run(cli.command) {
+        Ok(text) => {
+            let mut stdout = std::io::stdout().lock();
+            // A closed pipe (`| head`) is not an error worth a message.
+            let _ = stdout.write_all(text.as_bytes());
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("pegchain: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(command: Command) -> Result<String, Error> {
+    match command {
+        Command::Boards => Ok(boards_text()),
+        Command::Show(args) => {
+            let b = pegchain::load_board(&args.board)?;
+            let group = pegchain::SymmetryGroup::of_board(&b);
+            Ok(format!(
+                "{} ({} holes, {} jumps, symmetry group of order {})\n\n{}",
+                b.name(),
+                b.hole_count(),
+                b.jumps().len(),
+                group.order(),
+                b.draw(|h| b.hole_name(h).to_string())
+            ))
+        }
+        Command::Exact(args) => {
+            let req = args.validate()?;
+            let analysis = Analysis::new(&req.board);
+            let r = analysis.exact(&req.starts, &req.config, &mut progress_printer(&req))?;
+            Ok(if req.json { json(report::exact_json(&req.board, &r)) } else { report::exact_text(&req.board, &r) })
+        }
+        Command::Count(args) => {
+            let req = args.validate()?;
+            let analysis = Analysis::new(&req.board);
+            let r = analysis.count(&req.starts, &req.config, &mut progress_printer(&req))?;
+            Ok(if req.json { json(report::count_json(&req.board, &r)) } else { report::count_text(&req.board, &r) })
+        }
+    }
+}
+
+fn json(value: serde_json::Value) -> String {
+    serde_json::to_string_pretty(&value).expect("JSON values serialize") + "\n"
+}
+
+fn boards_text() -> String {
+    let mut out = String::from("Built-in boards:\n");
+    for name in board::builtin_names() {
+        let b = board::builtin(&name).expect("built-in");
+        let g = pegchain::SymmetryGroup::of_board(&b);
+        out += &format!("  {:<11} {:>2} holes  {:>3} jumps  symmetry order {}\n", name, b.hole_count(), b.jumps().len(), g.order());
+    }
+    out
+}
+
+/// One stderr line per finished layer, when stderr is a terminal and not --quiet.
+fn progress_printer(req: &EngineRequest) -> impl FnMut(&Progress) + '_ {
+    let show = !req.quiet && std::io::stderr().is_terminal();
+    let started = Instant::now();
+    move |p: &Progress| {
+        if show {
+            eprint!(
+                "\r\x1b[Kstart {}: layer of {} pegs, {} positions, {:.1} s",
+                req.board.hole_name(p.start),
+                p.pegs,
+                p.positions,
+                started.elapsed().as_secs_f64()
+            );
+            if p.pegs <= 1 {
+                eprintln!();
+            }
+        }
+    }
+}
