@@ -53,7 +53,7 @@ pub struct EngineArgs {
     #[arg(long, short)]
     pub quiet: bool,
     /// Memory budget of the exact engine in GB (default: 80% of the available memory)
-    #[arg(long, value_name = "GB")]
+    #[arg(long, value_name = "GB", allow_negative_numbers = true)]
     pub max_memory: Option<f64>,
     /// Follow every position instead of one per symmetry class (slower; for checking)
     #[arg(long)]
@@ -76,7 +76,9 @@ impl EngineArgs {
         let policy: Policy = self.policy.parse().map_err(Error::Invalid)?;
         let memory_budget = match self.max_memory {
             Some(gb) if !(gb > 0.0 && gb.is_finite()) => {
-                return Err(Error::Invalid(format!("--max-memory must be a positive number of GB, not {gb}")));
+                return Err(Error::Invalid(format!(
+                    "--max-memory must be a positive number of GB, not {gb}"
+                )));
             }
             Some(gb) => Some((gb * 1e9) as u64),
             None => available_memory().map(|b| b / 5 * 4),

@@ -17,7 +17,18 @@ fn main() -> ExitCode {
         let _ = Cli::command().print_help();
         return ExitCode::SUCCESS;
     }
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) if !e.use_stderr() => {
+            // --help and --version.
+            let _ = e.print();
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => {
+            eprintln!("pegchain: {} (see pegchain --help)", one_line(&e.to_string()));
+            return ExitCode::from(2);
+        }
+    };
     match run(cli.command) {
         Ok(text) => {
             let mut stdout = std::io::stdout().lock();
@@ -51,15 +62,29 @@ fn run(command: Command) -> Result<String, Error> {
             let req = args.validate()?;
             let analysis = Analysis::new(&req.board);
             let r = analysis.exact(&req.starts, &req.config, &mut progress_printer(&req))?;
-            Ok(if req.json { json(report::exact_json(&req.board, &r)) } else { report::exact_text(&req.board, &r) })
+            Ok(if req.json {
+                json(report::exact_json(&req.board, &r))
+            } else {
+                report::exact_text(&req.board, &r)
+            })
         }
         Command::Count(args) => {
             let req = args.validate()?;
             let analysis = Analysis::new(&req.board);
             let r = analysis.count(&req.starts, &req.config, &mut progress_printer(&req))?;
-            Ok(if req.json { json(report::count_json(&req.board, &r)) } else { report::count_text(&req.board, &r) })
+            Ok(if req.json {
+                json(report::count_json(&req.board, &r))
+            } else {
+                report::count_text(&req.board, &r)
+            })
         }
     }
+}
+
+/// The first line of clap's message, without its "error: " prefix.
+fn one_line(message: &str) -> String {
+    let first = message.lines().next().unwrap_or("invalid arguments");
+    first.strip_prefix("error: ").unwrap_or(first).to_string()
 }
 
 fn json(value: serde_json::Value) -> String {
@@ -71,7 +96,13 @@ fn boards_text() -> String {
     for name in board::builtin_names() {
         let b = board::builtin(&name).expect("built-in");
         let g = pegchain::SymmetryGroup::of_board(&b);
-        out += &format!("  {:<11} {:>2} holes  {:>3} jumps  symmetry order {}\n", name, b.hole_count(), b.jumps().len(), g.order());
+        out += &format!(
+            "  {:<11} {:>2} holes  {:>3} jumps  symmetry order {}\n",
+            name,
+            b.hole_count(),
+            b.jumps().len(),
+            g.order()
+        );
     }
     out
 }

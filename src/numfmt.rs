@@ -11,7 +11,8 @@ pub fn decimal(value: &Rational, digits: u32) -> String {
     let negative = *value < 0;
     let v = Rational::from(value.abs_ref());
     // The exponent e with 10^e <= v < 10^(e+1).
-    let estimate = (v.numer().significant_bits() as f64 - v.denom().significant_bits() as f64) * std::f64::consts::LOG10_2;
+    let estimate = (v.numer().significant_bits() as f64 - v.denom().significant_bits() as f64)
+        * std::f64::consts::LOG10_2;
     let mut e = estimate.floor() as i32 - 1;
     while pow10(e + 1) <= v {
         e += 1;

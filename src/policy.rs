@@ -73,9 +73,10 @@ impl fmt::Display for Policy {
 impl FromStr for Policy {
     type Err = String;
     fn from_str(s: &str) -> Result<Policy, String> {
-        POLICIES.into_iter().find(|p| p.name() == s.to_ascii_lowercase()).ok_or_else(|| {
-            format!("unknown policy {s:?}; known: uniform, peg-first, hole-first")
-        })
+        POLICIES
+            .into_iter()
+            .find(|p| p.name() == s.to_ascii_lowercase())
+            .ok_or_else(|| format!("unknown policy {s:?}; known: uniform, peg-first, hole-first"))
     }
 }
 

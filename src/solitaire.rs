@@ -256,7 +256,8 @@ impl<'a> Analysis<'a> {
                     }
                 }
                 let win = pegs_left.get(&1).cloned().unwrap_or_default();
-                let expected = pegs_left.iter().fold(Rational::new(), |acc, (n, p)| acc + Rational::from(p * *n));
+                let expected =
+                    pegs_left.iter().fold(Rational::new(), |acc, (n, p)| acc + Rational::from(p * *n));
                 let finish_in_start = finish.get(&hole).cloned().unwrap_or_default();
                 StartExact {
                     hole,
@@ -275,7 +276,13 @@ impl<'a> Analysis<'a> {
             let sum = starts_out.iter().fold(Rational::new(), |acc, s| acc + &s.win);
             sum / Rational::from(starts_out.len() as u32)
         });
-        Ok(ExactReport { policy: config.policy, group_order: self.group.order(), starts: starts_out, classes, random_start })
+        Ok(ExactReport {
+            policy: config.policy,
+            group_order: self.group.order(),
+            starts: starts_out,
+            classes,
+            random_start,
+        })
     }
 
     /// Counts of games, wins by finish hole and reachable positions for the requested starts.

@@ -13,10 +13,9 @@ pub fn builtin_names() -> Vec<String> {
 /// A built-in board by name (`triangle5`, `english`, ...).
 pub fn builtin(name: &str) -> Result<Board, Error> {
     let lower = name.to_ascii_lowercase();
-    if let Some(rows) = lower.strip_prefix("triangle").and_then(|n| n.parse::<usize>().ok()) {
-        if (4..=10).contains(&rows) {
-            return Ok(triangle(rows));
-        }
+    let rows = lower.strip_prefix("triangle").and_then(|n| n.parse::<usize>().ok());
+    if let Some(rows) = rows.filter(|r| (4..=10).contains(r)) {
+        return Ok(triangle(rows));
     }
     match lower.as_str() {
         "english" => Ok(cross("english", &ENGLISH)),
@@ -55,8 +54,7 @@ fn lattice_jumps(points: &[(i32, i32)], directions: &[(i32, i32)]) -> Vec<Jump> 
 
 /// Rows of 1, 2, ..., `rows` holes; named A.. row by row from the tip.
 fn triangle(rows: usize) -> Board {
-    let points: Vec<(i32, i32)> =
-        (0..rows as i32).flat_map(|r| (0..=r).map(move |k| (r, k))).collect();
+    let points: Vec<(i32, i32)> = (0..rows as i32).flat_map(|r| (0..=r).map(move |k| (r, k))).collect();
     // Three lines through every hole: along a row, and the two slopes down from the tip.
     let directions = [(0, 1), (0, -1), (1, 0), (-1, 0), (1, 1), (-1, -1)];
     let jumps = lattice_jumps(&points, &directions);

@@ -195,7 +195,15 @@ fn automorphisms(board: &Board) -> Vec<Perm> {
             }
         }
     }
-    let mut search = Search { order, roles, touching, jumps: &jumps, image: vec![None; n], used: vec![false; n], found: Vec::new() };
+    let mut search = Search {
+        order,
+        roles,
+        touching,
+        jumps: &jumps,
+        image: vec![None; n],
+        used: vec![false; n],
+        found: Vec::new(),
+    };
     search.extend(0);
     search.found
 }

@@ -29,11 +29,14 @@ pub struct Layer<'a, S> {
     pub denominator: &'a Integer,
 }
 
+/// Sees each finished layer (for statistics and progress).
+pub type LayerCallback<'a, S> = dyn FnMut(&Layer<'_, S>) + 'a;
+
 pub struct Options<'a, S> {
     /// Refuse, before allocating, a layer whose projected memory exceeds this many bytes.
     pub memory_budget: Option<u64>,
     /// Called once per layer, in falling rank order, on the calling thread.
-    pub on_layer: Option<&'a mut dyn FnMut(&Layer<'_, S>)>,
+    pub on_layer: Option<&'a mut LayerCallback<'a, S>>,
 }
 
 impl<S> Default for Options<'_, S> {
@@ -148,7 +151,8 @@ where
             .par_chunks(chunk)
             .zip(totals.par_chunks(chunk))
             .map(|(part, part_totals)| {
-                let mut shards: Vec<HashMap<C::State, Integer>> = (0..SHARDS).map(|_| HashMap::new()).collect();
+                let mut shards: Vec<HashMap<C::State, Integer>> =
+                    (0..SHARDS).map(|_| HashMap::new()).collect();
                 let mut out = Vec::new();
                 let mut share = Integer::new();
                 for ((state, numerator), &total) in part.iter().zip(part_totals) {

@@ -6,7 +6,8 @@ pub mod solitaire;
 use rug::{Integer, Rational};
 use serde_json::{Value, json};
 
-/// A plain text table: the first column left-aligned, the others right-aligned.
+/// A plain text table: numbers right-aligned; the first column, a "holes" column and a last
+/// column headed "exact" (long fractions) left-aligned.
 pub fn table(headers: &[&str], rows: &[Vec<String>]) -> String {
     let cols = headers.len();
     let mut width: Vec<usize> = headers.iter().map(|h| h.chars().count()).collect();
@@ -15,18 +16,24 @@ pub fn table(headers: &[&str], rows: &[Vec<String>]) -> String {
             width[i] = width[i].max(cell.chars().count());
         }
     }
-    let line = |cells: Vec<&str>| {
-        let parts: Vec<String> = cells
-            .iter()
-            .enumerate()
-            .map(|(i, c)| if i == 0 { format!("{c:<w$}", w = width[i]) } else { format!("{c:>w$}", w = width[i]) })
-            .collect();
+    let left: Vec<bool> = (0..cols)
+        .map(|i| i == 0 || headers[i] == "holes" || (i + 1 == cols && headers[i] == "exact"))
+        .collect();
+    let line = |cells: &[String]| {
+        let parts: Vec<String> =
+            cells
+                .iter()
+                .enumerate()
+                .map(|(i, c)| {
+                    if left[i] { format!("{c:<w$}", w = width[i]) } else { format!("{c:>w$}", w = width[i]) }
+                })
+                .collect();
         parts.join("  ").trim_end().to_string() + "\n"
     };
-    let mut out = line(headers.to_vec());
-    out += &line(width.iter().map(|w| "-".repeat(*w)).collect::<Vec<_>>().iter().map(|s| s.as_str()).collect());
+    let mut out = line(&headers.iter().map(|h| h.to_string()).collect::<Vec<_>>());
+    out += &line(&width.iter().map(|w| "-".repeat(*w)).collect::<Vec<_>>());
     for row in rows {
-        out += &line(row.iter().map(|s| s.as_str()).collect());
+        out += &line(row);
     }
     out
 }

@@ -55,28 +55,37 @@ pub fn exact_text(board: &Board, r: &ExactReport) -> String {
         .classes
         .iter()
         .map(|c| {
-            vec![(c.class + 1).to_string(), names(board, &c.holes).join(" "), c.value.to_string(), decimal(&c.value, 6), bits_text(&c.value)]
+            vec![
+                (c.class + 1).to_string(),
+                names(board, &c.holes).join(" "),
+                decimal(&c.value, 6),
+                bits_text(&c.value),
+                c.value.to_string(),
+            ]
         })
         .collect();
-    out += &table(&["class", "holes", "P(one peg)", "decimal", "bits"], &rows);
+    out += &table(&["class", "holes", "P(one peg)", "bits", "exact"], &rows);
     if let Some(p) = &r.random_start {
-        out += &format!("\nRandom start hole: P(one peg) = {} = {}, {} bits\n", p, decimal(p, 6), bits_text(p));
+        out +=
+            &format!("\nRandom start hole: P(one peg) = {} = {}, {} bits\n", p, decimal(p, 6), bits_text(p));
     }
 
     // Details once per class: members differ only by a symmetry.
     for c in &r.classes {
         let Some(s) = r.starts.iter().find(|s| s.class == c.class) else { continue };
-        out += &format!("\nStart {} (class {}): pegs left at the end\n", board.hole_name(s.hole), c.class + 1);
+        out +=
+            &format!("\nStart {} (class {}): pegs left at the end\n", board.hole_name(s.hole), c.class + 1);
         let rows: Vec<Vec<String>> =
-            s.pegs_left.iter().map(|(n, p)| vec![n.to_string(), p.to_string(), decimal(p, 6)]).collect();
-        out += &table(&["pegs", "probability", "decimal"], &rows);
+            s.pegs_left.iter().map(|(n, p)| vec![n.to_string(), decimal(p, 6), p.to_string()]).collect();
+        out += &table(&["pegs", "probability", "exact"], &rows);
         out += &format!("E[pegs left] = {}\n", fraction_and_decimal(&s.expected_pegs_left, 6));
-        let finishes: Vec<String> = s
+        out += "One peg left, by finish hole:\n";
+        let rows: Vec<Vec<String>> = s
             .finish
             .iter()
-            .map(|(h, p)| format!("{} {}", board.hole_name(*h), fraction_and_decimal(p, 6)))
+            .map(|(h, p)| vec![board.hole_name(*h).to_string(), decimal(p, 6), p.to_string()])
             .collect();
-        out += &format!("One peg left, by finish hole: {}\n", if finishes.is_empty() { "none".into() } else { finishes.join(", ") });
+        out += &table(&["hole", "probability", "exact"], &rows);
         out += &format!("Last peg in the start hole: {}\n", fraction_and_decimal(&s.finish_in_start, 6));
     }
     out
@@ -87,7 +96,8 @@ pub fn exact_json(board: &Board, r: &ExactReport) -> Value {
         .starts
         .iter()
         .map(|s| {
-            let pegs: Map<String, Value> = s.pegs_left.iter().map(|(n, p)| (n.to_string(), exact(p))).collect();
+            let pegs: Map<String, Value> =
+                s.pegs_left.iter().map(|(n, p)| (n.to_string(), exact(p))).collect();
             let finish: Map<String, Value> =
                 s.finish.iter().map(|(h, p)| (board.hole_name(*h).to_string(), exact(p))).collect();
             json!({
@@ -148,7 +158,8 @@ pub fn count_text(board: &Board, r: &CountReport) -> String {
             ]
         })
         .collect();
-    out += &table(&["start", "class", "games", "winning games", "share", "positions", "up to symmetry"], &rows);
+    out +=
+        &table(&["start", "class", "games", "winning games", "share", "positions", "up to symmetry"], &rows);
     for s in &r.starts {
         out += &format!("\nStart {}: {} games\n", board.hole_name(s.hole), grouped(&s.games));
         let by_pegs: Vec<String> =
@@ -156,7 +167,8 @@ pub fn count_text(board: &Board, r: &CountReport) -> String {
         out += &format!("  by pegs left  {}\n", by_pegs.join("; "));
         let wins: Vec<String> =
             s.wins_by_finish.iter().map(|(h, c)| format!("{} {}", board.hole_name(*h), grouped(c))).collect();
-        out += &format!("  wins by finish  {}\n", if wins.is_empty() { "none".into() } else { wins.join("; ") });
+        out +=
+            &format!("  wins by finish  {}\n", if wins.is_empty() { "none".into() } else { wins.join("; ") });
     }
     out
 }
@@ -166,7 +178,8 @@ pub fn count_json(board: &Board, r: &CountReport) -> Value {
         .starts
         .iter()
         .map(|s| {
-            let by_pegs: Map<String, Value> = s.games_by_pegs_left.iter().map(|(n, c)| (n.to_string(), big(c))).collect();
+            let by_pegs: Map<String, Value> =
+                s.games_by_pegs_left.iter().map(|(n, c)| (n.to_string(), big(c))).collect();
             let wins: Map<String, Value> =
                 s.wins_by_finish.iter().map(|(h, c)| (board.hole_name(*h).to_string(), big(c))).collect();
             json!({

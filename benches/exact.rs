@@ -1,0 +1,32 @@
+//! Library-level timings of the exact engine (the CLI wall times are in scripts/bench.sh).
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use pegchain::board::builtin;
+use pegchain::solitaire::{Analysis, EngineConfig, Starts};
+use std::hint::black_box;
+
+fn exact(c: &mut Criterion) {
+    let t5 = builtin("triangle5").unwrap();
+    c.bench_function("exact triangle5 all starts", |b| {
+        b.iter(|| {
+            Analysis::new(&t5).exact(black_box(&Starts::All), &EngineConfig::default(), &mut |_| {}).unwrap()
+        })
+    });
+    c.bench_function("count triangle5 all starts", |b| {
+        b.iter(|| {
+            Analysis::new(&t5).count(black_box(&Starts::All), &EngineConfig::default(), &mut |_| {}).unwrap()
+        })
+    });
+    let t6 = builtin("triangle6").unwrap();
+    let mut group = c.benchmark_group("slow");
+    group.sample_size(10);
+    group.bench_function("exact triangle6 all starts", |b| {
+        b.iter(|| {
+            Analysis::new(&t6).exact(black_box(&Starts::All), &EngineConfig::default(), &mut |_| {}).unwrap()
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, exact);
+criterion_main!(benches);

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Speed figures: wall time of whole CLI runs (best of several), then criterion's
+# library-level benchmarks. Compare figures as ratios within one run: machines are shared.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/setup.sh
+cargo build --release --quiet
+bin=./target/release/pegchain
+
+# Best wall time of N runs of a command, in milliseconds.
+best_ms() {
+  local n=$1; shift
+  local best=""
+  for _ in $(seq "$n"); do
+    local t0 t1
+    t0=$(date +%s%N)
+    "$@" >/dev/null
+    t1=$(date +%s%N)
+    local ms=$(( (t1 - t0) / 1000000 ))
+    if [ -z "$best" ] || [ "$ms" -lt "$best" ]; then best=$ms; fi
+  done
+  echo "$best"
+}
+
+echo "== CLI wall time (best of runs), $(nproc) cores"
+printf '%-50s %8s  %s\n' "command" "ms" "target"
+printf '%-50s %8s  %s\n' "exact --board triangle5 --start all" "$(best_ms 20 $bin exact --board triangle5 -q)" "< 20 ms"
+printf '%-50s %8s  %s\n' "count --board triangle5 --start all" "$(best_ms 20 $bin count --board triangle5 -q)" ""
+printf '%-50s %8s  %s\n' "exact --board triangle6 --start all" "$(best_ms 5 $bin exact --board triangle6 -q)" "< 2000 ms (issue 6: < 1000 ms)"
+printf '%-50s %8s  %s\n' "count --board triangle6 --start all" "$(best_ms 3 $bin count --board triangle6 -q)" ""
+
+if [ "${1:-}" != "--quick" ]; then
+  echo
+  echo "== criterion (library calls)"
+  cargo bench --bench exact -- --noplot 2>&1 | grep -E "^[a-z0-9_/ ]+time:|^exact|time:" || true
+fi

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Installs what a fresh machine lacks to build pegchain: m4 (GMP's build needs it) and,
+# if missing, a Rust toolchain from rustup. Safe to run again: it only installs what is missing.
+set -euo pipefail
+
+need_apt=()
+command -v m4 >/dev/null 2>&1 || need_apt+=(m4)
+command -v make >/dev/null 2>&1 || need_apt+=(make)
+command -v cc >/dev/null 2>&1 || need_apt+=(gcc)
+if [ ${#need_apt[@]} -gt 0 ]; then
+  echo "setup: installing ${need_apt[*]} (GMP's build needs them)" >&2
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq >/dev/null
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need_apt[@]}" >/dev/null
+fi
+if ! command -v cargo >/dev/null 2>&1; then
+  [ -x "$HOME/.cargo/bin/cargo" ] && export PATH="$HOME/.cargo/bin:$PATH"
+fi
+command -v cargo >/dev/null 2>&1 || {
+  echo "setup: cargo not found; install Rust (https://rustup.rs) and run again" >&2
+  exit 1
+}

@@ -1,0 +1,128 @@
+//! Every published figure of seeds 000, 001 and 003, each reached by two independent
+//! methods: the library's layered forward engine, and the stand-alone model in `common`.
+
+mod common;
+
+use pegchain::board::builtin;
+use pegchain::solitaire::{Analysis, EngineConfig, Starts};
+use rug::{Integer, Rational};
+use std::collections::HashMap;
+
+fn exact_all() -> pegchain::solitaire::ExactReport {
+    let board = builtin("triangle5").unwrap();
+    Analysis::new(&board).exact(&Starts::All, &EngineConfig::default(), &mut |_| {}).unwrap()
+}
+
+/// Seed 001's table rounds each class to 3 or 4 significant digits.
+fn rounds_to(p: &Rational, published: f64, decimals: i32) {
+    let scale = 10f64.powi(decimals);
+    assert_eq!((p.to_f64() * scale).round(), (published * scale).round(), "{} vs {published}", p.to_f64());
+}
+
+#[test]
+fn seed_001_class_table_and_random_start() {
+    let report = exact_all();
+    let board = builtin("triangle5").unwrap();
+    let class_of = |name: &str| {
+        let h = board.find_hole(name).unwrap();
+        report.classes.iter().find(|c| c.holes.contains(&h)).unwrap().value.clone()
+    };
+    // black A K O, green (six edge holes), red D F M, blue E H I.
+    rounds_to(&class_of("A"), 0.00686, 5);
+    rounds_to(&class_of("B"), 0.00343, 5);
+    rounds_to(&class_of("D"), 0.00709, 5);
+    rounds_to(&class_of("E"), 0.001726, 6);
+    let random = report.random_start.unwrap();
+    rounds_to(&random, 0.0045, 4);
+    // The textbook's 0.0070 and 7.15 bits are not what random play gives.
+    let bits = pegchain::numfmt::bits(&random);
+    assert!((bits - 7.79).abs() < 0.01, "{bits}");
+    // Seed 001's weights: 0.2, 0.4, 0.2, 0.2 over the classes give the same average.
+    let weighted =
+        (class_of("A") + class_of("D") + class_of("E")) / 5u32 + class_of("B") * Rational::from((2, 5));
+    assert_eq!(weighted, random);
+}
+
+#[test]
+fn seed_001_figures_agree_with_an_independent_exact_recursion() {
+    let report = exact_all();
+    let moves = common::triangle_moves(5);
+    let mut memo = HashMap::new();
+    let mut total = Rational::new();
+    for s in &report.starts {
+        let independent = common::win_probability(common::start(15, s.hole as usize), &moves, &mut memo);
+        assert_eq!(s.win, independent, "start {}", s.hole);
+        total += independent;
+    }
+    assert_eq!(report.random_start.unwrap(), total / 15u32);
+}
+
+#[test]
+fn seed_000_games_from_the_tip_by_pegs_left() {
+    let board = builtin("triangle5").unwrap();
+    let tip = board.find_hole("a1").unwrap();
+    let count = Analysis::new(&board)
+        .count(&Starts::Holes(vec![tip]), &EngineConfig::default(), &mut |_| {})
+        .unwrap();
+    let s = &count.starts[0];
+    assert_eq!(s.games, 568_630);
+    let by_pegs: Vec<(u32, Integer)> = s.games_by_pegs_left.iter().map(|(k, v)| (*k, v.clone())).collect();
+    // Seed 000 prints 326 for seven pegs, but its total of 568,630 needs 324.
+    let expected = [29_760, 139_614, 259_578, 123_664, 14_844, 844, 324, 2];
+    assert_eq!(by_pegs, (1..=8).zip(expected).map(|(k, v)| (k, Integer::from(v))).collect::<Vec<_>>());
+
+    // Independently: play out every game, as the seed's notebook does.
+    let mut ends = HashMap::new();
+    common::enumerate_games(common::start(15, 0), &common::triangle_moves(5), &mut ends);
+    let mut tally = [0u64; 16];
+    for (pos, n) in ends {
+        tally[pos.count_ones() as usize] += n;
+    }
+    assert_eq!(tally.iter().sum::<u64>(), 568_630);
+    assert_eq!(&tally[1..=8], &expected);
+}
+
+#[test]
+fn seed_003_finish_holes_and_solution_counts() {
+    let board = builtin("triangle5").unwrap();
+    let count = Analysis::new(&board).count(&Starts::All, &EngineConfig::default(), &mut |_| {}).unwrap();
+    let finishes = |start: &str| -> Vec<(String, Integer)> {
+        let h = board.find_hole(start).unwrap();
+        let s = count.starts.iter().find(|s| s.hole == h).unwrap();
+        s.wins_by_finish.iter().map(|(f, n)| (board.hole_name(*f).to_string(), n.clone())).collect()
+    };
+    let a = finishes("A");
+    assert_eq!(
+        a,
+        [("A", 6_816), ("G", 3_408), ("J", 3_408), ("M", 16_128)]
+            .map(|(h, n)| (h.to_string(), Integer::from(n)))
+    );
+    assert_eq!(a.iter().map(|(_, n)| n.clone()).sum::<Integer>(), 29_760);
+    let holes = |start: &str| finishes(start).into_iter().map(|(h, _)| h).collect::<Vec<_>>().join("");
+    assert_eq!(holes("E"), "M");
+    assert_eq!(holes("B"), "BFKN");
+    assert_eq!(holes("D"), "CDILO");
+
+    // Independently: tally finish holes of every game from each of A, B, D, E.
+    let moves = common::triangle_moves(5);
+    for start in ["A", "B", "D", "E"] {
+        let h = board.find_hole(start).unwrap() as usize;
+        let mut ends = HashMap::new();
+        common::enumerate_games(common::start(15, h), &moves, &mut ends);
+        let mut wins: Vec<(String, Integer)> = ends
+            .into_iter()
+            .filter(|(p, _)| p.count_ones() == 1)
+            .map(|(p, n)| (board.hole_name(p.trailing_zeros() as u8).to_string(), Integer::from(n)))
+            .collect();
+        wins.sort();
+        assert_eq!(wins, finishes(start), "start {start}");
+    }
+}
+
+#[test]
+fn pegs_left_distributions_sum_to_exactly_one() {
+    for s in exact_all().starts {
+        assert_eq!(s.pegs_left.values().sum::<Rational>(), 1);
+        assert_eq!(s.finish.values().sum::<Rational>(), s.win);
+    }
+}
