@@ -11,7 +11,9 @@ pub mod numfmt;
 pub mod policy;
 pub mod position;
 pub mod report;
+pub mod sampler;
 pub mod solitaire;
+pub mod stats;
 
 pub use board::{Board, SymmetryGroup};
 pub use error::Error;

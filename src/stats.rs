@@ -1,0 +1,82 @@
+//! Statistics for checking simulations against exact values.
+
+use statrs::distribution::{ChiSquared, ContinuousCDF};
+
+/// The 95% Wilson score interval for `successes` out of `trials`.
+pub fn wilson95(successes: u64, trials: u64) -> (f64, f64) {
+    if trials == 0 {
+        return (0.0, 1.0);
+    }
+    let z = 1.959_963_984_540_054;
+    let n = trials as f64;
+    let p = successes as f64 / n;
+    let denom = 1.0 + z * z / n;
+    let centre = (p + z * z / (2.0 * n)) / denom;
+    let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / denom;
+    ((centre - half).max(0.0), (centre + half).min(1.0))
+}
+
+/// The z-score of an estimate from `trials` trials against the exact probability `p`:
+/// (estimate - p) / sqrt(p (1 - p) / trials). None when p is 0 or 1 (no spread).
+pub fn z_score(successes: u64, trials: u64, p: f64) -> Option<f64> {
+    let spread = (p * (1.0 - p) / trials as f64).sqrt();
+    (spread > 0.0 && trials > 0).then(|| (successes as f64 / trials as f64 - p) / spread)
+}
+
+/// Pearson's chi-square test of observed counts against exact probabilities.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChiSquare {
+    pub statistic: f64,
+    pub degrees_of_freedom: u64,
+    pub p_value: f64,
+}
+
+/// Categories expected fewer than 5 times are pooled into one (the usual rule), so the
+/// chi-square approximation holds. None when fewer than two categories remain.
+pub fn chi_square(observed: &[u64], probabilities: &[f64]) -> Option<ChiSquare> {
+    let n: u64 = observed.iter().sum();
+    let mut cells: Vec<(f64, f64)> = Vec::new();
+    let mut pooled = (0.0, 0.0);
+    for (&o, &p) in observed.iter().zip(probabilities) {
+        let e = p * n as f64;
+        if e >= 5.0 { cells.push((o as f64, e)) } else { pooled = (pooled.0 + o as f64, pooled.1 + e) }
+    }
+    if pooled.1 > 0.0 {
+        cells.push(pooled);
+    }
+    if cells.len() < 2 {
+        return None;
+    }
+    let statistic: f64 = cells.iter().map(|(o, e)| (o - e) * (o - e) / e).sum();
+    let df = cells.len() as u64 - 1;
+    let p_value = 1.0 - ChiSquared::new(df as f64).ok()?.cdf(statistic);
+    Some(ChiSquare { statistic, degrees_of_freedom: df, p_value })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use approx::assert_abs_diff_eq;
+
+    #[test]
+    fn wilson_interval_of_a_known_case() {
+        // 10 of 100: Wilson 95% interval (0.0552, 0.1744), a textbook value.
+        let (lo, hi) = wilson95(10, 100);
+        assert_abs_diff_eq!(lo, 0.0552, epsilon = 1e-4);
+        assert_abs_diff_eq!(hi, 0.1744, epsilon = 1e-4);
+    }
+
+    #[test]
+    fn z_score_and_chi_square() {
+        assert_abs_diff_eq!(z_score(60, 100, 0.5).unwrap(), 2.0, epsilon = 1e-12);
+        assert!(z_score(0, 100, 0.0).is_none());
+        // A perfect fit has statistic 0 and p-value 1.
+        let c = chi_square(&[50, 30, 20], &[0.5, 0.3, 0.2]).unwrap();
+        assert_eq!((c.statistic, c.degrees_of_freedom), (0.0, 2));
+        assert_abs_diff_eq!(c.p_value, 1.0, epsilon = 1e-12);
+        // Chi-square(1) exceeds 3.841 with probability 0.05.
+        let c = chi_square(&[60, 40], &[0.5, 0.5]).unwrap();
+        assert_abs_diff_eq!(c.statistic, 4.0, epsilon = 1e-12);
+        assert_abs_diff_eq!(c.p_value, 0.0455, epsilon = 1e-4);
+    }
+}
