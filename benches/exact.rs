@@ -28,5 +28,17 @@ fn exact(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, exact);
+fn simulate(c: &mut Criterion) {
+    use pegchain::simulate::{Run, simulate};
+    let t5 = builtin("triangle5").unwrap();
+    let run = [Run { label: "random".into(), holes: (0..15).collect(), games: 1_000_000 }];
+    let mut group = c.benchmark_group("slow");
+    group.sample_size(10);
+    group.bench_function("simulate 1M random games triangle5", |b| {
+        b.iter(|| simulate(&t5, pegchain::Policy::Uniform, black_box(&run), 1, 0, &|_| {}))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, exact, simulate);
 criterion_main!(benches);

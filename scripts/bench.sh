@@ -29,6 +29,15 @@ printf '%-50s %8s  %s\n' "count --board triangle5 --start all" "$(best_ms 20 $bi
 printf '%-50s %8s  %s\n' "exact --board triangle6 --start all" "$(best_ms 5 $bin exact --board triangle6 -q)" "< 2000 ms (issue 6: < 1000 ms)"
 printf '%-50s %8s  %s\n' "count --board triangle6 --start all" "$(best_ms 3 $bin count --board triangle6 -q)" ""
 
+echo
+echo "== Random games on the 15-hole board (target: 4,000,000 in < 500 ms wall, > 8M games/s)"
+printf '%-50s %8s\n' "audit (exact tables + 4,000,000 games), whole run" "$(best_ms 3 $bin audit -q) ms"
+printf '%-50s %8s\n' "simulate --games 4000000, whole run" "$(best_ms 3 $bin simulate --games 4000000 -q) ms"
+$bin simulate --games 4000000 2>&1 >/dev/null | tail -n 1 | sed 's/^/pegchain: /'
+if command -v python3 >/dev/null 2>&1; then
+  echo "python:   $(python3 scripts/python_random_games.py 20000)  (plain loop, seed 001's algorithm)"
+fi
+
 if [ "${1:-}" != "--quick" ]; then
   echo
   echo "== criterion (library calls)"

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# The main job: the exact random-play table of the 15-hole board. Extra arguments are
-# passed to `pegchain exact` (for example --json, or --board triangle6).
+# The main job: the audit of the textbook claim p = 0.0070 (exact values, a 4M-game
+# simulation, the hypotheses). Extra arguments go to `pegchain audit` (--markdown, --json, --svg DIR).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
 cargo build --release --quiet
-exec ./target/release/pegchain exact "$@"
+exec ./target/release/pegchain audit "$@"

@@ -1,6 +1,8 @@
 //! Command-line flags, and their conversion into the library's validated configs.
 
 use clap::{Args, Parser, Subcommand};
+use pegchain::audit::AuditConfig;
+use pegchain::crosscheck::{SimConfig, StartPlan};
 use pegchain::solitaire::{EngineConfig, Starts};
 use pegchain::{Board, Error, Policy};
 
@@ -26,6 +28,10 @@ pub enum Command {
     Exact(EngineArgs),
     /// Count complete games, winning games by finish hole, and reachable positions
     Count(EngineArgs),
+    /// Play seeded random games and set the estimates beside the exact values
+    Simulate(SimulateArgs),
+    /// The main job: audit the textbook's p = 0.0070 against the exact answer
+    Audit(AuditArgs),
 }
 
 #[derive(Args, Debug)]
@@ -58,6 +64,117 @@ pub struct EngineArgs {
     /// Follow every position instead of one per symmetry class (slower; for checking)
     #[arg(long)]
     pub no_symmetry: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct SimulateArgs {
+    #[command(flatten)]
+    pub board: BoardArgs,
+    /// Number of games (with --start all: per start hole)
+    #[arg(long, default_value = "1000000", allow_negative_numbers = true)]
+    pub games: String,
+    /// Seed of the random streams: the same seed gives the same output for any --threads
+    #[arg(long, default_value_t = DEFAULT_SEED)]
+    pub seed: u64,
+    /// Empty hole at the start: `random` (drawn for every game), `all` (each hole in
+    /// turn), or a hole
+    #[arg(long, default_value = "random")]
+    pub start: String,
+    /// Play this many games in each symmetry class instead
+    #[arg(long, value_name = "N", conflicts_with_all = ["start", "games"], allow_negative_numbers = true)]
+    pub per_class: Option<String>,
+    /// How the random player picks a jump: uniform, peg-first, hole-first
+    #[arg(long, default_value = "uniform")]
+    pub policy: String,
+    /// Worker threads (0 = one per core); the output does not depend on it
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+    /// Compare with the exact engine even on a board over 21 holes (it may take long)
+    #[arg(long, conflicts_with = "no_exact")]
+    pub exact: bool,
+    /// Do not compute exact values
+    #[arg(long)]
+    pub no_exact: bool,
+    /// Print one JSON document instead of tables
+    #[arg(long)]
+    pub json: bool,
+    /// No progress bar or timing line on stderr
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct AuditArgs {
+    /// Games in the re-run of the book's experiment
+    #[arg(long, default_value = "4000000", allow_negative_numbers = true)]
+    pub games: String,
+    /// Seed of the simulation
+    #[arg(long, default_value_t = DEFAULT_SEED)]
+    pub seed: u64,
+    /// Worker threads (0 = one per core); the output does not depend on it
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+    /// Print the report as one JSON document
+    #[arg(long, conflicts_with = "markdown")]
+    pub json: bool,
+    /// Print the report as Markdown
+    #[arg(long)]
+    pub markdown: bool,
+    /// Also write SVG plots into this directory
+    #[arg(long, value_name = "DIR")]
+    pub svg: Option<std::path::PathBuf>,
+    /// No progress bar on stderr
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+impl AuditArgs {
+    pub fn validate(&self) -> Result<AuditConfig, Error> {
+        Ok(AuditConfig {
+            games: parse_games("--games", &self.games)?,
+            seed: self.seed,
+            threads: self.threads,
+        })
+    }
+}
+
+/// The seed of every simulation unless --seed says otherwise.
+pub const DEFAULT_SEED: u64 = 2015;
+
+/// Boards up to this size get exact values beside a simulation by default.
+const EXACT_BY_DEFAULT_HOLES: usize = 21;
+
+pub struct SimulateRequest {
+    pub board: Board,
+    pub config: SimConfig,
+    pub json: bool,
+    pub quiet: bool,
+}
+
+/// A count of games: a whole number of at least one.
+pub fn parse_games(flag: &str, text: &str) -> Result<u64, Error> {
+    let bad = || Error::Invalid(format!("{flag} takes a whole number of games of at least 1, not {text:?}"));
+    let n: u64 = text.replace(['_', ','], "").parse().map_err(|_| bad())?;
+    if n == 0 { Err(bad()) } else { Ok(n) }
+}
+
+impl SimulateArgs {
+    pub fn validate(&self) -> Result<SimulateRequest, Error> {
+        let board = pegchain::load_board(&self.board.board)?;
+        let policy: Policy = self.policy.parse().map_err(Error::Invalid)?;
+        let games = parse_games("--games", &self.games)?;
+        let starts = match &self.per_class {
+            Some(n) => StartPlan::PerClass(parse_games("--per-class", n)?),
+            None if self.start.eq_ignore_ascii_case("random") => StartPlan::Random,
+            None => match parse_starts(&board, &self.start)? {
+                Starts::All => StartPlan::Each((0..board.hole_count() as u8).collect()),
+                Starts::Holes(h) => StartPlan::Each(h),
+            },
+        };
+        let exact = self.exact || (!self.no_exact && board.hole_count() <= EXACT_BY_DEFAULT_HOLES);
+        let config = SimConfig { games, seed: self.seed, threads: self.threads, policy, starts, exact };
+        Ok(SimulateRequest { board, config, json: self.json, quiet: self.quiet })
+    }
 }
 
 /// A validated engine request.

@@ -4,14 +4,17 @@
 //! The library never parses arguments or prints: the CLI builds validated configs, calls
 //! in here, and writes what the `report` functions return.
 
+pub mod audit;
 pub mod board;
 pub mod chain;
+pub mod crosscheck;
 pub mod error;
 pub mod numfmt;
 pub mod policy;
 pub mod position;
 pub mod report;
 pub mod sampler;
+pub mod simulate;
 pub mod solitaire;
 pub mod stats;
 

@@ -4,6 +4,8 @@ mod cli;
 
 use clap::Parser;
 use cli::{Cli, Command, EngineRequest};
+use pegchain::crosscheck::StartPlan;
+use pegchain::report::simulate as simreport;
 use pegchain::report::solitaire as report;
 use pegchain::solitaire::{Analysis, Progress};
 use pegchain::{Error, board};
@@ -68,6 +70,46 @@ fn run(command: Command) -> Result<String, Error> {
                 report::exact_text(&req.board, &r)
             })
         }
+        Command::Simulate(args) => {
+            let req = args.validate()?;
+            let total = match &req.config.starts {
+                StartPlan::Random => req.config.games,
+                StartPlan::Each(h) => req.config.games * h.len() as u64,
+                StartPlan::PerClass(n) => {
+                    n * pegchain::SymmetryGroup::of_board(&req.board).hole_orbits().len() as u64
+                }
+            };
+            let bar = progress_bar(total, req.quiet);
+            let r = pegchain::crosscheck::run(&req.board, &req.config, &|n| bar.inc(n))?;
+            bar.finish_and_clear();
+            if !req.quiet {
+                let secs = r.play_time.as_secs_f64();
+                eprintln!(
+                    "{} games in {secs:.2} s: {:.2} million games per second on {} threads",
+                    total,
+                    total as f64 / secs / 1e6,
+                    if req.config.threads == 0 { rayon::current_num_threads() } else { req.config.threads }
+                );
+            }
+            Ok(if req.json { json(simreport::json(&req.board, &r)) } else { simreport::text(&req.board, &r) })
+        }
+        Command::Audit(args) => {
+            let config = args.validate()?;
+            let bar = progress_bar(config.games, args.quiet);
+            let r = pegchain::audit::run(&config, &|n| bar.inc(n))?;
+            bar.finish_and_clear();
+            if let Some(dir) = &args.svg {
+                pegchain::report::plots::write_audit_plots(&r, dir)?;
+            }
+            let doc = pegchain::report::audit::document(&r);
+            Ok(if args.json {
+                json(pegchain::report::audit::json(&r))
+            } else if args.markdown {
+                doc.markdown()
+            } else {
+                doc.text()
+            })
+        }
         Command::Count(args) => {
             let req = args.validate()?;
             let analysis = Analysis::new(&req.board);
@@ -125,4 +167,19 @@ fn progress_printer(req: &EngineRequest) -> impl FnMut(&Progress) + '_ {
             }
         }
     }
+}
+
+/// A progress bar on stderr; indicatif hides it when stderr is not a terminal.
+fn progress_bar(total: u64, quiet: bool) -> indicatif::ProgressBar {
+    if quiet {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::with_draw_target(Some(total), indicatif::ProgressDrawTarget::stderr());
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{bar:40} {percent:>3}% {human_pos}/{human_len} games, eta {eta}",
+        )
+        .expect("a valid template"),
+    );
+    bar
 }

@@ -1,7 +1,12 @@
 //! Turning results into text: human tables and JSON documents. Nothing here prints; the
 //! CLI writes what these functions return.
 
+pub mod audit;
+pub mod doc;
+pub mod plots;
+pub mod simulate;
 pub mod solitaire;
+pub mod svg;
 
 use rug::{Integer, Rational};
 use serde_json::{Value, json};

@@ -1,0 +1,177 @@
+//! Simulation against the exact engine, reproducibility, and the audit's hypothesis table.
+
+use assert_cmd::Command;
+use pegchain::Policy;
+use pegchain::audit::{self, AuditConfig, Verdict};
+use pegchain::board::builtin;
+use pegchain::crosscheck::{self, SimConfig, StartPlan};
+use rug::Rational;
+use serde_json::Value;
+
+fn pegchain() -> Command {
+    Command::cargo_bin("pegchain").unwrap()
+}
+
+fn per_class(policy: Policy, games: u64, seed: u64) -> crosscheck::SimReport {
+    let board = builtin("triangle5").unwrap();
+    let config =
+        SimConfig { games, seed, threads: 0, policy, starts: StartPlan::PerClass(games), exact: true };
+    crosscheck::run(&board, &config, &|_| {}).unwrap()
+}
+
+#[test]
+fn every_class_lands_within_4_standard_errors_and_the_seed_fixes_the_counts() {
+    let r = per_class(Policy::Uniform, 400_000, 2015);
+    let wins: Vec<u64> = r.classes.iter().map(|e| e.wins).collect();
+    for e in &r.classes {
+        assert_eq!(e.games, 400_000);
+        let z = e.z.unwrap();
+        assert!(z.abs() < 4.0, "class {:?}: z = {z}", e.holes);
+    }
+    // Golden counts for seed 2015: any change to the generator, the batching or the player
+    // shows up here.
+    assert_eq!(wins, [2_795, 1_389, 2_878, 712]);
+    assert!(r.overall.chi_square.as_ref().unwrap().p_value > 1e-4);
+}
+
+#[test]
+fn the_other_policies_agree_with_their_exact_values() {
+    for policy in [Policy::PegFirst, Policy::HoleFirst] {
+        let r = per_class(policy, 200_000, 7);
+        for e in &r.classes {
+            assert!(e.z.unwrap().abs() < 4.0, "{policy} class {:?}: z = {:?}", e.holes, e.z);
+        }
+    }
+}
+
+fn stdout(args: &[&str]) -> Vec<u8> {
+    let out = pegchain().args(args).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    out.stdout
+}
+
+#[test]
+fn the_same_seed_gives_byte_identical_output_for_any_thread_count() {
+    let run = |threads: &str, json: bool| {
+        let mut args = vec!["simulate", "--games", "300000", "--seed", "9", "--threads", threads, "--quiet"];
+        if json {
+            args.push("--json");
+        }
+        stdout(&args)
+    };
+    for json in [false, true] {
+        let one = run("1", json);
+        assert_eq!(one, run("2", json));
+        assert_eq!(one, run("3", json));
+    }
+    assert_ne!(stdout(&["simulate", "--games", "300000", "--seed", "10", "-q"]), run("1", false));
+}
+
+#[test]
+fn simulate_json_has_the_documented_fields() {
+    let v: Value =
+        serde_json::from_slice(&stdout(&["simulate", "--games", "100000", "--seed", "3", "--json", "-q"]))
+            .unwrap();
+    for key in ["games", "seed", "wins", "estimate", "ci95", "starts", "classes", "exact", "z", "pegs_left"] {
+        assert!(!v[key].is_null(), "missing {key}");
+    }
+    assert_eq!(v["games"], 100_000);
+    assert_eq!(v["ci95"].as_array().unwrap().len(), 2);
+    assert_eq!(v["starts"].as_array().unwrap().len(), 15);
+    assert_eq!(v["starts"][0]["hole"], "A");
+    assert_eq!(v["classes"][3]["holes"], serde_json::json!(["E", "H", "I"]));
+    for entry in [&v["starts"][4], &v["classes"][0]] {
+        for key in ["games", "wins", "estimate", "exact", "z", "pegs_left"] {
+            assert!(!entry[key].is_null(), "missing {key} in {entry}");
+        }
+    }
+    let wins: u64 = v["starts"].as_array().unwrap().iter().map(|s| s["wins"].as_u64().unwrap()).sum();
+    assert_eq!(wins, v["wins"].as_u64().unwrap());
+}
+
+#[test]
+fn fixed_starts_and_per_class_runs() {
+    let v: Value =
+        serde_json::from_slice(&stdout(&["simulate", "--games", "50000", "--start", "E", "--json", "-q"]))
+            .unwrap();
+    assert_eq!(v["starts"].as_array().unwrap().len(), 1);
+    // From E the last peg can only be in M, and never more than ten pegs are left.
+    assert_eq!(v["exact"], "3069653093/1778112000000");
+    let v: Value =
+        serde_json::from_slice(&stdout(&["simulate", "--per-class", "20000", "--json", "-q"])).unwrap();
+    assert_eq!(v["games"], 80_000);
+    assert!(v["classes"].as_array().unwrap().iter().all(|c| c["games"] == 20_000));
+}
+
+#[test]
+fn the_audit_hypotheses_are_exact_and_judged() {
+    let r = audit::run(&AuditConfig { games: 4_000_000, seed: 2015, threads: 0 }, &|_| {}).unwrap();
+    let random = r.random_start().clone();
+    let class = |hole: u8| r.exact.classes.iter().find(|c| c.holes.contains(&hole)).unwrap().value.clone();
+    let find = |name: &str| r.hypotheses.iter().find(|h| h.name.contains(name)).unwrap();
+    let described = find("as the book describes");
+    assert_eq!(described.predicted, random);
+    assert_eq!(described.verdict, Verdict::RuledOut);
+    assert!(described.z > 70.0);
+    let pair = find("A K O and D F M");
+    assert_eq!(pair.predicted, (class(0) + class(3)) / 2u32);
+    assert_eq!(pair.verdict, Verdict::Explains);
+    let four = find("four classes");
+    assert_eq!(four.predicted, (class(0) + class(1) + class(3) + class(4)) / 4u32);
+    assert_eq!(four.verdict, Verdict::RuledOut);
+    assert_eq!(find("only class D F M").verdict, Verdict::Explains);
+    assert_eq!(find("only the tip").verdict, Verdict::Strained);
+    assert_eq!(find("peg-first").verdict, Verdict::RuledOut);
+    assert_eq!(r.hypotheses.len(), 15);
+    // The re-run of the book's 4M-game experiment, golden for seed 2015, sits near the
+    // exact value and far from 0.0070.
+    assert_eq!(r.simulation.overall.wins, 17_933);
+    assert!(r.simulation.overall.z.unwrap().abs() < 4.0);
+    // Active information of choosing the best class: log2(q/p) with q = P(D F M).
+    let best = &r.active_information[0];
+    assert_eq!(best.q, class(3));
+    let expected = (class(3).to_f64() / random.to_f64()).log2();
+    assert!((best.bits - expected).abs() < 1e-12);
+    assert!(Rational::from(audit::CLAIM_P) > random);
+}
+
+#[test]
+fn audit_outputs_markdown_json_and_plots() {
+    let md = String::from_utf8(stdout(&["audit", "--games", "200000", "--markdown", "-q"])).unwrap();
+    assert!(md.starts_with("# Audit"));
+    assert!(md.contains("| hypothesis | games |"));
+    let v: Value = serde_json::from_slice(&stdout(&["audit", "--games", "200000", "--json", "-q"])).unwrap();
+    assert_eq!(v["exact"]["random_start"]["fraction"], "91623215839957079/20325100400640000000");
+    assert_eq!(v["hypotheses"].as_array().unwrap().len(), 15);
+    let dir = std::env::temp_dir().join(format!("pegchain-svg-{}", std::process::id()));
+    stdout(&["audit", "--games", "200000", "-q", "--svg", dir.to_str().unwrap()]);
+    for name in ["classes.svg", "pegs_left.svg", "running.svg"] {
+        let svg = std::fs::read_to_string(dir.join(name)).unwrap();
+        assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"), "{name}");
+    }
+    assert!(
+        std::fs::read_dir(&dir).unwrap().all(|e| !e.unwrap().file_name().to_string_lossy().ends_with(".tmp"))
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+fn fails_with(args: &[&str], message: &str) {
+    let out = pegchain().args(args).output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "{args:?}");
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.lines().count(), 1, "one line: {err}");
+    assert!(err.contains(message), "{args:?}: {err}");
+}
+
+#[test]
+fn bad_simulation_requests_get_one_line_and_exit_code_2() {
+    fails_with(&["simulate", "--games", "0"], "--games takes a whole number of games of at least 1");
+    fails_with(&["simulate", "--games", "-5"], "--games takes a whole number");
+    fails_with(&["simulate", "--games", "many"], "--games takes a whole number");
+    fails_with(&["simulate", "--policy", "clever"], "unknown policy");
+    fails_with(&["simulate", "--start", "Q"], "has no hole \"Q\"");
+    fails_with(&["simulate", "--per-class", "100", "--start", "A"], "cannot be used with");
+    fails_with(&["simulate", "--per-class", "0"], "--per-class takes a whole number");
+    fails_with(&["audit", "--games", "0"], "--games takes a whole number");
+    fails_with(&["audit", "--svg", "/proc/no/such/dir", "--games", "1000", "-q"], "cannot write");
+}
