@@ -12,7 +12,7 @@ use crate::chain::{self, Chain, Layer, Mode, Options};
 use crate::error::Error;
 use crate::policy::Policy;
 use crate::position::{MoveTable, start_position};
-use hashbrown::HashSet;
+use rayon::prelude::*;
 use rug::{Integer, Rational};
 use std::collections::BTreeMap;
 
@@ -160,11 +160,19 @@ impl<'a> Analysis<'a> {
         let mut positions = Positions::default();
         let full_group = &self.group;
         let mut on_layer = |layer: &Layer<'_, u64>| {
-            let raw: u64 = layer.states.iter().map(|(s, _)| local.orbit_size(*s)).sum();
-            let classes: HashSet<u64> = layer.states.iter().map(|(s, _)| full_group.canonical(*s)).collect();
+            let raw: u64 = layer.states.par_iter().map(|s| local.orbit_size(*s)).sum();
+            // Reduced by the whole group already, each state is its own class.
+            let classes = if local.order() == full_group.order() {
+                layer.states.len() as u64
+            } else {
+                let mut forms: Vec<u64> = layer.states.par_iter().map(|s| full_group.canonical(*s)).collect();
+                forms.par_sort_unstable();
+                forms.dedup();
+                forms.len() as u64
+            };
             positions.raw += raw;
-            positions.up_to_symmetry += classes.len() as u64;
-            positions.by_layer.push((layer.rank, raw, classes.len() as u64));
+            positions.up_to_symmetry += classes;
+            positions.by_layer.push((layer.rank, raw, classes));
             progress(&Progress { start: hole, pegs: layer.rank, positions: raw });
         };
         let options = Options { memory_budget: config.memory_budget, on_layer: Some(&mut on_layer) };

@@ -3,13 +3,19 @@
 //! Within a layer every state's mass is an integer numerator over one common denominator D.
 //! A layer with move totals W_s moves to denominator D * L, L = lcm(W_s), and each child
 //! receives numerator * (L / W_s) * weight: integer work only, reduced to fractions once, at
-//! the absorbing states. Layers are processed in parallel with sharded hash maps.
+//! the absorbing states.
+//!
+//! Numerators never exceed D (mass never exceeds one), so a layer stores them in one flat
+//! arena of fixed-width limbs, not one heap number per state. A step runs in two parallel
+//! phases: every parent lists its moves as edges, bucketed by a hash shard of the child;
+//! then each shard adds up its children's numerators in a small map of its own.
 
 use super::Chain;
+use super::limbs::{self, add_mul, limbs_for, mul_into, to_integer};
 use crate::error::Error;
 use hashbrown::HashMap;
 use rayon::prelude::*;
-use rug::{Assign, Integer, Rational};
+use rug::{Integer, Rational};
 use std::collections::BTreeMap;
 use std::hash::{BuildHasher, Hash};
 
@@ -24,9 +30,18 @@ pub enum Mode {
 /// A finished layer, shown to the caller before it is expanded.
 pub struct Layer<'a, S> {
     pub rank: u32,
-    /// Canonical states with their numerators (over `denominator`).
-    pub states: &'a [(S, Integer)],
+    /// Canonical states of the layer.
+    pub states: &'a [S],
     pub denominator: &'a Integer,
+    nums: &'a [u64],
+    stride: usize,
+}
+
+impl<S> Layer<'_, S> {
+    /// The numerator (over `denominator`) of the i-th state.
+    pub fn numerator(&self, i: usize) -> Integer {
+        to_integer(&self.nums[i * self.stride..(i + 1) * self.stride])
+    }
 }
 
 /// Sees each finished layer (for statistics and progress).
@@ -45,10 +60,83 @@ impl<S> Default for Options<'_, S> {
     }
 }
 
-/// States waiting at one rank; `batches` > 1 means the same state may appear twice.
+/// States with numerators of `stride` limbs each; `batches` > 1 means a state may repeat.
 struct Bucket<S> {
-    entries: Vec<(S, Integer)>,
+    keys: Vec<S>,
+    nums: Vec<u64>,
+    stride: usize,
     batches: u32,
+}
+
+impl<S: Copy + Ord> Bucket<S> {
+    fn new(stride: usize) -> Bucket<S> {
+        Bucket { keys: Vec::new(), nums: Vec::new(), stride, batches: 0 }
+    }
+
+    fn limbs(&self, i: usize) -> &[u64] {
+        &self.nums[i * self.stride..(i + 1) * self.stride]
+    }
+
+    /// Re-lays the arena with wider entries.
+    fn widen(&mut self, stride: usize) {
+        if stride <= self.stride {
+            return;
+        }
+        let mut nums = vec![0u64; self.keys.len() * stride];
+        for i in 0..self.keys.len() {
+            nums[i * stride..i * stride + self.stride].copy_from_slice(self.limbs(i));
+        }
+        self.nums = nums;
+        self.stride = stride;
+    }
+
+    fn push(&mut self, key: S, limbs: &[u64]) {
+        self.widen(limbs.len());
+        self.keys.push(key);
+        let start = self.nums.len();
+        self.nums.resize(start + self.stride, 0);
+        self.nums[start..start + limbs.len()].copy_from_slice(limbs);
+    }
+
+    /// Multiplies every numerator by `factor` (mass waiting while the denominator grows).
+    fn scale(&mut self, factor: &Integer, stride: usize) {
+        let values: Vec<Integer> = (0..self.keys.len()).map(|i| to_integer(self.limbs(i)) * factor).collect();
+        self.stride = stride.max(self.stride);
+        self.nums = vec![0u64; self.keys.len() * self.stride];
+        for (i, v) in values.iter().enumerate() {
+            limbs::write(&mut self.nums[i * self.stride..(i + 1) * self.stride], v);
+        }
+    }
+
+    /// Adds up repeated states (a bucket fed by more than one layer).
+    fn merged(mut self) -> Bucket<S> {
+        if self.batches <= 1 {
+            return self;
+        }
+        self.widen(self.stride + 1);
+        let mut order: Vec<usize> = (0..self.keys.len()).collect();
+        order.sort_by_key(|&i| self.keys[i]);
+        let mut out = Bucket::new(self.stride);
+        for i in order {
+            if out.keys.last() == Some(&self.keys[i]) {
+                let last = out.keys.len() - 1;
+                let stride = out.stride;
+                add_mul(&mut out.nums[last * stride..], self.limbs(i), 1);
+            } else {
+                out.push(self.keys[i], self.limbs(i));
+            }
+        }
+        out.batches = 1;
+        out
+    }
+}
+
+/// A move from parent `parent` (an index in its layer) to `child`, with its weight.
+#[derive(Clone, Copy)]
+struct Edge<S> {
+    child: S,
+    parent: u32,
+    weight: u32,
 }
 
 const SHARDS: usize = 64;
@@ -71,31 +159,37 @@ where
     let hasher = hashbrown::DefaultHashBuilder::default();
     let mut pending: BTreeMap<u32, Bucket<C::State>> = BTreeMap::new();
     let start = chain.canonical(start);
-    pending.insert(chain.rank(start), Bucket { entries: vec![(start, Integer::from(1))], batches: 1 });
+    let mut first = Bucket::new(1);
+    first.push(start, &[1]);
+    first.batches = 1;
+    pending.insert(chain.rank(start), first);
     let mut denominator = Integer::from(1);
     let mut absorbed: BTreeMap<K, Rational> = BTreeMap::new();
     let mut previous_len = 1usize;
 
     while let Some((rank, bucket)) = pending.pop_last() {
-        let layer = merge_duplicates(bucket);
+        let layer = bucket.merged();
+        let (n, stride) = (layer.keys.len(), layer.stride);
         if let Some(cb) = options.on_layer.as_mut() {
-            cb(&Layer { rank, states: &layer, denominator: &denominator });
+            cb(&Layer { rank, states: &layer.keys, denominator: &denominator, nums: &layer.nums, stride });
         }
 
         // Pass 1: each state's move total (0 = absorbing), and the absorbed mass by class.
-        let chunk = chunk_size(layer.len());
-        let (totals, absorbed_here, moves): (Vec<u64>, BTreeMap<K, Integer>, u64) = layer
+        let chunk = chunk_size(n);
+        let (totals, absorbed_here, moves) = layer
+            .keys
             .par_chunks(chunk)
-            .map(|part| {
+            .enumerate()
+            .map(|(c, part)| {
                 let mut out = Vec::new();
                 let mut totals = Vec::with_capacity(part.len());
                 let mut here: BTreeMap<K, Integer> = BTreeMap::new();
                 let mut moves = 0u64;
-                for (state, numerator) in part {
+                for (j, state) in part.iter().enumerate() {
                     let total = chain.transitions(*state, &mut out);
                     moves += out.len() as u64;
                     if out.is_empty() {
-                        *here.entry(classify(*state)).or_default() += numerator;
+                        *here.entry(classify(*state)).or_default() += to_integer(layer.limbs(c * chunk + j));
                     }
                     totals.push(if out.is_empty() { 0 } else { total });
                 }
@@ -118,137 +212,153 @@ where
             continue;
         }
 
-        // The layer's lcm, and L / W for every distinct total W.
+        // The layer's lcm L, and each state's factor L / W_s.
         let mut lcm = Integer::from(1);
-        let mut factors: HashMap<u64, Integer> = HashMap::new();
         if mode == Mode::Probability {
-            for &w in &totals {
-                if w > 0 && !factors.contains_key(&w) {
-                    factors.insert(w, Integer::new());
-                    lcm.lcm_mut(&Integer::from(w));
-                }
-            }
-            for (w, f) in factors.iter_mut() {
-                *f = Integer::from(&lcm / *w);
+            let mut seen: Vec<u64> = totals.iter().copied().filter(|&w| w > 0).collect();
+            seen.sort_unstable();
+            seen.dedup();
+            for w in seen {
+                lcm.lcm_mut(&Integer::from(w));
             }
         }
+        // Children's numerators fit D * L (mass <= 1); counts grow by at most a factor of
+        // (states x moves) < 2^64 per layer.
+        let next_stride = match mode {
+            Mode::Probability => limbs_for(denominator.significant_bits() + lcm.significant_bits()),
+            Mode::Paths => stride + 1,
+        };
 
         if let Some(budget) = options.memory_budget {
             // Project the next layer from this layer's growth, capped by the moves made.
-            let growth = layer.len() as f64 / previous_len as f64;
-            let projected = ((layer.len() as f64 * growth.max(1.0)) as u64).min(moves);
-            let limb_bytes = (denominator.significant_bits() + lcm.significant_bits()) as u64 / 8 + 16;
-            let entry = (std::mem::size_of::<(C::State, Integer)>() as u64 + limb_bytes) * 2;
-            let bytes = entry * (layer.len() as u64 + 2 * projected);
+            let growth = n as f64 / previous_len as f64;
+            let projected = ((n as f64 * growth.max(1.0)) as u64).min(moves);
+            let key = std::mem::size_of::<C::State>() as u64;
+            let entry = key + 8 * next_stride as u64;
+            let bytes = n as u64 * entry + moves * (key + 8) + projected * (entry + 24);
             if bytes > budget {
                 return Err(Error::TooLarge { layer: rank - 1, positions: projected, bytes, budget });
             }
         }
-        previous_len = layer.len();
+        previous_len = n;
 
-        // Pass 2: push every state's mass to its children, into per-chunk sharded maps.
-        let partials: Vec<Vec<HashMap<C::State, Integer>>> = layer
+        // Each parent's share: numerator * L / W_s, widened to the children's width.
+        let contributions = shares(&layer, &totals, &lcm, mode, next_stride, chunk);
+        drop(layer.nums);
+
+        // Phase A: edges, bucketed by the child's shard.
+        let edges: Vec<Vec<Vec<Edge<C::State>>>> = layer
+            .keys
             .par_chunks(chunk)
             .zip(totals.par_chunks(chunk))
-            .map(|(part, part_totals)| {
-                let mut shards: Vec<HashMap<C::State, Integer>> =
-                    (0..SHARDS).map(|_| HashMap::new()).collect();
+            .enumerate()
+            .map(|(c, (part, part_totals))| {
+                let mut shards: Vec<Vec<Edge<C::State>>> = (0..SHARDS).map(|_| Vec::new()).collect();
                 let mut out = Vec::new();
-                let mut share = Integer::new();
-                for ((state, numerator), &total) in part.iter().zip(part_totals) {
+                for (j, (state, &total)) in part.iter().zip(part_totals).enumerate() {
                     if total == 0 {
                         continue;
                     }
                     chain.transitions(*state, &mut out);
-                    match mode {
-                        Mode::Probability => share.assign(numerator * &factors[&total]),
-                        Mode::Paths => share.clone_from(numerator),
-                    }
+                    let parent = (c * chunk + j) as u32;
                     for &(child, weight) in &out {
                         let child = chain.canonical(child);
-                        let slot = shards[shard_of(&hasher, &child)].entry(child).or_default();
-                        if weight == 1 || mode == Mode::Paths {
-                            *slot += &share;
-                        } else {
-                            *slot += Integer::from(&share * weight);
-                        }
+                        let weight = if mode == Mode::Paths { 1 } else { weight as u32 };
+                        shards[shard_of(&hasher, &child)].push(Edge { child, parent, weight });
                     }
                 }
                 shards
             })
             .collect();
-        let merged = merge_shards(partials);
+
+        // Phase B: every shard adds up its children.
+        let mut by_shard: Vec<Vec<Vec<Edge<C::State>>>> = (0..SHARDS).map(|_| Vec::new()).collect();
+        for chunk_edges in edges {
+            for (s, list) in chunk_edges.into_iter().enumerate() {
+                by_shard[s].push(list);
+            }
+        }
+        let children: Vec<(Vec<C::State>, Vec<u64>)> = by_shard
+            .into_par_iter()
+            .map(|lists| {
+                let total: usize = lists.iter().map(|l| l.len()).sum();
+                let mut slots: HashMap<C::State, u32> = HashMap::with_capacity(total / 2);
+                let (mut keys, mut arena) = (Vec::new(), Vec::new());
+                for e in lists.into_iter().flatten() {
+                    let slot = *slots.entry(e.child).or_insert_with(|| {
+                        keys.push(e.child);
+                        arena.resize(arena.len() + next_stride, 0);
+                        (keys.len() - 1) as u32
+                    }) as usize;
+                    let src = &contributions
+                        [e.parent as usize * next_stride..(e.parent as usize + 1) * next_stride];
+                    add_mul(&mut arena[slot * next_stride..(slot + 1) * next_stride], src, e.weight as u64);
+                }
+                (keys, arena)
+            })
+            .collect();
+        drop(contributions);
 
         // Mass still waiting at lower ranks moves to the new denominator too.
-        if mode == Mode::Probability {
+        if mode == Mode::Probability && lcm != 1 {
             for bucket in pending.values_mut() {
-                bucket.entries.par_iter_mut().for_each(|(_, n)| *n *= &lcm);
+                bucket.scale(&lcm, next_stride);
             }
             denominator *= &lcm;
         }
         let mut touched: Vec<u32> = Vec::new();
-        for map in merged {
-            for (state, numerator) in map {
-                let r = chain.rank(state);
+        for (keys, arena) in children {
+            for (i, key) in keys.into_iter().enumerate() {
+                let r = chain.rank(key);
                 debug_assert!(r < rank, "rank must fall along every move");
-                let bucket = pending.entry(r).or_insert_with(|| Bucket { entries: Vec::new(), batches: 0 });
+                let bucket = pending.entry(r).or_insert_with(|| Bucket::new(next_stride));
                 if !touched.contains(&r) {
                     touched.push(r);
                     bucket.batches += 1;
                 }
-                bucket.entries.push((state, numerator));
+                bucket.push(key, &arena[i * next_stride..(i + 1) * next_stride]);
             }
         }
     }
     Ok(absorbed)
 }
 
+/// Every parent's numerator times its factor L / W_s, in an arena of `stride`-limb entries.
+fn shares<S: Copy + Ord + Sync>(
+    layer: &Bucket<S>,
+    totals: &[u64],
+    lcm: &Integer,
+    mode: Mode,
+    stride: usize,
+    chunk: usize,
+) -> Vec<u64> {
+    let mut out = vec![0u64; layer.keys.len() * stride];
+    out.par_chunks_mut(chunk * stride).enumerate().for_each(|(c, part)| {
+        for (j, dst) in part.chunks_mut(stride).enumerate() {
+            let i = c * chunk + j;
+            let (src, w) = (layer.limbs(i), totals[i]);
+            if w == 0 {
+                continue;
+            }
+            if mode == Mode::Paths {
+                dst[..src.len()].copy_from_slice(src);
+                continue;
+            }
+            let factor = Integer::from(lcm / w);
+            match factor.to_u64() {
+                Some(f) => mul_into(dst, src, f),
+                None => limbs::write(dst, &(to_integer(src) * factor)),
+            }
+        }
+    });
+    out
+}
+
 fn chunk_size(len: usize) -> usize {
-    // One chunk per thread keeps the duplicated children (one map per chunk) few.
-    len.div_ceil(rayon::current_num_threads()).max(1)
+    // A few chunks per thread, for balance; each chunk keeps its edges in order.
+    len.div_ceil(4 * rayon::current_num_threads()).max(1)
 }
 
 fn shard_of<S: Hash>(hasher: &impl BuildHasher, state: &S) -> usize {
     (hasher.hash_one(state) >> 58) as usize % SHARDS
-}
-
-/// Merges the chunk maps shard by shard, in parallel (a state lives in one shard only).
-fn merge_shards<S: Hash + Eq + Send>(partials: Vec<Vec<HashMap<S, Integer>>>) -> Vec<HashMap<S, Integer>> {
-    let mut by_shard: Vec<Vec<HashMap<S, Integer>>> = (0..SHARDS).map(|_| Vec::new()).collect();
-    for chunk in partials {
-        for (i, map) in chunk.into_iter().enumerate() {
-            by_shard[i].push(map);
-        }
-    }
-    by_shard
-        .into_par_iter()
-        .map(|mut maps| {
-            maps.sort_by_key(|m| std::cmp::Reverse(m.len()));
-            let mut maps = maps.into_iter();
-            let mut target = maps.next().unwrap_or_default();
-            for map in maps {
-                for (state, n) in map {
-                    *target.entry(state).or_default() += n;
-                }
-            }
-            target
-        })
-        .collect()
-}
-
-/// A bucket fed by more than one layer may list a state twice: sort and add.
-fn merge_duplicates<S: Ord + Copy>(bucket: Bucket<S>) -> Vec<(S, Integer)> {
-    let mut entries = bucket.entries;
-    if bucket.batches <= 1 {
-        return entries;
-    }
-    entries.sort_by_key(|(s, _)| *s);
-    let mut merged: Vec<(S, Integer)> = Vec::with_capacity(entries.len());
-    for (s, n) in entries {
-        match merged.last_mut() {
-            Some((last, total)) if *last == s => *total += n,
-            _ => merged.push((s, n)),
-        }
-    }
-    merged
 }

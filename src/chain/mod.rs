@@ -6,6 +6,7 @@
 
 pub mod backward;
 pub mod forward;
+pub mod limbs;
 
 pub use forward::{Layer, Mode, Options, propagate};
 

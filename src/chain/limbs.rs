@@ -1,0 +1,70 @@
+//! Fixed-width big numbers as little-endian `u64` limbs in flat arenas: the engine's
+//! numerators live here instead of one heap allocation per state.
+
+use rug::Integer;
+use rug::integer::Order;
+
+/// dst += src * w. The caller sized `dst` so that the sum fits (checked in debug builds).
+#[inline]
+pub fn add_mul(dst: &mut [u64], src: &[u64], w: u64) {
+    let mut carry = 0u128;
+    for (d, &s) in dst.iter_mut().zip(src) {
+        let t = *d as u128 + s as u128 * w as u128 + carry;
+        *d = t as u64;
+        carry = t >> 64;
+    }
+    for d in dst[src.len()..].iter_mut() {
+        if carry == 0 {
+            break;
+        }
+        let t = *d as u128 + carry;
+        *d = t as u64;
+        carry = t >> 64;
+    }
+    debug_assert_eq!(carry, 0, "limb arena overflow");
+}
+
+/// dst = src * f (dst longer than src; its extra limbs receive the carry).
+#[inline]
+pub fn mul_into(dst: &mut [u64], src: &[u64], f: u64) {
+    dst.fill(0);
+    add_mul(dst, src, f);
+}
+
+pub fn to_integer(limbs: &[u64]) -> Integer {
+    Integer::from_digits(limbs, Order::Lsf)
+}
+
+/// Writes `value` (non-negative, fitting) into `dst`.
+pub fn write(dst: &mut [u64], value: &Integer) {
+    assert!(value.significant_digits::<u64>() <= dst.len(), "value does not fit the limb width");
+    value.write_digits(dst, Order::Lsf);
+}
+
+/// How many limbs a number of `bits` bits needs (at least one).
+pub fn limbs_for(bits: u32) -> usize {
+    (bits as usize).div_ceil(64).max(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn add_mul_agrees_with_integer_arithmetic() {
+        let a = Integer::from(Integer::u_pow_u(3, 200)) + 12345;
+        let b = Integer::from(Integer::u_pow_u(7, 90));
+        let mut dst = vec![0u64; 6];
+        write(&mut dst, &b);
+        let mut src = vec![0u64; 5];
+        write(&mut src, &a);
+        add_mul(&mut dst, &src, u64::MAX);
+        assert_eq!(to_integer(&dst), b + a * u64::MAX);
+        let mut out = vec![0u64; 6];
+        mul_into(&mut out, &src, 1 << 40);
+        assert_eq!(
+            to_integer(&out),
+            Integer::from(Integer::u_pow_u(3, 200)) * (1u64 << 40) + 12345u64 * (1 << 40)
+        );
+    }
+}
