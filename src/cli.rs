@@ -151,6 +151,17 @@ pub struct SimulateRequest {
     pub quiet: bool,
 }
 
+/// The most worker threads a run may ask for: more would only cost memory.
+pub const MAX_THREADS: usize = 1024;
+
+/// A thread count: 0 (one per core) up to MAX_THREADS.
+pub fn check_threads(threads: usize) -> Result<usize, Error> {
+    if threads > MAX_THREADS {
+        return Err(Error::Invalid(format!("--threads takes 0 (one per core) to {MAX_THREADS}, not {threads}")));
+    }
+    Ok(threads)
+}
+
 /// A count of games: a whole number of at least one.
 pub fn parse_games(flag: &str, text: &str) -> Result<u64, Error> {
     let bad = || Error::Invalid(format!("{flag} takes a whole number of games of at least 1, not {text:?}"));
@@ -172,7 +183,8 @@ impl SimulateArgs {
             },
         };
         let exact = self.exact || (!self.no_exact && board.hole_count() <= EXACT_BY_DEFAULT_HOLES);
-        let config = SimConfig { games, seed: self.seed, threads: self.threads, policy, starts, exact };
+        let threads = check_threads(self.threads)?;
+        let config = SimConfig { games, seed: self.seed, threads, policy, starts, exact };
         Ok(SimulateRequest { board, config, json: self.json, quiet: self.quiet })
     }
 }

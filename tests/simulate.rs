@@ -173,5 +173,6 @@ fn bad_simulation_requests_get_one_line_and_exit_code_2() {
     fails_with(&["simulate", "--per-class", "100", "--start", "A"], "cannot be used with");
     fails_with(&["simulate", "--per-class", "0"], "--per-class takes a whole number");
     fails_with(&["audit", "--games", "0"], "--games takes a whole number");
+    fails_with(&["simulate", "--threads", "100000"], "--threads takes 0 (one per core) to 1024");
     fails_with(&["audit", "--svg", "/proc/no/such/dir", "--games", "1000", "-q"], "cannot write");
 }

@@ -222,11 +222,14 @@ where
                 lcm.lcm_mut(&Integer::from(w));
             }
         }
-        // Children's numerators fit D * L (mass <= 1); counts grow by at most a factor of
-        // (states x moves) < 2^64 per layer.
+        // Children's numerators fit D * L (mass <= 1). A child's count is at most the sum of
+        // its parents' counts times their multiplicities: below states x largest x moves.
         let next_stride = match mode {
             Mode::Probability => limbs_for(denominator.significant_bits() + lcm.significant_bits()),
-            Mode::Paths => stride + 1,
+            Mode::Paths => {
+                let largest = (0..n).into_par_iter().map(|i| bit_length(layer.limbs(i))).max().unwrap_or(0);
+                limbs_for(largest + 64 - (n as u64).leading_zeros() + 64 - moves.leading_zeros())
+            }
         };
 
         if let Some(budget) = options.memory_budget {
@@ -352,6 +355,11 @@ fn shares<S: Copy + Ord + Sync>(
         }
     });
     out
+}
+
+/// The number of significant bits of a limb number.
+fn bit_length(limbs: &[u64]) -> u32 {
+    limbs.iter().rposition(|&l| l != 0).map_or(0, |top| 64 * top as u32 + 64 - limbs[top].leading_zeros())
 }
 
 fn chunk_size(len: usize) -> usize {
