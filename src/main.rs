@@ -156,10 +156,11 @@ fn progress_printer(req: &EngineRequest) -> impl FnMut(&Progress) + '_ {
     move |p: &Progress| {
         if show {
             eprint!(
-                "\r\x1b[Kstart {}: layer of {} pegs, {} positions, {:.1} s",
+                "\r\x1b[Kstart {}: layer of {} pegs, {} positions, {:.2} GB resident, {:.1} s",
                 req.board.hole_name(p.start),
                 p.pegs,
-                p.positions,
+                pegchain::numfmt::grouped(&p.positions.into()),
+                resident_bytes() as f64 / 1e9,
                 started.elapsed().as_secs_f64()
             );
             if p.pegs <= 1 {
@@ -167,6 +168,12 @@ fn progress_printer(req: &EngineRequest) -> impl FnMut(&Progress) + '_ {
             }
         }
     }
+}
+
+/// This process's resident memory, from /proc (0 where there is no /proc).
+fn resident_bytes() -> u64 {
+    let statm = std::fs::read_to_string("/proc/self/statm").unwrap_or_default();
+    statm.split_whitespace().nth(1).and_then(|pages| pages.parse::<u64>().ok()).unwrap_or(0) * 4096
 }
 
 /// A progress bar on stderr; indicatif hides it when stderr is not a terminal.
