@@ -20,4 +20,6 @@ pub enum Error {
     TooLarge { layer: u32, positions: u64, bytes: u64, budget: u64 },
     #[error("{0}")]
     Invalid(String),
+    #[error("rules file {file}: {why}")]
+    BadRules { file: String, why: String },
 }

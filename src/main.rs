@@ -3,7 +3,8 @@
 mod cli;
 
 use clap::Parser;
-use cli::{Cli, Command, EngineRequest};
+use cli::{Cli, Command, EngineRequest, Format, RaceJob, RaceRequest};
+use pegchain::report::race as race_report;
 use pegchain::report::solitaire as report;
 use pegchain::solitaire::{Analysis, Progress};
 use pegchain::{Error, board};
@@ -76,6 +77,52 @@ fn run(command: Command) -> Result<String, Error> {
                 json(report::count_json(&req.board, &r))
             } else {
                 report::count_text(&req.board, &r)
+            })
+        }
+        Command::Race(args) => race(args.validate()?),
+    }
+}
+
+fn race(req: RaceRequest) -> Result<String, Error> {
+    use pegchain::race;
+    let rules = &req.rules;
+    match req.job {
+        RaceJob::Game { setup, simulate } => {
+            let r = race::analyse(rules, setup)?;
+            let sim = simulate.map(|(games, seed, threads)| {
+                let s = race::simulate(rules, setup, games, seed, threads);
+                let check = s.check(&r);
+                (s, check)
+            });
+            Ok(match req.format {
+                Format::Text => race_report::game_text(rules, &r, sim.as_ref()),
+                Format::Json => json(race_report::game_json(rules, &r, sim.as_ref())),
+                Format::Csv => race_report::game_csv(&r),
+            })
+        }
+        RaceJob::Grid { length, svg } => {
+            let g = race::grid(rules, length)?;
+            if let Some(path) = &svg {
+                std::fs::write(path, race_report::grid_svg(rules, &g)).map_err(|e| {
+                    Error::Invalid(format!("cannot write the heat map to {}: {e}", path.display()))
+                })?;
+            }
+            Ok(match req.format {
+                Format::Text => {
+                    let note =
+                        svg.map_or(String::new(), |p| format!("\nHeat map written to {}\n", p.display()));
+                    race_report::grid_text(rules, &g) + &note
+                }
+                Format::Json => json(race_report::grid_json(rules, &g)),
+                Format::Csv => race_report::grid_csv(&g),
+            })
+        }
+        RaceJob::Sweep { swine, butcher, lengths } => {
+            let reports = race::sweep(rules, swine, butcher, lengths)?;
+            Ok(match req.format {
+                Format::Text => race_report::sweep_text(rules, &reports),
+                Format::Json => json(race_report::sweep_json(rules, &reports)),
+                Format::Csv => race_report::sweep_csv(&reports),
             })
         }
     }

@@ -1,6 +1,7 @@
 //! Turning results into text: human tables and JSON documents. Nothing here prints; the
 //! CLI writes what these functions return.
 
+pub mod race;
 pub mod solitaire;
 
 use rug::{Integer, Rational};
