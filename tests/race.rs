@@ -394,3 +394,15 @@ fn bad_race_input_gets_one_line_and_exit_code_2() {
     );
     fails_with(&["--rules", &idle], "no face moves anyone");
 }
+
+#[test]
+fn only_the_distances_matter_so_a_longer_board_shifts_the_grid() {
+    // The swine's chance depends on its distance to the river and the butcher's distance
+    // behind it, not on where the board starts.
+    let rules = Rules::default_game();
+    let (short, long) = (race::grid(&rules, 12).unwrap(), race::grid(&rules, 20).unwrap());
+    for cell in &short.cells {
+        let shifted = long.cells.iter().find(|c| (c.swine, c.butcher) == (cell.swine + 8, cell.butcher + 8));
+        assert_eq!(Some(&cell.p), shifted.map(|c| &c.p), "{cell:?}");
+    }
+}
