@@ -139,7 +139,7 @@ pub struct RaceArgs {
     #[arg(long, conflicts_with_all = ["swine", "butcher", "lengths", "simulate"])]
     pub grid: bool,
     /// Write the grid as an SVG heat map to FILE
-    #[arg(long, value_name = "FILE", requires = "grid")]
+    #[arg(long, value_name = "FILE")]
     pub svg: Option<PathBuf>,
     /// Sweep the board length from A to B (both included) for fixed start squares
     #[arg(long, value_name = "A..B", conflicts_with_all = ["length", "simulate"])]
@@ -175,6 +175,9 @@ pub enum Format {
     Csv,
 }
 
+/// More simulation threads than any machine here has cores.
+const MAX_THREADS: usize = 1024;
+
 /// A validated race request.
 pub struct RaceRequest {
     pub rules: Rules,
@@ -184,6 +187,15 @@ pub struct RaceRequest {
 
 impl RaceArgs {
     pub fn validate(&self) -> Result<RaceRequest, Error> {
+        if self.svg.is_some() && !self.grid {
+            return Err(Error::Invalid("--svg draws the grid's heat map: use it with --grid".into()));
+        }
+        if self.threads > MAX_THREADS {
+            return Err(Error::Invalid(format!(
+                "--threads must be at most {MAX_THREADS}, not {}",
+                self.threads
+            )));
+        }
         let rules = match &self.rules {
             Some(path) => Rules::load(path)?,
             None => Rules::default_game(),

@@ -369,6 +369,9 @@ fn bad_race_input_gets_one_line_and_exit_code_2() {
     fails_with(&["--lengths", "twelve"], "expected A..B");
     fails_with(&["--lengths", "5..9"], "before the river");
     fails_with(&["--simulate", "0"], "at least one game");
+    fails_with(&["--simulate", "10", "--threads", "100000"], "--threads must be at most 1024");
+    fails_with(&["--svg", "x.svg"], "use it with --grid");
+    fails_with(&["--grid", "--swine", "3"], "cannot be used with");
     fails_with(&["--rules", "/nonexistent/rules.json"], "cannot read it");
 
     let f1 = r#"{"face": 1, "swine": 1, "butcher": 0}"#;

@@ -20,6 +20,9 @@ use std::path::Path;
 pub const DEFAULT_RULES: &str = include_str!("../../data/race/swine-butcher.json");
 const DEFAULT_SOURCE: &str = "data/race/swine-butcher.json (built in)";
 
+/// More sides than any real die, few enough to list.
+pub const MAX_SIDES: u32 = 10_000;
+
 /// What one face of the die does.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Face {
@@ -160,6 +163,9 @@ fn check_faces(die: DieFile) -> Result<Vec<Face>, String> {
     if sides == 0 {
         return Err("the die needs at least one side (\"sides\" is 0)".into());
     }
+    if sides > MAX_SIDES {
+        return Err(format!("a die may have at most {MAX_SIDES} sides, not {sides}"));
+    }
     let mut slots: Vec<Option<FaceFile>> = (0..sides).map(|_| None).collect();
     for f in die.faces {
         if f.face == 0 || f.face > sides {
@@ -179,7 +185,8 @@ fn check_faces(die: DieFile) -> Result<Vec<Face>, String> {
     match missing.len() {
         0 => {}
         1 => return Err(format!("face {} of {sides} is missing", missing[0])),
-        _ => return Err(format!("faces {} of {sides} are missing", missing.join(", "))),
+        n if n <= 10 => return Err(format!("faces {} of {sides} are missing", missing.join(", "))),
+        n => return Err(format!("{n} faces of {sides} are missing: {}, ...", missing[..10].join(", "))),
     }
     let listed: Vec<FaceFile> = slots.into_iter().flatten().collect();
 
@@ -348,6 +355,14 @@ mod tests {
                           {"face": 3, "swine": 0, "butcher": 2, "probability": "-1/3"}"#;
         assert!(why(negative).contains("face 3 has a negative probability, -1/3"));
         assert!(why(r#"{"face": 1, "swine": 1}"#).contains("missing field `butcher`"));
+        let huge = Rules::from_json(r#"{"die": {"sides": 4000000000, "faces": []}}"#, "x");
+        assert!(huge.unwrap_err().to_string().contains("at most 10000 sides"));
+        let many = Rules::from_json(r#"{"die": {"sides": 20, "faces": []}}"#, "x");
+        assert!(
+            many.unwrap_err()
+                .to_string()
+                .contains("20 faces of 20 are missing: 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, ...")
+        );
         let unknown = Rules::from_json(r#"{"die": {"sides": 1, "faces": []}, "colour": 1}"#, "x");
         assert!(unknown.unwrap_err().to_string().contains("unknown field `colour`"));
     }
