@@ -169,7 +169,7 @@ pub enum RaceJob {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Format {
+pub enum RaceFormat {
     Text,
     Json,
     Csv,
@@ -182,7 +182,7 @@ const MAX_THREADS: usize = 1024;
 pub struct RaceRequest {
     pub rules: Rules,
     pub job: RaceJob,
-    pub format: Format,
+    pub format: RaceFormat,
 }
 
 impl RaceArgs {
@@ -220,11 +220,11 @@ impl RaceArgs {
             RaceJob::Game { setup: Setup::new(length, swine, butcher)?, simulate }
         };
         let format = if self.json {
-            Format::Json
+            RaceFormat::Json
         } else if self.csv {
-            Format::Csv
+            RaceFormat::Csv
         } else {
-            Format::Text
+            RaceFormat::Text
         };
         Ok(RaceRequest { rules, job, format })
     }

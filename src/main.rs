@@ -3,7 +3,7 @@
 mod cli;
 
 use clap::Parser;
-use cli::{Cli, Command, EngineRequest, Format, RaceJob, RaceRequest};
+use cli::{Cli, Command, EngineRequest, RaceFormat, RaceJob, RaceRequest};
 use pegchain::report::race as race_report;
 use pegchain::report::solitaire as report;
 use pegchain::solitaire::{Analysis, Progress};
@@ -95,9 +95,9 @@ fn race(req: RaceRequest) -> Result<String, Error> {
                 (s, check)
             });
             Ok(match req.format {
-                Format::Text => race_report::game_text(rules, &r, sim.as_ref()),
-                Format::Json => json(race_report::game_json(rules, &r, sim.as_ref())),
-                Format::Csv => race_report::game_csv(&r),
+                RaceFormat::Text => race_report::game_text(rules, &r, sim.as_ref()),
+                RaceFormat::Json => json(race_report::game_json(rules, &r, sim.as_ref())),
+                RaceFormat::Csv => race_report::game_csv(&r),
             })
         }
         RaceJob::Grid { length, svg } => {
@@ -108,21 +108,21 @@ fn race(req: RaceRequest) -> Result<String, Error> {
                 })?;
             }
             Ok(match req.format {
-                Format::Text => {
+                RaceFormat::Text => {
                     let note =
                         svg.map_or(String::new(), |p| format!("\nHeat map written to {}\n", p.display()));
                     race_report::grid_text(rules, &g) + &note
                 }
-                Format::Json => json(race_report::grid_json(rules, &g)),
-                Format::Csv => race_report::grid_csv(&g),
+                RaceFormat::Json => json(race_report::grid_json(rules, &g)),
+                RaceFormat::Csv => race_report::grid_csv(&g),
             })
         }
         RaceJob::Sweep { swine, butcher, lengths } => {
             let reports = race::sweep(rules, swine, butcher, lengths)?;
             Ok(match req.format {
-                Format::Text => race_report::sweep_text(rules, &reports),
-                Format::Json => json(race_report::sweep_json(rules, &reports)),
-                Format::Csv => race_report::sweep_csv(&reports),
+                RaceFormat::Text => race_report::sweep_text(rules, &reports),
+                RaceFormat::Json => json(race_report::sweep_json(rules, &reports)),
+                RaceFormat::Csv => race_report::sweep_csv(&reports),
             })
         }
     }
