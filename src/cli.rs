@@ -3,8 +3,11 @@
 use clap::{Args, Parser, Subcommand};
 use pegchain::audit::AuditConfig;
 use pegchain::crosscheck::{SimConfig, StartPlan};
+use pegchain::race::{Rules, Setup};
 use pegchain::solitaire::{EngineConfig, Starts};
 use pegchain::{Board, Error, Policy};
+use std::ops::RangeInclusive;
+use std::path::PathBuf;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -32,6 +35,8 @@ pub enum Command {
     Simulate(SimulateArgs),
     /// The main job: audit the textbook's p = 0.0070 against the exact answer
     Audit(AuditArgs),
+    /// The swine and the butcher (seed 004): a dice race solved exactly, who wins and when
+    Race(RaceArgs),
 }
 
 #[derive(Args, Debug)]
@@ -157,7 +162,9 @@ pub const MAX_THREADS: usize = 1024;
 /// A thread count: 0 (one per core) up to MAX_THREADS.
 pub fn check_threads(threads: usize) -> Result<usize, Error> {
     if threads > MAX_THREADS {
-        return Err(Error::Invalid(format!("--threads takes 0 (one per core) to {MAX_THREADS}, not {threads}")));
+        return Err(Error::Invalid(format!(
+            "--threads takes 0 (one per core) to {MAX_THREADS}, not {threads}"
+        )));
     }
     Ok(threads)
 }
@@ -242,4 +249,119 @@ fn available_memory() -> Option<u64> {
     let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
     let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kb * 1024)
+}
+
+#[derive(Args, Debug)]
+pub struct RaceArgs {
+    /// Squares on the board; the river is on the last [default: 12, or the rules file's]
+    #[arg(long)]
+    pub length: Option<u32>,
+    /// The swine's start square [default: 7, or the rules file's]
+    #[arg(long)]
+    pub swine: Option<u32>,
+    /// The butcher's start square, behind the swine [default: 1, or the rules file's]
+    #[arg(long)]
+    pub butcher: Option<u32>,
+    /// A JSON rules file: the die, and whom each face moves how far [default: the built-in
+    /// data/race/swine-butcher.json]
+    #[arg(long, value_name = "FILE")]
+    pub rules: Option<PathBuf>,
+    /// The swine's chance for every pair of start squares on the board
+    #[arg(long, conflicts_with_all = ["swine", "butcher", "lengths", "simulate"])]
+    pub grid: bool,
+    /// Write the grid as an SVG heat map to FILE
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<PathBuf>,
+    /// Sweep the board length from A to B (both included) for fixed start squares
+    #[arg(long, value_name = "A..B", conflicts_with_all = ["length", "simulate"])]
+    pub lengths: Option<String>,
+    /// Cross-check with N simulated games
+    #[arg(long, value_name = "N")]
+    pub simulate: Option<u64>,
+    /// Seed of the simulation
+    #[arg(long, default_value_t = 4)]
+    pub seed: u64,
+    /// Threads for the simulation, 0 = all cores (the result does not depend on it)
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+    /// CSV instead of tables: the turn distribution, the grid, or the sweep
+    #[arg(long, conflicts_with = "json")]
+    pub csv: bool,
+    /// Print one JSON document instead of tables
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// What `race` is asked to compute.
+pub enum RaceJob {
+    Game { setup: Setup, simulate: Option<(u64, u64, usize)> },
+    Grid { length: u32, svg: Option<PathBuf> },
+    Sweep { swine: u32, butcher: u32, lengths: RangeInclusive<u32> },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RaceFormat {
+    Text,
+    Json,
+    Csv,
+}
+
+/// A validated race request.
+pub struct RaceRequest {
+    pub rules: Rules,
+    pub job: RaceJob,
+    pub format: RaceFormat,
+}
+
+impl RaceArgs {
+    pub fn validate(&self) -> Result<RaceRequest, Error> {
+        if self.svg.is_some() && !self.grid {
+            return Err(Error::Invalid("--svg draws the grid's heat map: use it with --grid".into()));
+        }
+        check_threads(self.threads)?;
+        let rules = match &self.rules {
+            Some(path) => Rules::load(path)?,
+            None => Rules::default_game(),
+        };
+        let board = rules.board.unwrap_or(Setup { length: 12, swine: 7, butcher: 1 });
+        let length = self.length.unwrap_or(board.length);
+        let swine = self.swine.unwrap_or(board.swine);
+        let butcher = self.butcher.unwrap_or(board.butcher);
+        let job = if self.grid {
+            RaceJob::Grid { length, svg: self.svg.clone() }
+        } else if let Some(text) = &self.lengths {
+            let lengths = parse_lengths(text)?;
+            // Checks the start squares against the shortest board.
+            Setup::new(*lengths.start(), swine, butcher)?;
+            RaceJob::Sweep { swine, butcher, lengths }
+        } else {
+            let simulate = match self.simulate {
+                Some(0) => return Err(Error::Invalid("--simulate needs at least one game".into())),
+                Some(n) => Some((n, self.seed, self.threads)),
+                None => None,
+            };
+            RaceJob::Game { setup: Setup::new(length, swine, butcher)?, simulate }
+        };
+        let format = if self.json {
+            RaceFormat::Json
+        } else if self.csv {
+            RaceFormat::Csv
+        } else {
+            RaceFormat::Text
+        };
+        Ok(RaceRequest { rules, job, format })
+    }
+}
+
+/// "A..B" (or "A..=B"): board lengths from A to B, both included.
+fn parse_lengths(text: &str) -> Result<RangeInclusive<u32>, Error> {
+    let bad =
+        || Error::Invalid(format!("--lengths {text:?}: expected A..B, two board lengths such as 8..20"));
+    let (a, b) = text.split_once("..").ok_or_else(bad)?;
+    let b = b.strip_prefix('=').unwrap_or(b);
+    let (a, b): (u32, u32) = (a.trim().parse().map_err(|_| bad())?, b.trim().parse().map_err(|_| bad())?);
+    if a > b {
+        return Err(Error::Invalid(format!("--lengths {text}: the first length must not exceed the second")));
+    }
+    Ok(a..=b)
 }

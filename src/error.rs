@@ -22,4 +22,6 @@ pub enum Error {
     Invalid(String),
     #[error("cannot write {path}: {why}")]
     Output { path: String, why: String },
+    #[error("rules file {file}: {why}")]
+    BadRules { file: String, why: String },
 }

@@ -12,6 +12,7 @@ pub mod error;
 pub mod numfmt;
 pub mod policy;
 pub mod position;
+pub mod race;
 pub mod report;
 pub mod sampler;
 pub mod simulate;

@@ -3,8 +3,9 @@
 mod cli;
 
 use clap::Parser;
-use cli::{Cli, Command, EngineRequest};
+use cli::{Cli, Command, EngineRequest, RaceFormat, RaceJob, RaceRequest};
 use pegchain::crosscheck::StartPlan;
+use pegchain::report::race as race_report;
 use pegchain::report::simulate as simreport;
 use pegchain::report::solitaire as report;
 use pegchain::solitaire::{Analysis, Progress};
@@ -118,6 +119,52 @@ fn run(command: Command) -> Result<String, Error> {
                 json(report::count_json(&req.board, &r))
             } else {
                 report::count_text(&req.board, &r)
+            })
+        }
+        Command::Race(args) => race(args.validate()?),
+    }
+}
+
+fn race(req: RaceRequest) -> Result<String, Error> {
+    use pegchain::race;
+    let rules = &req.rules;
+    match req.job {
+        RaceJob::Game { setup, simulate } => {
+            let r = race::analyse(rules, setup)?;
+            let sim = simulate.map(|(games, seed, threads)| {
+                let s = race::simulate(rules, setup, games, seed, threads);
+                let check = s.check(&r);
+                (s, check)
+            });
+            Ok(match req.format {
+                RaceFormat::Text => race_report::game_text(rules, &r, sim.as_ref()),
+                RaceFormat::Json => json(race_report::game_json(rules, &r, sim.as_ref())),
+                RaceFormat::Csv => race_report::game_csv(&r),
+            })
+        }
+        RaceJob::Grid { length, svg } => {
+            let g = race::grid(rules, length)?;
+            if let Some(path) = &svg {
+                std::fs::write(path, race_report::grid_svg(rules, &g)).map_err(|e| {
+                    Error::Invalid(format!("cannot write the heat map to {}: {e}", path.display()))
+                })?;
+            }
+            Ok(match req.format {
+                RaceFormat::Text => {
+                    let note =
+                        svg.map_or(String::new(), |p| format!("\nHeat map written to {}\n", p.display()));
+                    race_report::grid_text(rules, &g) + &note
+                }
+                RaceFormat::Json => json(race_report::grid_json(rules, &g)),
+                RaceFormat::Csv => race_report::grid_csv(&g),
+            })
+        }
+        RaceJob::Sweep { swine, butcher, lengths } => {
+            let reports = race::sweep(rules, swine, butcher, lengths)?;
+            Ok(match req.format {
+                RaceFormat::Text => race_report::sweep_text(rules, &reports),
+                RaceFormat::Json => json(race_report::sweep_json(rules, &reports)),
+                RaceFormat::Csv => race_report::sweep_csv(&reports),
             })
         }
     }

@@ -22,6 +22,18 @@ where
     value(chain, start, &classify, &mut memo).as_ref().clone()
 }
 
+/// `absorption` from each of several starts, sharing one memo: a table over many starts of
+/// one chain costs little more than its largest entry.
+pub fn absorption_each<C, K, F>(chain: &C, starts: &[C::State], classify: F) -> Vec<BTreeMap<K, Rational>>
+where
+    C: Chain,
+    K: Ord + Clone,
+    F: Fn(C::State) -> K,
+{
+    let mut memo: HashMap<C::State, Dist<K>> = HashMap::new();
+    starts.iter().map(|&s| value(chain, s, &classify, &mut memo).as_ref().clone()).collect()
+}
+
 fn value<C, K, F>(chain: &C, state: C::State, classify: &F, memo: &mut HashMap<C::State, Dist<K>>) -> Dist<K>
 where
     C: Chain,

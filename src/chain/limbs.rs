@@ -4,9 +4,12 @@
 use rug::Integer;
 use rug::integer::Order;
 
-/// dst += src * w. The caller sized `dst` so that the sum fits (checked in debug builds).
+/// dst += src * w. The caller sized `dst` so that the sum fits (checked in debug builds);
+/// `src` may be wider than `dst` as long as its extra high limbs are zero.
 #[inline]
 pub fn add_mul(dst: &mut [u64], src: &[u64], w: u64) {
+    let src = &src[..src.iter().rposition(|&l| l != 0).map_or(0, |top| top + 1)];
+    assert!(src.len() <= dst.len(), "limb arena overflow");
     let mut carry = 0u128;
     for (d, &s) in dst.iter_mut().zip(src) {
         let t = *d as u128 + s as u128 * w as u128 + carry;

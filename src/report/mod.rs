@@ -4,6 +4,7 @@
 pub mod audit;
 pub mod doc;
 pub mod plots;
+pub mod race;
 pub mod simulate;
 pub mod solitaire;
 pub mod svg;

@@ -1,0 +1,378 @@
+//! The rules of a race: a die whose faces move the swine, the butcher, both, or nobody, read
+//! from a JSON rules file. `data/race/swine-butcher.json` (seed 004's game) is built in.
+//!
+//! ```json
+//! { "name": "...",
+//!   "board": { "length": 12, "swine": 7, "butcher": 1 },
+//!   "die": { "sides": 6, "faces": [ { "face": 1, "swine": 1, "butcher": 0 }, ... ] } }
+//! ```
+//! `name` and `board` (the default start) are optional. Every face from 1 to `sides` is
+//! listed once. A face may carry a `probability` ("1/6", "0.25" or a number); then every face
+//! must, and they must sum to exactly 1. Without them the die is fair.
+
+use crate::error::Error;
+use rug::{Integer, Rational};
+use serde::Deserialize;
+use serde_json::Value;
+use std::path::Path;
+
+/// The built-in game, the text of `data/race/swine-butcher.json`.
+pub const DEFAULT_RULES: &str = include_str!("../../data/race/swine-butcher.json");
+const DEFAULT_SOURCE: &str = "data/race/swine-butcher.json (built in)";
+
+/// More sides than any real die, few enough to list.
+pub const MAX_SIDES: u32 = 10_000;
+
+/// What one face of the die does.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Face {
+    pub face: u32,
+    /// Squares the swine moves.
+    pub swine: u32,
+    /// Squares the butcher moves.
+    pub butcher: u32,
+    pub probability: Rational,
+    /// `probability` times the die's common denominator: an integer weight for the engine.
+    pub weight: u64,
+}
+
+impl Face {
+    /// A face that moves nobody leaves the game where it is.
+    pub fn stays(&self) -> bool {
+        self.swine == 0 && self.butcher == 0
+    }
+}
+
+/// A board and where the two start: the swine ahead, the butcher behind, the river at
+/// square `length`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Setup {
+    pub length: u32,
+    pub swine: u32,
+    pub butcher: u32,
+}
+
+impl Setup {
+    /// Checks a start: a board of two squares or more, the swine before the river, the
+    /// butcher behind the swine (square 0, just off the board, is allowed).
+    pub fn new(length: u32, swine: u32, butcher: u32) -> Result<Setup, Error> {
+        if length < 2 {
+            return Err(Error::Invalid(format!("the board length must be at least 2, not {length}")));
+        }
+        if swine >= length {
+            return Err(Error::Invalid(format!(
+                "the swine must start before the river: swine on {swine}, river at {length}"
+            )));
+        }
+        if butcher >= swine {
+            return Err(Error::Invalid(format!(
+                "the butcher must start behind the swine: butcher on {butcher}, swine on {swine}"
+            )));
+        }
+        Ok(Setup { length, swine, butcher })
+    }
+}
+
+/// A validated die with its faces in order 1..=sides.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rules {
+    pub name: String,
+    pub faces: Vec<Face>,
+    /// The start the file proposes, if any (not yet checked against the board).
+    pub board: Option<Setup>,
+    /// The sum of the faces' weights (the common denominator of their probabilities).
+    pub total_weight: u64,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RulesFile {
+    name: Option<String>,
+    board: Option<Setup>,
+    die: DieFile,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DieFile {
+    sides: u32,
+    faces: Vec<FaceFile>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FaceFile {
+    face: u32,
+    // Signed, so that a negative move gets a clear message rather than a type error.
+    swine: i64,
+    butcher: i64,
+    probability: Option<Value>,
+}
+
+impl Rules {
+    /// Seed 004's game: a fair six-sided die; 1-3 move the swine, 4 both by one, 5 and 6
+    /// the butcher.
+    pub fn default_game() -> Rules {
+        Rules::from_json(DEFAULT_RULES, DEFAULT_SOURCE).expect("the built-in rules are valid")
+    }
+
+    pub fn load(path: &Path) -> Result<Rules, Error> {
+        let file = path.display().to_string();
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| Error::BadRules { file: file.clone(), why: format!("cannot read it: {e}") })?;
+        Rules::from_json(&text, &file)
+    }
+
+    /// Parses and checks a rules file's text; `source` names it in errors.
+    pub fn from_json(text: &str, source: &str) -> Result<Rules, Error> {
+        let bad = |why: String| Error::BadRules { file: source.to_string(), why };
+        let raw: RulesFile = serde_json::from_str(text).map_err(|e| bad(e.to_string()))?;
+        let faces = check_faces(raw.die).map_err(bad)?;
+        let total_weight = faces.iter().map(|f| f.weight).sum();
+        Ok(Rules {
+            name: raw.name.unwrap_or_else(|| source.to_string()),
+            faces,
+            board: raw.board,
+            total_weight,
+        })
+    }
+
+    /// The probability that a roll moves nobody.
+    pub fn stay_probability(&self) -> Rational {
+        self.faces.iter().filter(|f| f.stays()).map(|f| &f.probability).sum()
+    }
+
+    /// The faces that move someone, as (swine, butcher, weight).
+    pub fn moving_faces(&self) -> Vec<(u32, u32, u64)> {
+        self.faces
+            .iter()
+            .filter(|f| !f.stays() && f.weight > 0)
+            .map(|f| (f.swine, f.butcher, f.weight))
+            .collect()
+    }
+
+    /// Every face equally likely.
+    pub fn is_fair(&self) -> bool {
+        self.faces.iter().all(|f| f.probability == self.faces[0].probability)
+    }
+}
+
+fn check_faces(die: DieFile) -> Result<Vec<Face>, String> {
+    let sides = die.sides;
+    if sides == 0 {
+        return Err("the die needs at least one side (\"sides\" is 0)".into());
+    }
+    if sides > MAX_SIDES {
+        return Err(format!("a die may have at most {MAX_SIDES} sides, not {sides}"));
+    }
+    let mut slots: Vec<Option<FaceFile>> = (0..sides).map(|_| None).collect();
+    for f in die.faces {
+        if f.face == 0 || f.face > sides {
+            return Err(format!(
+                "face {} is not a side of a {sides}-sided die (faces are 1 to {sides})",
+                f.face
+            ));
+        }
+        let slot = &mut slots[f.face as usize - 1];
+        if slot.is_some() {
+            return Err(format!("face {} is listed twice", f.face));
+        }
+        *slot = Some(f);
+    }
+    let missing: Vec<String> =
+        slots.iter().enumerate().filter(|(_, s)| s.is_none()).map(|(i, _)| (i + 1).to_string()).collect();
+    match missing.len() {
+        0 => {}
+        1 => return Err(format!("face {} of {sides} is missing", missing[0])),
+        n if n <= 10 => return Err(format!("faces {} of {sides} are missing", missing.join(", "))),
+        n => return Err(format!("{n} faces of {sides} are missing: {}, ...", missing[..10].join(", "))),
+    }
+    let listed: Vec<FaceFile> = slots.into_iter().flatten().collect();
+
+    let given = listed.iter().filter(|f| f.probability.is_some()).count();
+    if given != 0 && given != listed.len() {
+        let without = listed.iter().find(|f| f.probability.is_none()).expect("some face lacks one").face;
+        return Err(format!(
+            "face {without} has no probability but other faces do: give every face a probability, or none"
+        ));
+    }
+    let mut probabilities = Vec::with_capacity(listed.len());
+    for f in &listed {
+        let p = match &f.probability {
+            None => Rational::from((1, sides)),
+            Some(v) => parse_probability(v).ok_or_else(|| {
+                format!("face {}: probability {v} is not a number or a fraction like \"1/6\"", f.face)
+            })?,
+        };
+        if p < 0 {
+            return Err(format!("face {} has a negative probability, {p}", f.face));
+        }
+        probabilities.push(p);
+    }
+    let sum: Rational = probabilities.iter().sum();
+    if sum != 1 {
+        return Err(format!("the face probabilities sum to {sum}, not 1"));
+    }
+
+    let mut denominator = Integer::from(1);
+    for p in &probabilities {
+        denominator.lcm_mut(p.denom());
+    }
+    if denominator > u32::MAX {
+        return Err(format!(
+            "the probabilities' common denominator {denominator} is too large (at most {})",
+            u32::MAX
+        ));
+    }
+
+    let mut faces = Vec::with_capacity(listed.len());
+    for (f, probability) in listed.into_iter().zip(probabilities) {
+        let distance = |who: &str, d: i64| -> Result<u32, String> {
+            if d < 0 {
+                return Err(format!("face {} moves the {who} by {d}: a move must be zero or more", f.face));
+            }
+            u32::try_from(d).map_err(|_| format!("face {} moves the {who} by {d}: too far", f.face))
+        };
+        let weight = Integer::from(probability.numer() * &denominator) / probability.denom();
+        faces.push(Face {
+            face: f.face,
+            swine: distance("swine", f.swine)?,
+            butcher: distance("butcher", f.butcher)?,
+            weight: weight.to_u64().expect("at most the denominator"),
+            probability,
+        });
+    }
+    if faces.iter().all(|f| f.stays() || f.weight == 0) {
+        return Err("no face moves anyone, so the game would never end".into());
+    }
+    Ok(faces)
+}
+
+/// "1/6", "0.25", "1e-3" or a JSON number, exactly (a number through its shortest decimal text).
+fn parse_probability(v: &Value) -> Option<Rational> {
+    let text = match v {
+        Value::String(s) => s.trim().to_string(),
+        Value::Number(n) => n.to_string(),
+        _ => return None,
+    };
+    if let Some((n, d)) = text.split_once('/') {
+        let n: Integer = n.trim().parse().ok()?;
+        let d: Integer = d.trim().parse().ok()?;
+        return (d != 0).then(|| Rational::from((n, d)));
+    }
+    parse_decimal(&text)
+}
+
+fn parse_decimal(text: &str) -> Option<Rational> {
+    let (mantissa, exponent) = match text.split_once(['e', 'E']) {
+        Some((m, e)) => (m, e.parse::<i32>().ok()?),
+        None => (text, 0),
+    };
+    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let digits = format!("{int}{frac}");
+    let unsigned = digits.trim_start_matches(['-', '+']);
+    if unsigned.is_empty() || !unsigned.bytes().all(|b| b.is_ascii_digit()) || frac.starts_with(['-', '+']) {
+        return None;
+    }
+    if exponent.unsigned_abs() > 1000 || frac.len() > 1000 {
+        return None;
+    }
+    let value = Rational::from(digits.parse::<Integer>().ok()?);
+    let shift = exponent - frac.len() as i32;
+    let scale = Integer::from(Integer::u_pow_u(10, shift.unsigned_abs()));
+    Some(if shift >= 0 { value * scale } else { value / scale })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rules(faces: &str) -> Result<Rules, Error> {
+        Rules::from_json(&format!(r#"{{"die": {{"sides": 3, "faces": [{faces}]}}}}"#), "test.json")
+    }
+
+    fn why(faces: &str) -> String {
+        rules(faces).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn the_built_in_game_is_seed_004() {
+        let r = Rules::default_game();
+        let effects: Vec<(u32, u32)> = r.faces.iter().map(|f| (f.swine, f.butcher)).collect();
+        assert_eq!(effects, [(1, 0), (2, 0), (3, 0), (1, 1), (0, 5), (0, 6)]);
+        assert!(r.is_fair());
+        assert_eq!(r.total_weight, 6);
+        assert_eq!(r.stay_probability(), 0);
+        assert_eq!(r.board, Some(Setup { length: 12, swine: 7, butcher: 1 }));
+    }
+
+    #[test]
+    fn probabilities_are_exact_in_any_notation() {
+        let r = rules(
+            r#"{"face": 1, "swine": 1, "butcher": 0, "probability": "1/3"},
+               {"face": 2, "swine": 0, "butcher": 0, "probability": 0.5},
+               {"face": 3, "swine": 0, "butcher": 2, "probability": "1.6666666666666666e-1"}"#,
+        );
+        // 1/3 + 1/2 + 0.16666666666666666 is not 1: decimals are taken at face value.
+        assert!(r.unwrap_err().to_string().contains("sum to"));
+        let r = rules(
+            r#"{"face": 3, "swine": 0, "butcher": 2, "probability": "1/6"},
+               {"face": 1, "swine": 1, "butcher": 0, "probability": "1/3"},
+               {"face": 2, "swine": 0, "butcher": 0, "probability": 0.5}"#,
+        )
+        .unwrap();
+        assert_eq!(r.faces.iter().map(|f| f.weight).collect::<Vec<_>>(), [2, 3, 1]);
+        assert_eq!(r.total_weight, 6);
+        assert_eq!(r.stay_probability(), Rational::from((1, 2)));
+        assert_eq!(r.moving_faces(), [(1, 0, 2), (0, 2, 1)]);
+        assert_eq!(parse_decimal("2.5e-3"), Some(Rational::from((1, 400))));
+        assert_eq!(parse_decimal("1.-5"), None);
+        assert_eq!(parse_decimal("x"), None);
+    }
+
+    #[test]
+    fn bad_dice_are_refused_with_a_reason() {
+        let f1 = r#"{"face": 1, "swine": 1, "butcher": 0}"#;
+        let f2 = r#"{"face": 2, "swine": 0, "butcher": 1}"#;
+        assert_eq!(why(&format!("{f1}, {f2}")), "rules file test.json: face 3 of 3 is missing");
+        assert!(why(f1).contains("faces 2, 3 of 3 are missing"));
+        assert!(why(&format!(r#"{f1}, {f2}, {f2}"#)).contains("face 2 is listed twice"));
+        assert!(
+            why(&format!(r#"{f1}, {f2}, {{"face": 4, "swine": 0, "butcher": 1}}"#)).contains("not a side")
+        );
+        assert!(
+            why(&format!(r#"{f1}, {f2}, {{"face": 3, "swine": 0, "butcher": -2}}"#))
+                .contains("face 3 moves the butcher by -2: a move must be zero or more")
+        );
+        let stays = r#"{"face": 1, "swine": 0, "butcher": 0}, {"face": 2, "swine": 0, "butcher": 0},
+                       {"face": 3, "swine": 0, "butcher": 0}"#;
+        assert!(why(stays).contains("no face moves anyone"));
+        let partial = format!(r#"{f1}, {f2}, {{"face": 3, "swine": 0, "butcher": 2, "probability": "1/3"}}"#);
+        assert!(why(&partial).contains("face 1 has no probability"));
+        let negative = r#"{"face": 1, "swine": 1, "butcher": 0, "probability": "2/3"},
+                          {"face": 2, "swine": 0, "butcher": 1, "probability": "2/3"},
+                          {"face": 3, "swine": 0, "butcher": 2, "probability": "-1/3"}"#;
+        assert!(why(negative).contains("face 3 has a negative probability, -1/3"));
+        assert!(why(r#"{"face": 1, "swine": 1}"#).contains("missing field `butcher`"));
+        let huge = Rules::from_json(r#"{"die": {"sides": 4000000000, "faces": []}}"#, "x");
+        assert!(huge.unwrap_err().to_string().contains("at most 10000 sides"));
+        let many = Rules::from_json(r#"{"die": {"sides": 20, "faces": []}}"#, "x");
+        assert!(
+            many.unwrap_err()
+                .to_string()
+                .contains("20 faces of 20 are missing: 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, ...")
+        );
+        let unknown = Rules::from_json(r#"{"die": {"sides": 1, "faces": []}, "colour": 1}"#, "x");
+        assert!(unknown.unwrap_err().to_string().contains("unknown field `colour`"));
+    }
+
+    #[test]
+    fn setups_are_checked() {
+        assert!(Setup::new(12, 7, 1).is_ok());
+        assert!(Setup::new(2, 1, 0).is_ok());
+        assert!(Setup::new(1, 0, 0).unwrap_err().to_string().contains("at least 2"));
+        assert!(Setup::new(12, 12, 1).unwrap_err().to_string().contains("before the river"));
+        assert!(Setup::new(12, 7, 7).unwrap_err().to_string().contains("behind the swine"));
+    }
+}

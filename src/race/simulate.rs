@@ -1,0 +1,100 @@
+//! Seeded simulation of the race, for a check against the exact answer.
+//!
+//! It plays the die as the rules give it, faces that move nobody included, and counts turns
+//! directly: it shares the rules with the exact engine and nothing else.
+
+use super::RaceReport;
+use super::rules::{Rules, Setup};
+use crate::sampler::{self, Stream};
+use crate::stats;
+
+/// The totals of `trials` simulated games.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Simulation {
+    pub trials: u64,
+    pub seed: u64,
+    pub swine_wins: u64,
+    /// The sum of the games' turns, and of their squares.
+    pub turns: u64,
+    pub turns_squared: u128,
+}
+
+/// A simulation set against the exact values.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CrossCheck {
+    pub estimate: f64,
+    /// The 95% Wilson interval of the swine's share of wins.
+    pub interval: (f64, f64),
+    /// (estimate - exact) / its standard error; None when the exact value is 0 or 1.
+    pub z: Option<f64>,
+    pub mean_turns: f64,
+    /// The mean turns' z-score against the exact mean, with the exact variance.
+    pub mean_turns_z: Option<f64>,
+}
+
+/// Plays `trials` games with `seed` on `threads` threads (0 = all); the result does not
+/// depend on the thread count.
+pub fn simulate(rules: &Rules, setup: Setup, trials: u64, seed: u64, threads: usize) -> Simulation {
+    // Face i is drawn when a uniform number below the total weight falls under bound[i].
+    let mut bounds = Vec::with_capacity(rules.faces.len());
+    let mut running = 0u64;
+    for f in &rules.faces {
+        running += f.weight;
+        bounds.push(running);
+    }
+    let total = u32::try_from(rules.total_weight).expect("rules keep the total weight within u32");
+    let play = |stream: &mut Stream| -> (bool, u64) {
+        let (mut swine, mut butcher, mut turns) = (setup.swine as u64, setup.butcher as u64, 0u64);
+        loop {
+            let roll = stream.below(total) as u64;
+            let face = &rules.faces[bounds.partition_point(|&b| b <= roll)];
+            turns += 1;
+            swine += face.swine as u64;
+            butcher += face.butcher as u64;
+            if swine >= setup.length as u64 {
+                return (true, turns);
+            }
+            if butcher >= swine {
+                return (false, turns);
+            }
+        }
+    };
+    let batches = sampler::run(
+        trials,
+        seed,
+        threads,
+        |stream, batch| {
+            let mut totals = (0u64, 0u64, 0u128);
+            for _ in 0..batch.len {
+                let (swine_won, turns) = play(stream);
+                totals.0 += u64::from(swine_won);
+                totals.1 += turns;
+                totals.2 += u128::from(turns) * u128::from(turns);
+            }
+            totals
+        },
+        &|_| {},
+    );
+    let mut sim = Simulation { trials, seed, swine_wins: 0, turns: 0, turns_squared: 0 };
+    for (wins, turns, squares) in batches {
+        sim.swine_wins += wins;
+        sim.turns += turns;
+        sim.turns_squared += squares;
+    }
+    sim
+}
+
+impl Simulation {
+    pub fn check(&self, exact: &RaceReport) -> CrossCheck {
+        let n = self.trials as f64;
+        let mean_turns = self.turns as f64 / n;
+        let spread = (exact.turns.variance.to_f64() / n).sqrt();
+        CrossCheck {
+            estimate: self.swine_wins as f64 / n,
+            interval: stats::wilson95(self.swine_wins, self.trials),
+            z: stats::z_score(self.swine_wins, self.trials, exact.swine.to_f64()),
+            mean_turns,
+            mean_turns_z: (spread > 0.0).then(|| (mean_turns - exact.turns.mean.to_f64()) / spread),
+        }
+    }
+}

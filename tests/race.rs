@@ -1,0 +1,411 @@
+//! The swine and the butcher (seed 004): the generic engine against an independent recursion
+//! written here, the length of the game against direct recursions for its moments, the
+//! simulation against the exact values, and the command line's contract and bad input.
+
+use assert_cmd::Command;
+use pegchain::chain::{Mode, Options, backward, propagate};
+use pegchain::numfmt::decimal;
+use pegchain::race::{self, RaceChain, Rules, Setup, Side, Spot};
+use predicates::prelude::*;
+use rug::Rational;
+use serde_json::Value;
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+/// Seed 004's die as the notebook writes it, (swine, butcher) per face, typed in here rather
+/// than read from the library's rules file.
+const SEED_DIE: [(u32, u32); 6] = [(1, 0), (2, 0), (3, 0), (1, 1), (0, 5), (0, 6)];
+
+fn r(n: i64, d: i64) -> Rational {
+    Rational::from((n, d))
+}
+
+fn fair(die: &[(u32, u32)]) -> Vec<(u32, u32, Rational)> {
+    die.iter().map(|&(s, b)| (s, b, r(1, die.len() as i64))).collect()
+}
+
+/// What the recursions below know of a game: the river, and the die with its probabilities.
+struct Game {
+    river: u32,
+    die: Vec<(u32, u32, Rational)>,
+}
+
+impl Game {
+    fn over(&self, s: u32, b: u32) -> bool {
+        s >= self.river || b >= s
+    }
+
+    /// The chance of a roll that moves nobody, and the moving faces.
+    fn split(&self) -> (Rational, Vec<&(u32, u32, Rational)>) {
+        let stay = self.die.iter().filter(|f| f.0 == 0 && f.1 == 0).map(|f| &f.2).sum();
+        (stay, self.die.iter().filter(|f| f.0 != 0 || f.1 != 0).collect())
+    }
+
+    /// Seed 004's recursion, exactly: F = 1 at the river (checked first), 0 when caught, else
+    /// the average over the die; a roll that moves nobody is solved out of F = q F + rest.
+    fn swine_wins(&self, s: u32, b: u32, memo: &mut HashMap<(u32, u32), Rational>) -> Rational {
+        if s >= self.river {
+            return r(1, 1);
+        }
+        if b >= s {
+            return r(0, 1);
+        }
+        if let Some(v) = memo.get(&(s, b)) {
+            return v.clone();
+        }
+        let (stay, moving) = self.split();
+        let mut v = Rational::new();
+        for (ds, db, p) in moving {
+            v += p * self.swine_wins(s + ds, b + db, memo);
+        }
+        let v: Rational = v / (1 - stay);
+        memo.insert((s, b), v.clone());
+        v
+    }
+
+    /// (E[T], E[T^2]) for the number of rolls T: from a live state T = G + T', G the rolls
+    /// until someone moves, Geometric(p) with E[G] = 1/p and E[G^2] = (1 + q)/p^2.
+    fn turn_moments(
+        &self,
+        s: u32,
+        b: u32,
+        memo: &mut HashMap<(u32, u32), (Rational, Rational)>,
+    ) -> (Rational, Rational) {
+        if self.over(s, b) {
+            return (r(0, 1), r(0, 1));
+        }
+        if let Some(v) = memo.get(&(s, b)) {
+            return v.clone();
+        }
+        let (stay, moving) = self.split();
+        let go = Rational::from(1 - &stay);
+        let mut after = (Rational::new(), Rational::new());
+        for (ds, db, p) in moving {
+            let (m1, m2) = self.turn_moments(s + ds, b + db, memo);
+            after.0 += Rational::from(p * &m1) / &go;
+            after.1 += Rational::from(p * &m2) / &go;
+        }
+        let g1 = Rational::from(1 / &go);
+        let g2 = Rational::from(1 + &stay) / Rational::from(go.square_ref());
+        let mean = Rational::from(&g1 + &after.0);
+        let square: Rational = g2 + Rational::from(&g1 * &after.0) * 2u32 + &after.1;
+        memo.insert((s, b), (mean.clone(), square.clone()));
+        (mean, square)
+    }
+}
+
+fn seed_game() -> Game {
+    Game { river: 12, die: fair(&SEED_DIE) }
+}
+
+fn default_setup() -> Setup {
+    Setup::new(12, 7, 1).unwrap()
+}
+
+fn data(file: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("data/race").join(file)
+}
+
+#[test]
+fn the_default_game_is_221_in_432_for_the_swine_by_two_methods() {
+    let report = race::analyse(&Rules::default_game(), default_setup()).unwrap();
+    assert_eq!(report.swine, r(221, 432));
+    assert_eq!(report.butcher, r(211, 432));
+    let independent = seed_game().swine_wins(7, 1, &mut HashMap::new());
+    assert_eq!(independent, report.swine);
+    // The seed's notebook: "The probability that the swine wins is 51.2%."
+    assert_eq!(decimal(&report.swine, 3), "0.512");
+}
+
+#[test]
+fn the_shipped_rules_file_is_the_built_in_game() {
+    let file = Rules::load(&data("swine-butcher.json")).unwrap();
+    let built_in = Rules::default_game();
+    assert_eq!(file.faces, built_in.faces);
+    let effects: Vec<(u32, u32)> = file.faces.iter().map(|f| (f.swine, f.butcher)).collect();
+    assert_eq!(effects, SEED_DIE);
+}
+
+#[test]
+fn both_sides_sum_to_one_and_every_start_matches_the_recursion() {
+    let rules = Rules::default_game();
+    let game = seed_game();
+    let mut memo = HashMap::new();
+    let grid = race::grid(&rules, 12).unwrap();
+    assert_eq!(grid.cells.len(), 10 * 11 / 2);
+    for cell in &grid.cells {
+        let setup = Setup::new(12, cell.swine, cell.butcher).unwrap();
+        let report = race::analyse(&rules, setup).unwrap();
+        assert_eq!(Rational::from(&report.swine + &report.butcher), 1, "{setup:?}");
+        assert_eq!(report.swine, cell.p, "{setup:?}");
+        assert_eq!(cell.p, game.swine_wins(cell.swine, cell.butcher, &mut memo), "{setup:?}");
+    }
+}
+
+#[test]
+fn forward_propagation_equals_backward_recursion_on_the_race_chain() {
+    let rules = Rules::default_game();
+    for (length, swine, butcher) in [(12, 7, 1), (20, 9, 3), (30, 2, 1)] {
+        let chain = RaceChain::new(&rules, length, true);
+        let start = Spot::start(&Setup::new(length, swine, butcher).unwrap());
+        let classify = |s: Spot| (chain.winner(s), s.moves);
+        let forward = propagate(&chain, start, Mode::Probability, classify, Options::default()).unwrap();
+        let backward = backward::absorption(&chain, start, classify);
+        assert_eq!(forward, backward, "length {length}");
+        let total: Rational = forward.values().sum();
+        assert_eq!(total, 1);
+    }
+}
+
+#[test]
+fn the_turn_distribution_sums_to_one_and_gives_the_recursions_moments() {
+    let report = race::analyse(&Rules::default_game(), default_setup()).unwrap();
+    let t = &report.turns;
+    let total: Rational = t.rows.iter().map(|row| row.total()).sum();
+    assert_eq!(total, 1);
+    assert_eq!(t.tail, 0);
+    let mean: Rational = t.rows.iter().map(|row| row.total() * row.turns).sum();
+    let square: Rational = t.rows.iter().map(|row| row.total() * (row.turns * row.turns)).sum();
+    assert_eq!(mean, t.mean);
+    assert_eq!(square - Rational::from(mean.square_ref()), t.variance);
+
+    let (m1, m2) = seed_game().turn_moments(7, 1, &mut HashMap::new());
+    assert_eq!(t.mean, m1);
+    assert_eq!(t.mean, r(7771, 2592));
+    assert_eq!(t.variance, m2 - Rational::from(m1.square_ref()));
+    assert_eq!(t.variance, r(10_883_783, 6_718_464));
+    // Per side: the swine's wins by turn add up to its probability.
+    let swine: Rational = t.rows.iter().map(|row| row.swine.clone()).sum();
+    assert_eq!(swine, report.swine);
+    // 1/6 of games end on the first roll (a 6 takes the butcher onto the swine); none lasts
+    // beyond 6 moves (one butcher's 5, then five single steps of the swine).
+    assert_eq!(t.rows[0].total(), r(1, 6));
+    assert_eq!((t.shortest, t.median, t.percentile_90, t.longest), (1, 3, 5, Some(6)));
+}
+
+/// The seed's die with its 6 replaced by a face that moves nobody.
+fn distracted() -> (Rules, Game) {
+    let rules = Rules::load(&data("distracted-butcher.json")).unwrap();
+    let mut die = SEED_DIE;
+    die[5] = (0, 0);
+    (rules, Game { river: 12, die: fair(&die) })
+}
+
+#[test]
+fn a_face_that_moves_nobody_lengthens_the_game_but_does_not_change_who_wins() {
+    let (rules, game) = distracted();
+    assert_eq!(rules.stay_probability(), r(1, 6));
+    let report = race::analyse(&rules, default_setup()).unwrap();
+    assert_eq!(report.swine, game.swine_wins(7, 1, &mut HashMap::new()));
+    // The same game on a five-sided die without the idle face.
+    let five = Rules::from_json(
+        r#"{"die": {"sides": 5, "faces": [
+            {"face": 1, "swine": 1, "butcher": 0}, {"face": 2, "swine": 2, "butcher": 0},
+            {"face": 3, "swine": 3, "butcher": 0}, {"face": 4, "swine": 1, "butcher": 1},
+            {"face": 5, "swine": 0, "butcher": 5}]}}"#,
+        "five.json",
+    )
+    .unwrap();
+    let short = race::analyse(&five, default_setup()).unwrap();
+    assert_eq!(report.swine, short.swine);
+    assert_eq!(report.swine, r(2509, 3125));
+    // Each move now takes 6/5 rolls on average.
+    assert_eq!(report.turns.mean, &short.turns.mean * r(6, 5));
+
+    let (m1, m2) = game.turn_moments(7, 1, &mut HashMap::new());
+    assert_eq!(report.turns.mean, m1);
+    assert_eq!(report.turns.variance, m2 - Rational::from(m1.square_ref()));
+    // Unbounded: the listed distribution plus its exact tail is the whole of it.
+    let t = &report.turns;
+    assert_eq!(t.longest, None);
+    let listed: Rational = t.rows.iter().map(|row| row.total()).sum();
+    assert_eq!(listed + &t.tail, 1);
+    assert!(t.tail > 0 && t.tail < r(1, 1000));
+}
+
+#[test]
+fn a_swept_length_equals_the_same_game_analysed_alone() {
+    let rules = Rules::default_game();
+    let sweep = race::sweep(&rules, 7, 1, 8..=14).unwrap();
+    assert_eq!(sweep.len(), 7);
+    assert_eq!(sweep[4], race::analyse(&rules, default_setup()).unwrap());
+    // A longer run to the river is worse for the swine.
+    assert!(sweep.windows(2).all(|w| w[0].swine > w[1].swine));
+    let game = Game { river: 14, die: fair(&SEED_DIE) };
+    assert_eq!(sweep[6].swine, game.swine_wins(7, 1, &mut HashMap::new()));
+}
+
+#[test]
+fn the_seeded_simulation_lands_within_four_standard_errors() {
+    for (rules, golden) in [(Rules::default_game(), (102_171, 599_491)), (distracted().0, (160_758, 837_922))]
+    {
+        let exact = race::analyse(&rules, default_setup()).unwrap();
+        let sim = race::simulate(&rules, default_setup(), 200_000, 4, 2);
+        let check = sim.check(&exact);
+        assert!(check.z.unwrap().abs() < 4.0, "{check:?}");
+        assert!(check.mean_turns_z.unwrap().abs() < 4.0, "{check:?}");
+        let p = exact.swine.to_f64();
+        assert!(check.interval.0 < p + 0.01 && p - 0.01 < check.interval.1);
+        // The fixed seed's exact figures, identical for any thread count.
+        assert_eq!((sim.swine_wins, sim.turns), golden, "{}", rules.name);
+        assert_eq!(sim, race::simulate(&rules, default_setup(), 200_000, 4, 1));
+    }
+}
+
+#[test]
+fn reaching_the_river_is_checked_before_being_caught() {
+    // One face moves the swine 1 and the butcher 10: from 11 the swine escapes although the
+    // butcher passes it; from 10 it is caught.
+    let rules =
+        Rules::from_json(r#"{"die": {"sides": 1, "faces": [{"face": 1, "swine": 1, "butcher": 10}]}}"#, "t")
+            .unwrap();
+    assert_eq!(race::swine_wins(&rules, Setup::new(12, 11, 1).unwrap()).unwrap(), 1);
+    assert_eq!(race::swine_wins(&rules, Setup::new(12, 10, 1).unwrap()).unwrap(), 0);
+    let chain = RaceChain::new(&rules, 12, false);
+    let ends = backward::absorption(&chain, Spot { swine: 11, butcher: 1, moves: 0 }, |s| chain.winner(s));
+    assert_eq!(ends.keys().copied().collect::<Vec<_>>(), [Side::Swine]);
+}
+
+// The command line.
+
+fn pegchain() -> Command {
+    Command::cargo_bin("pegchain").unwrap()
+}
+
+fn json(args: &[&str]) -> Value {
+    let out = pegchain().arg("race").args(args).arg("--json").output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn race_prints_the_exact_answer_and_the_length_of_the_game() {
+    pegchain().arg("race").assert().success().stdout(
+        predicate::str::contains("swine       0.511574  221/432")
+            .and(predicate::str::contains("mean      7771/2592 (2.99807)"))
+            .and(predicate::str::contains("shortest 1, median 3, 90th percentile 5, longest 6")),
+    );
+    let v = json(&[]);
+    assert_eq!(v["swine_wins"]["fraction"], "221/432");
+    assert_eq!(v["butcher_wins"]["fraction"], "211/432");
+    assert_eq!(v["turns"]["mean"]["fraction"], "7771/2592");
+    assert_eq!(v["turns"]["longest"], 6);
+    assert_eq!(v["turns"]["distribution"].as_array().unwrap().len(), 6);
+    assert_eq!(v["turns"]["distribution"][0]["probability"], "1/6");
+    let v = json(&["--rules", data("distracted-butcher.json").to_str().unwrap()]);
+    assert_eq!(v["swine_wins"]["fraction"], "2509/3125");
+    assert_eq!(v["turns"]["longest"], Value::Null);
+}
+
+#[test]
+fn race_simulates_with_a_seed() {
+    let v = json(&["--simulate", "200000", "--seed", "4"]);
+    assert_eq!(v["simulation"]["swine_wins"], 102_171);
+    let threads = json(&["--simulate", "200000", "--seed", "4", "--threads", "1"]);
+    assert_eq!(v["simulation"], threads["simulation"]);
+}
+
+#[test]
+fn race_grid_as_table_csv_and_svg() {
+    pegchain()
+        .args(["race", "--grid"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("7      0.5116  0.4349"));
+    let out = pegchain().args(["race", "--grid", "--csv"]).output().unwrap();
+    let csv = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(csv.lines().count(), 1 + 55);
+    assert!(csv.contains("\n12,7,1,221/432,0.5115740741\n"), "{csv}");
+    let svg = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("race-grid.svg");
+    pegchain().args(["race", "--grid", "--svg"]).arg(&svg).assert().success();
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert!(text.starts_with("<svg") && text.trim_end().ends_with("</svg>"));
+    assert_eq!(text.matches("<title>").count(), 55);
+    assert!(text.contains("<title>swine 7, butcher 1: 221/432 = 0.511574</title>"));
+    let v = json(&["--grid", "--length", "5"]);
+    assert_eq!(v["cells"].as_array().unwrap().len(), 6);
+}
+
+#[test]
+fn race_sweeps_board_lengths() {
+    let v = json(&["--lengths", "8..12"]);
+    let lengths = v["lengths"].as_array().unwrap();
+    assert_eq!(lengths.len(), 5);
+    assert_eq!(lengths[0]["swine_wins"]["fraction"], "7/9");
+    assert_eq!(lengths[4]["swine_wins"]["fraction"], "221/432");
+    let out = pegchain().args(["race", "--lengths", "8..=12", "--csv"]).output().unwrap();
+    assert_eq!(String::from_utf8(out.stdout).unwrap().lines().count(), 6);
+}
+
+/// A rules file in the test's scratch directory.
+fn rules_file(name: &str, faces: &str) -> String {
+    let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    std::fs::write(&path, format!(r#"{{"die": {{"sides": 3, "faces": [{faces}]}}}}"#)).unwrap();
+    path.to_str().unwrap().to_string()
+}
+
+fn fails_with(args: &[&str], message: &str) {
+    let out = pegchain().arg("race").args(args).output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "{args:?}");
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.lines().count(), 1, "one line: {err}");
+    assert!(err.starts_with("pegchain: "), "{err}");
+    assert!(err.contains(message), "{args:?}: {err}");
+    assert!(!err.contains("panicked"));
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn bad_race_input_gets_one_line_and_exit_code_2() {
+    fails_with(&["--butcher", "7"], "the butcher must start behind the swine: butcher on 7, swine on 7");
+    fails_with(&["--butcher", "9"], "behind the swine");
+    fails_with(&["--swine", "12"], "the swine must start before the river: swine on 12, river at 12");
+    fails_with(&["--swine", "13"], "before the river");
+    fails_with(&["--length", "1"], "the board length must be at least 2, not 1");
+    fails_with(&["--length", "201", "--swine", "7"], "at most 200");
+    fails_with(&["--swine", "-3"], "unexpected argument");
+    fails_with(&["--grid", "--length", "2"], "length of 3 or more");
+    fails_with(&["--lengths", "12..8"], "must not exceed");
+    fails_with(&["--lengths", "twelve"], "expected A..B");
+    fails_with(&["--lengths", "5..9"], "before the river");
+    fails_with(&["--simulate", "0"], "at least one game");
+    fails_with(&["--simulate", "10", "--threads", "100000"], "--threads takes 0 (one per core) to 1024");
+    fails_with(&["--svg", "x.svg"], "use it with --grid");
+    fails_with(&["--grid", "--swine", "3"], "cannot be used with");
+    fails_with(&["--rules", "/nonexistent/rules.json"], "cannot read it");
+
+    let f1 = r#"{"face": 1, "swine": 1, "butcher": 0}"#;
+    let f2 = r#"{"face": 2, "swine": 0, "butcher": 3}"#;
+    let missing = rules_file("missing.json", &format!("{f1}, {f2}"));
+    fails_with(&["--rules", &missing], "face 3 of 3 is missing");
+    let negative =
+        rules_file("negative.json", &format!(r#"{f1}, {f2}, {{"face": 3, "swine": -1, "butcher": 0}}"#));
+    fails_with(&["--rules", &negative], "face 3 moves the swine by -1: a move must be zero or more");
+    let sum = rules_file(
+        "sum.json",
+        r#"{"face": 1, "swine": 1, "butcher": 0, "probability": "1/2"},
+           {"face": 2, "swine": 0, "butcher": 3, "probability": "1/4"},
+           {"face": 3, "swine": 2, "butcher": 0, "probability": "1/8"}"#,
+    );
+    fails_with(&["--rules", &sum], "the face probabilities sum to 7/8, not 1");
+    let broken = rules_file("broken.json", "{");
+    fails_with(&["--rules", &broken], "broken.json");
+    let idle = rules_file(
+        "idle.json",
+        r#"{"face": 1, "swine": 0, "butcher": 0}, {"face": 2, "swine": 0, "butcher": 0},
+           {"face": 3, "swine": 0, "butcher": 0}"#,
+    );
+    fails_with(&["--rules", &idle], "no face moves anyone");
+}
+
+#[test]
+fn only_the_distances_matter_so_a_longer_board_shifts_the_grid() {
+    // The swine's chance depends on its distance to the river and the butcher's distance
+    // behind it, not on where the board starts.
+    let rules = Rules::default_game();
+    let (short, long) = (race::grid(&rules, 12).unwrap(), race::grid(&rules, 20).unwrap());
+    for cell in &short.cells {
+        let shifted = long.cells.iter().find(|c| (c.swine, c.butcher) == (cell.swine + 8, cell.butcher + 8));
+        assert_eq!(Some(&cell.p), shifted.map(|c| &c.p), "{cell:?}");
+    }
+}
