@@ -175,7 +175,8 @@ impl<'a> Analysis<'a> {
             positions.by_layer.push((layer.rank, raw, classes));
             progress(&Progress { start: hole, pegs: layer.rank, positions: raw });
         };
-        let options = Options { memory_budget: config.memory_budget, on_layer: Some(&mut on_layer) };
+        let options =
+            Options { memory_budget: config.memory_budget, on_layer: Some(&mut on_layer), until_rank: None };
         let reduced = chain::propagate(&chain, start_position(self.board, hole), mode, End::of, options)?;
         // A reduced finish hole stands for its whole orbit under the stabilizer, whose
         // members all carry the same share.

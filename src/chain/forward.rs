@@ -52,11 +52,14 @@ pub struct Options<'a, S> {
     pub memory_budget: Option<u64>,
     /// Called once per layer, in falling rank order, on the calling thread.
     pub on_layer: Option<&'a mut LayerCallback<'a, S>>,
+    /// Stop after the layer of this rank: a partial run, whose result holds only the mass
+    /// absorbed by then (for looking at the first layers of a big chain).
+    pub until_rank: Option<u32>,
 }
 
 impl<S> Default for Options<'_, S> {
     fn default() -> Self {
-        Options { memory_budget: None, on_layer: None }
+        Options { memory_budget: None, on_layer: None, until_rank: None }
     }
 }
 
@@ -210,6 +213,9 @@ where
         }
         if moves == 0 {
             continue;
+        }
+        if options.until_rank.is_some_and(|r| rank <= r) {
+            break;
         }
 
         // The layer's lcm L, and each state's factor L / W_s.

@@ -1,0 +1,113 @@
+//! The big boards: the English cross's reachable positions layer by layer against the
+//! published sequence (OEIS A112737), fast on the first layers; the whole board in ignored
+//! tests (`cargo test --release -- --ignored`, about a minute each).
+
+use pegchain::board::{SymmetryGroup, builtin};
+use pegchain::chain::{Layer, Mode, Options, propagate};
+use pegchain::position::{MoveTable, start_position};
+use pegchain::solitaire::{Analysis, End, EngineConfig, PegChain, Starts};
+use pegchain::{Policy, board};
+use rug::{Integer, Rational};
+
+/// OEIS A112737: distinct positions after n jumps on the English board, centre start.
+const A112737: [u64; 32] = [
+    1, 4, 12, 60, 296, 1338, 5648, 21842, 77559, 249690, 717788, 1834379, 4138302, 8171208, 14020166,
+    20773236, 26482824, 28994876, 27286330, 22106348, 15425572, 9274496, 4792664, 2120101, 800152, 255544,
+    68236, 14727, 2529, 334, 32, 5,
+];
+
+/// Raw positions per layer from the centre, following one class per symmetry.
+fn english_layers(until_pegs: u32) -> Vec<u64> {
+    let en = builtin("english").unwrap();
+    let centre = en.find_hole("d4").unwrap();
+    let group = SymmetryGroup::of_board(&en);
+    let moves = MoveTable::new(&en);
+    let chain = PegChain { moves: &moves, policy: Policy::Uniform, group: &group };
+    let mut raw = Vec::new();
+    let mut on_layer =
+        |layer: &Layer<'_, u64>| raw.push(layer.states.iter().map(|s| group.orbit_size(*s)).sum());
+    let options =
+        Options { on_layer: Some(&mut on_layer), until_rank: Some(until_pegs), ..Options::default() };
+    propagate(&chain, start_position(&en, centre), Mode::Probability, End::of, options).unwrap();
+    raw
+}
+
+#[test]
+fn english_first_layers_match_the_published_counts() {
+    // 32 pegs at the start; the layer of 24 pegs is 8 jumps in.
+    let raw = english_layers(24);
+    assert_eq!(raw, A112737[..9]);
+}
+
+#[test]
+fn the_same_first_layers_without_symmetry() {
+    let en = builtin("english").unwrap();
+    let centre = en.find_hole("d4").unwrap();
+    let moves = MoveTable::new(&en);
+    let trivial = SymmetryGroup::trivial(33);
+    let chain = PegChain { moves: &moves, policy: Policy::Uniform, group: &trivial };
+    let mut raw = Vec::new();
+    let mut on_layer = |layer: &Layer<'_, u64>| raw.push(layer.states.len() as u64);
+    let options = Options { on_layer: Some(&mut on_layer), until_rank: Some(26), ..Options::default() };
+    propagate(&chain, start_position(&en, centre), Mode::Paths, End::of, options).unwrap();
+    assert_eq!(raw, A112737[..7]);
+}
+
+#[test]
+fn triangle6_from_a_corner_reduced_and_unreduced_agree() {
+    let t6 = builtin("triangle6").unwrap();
+    let a = Analysis::new(&t6);
+    let run = |reduce| {
+        let cfg = EngineConfig { reduce, ..EngineConfig::default() };
+        a.exact(&Starts::Holes(vec![0]), &cfg, &mut |_| {}).unwrap().starts.remove(0)
+    };
+    let (reduced, plain) = (run(true), run(false));
+    assert_eq!(reduced.pegs_left, plain.pegs_left);
+    assert_eq!(reduced.finish, plain.finish);
+    assert_eq!(reduced.positions.raw, plain.positions.raw);
+    assert_eq!(reduced.pegs_left.values().sum::<Rational>(), 1);
+}
+
+#[test]
+fn european_centre_is_refused_under_a_small_budget_before_it_grows() {
+    let eu = board::builtin("european").unwrap();
+    let a = Analysis::new(&eu);
+    let cfg = EngineConfig { memory_budget: Some(200_000_000), ..EngineConfig::default() };
+    let centre = eu.find_hole("d4").unwrap();
+    match a.exact(&Starts::Holes(vec![centre]), &cfg, &mut |_| {}) {
+        Err(pegchain::Error::TooLarge { bytes, budget, .. }) => assert!(bytes > budget),
+        other => panic!("expected a refusal, got {:?}", other.map(|r| r.starts.len())),
+    }
+}
+
+#[test]
+#[ignore = "the whole English board: about a minute and 1 GB"]
+fn english_centre_counts_match_the_published_record() {
+    let en = builtin("english").unwrap();
+    let centre = en.find_hole("d4").unwrap();
+    let a = Analysis::new(&en);
+    let r = a.count(&Starts::Holes(vec![centre]), &EngineConfig::default(), &mut |_| {}).unwrap();
+    let s = &r.starts[0];
+    let raw: Vec<u64> = s.positions.by_layer.iter().map(|l| l.1).collect();
+    assert_eq!(raw, A112737);
+    assert_eq!(s.positions.raw, 187_636_299);
+    assert_eq!(s.positions.up_to_symmetry, 23_475_688);
+    // Complete games and winning games ending in the centre, as Durango Bill and George Bell
+    // published them.
+    assert_eq!(s.games, "577116156815309849672".parse::<Integer>().unwrap());
+    assert_eq!(s.wins_by_finish[&centre], "40861647040079968".parse::<Integer>().unwrap());
+}
+
+#[test]
+#[ignore = "the whole English board: about a minute and 1 GB"]
+fn english_centre_probabilities_sum_to_one_and_match_the_layers() {
+    let en = builtin("english").unwrap();
+    let centre = en.find_hole("d4").unwrap();
+    let a = Analysis::new(&en);
+    let r = a.exact(&Starts::Holes(vec![centre]), &EngineConfig::default(), &mut |_| {}).unwrap();
+    let s = &r.starts[0];
+    assert_eq!(s.pegs_left.values().sum::<Rational>(), 1);
+    assert_eq!(s.finish.values().sum::<Rational>(), s.win);
+    assert_eq!(english_layers(1), A112737);
+    assert!(s.win > 0 && s.win < Rational::from((1, 10_000_000)));
+}
