@@ -20,4 +20,8 @@ pub enum Error {
     TooLarge { layer: u32, positions: u64, bytes: u64, budget: u64 },
     #[error("{0}")]
     Invalid(String),
+    #[error("board file {file}: {why}")]
+    BoardFile { file: String, why: String },
+    #[error("cannot export the board as {path}: {why}")]
+    Export { path: String, why: String },
 }

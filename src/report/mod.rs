@@ -1,7 +1,9 @@
 //! Turning results into text: human tables and JSON documents. Nothing here prints; the
 //! CLI writes what these functions return.
 
+pub mod ends;
 pub mod solitaire;
+pub mod solve;
 
 use rug::{Integer, Rational};
 use serde_json::{Value, json};
