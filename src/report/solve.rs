@@ -62,6 +62,9 @@ pub fn header_text(board: &Board, problem: &Problem, method: Method) -> String {
 /// One solution: a numbered line of jumps, or with `show` the board after every jump.
 pub fn solution_text(board: &Board, start: u64, number: u64, jumps: &[usize], show: bool) -> String {
     let list: Vec<String> = jumps.iter().map(|&j| jump_text(board, j)).collect();
+    if jumps.is_empty() {
+        return format!("{number}. (no jump: the start is already the finish)\n");
+    }
     if !show {
         return format!("{number}. {}\n", list.join(", "));
     }

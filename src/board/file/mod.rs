@@ -79,7 +79,8 @@ pub fn export(board: &Board, format: Format, dir: &Path) -> Result<Vec<PathBuf>,
 }
 
 /// Writes every file to a temporary name first and renames them all at the end; on any
-/// failure the temporaries (and a directory it created) are removed.
+/// failure the temporaries, the files already renamed and a directory it created are
+/// removed, so a failed export leaves nothing behind.
 fn write_all(dir: &Path, files: &[(String, String)]) -> Result<(), Error> {
     let failed = |path: &Path, e: std::io::Error| Error::Export {
         path: path.display().to_string(),
@@ -88,24 +89,29 @@ fn write_all(dir: &Path, files: &[(String, String)]) -> Result<(), Error> {
     let created = !dir.exists();
     std::fs::create_dir_all(dir).map_err(|e| failed(dir, e))?;
     let temps: Vec<PathBuf> = files.iter().map(|(name, _)| dir.join(format!(".{name}.tmp"))).collect();
-    let cleanup = |temps: &[PathBuf]| {
-        for t in temps {
-            let _ = std::fs::remove_file(t);
+    let targets: Vec<PathBuf> = files.iter().map(|(name, _)| dir.join(name)).collect();
+    let cleanup = |written: &[PathBuf]| {
+        for f in temps.iter().chain(written) {
+            let _ = std::fs::remove_file(f);
         }
         if created {
             let _ = std::fs::remove_dir(dir);
         }
     };
+    if let Some(target) = targets.iter().find(|t| t.is_dir()) {
+        cleanup(&[]);
+        return Err(failed(target, std::io::Error::other("a directory is in the way")));
+    }
     for ((_, text), temp) in files.iter().zip(&temps) {
         if let Err(e) = std::fs::write(temp, text) {
-            cleanup(&temps);
+            cleanup(&[]);
             return Err(failed(temp, e));
         }
     }
-    for ((name, _), temp) in files.iter().zip(&temps) {
-        if let Err(e) = std::fs::rename(temp, dir.join(name)) {
-            cleanup(&temps);
-            return Err(failed(&dir.join(name), e));
+    for (i, (temp, target)) in temps.iter().zip(&targets).enumerate() {
+        if let Err(e) = std::fs::rename(temp, target) {
+            cleanup(&targets[..i]);
+            return Err(failed(target, e));
         }
     }
     Ok(())
