@@ -110,16 +110,19 @@ pub fn footer_text(summary: &Summary, shown: u64, distinct: Option<DistinctCount
             plural(summary.found, "solution", "solutions")
         ),
         (Some(d), true) => format!(
-            "{} among {}: solutions are the same when they differ only in the order of their jumps \
-             and {}.",
+            "{} among {}, up to the order of jumps and {}.",
             plural(d.classes, "distinct solution", "distinct solutions"),
             plural(summary.found, "solution", "solutions"),
             symmetries_text(d.symmetries)
         ),
         (Some(d), false) => format!(
-            "Stopped after {} (the limit), among the first {}.",
+            "Stopped after {} (the limit){}.",
             plural(d.classes, "distinct solution", "distinct solutions"),
-            plural(summary.found, "solution", "solutions")
+            if summary.found > d.classes {
+                format!(", among the first {}", plural(summary.found, "solution", "solutions"))
+            } else {
+                String::new()
+            }
         ),
     };
     format!("{lead}{text}\n")
@@ -127,8 +130,8 @@ pub fn footer_text(summary: &Summary, shown: u64, distinct: Option<DistinctCount
 
 fn symmetries_text(n: usize) -> String {
     match n {
-        1 => "no symmetry keeps both the start and the finish".into(),
-        n => format!("a symmetry keeping the start and the finish ({n} of them, the identity included)"),
+        1 => "no symmetry (none but the identity keeps the start and the finish)".into(),
+        n => format!("the {n} symmetries (identity included) that keep the start and the finish"),
     }
 }
 

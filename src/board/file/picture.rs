@@ -234,11 +234,12 @@ fn cells(path: &Path, words: &[Word], lattice: Lattice) -> Result<Vec<(i32, i32)
             // Twice the offset in units of half a gap: even on the lattice's columns.
             let halves = 2 * (w.col - min_col);
             let off = || {
-                let what = if triangular { "half the gap" } else { "the gap" };
+                let rows = if triangular { ", rows shifted by half that" } else { "" };
                 fault(
                     path,
                     format!(
-                        "line {}: hole {:?} at column {} is off the {} lattice (holes sit {what} of {gap} columns apart)",
+                        "line {}: hole {:?} at column {} is off the {} lattice (neighbours in a row sit \
+                         {gap} columns apart{rows})",
                         w.line,
                         w.text,
                         w.col + 1,
