@@ -2,9 +2,11 @@
 
 use clap::{Args, Parser, Subcommand};
 use pegchain::audit::AuditConfig;
+use pegchain::board::file::{Format, Puzzle};
 use pegchain::crosscheck::{SimConfig, StartPlan};
 use pegchain::race::{Rules, Setup};
 use pegchain::solitaire::{EngineConfig, Starts};
+use pegchain::solve::{Finish, Method, Problem};
 use pegchain::{Board, Error, Policy};
 use std::ops::RangeInclusive;
 use std::path::PathBuf;
@@ -23,8 +25,8 @@ pub struct Cli {
 
 #[derive(Subcommand, Debug)]
 pub enum Command {
-    /// List the built-in boards
-    Boards,
+    /// List the built-in boards, or write one as board files (--export)
+    Boards(BoardsArgs),
     /// Draw a board with its hole names
     Show(BoardArgs),
     /// Exact probabilities under random play: one peg left, pegs left, finish holes
@@ -37,11 +39,15 @@ pub enum Command {
     Audit(AuditArgs),
     /// The swine and the butcher (seed 004): a dice race solved exactly, who wins and when
     Race(RaceArgs),
+    /// Find solutions: jump sequences from a start to a finish (one, N, every one)
+    Solve(SolveArgs),
+    /// Winning games by start hole and finish hole, and the possible finish holes
+    Ends(EndsArgs),
 }
 
 #[derive(Args, Debug)]
 pub struct BoardArgs {
-    /// Board: triangle4..triangle10, english, european
+    /// Board: triangle4..triangle10, english, european, or a board file (.json or picture)
     #[arg(long, default_value = "triangle5")]
     pub board: String,
 }
@@ -364,4 +370,188 @@ fn parse_lengths(text: &str) -> Result<RangeInclusive<u32>, Error> {
         return Err(Error::Invalid(format!("--lengths {text}: the first length must not exceed the second")));
     }
     Ok(a..=b)
+}
+
+#[derive(Args, Debug)]
+pub struct BoardsArgs {
+    /// Write this board (a built-in name or a board file) as board files
+    #[arg(long, value_name = "BOARD")]
+    pub export: Option<String>,
+    /// File format: seed002 (JSON + adjacency CSV + layout CSV) or picture (text)
+    #[arg(long, default_value = "seed002", requires = "export")]
+    pub format: String,
+    /// Directory to write the files into
+    #[arg(long, value_name = "DIR", default_value = ".", requires = "export")]
+    pub out: PathBuf,
+}
+
+/// A validated export request.
+pub struct ExportRequest {
+    pub board: Board,
+    pub format: Format,
+    pub dir: PathBuf,
+}
+
+impl BoardsArgs {
+    /// `None`: list the built-in boards.
+    pub fn validate(&self) -> Result<Option<ExportRequest>, Error> {
+        let Some(spec) = &self.export else { return Ok(None) };
+        Ok(Some(ExportRequest {
+            board: pegchain::load_board(spec)?,
+            format: self.format.parse()?,
+            dir: self.out.clone(),
+        }))
+    }
+}
+
+#[derive(Args, Debug)]
+pub struct SolveArgs {
+    #[command(flatten)]
+    pub board: BoardArgs,
+    /// The hole empty at the start, every other one holding a peg (default: a board file's
+    /// own start)
+    #[arg(long, value_name = "HOLE", conflicts_with = "start_pegs")]
+    pub start: Option<String>,
+    /// The start as a full position: the holes holding pegs, comma-separated
+    #[arg(long, value_name = "HOLES")]
+    pub start_pegs: Option<String>,
+    /// The finish: the last peg's hole, or the comma-separated holes holding pegs at the end
+    /// (default: one peg left, in any hole)
+    #[arg(long, value_name = "HOLES", conflicts_with = "finish_count")]
+    pub finish: Option<String>,
+    /// Finish with K pegs left and no jump possible
+    #[arg(long, value_name = "K")]
+    pub finish_count: Option<u32>,
+    /// Find up to N solutions (default 1; with --distinct, every distinct one)
+    #[arg(long, value_name = "N", conflicts_with = "all")]
+    pub limit: Option<u64>,
+    /// Find every solution, listed as found and counted at the end
+    #[arg(long)]
+    pub all: bool,
+    /// Search method: dfs (depth-first with a table of failed positions; default) or bfs
+    /// (sweeps every reachable position first; small boards)
+    #[arg(long)]
+    pub method: Option<String>,
+    /// Draw the board after every jump
+    #[arg(long, conflicts_with = "json")]
+    pub show: bool,
+    /// Keep only solutions that differ in more than the order of their jumps and a symmetry
+    /// of the board keeping the start and the finish; count them all
+    #[arg(long)]
+    pub distinct: bool,
+    /// Print one JSON document (streamed) instead of text
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// A validated solve request.
+pub struct SolveRequest {
+    pub board: Board,
+    pub problem: Problem,
+    pub method: Method,
+    /// Stop after this many solutions (distinct ones with `distinct`); `None`: every one.
+    pub limit: Option<u64>,
+    pub distinct: bool,
+    pub show: bool,
+    pub json: bool,
+}
+
+impl SolveArgs {
+    pub fn validate(&self) -> Result<SolveRequest, Error> {
+        let (board, puzzle) = pegchain::load_board_and_puzzle(&self.board.board)?;
+        // A board file's puzzle applies as a whole when no start is given.
+        let puzzle = puzzle.filter(|_| self.start.is_none() && self.start_pegs.is_none()).unwrap_or_default();
+        let start = match (&self.start, &self.start_pegs, puzzle.start) {
+            (Some(hole), _, _) => board.full() & !(1u64 << board.find_hole(hole)?),
+            (None, Some(list), _) => holes(&board, list)?,
+            (None, None, Some(pegs)) => pegs,
+            (None, None, None) => {
+                return Err(Error::Invalid(format!(
+                    "solve needs a start: --start HOLE (the empty hole) or --start-pegs HOLES; \
+                     board {}'s file gives none",
+                    board.name()
+                )));
+            }
+        };
+        let finish = match (&self.finish, self.finish_count) {
+            (Some(list), _) => Finish::Pegs(holes(&board, list)?),
+            (None, Some(k)) => Finish::Count(k),
+            (None, None) => file_finish(&puzzle).unwrap_or(Finish::Count(1)),
+        };
+        let problem = Problem::new(&board, start, finish)?;
+        let method = match (&self.method, puzzle.method) {
+            (Some(m), _) => m.parse().map_err(Error::Invalid)?,
+            (None, m) => m.unwrap_or_default(),
+        };
+        if self.limit == Some(0) {
+            return Err(Error::Invalid("--limit must be at least 1".into()));
+        }
+        let limit = match (self.limit, self.all || puzzle.all, self.distinct) {
+            (Some(n), _, _) => Some(n),
+            (None, true, _) | (None, false, true) => None,
+            (None, false, false) => Some(1),
+        };
+        Ok(SolveRequest {
+            board,
+            problem,
+            method,
+            limit,
+            distinct: self.distinct,
+            show: self.show,
+            json: self.json,
+        })
+    }
+}
+
+fn file_finish(puzzle: &Puzzle) -> Option<Finish> {
+    puzzle.finish.map(Finish::Pegs).or(puzzle.finish_count.map(Finish::Count))
+}
+
+/// A comma-separated list of holes as a bitboard.
+fn holes(board: &Board, list: &str) -> Result<u64, Error> {
+    let mut pegs = 0u64;
+    for part in list.split(',').filter(|p| !p.trim().is_empty()) {
+        pegs |= 1 << board.find_hole(part)?;
+    }
+    if pegs == 0 {
+        return Err(Error::Invalid(format!("no holes in {list:?}")));
+    }
+    Ok(pegs)
+}
+
+#[derive(Args, Debug)]
+pub struct EndsArgs {
+    #[command(flatten)]
+    pub board: BoardArgs,
+    /// Start hole(s): a name, a number, a comma-separated list, or `all`
+    #[arg(long, default_value = "all")]
+    pub start: String,
+    /// Print one JSON document instead of tables
+    #[arg(long)]
+    pub json: bool,
+    /// No progress lines on stderr
+    #[arg(long, short)]
+    pub quiet: bool,
+    /// Memory budget of the exact engine in GB (default: 80% of the available memory)
+    #[arg(long, value_name = "GB", allow_negative_numbers = true)]
+    pub max_memory: Option<f64>,
+    /// Follow every position instead of one per symmetry class (slower; for checking)
+    #[arg(long)]
+    pub no_symmetry: bool,
+}
+
+impl EndsArgs {
+    /// The path counts come from the engine's `count`, whose flags these are.
+    pub fn validate(&self) -> Result<EngineRequest, Error> {
+        EngineArgs {
+            board: BoardArgs { board: self.board.board.clone() },
+            start: self.start.clone(),
+            policy: Policy::Uniform.to_string(),
+            json: self.json,
+            quiet: self.quiet,
+            max_memory: self.max_memory,
+            no_symmetry: self.no_symmetry,
+        }
+        .validate()
+    }
 }

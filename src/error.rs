@@ -24,4 +24,8 @@ pub enum Error {
     Output { path: String, why: String },
     #[error("rules file {file}: {why}")]
     BadRules { file: String, why: String },
+    #[error("board file {file}: {why}")]
+    BoardFile { file: String, why: String },
+    #[error("cannot export the board as {path}: {why}")]
+    Export { path: String, why: String },
 }

@@ -3,14 +3,17 @@
 mod cli;
 
 use clap::Parser;
-use cli::{Cli, Command, EngineRequest, RaceFormat, RaceJob, RaceRequest};
+use cli::{Cli, Command, EngineRequest, RaceFormat, RaceJob, RaceRequest, SolveRequest};
 use pegchain::crosscheck::StartPlan;
 use pegchain::report::race as race_report;
 use pegchain::report::simulate as simreport;
 use pegchain::report::solitaire as report;
+use pegchain::report::solve::DistinctCount;
 use pegchain::solitaire::{Analysis, Progress};
+use pegchain::solve::{DistinctSolutions, Solver};
 use pegchain::{Error, board};
 use std::io::{IsTerminal, Write};
+use std::ops::ControlFlow;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -48,7 +51,13 @@ fn main() -> ExitCode {
 
 fn run(command: Command) -> Result<String, Error> {
     match command {
-        Command::Boards => Ok(boards_text()),
+        Command::Boards(args) => match args.validate()? {
+            None => Ok(boards_text()),
+            Some(req) => {
+                let files = board::file::export(&req.board, req.format, &req.dir)?;
+                Ok(files.iter().map(|f| format!("wrote {}\n", f.display())).collect())
+            }
+        },
         Command::Show(args) => {
             let b = pegchain::load_board(&args.board)?;
             let group = pegchain::SymmetryGroup::of_board(&b);
@@ -121,6 +130,22 @@ fn run(command: Command) -> Result<String, Error> {
                 report::count_text(&req.board, &r)
             })
         }
+        Command::Solve(args) => {
+            let req = args.validate()?;
+            let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+            solve(&req, &mut out)?;
+            Ok(String::new())
+        }
+        Command::Ends(args) => {
+            let req = args.validate()?;
+            let analysis = Analysis::new(&req.board);
+            let r = analysis.count(&req.starts, &req.config, &mut progress_printer(&req))?;
+            Ok(if req.json {
+                json(pegchain::report::ends::ends_json(&req.board, &r))
+            } else {
+                pegchain::report::ends::ends_text(&req.board, &r)
+            })
+        }
         Command::Race(args) => race(args.validate()?),
     }
 }
@@ -170,10 +195,56 @@ fn race(req: RaceRequest) -> Result<String, Error> {
     }
 }
 
+/// Runs a search, writing each solution as it is found: `--all` never holds them all.
+/// A closed pipe (`| head`) ends the search quietly.
+fn solve(req: &SolveRequest, out: &mut impl Write) -> Result<(), Error> {
+    use pegchain::report::solve as report;
+    let (board, problem) = (&req.board, &req.problem);
+    let solver = Solver::new(board);
+    let mut distinct = req.distinct.then(|| DistinctSolutions::new(&solver, problem));
+    let head = if req.json {
+        report::json_header(board, problem, req.method)
+    } else {
+        report::header_text(board, problem, req.method)
+    };
+    let mut closed = out.write_all(head.as_bytes()).is_err();
+    let mut shown = 0;
+    let summary = solver.run(problem, req.method, &mut |jumps| {
+        if closed || distinct.as_mut().is_some_and(|d| !d.insert(jumps)) {
+            return if closed { ControlFlow::Break(()) } else { ControlFlow::Continue(()) };
+        }
+        shown += 1;
+        let text = if req.json {
+            report::json_solution(board, shown, jumps)
+        } else {
+            report::solution_text(board, problem.start, shown, jumps, req.show)
+        };
+        closed = out.write_all(text.as_bytes()).is_err();
+        if closed || req.limit == Some(shown) { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+    })?;
+    if closed {
+        return Ok(());
+    }
+    let distinct = distinct.map(|d| DistinctCount { classes: d.count(), symmetries: d.symmetries() });
+    let foot = if req.json {
+        report::json_footer(&summary, shown, distinct)
+    } else {
+        report::footer_text(&summary, shown, distinct)
+    };
+    let _ = out.write_all(foot.as_bytes()).and_then(|_| out.flush());
+    Ok(())
+}
+
 /// The first line of clap's message, without its "error: " prefix.
 fn one_line(message: &str) -> String {
-    let first = message.lines().next().unwrap_or("invalid arguments");
-    first.strip_prefix("error: ").unwrap_or(first).to_string()
+    let mut lines = message.lines().filter(|l| !l.trim().is_empty());
+    let first = lines.next().unwrap_or("invalid arguments");
+    let first = first.strip_prefix("error: ").unwrap_or(first);
+    // "the following required arguments were not provided:" names them on the next line.
+    match (first.ends_with(':'), lines.next()) {
+        (true, Some(next)) => format!("{first} {}", next.trim()),
+        _ => first.to_string(),
+    }
 }
 
 fn json(value: serde_json::Value) -> String {

@@ -25,7 +25,7 @@ pub fn builtin(name: &str) -> Result<Board, Error> {
 }
 
 /// Spreadsheet-style names: A..Z, then AA, AB, ...
-fn letters(mut i: usize) -> String {
+pub(super) fn letters(mut i: usize) -> String {
     let mut s = Vec::new();
     loop {
         s.push(b'A' + (i % 26) as u8);

@@ -4,6 +4,7 @@
 //! computed from the jumps (see `symmetry`), never typed in.
 
 mod builtin;
+pub mod file;
 pub mod symmetry;
 
 pub use builtin::{builtin, builtin_names};

@@ -3,10 +3,12 @@
 
 pub mod audit;
 pub mod doc;
+pub mod ends;
 pub mod plots;
 pub mod race;
 pub mod simulate;
 pub mod solitaire;
+pub mod solve;
 pub mod svg;
 
 use rug::{Integer, Rational};

@@ -1,0 +1,325 @@
+//! Board files: the shipped files equal the built-in boards (holes, jumps, symmetry group,
+//! figures), exports reproduce them, seed 002's own format loads, and every fault in a file
+//! gets one line naming the file.
+
+mod replay;
+
+use assert_cmd::Command;
+use pegchain::SymmetryGroup;
+use pegchain::board::{builtin, builtin_names};
+use serde_json::Value;
+use std::collections::{BTreeSet, HashMap};
+use std::path::{Path, PathBuf};
+
+fn pegchain() -> Command {
+    Command::cargo_bin("pegchain").unwrap()
+}
+
+fn data(name: &str) -> String {
+    format!("{}/data/boards/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A fresh directory under the target's scratch space.
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("board_files").join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn stdout(args: &[&str]) -> String {
+    let out = pegchain().args(args).output().unwrap();
+    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn shipped_files_are_the_built_in_boards() {
+    for name in builtin_names() {
+        let b = builtin(&name).unwrap();
+        for path in [data(&format!("{name}.json")), data(&format!("{name}.txt"))] {
+            let f = pegchain::load_board(&path).unwrap();
+            assert_eq!(f.name(), name, "{path}");
+            assert_eq!(f.holes(), b.holes(), "{path}");
+            assert_eq!(f.jumps(), b.jumps(), "{path}");
+            assert_eq!(f.shape(), b.shape(), "{path}");
+            assert_eq!(SymmetryGroup::of_board(&f).perms(), SymmetryGroup::of_board(&b).perms(), "{path}");
+        }
+    }
+}
+
+#[test]
+fn file_boards_give_the_built_in_figures() {
+    for args in [&["ends"][..], &["count", "--start", "all"], &["exact", "--start", "A,E"], &["show"]] {
+        let built_in = stdout(&[args, &["--board", "triangle5"]].concat());
+        for file in ["triangle5.json", "triangle5.txt"] {
+            let path = data(file);
+            assert_eq!(stdout(&[args, &["--board", path.as_str()]].concat()), built_in, "{args:?} {file}");
+        }
+    }
+    let built_in = stdout(&["solve", "--board", "english", "--start", "d4", "--finish", "d4", "--json"]);
+    for file in ["english.json", "english.txt"] {
+        let path = data(file);
+        let from_file =
+            stdout(&["solve", "--board", path.as_str(), "--start", "d4", "--finish", "d4", "--json"]);
+        assert_eq!(from_file, built_in, "{file}");
+    }
+}
+
+#[test]
+fn exports_reproduce_the_shipped_files() {
+    let dir = scratch("export");
+    for name in builtin_names() {
+        for format in ["seed002", "picture"] {
+            stdout(&["boards", "--export", &name, "--format", format, "--out", dir.to_str().unwrap()]);
+        }
+        for file in [".json", ".adjacency.csv", ".layout.csv", ".txt"] {
+            let file = format!("{name}{file}");
+            let written = std::fs::read_to_string(dir.join(&file)).unwrap();
+            assert_eq!(written, std::fs::read_to_string(data(&file)).unwrap(), "{file}");
+        }
+    }
+    // Converting a file board from one format to the other keeps it.
+    let out = scratch("convert");
+    stdout(&[
+        "boards",
+        "--export",
+        &data("european.txt"),
+        "--format",
+        "seed002",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let back = pegchain::load_board(out.join("european.json").to_str().unwrap()).unwrap();
+    assert_eq!(back.jumps(), builtin("european").unwrap().jumps());
+}
+
+/// Seed 002's example as its README describes it: 0-based neighbours in six direction
+/// columns, no header, a floating-point layout with y upwards, the puzzle in the JSON.
+fn write_cracker(dir: &Path) -> PathBuf {
+    // Holes row by row from the tip; (row, place) -> index.
+    let index = |r: i32, k: i32| (0..=4).contains(&r) && (0..=r).contains(&k);
+    let id = |r: i32, k: i32| r * (r + 1) / 2 + k;
+    // Right, up-right, up-left, left, down-left, down-right.
+    let steps = [(0, 1), (-1, 0), (-1, -1), (0, -1), (1, 0), (1, 1)];
+    let mut board = String::new();
+    let mut layout = String::new();
+    for r in 0..5 {
+        for k in 0..=r {
+            let cells: Vec<String> = steps
+                .iter()
+                .map(
+                    |&(dr, dk)| {
+                        if index(r + dr, k + dk) { id(r + dr, k + dk).to_string() } else { String::new() }
+                    },
+                )
+                .collect();
+            board += &(cells.join(",") + "\n");
+            layout += &format!("{},{}\n", (2 * k - r) as f64 / 3f64.sqrt(), -r);
+        }
+    }
+    std::fs::write(dir.join("cracker_board.csv"), board).unwrap();
+    std::fs::write(dir.join("cracker_layout.csv"), layout).unwrap();
+    let json = r#"{
+    "description": "Standard Cracker Barrel Peg Jump Game",
+    "board": "cracker_board.csv",
+    "layout": "cracker_layout.csv",
+    "scope": "MULTIPLE",
+    "start": [1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 13]
+}"#;
+    let path = dir.join("cracker_standard.json");
+    std::fs::write(&path, json).unwrap();
+    path
+}
+
+#[test]
+fn seed_002s_example_loads_and_its_puzzle_is_solved() {
+    let dir = scratch("cracker");
+    let path = write_cracker(&dir);
+    let board = pegchain::load_board(path.to_str().unwrap()).unwrap();
+    let t5 = builtin("triangle5").unwrap();
+    assert_eq!((board.holes(), board.jumps()), (t5.holes(), t5.jumps()));
+
+    // The file's puzzle: corners empty, finish (by default) with pegs in just the corners,
+    // every solution (scope MULTIPLE).
+    let out = pegchain().args(["solve", "--board", path.to_str().unwrap(), "--json"]).output().unwrap();
+    assert!(out.status.success());
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["finish"]["pegs"], serde_json::json!(["A", "K", "O"]));
+    let model = replay::triangle(5);
+    let start: BTreeSet<String> =
+        model.holes.iter().filter(|h| !["A", "K", "O"].contains(&h.as_str())).cloned().collect();
+    let corners: BTreeSet<String> = ["A", "K", "O"].iter().map(|s| s.to_string()).collect();
+    let solutions = v["solutions"].as_array().unwrap();
+    for s in solutions {
+        let jumps: Vec<String> =
+            s["jumps"].as_array().unwrap().iter().map(|j| j.as_str().unwrap().into()).collect();
+        assert_eq!(model.replay(start.clone(), &jumps).unwrap(), corners);
+    }
+    // As many as an independent count over the replay model's jumps finds.
+    fn count(
+        model: &replay::Model,
+        pegs: BTreeSet<String>,
+        goal: &BTreeSet<String>,
+        memo: &mut HashMap<BTreeSet<String>, u64>,
+    ) -> u64 {
+        if pegs.len() == goal.len() {
+            return u64::from(pegs == *goal);
+        }
+        if let Some(&n) = memo.get(&pegs) {
+            return n;
+        }
+        let mut n = 0;
+        for (f, o, t) in &model.jumps {
+            if pegs.contains(f) && pegs.contains(o) && !pegs.contains(t) {
+                let mut next = pegs.clone();
+                next.remove(f);
+                next.remove(o);
+                next.insert(t.clone());
+                n += count(model, next, goal, memo);
+            }
+        }
+        memo.insert(pegs, n);
+        n
+    }
+    let expected = count(&model, start, &corners, &mut HashMap::new());
+    assert!(expected > 0);
+    assert_eq!(solutions.len() as u64, expected);
+    assert_eq!(v["found"].as_u64(), Some(expected));
+    // A --start on the command line replaces the file's puzzle.
+    let one = stdout(&["solve", "--board", path.to_str().unwrap(), "--start", "A"]);
+    assert!(one.contains("Finish: one peg left, in any hole"), "{one}");
+}
+
+#[test]
+fn a_hand_written_picture_board_works_end_to_end() {
+    let dir = scratch("picture");
+    // A small board with one diagonal line, its holes named by the letters rule.
+    let path = dir.join("corner.txt");
+    std::fs::write(&path, "# a small board\nlattice: square-diagonal\nempty: D\no o\no o o\n  o o\n")
+        .unwrap();
+    let b = pegchain::load_board(path.to_str().unwrap()).unwrap();
+    let names: Vec<&str> = b.holes().iter().map(|h| h.name.as_str()).collect();
+    assert_eq!(names, ["A", "B", "C", "D", "E", "F", "G"]);
+    // Lines of three holes: C-D-E across, B-D-F down, A-D-G on the diagonal.
+    let jumps: BTreeSet<String> = b
+        .jumps()
+        .iter()
+        .map(|j| format!("{}-{}-{}", b.hole_name(j.from), b.hole_name(j.over), b.hole_name(j.to)))
+        .collect();
+    let want: BTreeSet<String> =
+        ["C-D-E", "E-D-C", "B-D-F", "F-D-B", "A-D-G", "G-D-A"].iter().map(|s| s.to_string()).collect();
+    assert_eq!(jumps, want);
+    let shown = stdout(&["show", "--board", path.to_str().unwrap()]);
+    assert!(shown.contains("corner (7 holes, 6 jumps"), "{shown}");
+    // Every jump passes over D: from D empty nothing moves, from A empty one jump does.
+    let solved = stdout(&["solve", "--board", path.to_str().unwrap(), "--finish-count", "6", "--all"]);
+    assert!(solved.contains("Start: D empty (6 pegs)"), "{solved}");
+    assert!(solved.contains("1. (no jump: the start is already the finish)\n"), "{solved}");
+    let solved =
+        stdout(&["solve", "--board", path.to_str().unwrap(), "--start", "A", "--finish-count", "5", "--all"]);
+    assert!(solved.contains("1. G-D-A\n\n1 solution in all"), "{solved}");
+}
+
+fn fails_with(args: &[&str], message: &str) {
+    let out = pegchain().args(args).output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "{args:?}");
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.lines().count(), 1, "one line: {err}");
+    assert!(err.contains(message), "{err}");
+    assert!(!err.contains("panicked"));
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn bad_files_get_one_line_naming_the_file_and_the_fault() {
+    let dir = scratch("bad");
+    let write = |name: &str, text: &str| {
+        let p = dir.join(name);
+        std::fs::write(&p, text).unwrap();
+        p.to_str().unwrap().to_string()
+    };
+    let line3 = "0,0\n1,0\n2,0\n";
+    write("ok.csv", "1,\n2,0\n,1\n");
+    write("line3.csv", line3);
+    let json = |name: &str, body: &str| write(name, body);
+
+    let f = json("broken.json", r#"{"board": "ok.csv", "layout": "#);
+    fails_with(&["show", "--board", &f], &format!("board file {f}: invalid JSON"));
+    let csv = write("words.csv", "1,x\n2,0\n,1\n");
+    let f = json("words.json", r#"{"board": "words.csv", "layout": "line3.csv"}"#);
+    fails_with(
+        &["show", "--board", &f],
+        &format!("board file {csv}: line 1, column 2: \"x\" is not a hole number"),
+    );
+    let csv = write("range.csv", "1,\n2,7\n,1\n");
+    let f = json("range.json", r#"{"board": "range.csv", "layout": "line3.csv"}"#);
+    fails_with(&["show", "--board", &f], &format!("{csv}: line 2, column 2: neighbour 7 is out of range"));
+    let layout = write("short.csv", "0,0\n1,\n2,0\n");
+    let f = json("short.json", r#"{"board": "ok.csv", "layout": "short.csv"}"#);
+    fails_with(&["show", "--board", &f], &format!("{layout}: hole 1 (line 2) has no coordinates"));
+    let f = json("dup.json", r#"{"board": "ok.csv", "layout": "line3.csv", "names": ["a", "b", "a"]}"#);
+    fails_with(&["show", "--board", &f], "holes 0 and 2 are both named \"a\"");
+    let f = json("start.json", r#"{"board": "ok.csv", "layout": "line3.csv", "start": [0, 3]}"#);
+    fails_with(&["solve", "--board", &f], "start names hole 3, not on the board (holes are 0 to 2)");
+    let big: String = (0..65).map(|i| format!("{}\n", (i + 1) % 65)).collect();
+    write("big.csv", &big);
+    let f = json("big.json", r#"{"board": "big.csv", "layout": "line3.csv"}"#);
+    fails_with(&["show", "--board", &f], "65 holes, more than the 64 a 64-bit bitboard holds");
+    write("lonely.csv", "1,\n,0\n");
+    let f = json("lonely.json", r#"{"board": "lonely.csv", "layout": "line3.csv"}"#);
+    fails_with(&["show", "--board", &f], "the layout has 3 rows but the board has 2 holes");
+    write("two.csv", "0,0\n1,0\n");
+    let f = json("nojumps.json", r#"{"board": "lonely.csv", "layout": "two.csv"}"#);
+    fails_with(&["show", "--board", &f], &format!("board file {f}: not a usable board: it has no jumps"));
+    let f = json("missing.json", r#"{"board": "nowhere.csv", "layout": "two.csv"}"#);
+    fails_with(&["show", "--board", &f], "nowhere.csv: cannot read it");
+    fails_with(&["show", "--board", "no/such/board.json"], "board file no/such/board.json: cannot read it");
+
+    let p = write("pic.txt", "lattice: square\n o\no o o\n o\n");
+    fails_with(
+        &["show", "--board", &p],
+        &format!("board file {p}: line 2: hole \"o\" at column 2 is off the square lattice"),
+    );
+    let p = write("nolattice.txt", "o o o\n");
+    fails_with(&["show", "--board", &p], "no `lattice:` line");
+    let p = write("empty.txt", "lattice: square\nempty: Q\no o o\n");
+    fails_with(&["solve", "--board", &p], "line 2: empty names \"Q\", which is not a hole of the board");
+}
+
+#[test]
+fn a_failed_export_leaves_no_file_behind() {
+    let dir = scratch("failed_export");
+    // A directory where the layout file should go makes the export fail.
+    std::fs::create_dir(dir.join("english.layout.csv")).unwrap();
+    fails_with(
+        &["boards", "--export", "english", "--out", dir.to_str().unwrap()],
+        "a directory is in the way",
+    );
+    let left: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(left, ["english.layout.csv"]);
+    fails_with(&["boards", "--export", "english", "--format", "svg"], "unknown board file format \"svg\"");
+    // A board off any lattice cannot be drawn as a picture: refused before writing.
+    let odd = scratch("odd");
+    std::fs::write(odd.join("b.csv"), "1,\n2,0\n,1\n").unwrap();
+    std::fs::write(odd.join("l.csv"), "0,0\n1,0\n3,0\n").unwrap();
+    std::fs::write(odd.join("odd.json"), r#"{"board": "b.csv", "layout": "l.csv"}"#).unwrap();
+    let spec = odd.join("odd.json");
+    let out = scratch("odd_out");
+    fails_with(
+        &[
+            "boards",
+            "--export",
+            spec.to_str().unwrap(),
+            "--format",
+            "picture",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        "cannot export the board as odd.txt",
+    );
+    assert_eq!(std::fs::read_dir(&out).unwrap().count(), 0);
+}
