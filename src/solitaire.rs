@@ -32,6 +32,11 @@ impl Chain for PegChain<'_> {
 
     fn transitions(&self, pos: u64, out: &mut Vec<(u64, u64)>) -> u64 {
         out.clear();
+        if self.policy == Policy::Uniform {
+            // The hot path of the big boards: no list of legal jumps, no allocation.
+            out.extend(self.moves.legal(pos).map(|j| (self.moves.apply(pos, j), 1)));
+            return out.len() as u64;
+        }
         let legal: Vec<usize> = self.moves.legal(pos).collect();
         if legal.is_empty() {
             return 0;
