@@ -30,9 +30,9 @@ pub enum Command {
     /// Draw a board with its hole names
     Show(BoardArgs),
     /// Exact probabilities under random play: one peg left, pegs left, finish holes
-    Exact(EngineArgs),
+    Exact(ExactArgs),
     /// Count complete games, winning games by finish hole, and reachable positions
-    Count(EngineArgs),
+    Count(CountArgs),
     /// Play seeded random games and set the estimates beside the exact values
     Simulate(SimulateArgs),
     /// The main job: audit the textbook's p = 0.0070 against the exact answer
@@ -42,7 +42,7 @@ pub enum Command {
     /// Find solutions: jump sequences from a start to a finish (one, N, every one)
     Solve(SolveArgs),
     /// Winning games by start hole and finish hole, and the possible finish holes
-    Ends(EndsArgs),
+    Ends(CountArgs),
 }
 
 #[derive(Args, Debug)]
@@ -53,16 +53,13 @@ pub struct BoardArgs {
 }
 
 #[derive(Args, Debug)]
-pub struct EngineArgs {
+pub struct CountArgs {
     #[command(flatten)]
     pub board: BoardArgs,
     /// Start hole(s), the empty hole at the start: a name (A), a number (1), rank/file on
     /// triangles (a1 = tip), a comma-separated list, or `all`
     #[arg(long, default_value = "all")]
     pub start: String,
-    /// How the random player picks a jump: uniform, peg-first, hole-first
-    #[arg(long, default_value = "uniform")]
-    pub policy: String,
     /// Print one JSON document instead of tables
     #[arg(long)]
     pub json: bool,
@@ -75,6 +72,16 @@ pub struct EngineArgs {
     /// Follow every position instead of one per symmetry class (slower; for checking)
     #[arg(long)]
     pub no_symmetry: bool,
+}
+
+/// `exact` also asks how the random player moves; counts do not depend on it.
+#[derive(Args, Debug)]
+pub struct ExactArgs {
+    #[command(flatten)]
+    pub engine: CountArgs,
+    /// How the random player picks a jump: uniform, peg-first, hole-first
+    #[arg(long, default_value = "uniform")]
+    pub policy: String,
 }
 
 #[derive(Args, Debug)]
@@ -211,11 +218,21 @@ pub struct EngineRequest {
     pub quiet: bool,
 }
 
-impl EngineArgs {
+impl ExactArgs {
     pub fn validate(&self) -> Result<EngineRequest, Error> {
+        let policy: Policy = self.policy.parse().map_err(Error::Invalid)?;
+        self.engine.validate_with(policy)
+    }
+}
+
+impl CountArgs {
+    pub fn validate(&self) -> Result<EngineRequest, Error> {
+        self.validate_with(Policy::Uniform)
+    }
+
+    fn validate_with(&self, policy: Policy) -> Result<EngineRequest, Error> {
         let board = pegchain::load_board(&self.board.board)?;
         let starts = parse_starts(&board, &self.start)?;
-        let policy: Policy = self.policy.parse().map_err(Error::Invalid)?;
         let memory_budget = match self.max_memory {
             Some(gb) if !(gb > 0.0 && gb.is_finite()) => {
                 return Err(Error::Invalid(format!(
@@ -517,41 +534,4 @@ fn holes(board: &Board, list: &str) -> Result<u64, Error> {
         return Err(Error::Invalid(format!("no holes in {list:?}")));
     }
     Ok(pegs)
-}
-
-#[derive(Args, Debug)]
-pub struct EndsArgs {
-    #[command(flatten)]
-    pub board: BoardArgs,
-    /// Start hole(s): a name, a number, a comma-separated list, or `all`
-    #[arg(long, default_value = "all")]
-    pub start: String,
-    /// Print one JSON document instead of tables
-    #[arg(long)]
-    pub json: bool,
-    /// No progress lines on stderr
-    #[arg(long, short)]
-    pub quiet: bool,
-    /// Memory budget of the exact engine in GB (default: 80% of the available memory)
-    #[arg(long, value_name = "GB", allow_negative_numbers = true)]
-    pub max_memory: Option<f64>,
-    /// Follow every position instead of one per symmetry class (slower; for checking)
-    #[arg(long)]
-    pub no_symmetry: bool,
-}
-
-impl EndsArgs {
-    /// The path counts come from the engine's `count`, whose flags these are.
-    pub fn validate(&self) -> Result<EngineRequest, Error> {
-        EngineArgs {
-            board: BoardArgs { board: self.board.board.clone() },
-            start: self.start.clone(),
-            policy: Policy::Uniform.to_string(),
-            json: self.json,
-            quiet: self.quiet,
-            max_memory: self.max_memory,
-            no_symmetry: self.no_symmetry,
-        }
-        .validate()
-    }
 }

@@ -4,16 +4,13 @@
 
 mod replay;
 
-use assert_cmd::Command;
+mod support;
 use pegchain::SymmetryGroup;
 use pegchain::board::{builtin, builtin_names};
 use serde_json::Value;
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
-
-fn pegchain() -> Command {
-    Command::cargo_bin("pegchain").unwrap()
-}
+use support::{fails_with, pegchain};
 
 fn data(name: &str) -> String {
     format!("{}/data/boards/{name}", env!("CARGO_MANIFEST_DIR"))
@@ -219,16 +216,6 @@ fn a_hand_written_picture_board_works_end_to_end() {
     let solved =
         stdout(&["solve", "--board", path.to_str().unwrap(), "--start", "A", "--finish-count", "5", "--all"]);
     assert!(solved.contains("1. G-D-A\n\n1 solution in all"), "{solved}");
-}
-
-fn fails_with(args: &[&str], message: &str) {
-    let out = pegchain().args(args).output().unwrap();
-    assert_eq!(out.status.code(), Some(2), "{args:?}");
-    let err = String::from_utf8(out.stderr).unwrap();
-    assert_eq!(err.lines().count(), 1, "one line: {err}");
-    assert!(err.contains(message), "{err}");
-    assert!(!err.contains("panicked"));
-    assert!(out.stdout.is_empty());
 }
 
 #[test]

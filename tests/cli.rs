@@ -1,12 +1,9 @@
 //! The command-line contract: output shapes, hole notations, and bad input.
 
-use assert_cmd::Command;
+mod support;
 use predicates::prelude::*;
 use serde_json::Value;
-
-fn pegchain() -> Command {
-    Command::cargo_bin("pegchain").unwrap()
-}
+use support::{fails_with, pegchain};
 
 fn json(args: &[&str]) -> Value {
     let out = pegchain().args(args).arg("--json").output().unwrap();
@@ -66,16 +63,6 @@ fn boards_and_show_list_and_draw() {
         .success()
         .stdout(predicate::str::contains("    A\n   B C\n  D E F\n G H I J\nK L M N O\n"));
     pegchain().args(["show", "--board", "english"]).assert().success().stdout(predicate::str::contains("d4"));
-}
-
-fn fails_with(args: &[&str], message: &str) {
-    let out = pegchain().args(args).output().unwrap();
-    assert_eq!(out.status.code(), Some(2), "{args:?}");
-    let err = String::from_utf8(out.stderr).unwrap();
-    assert_eq!(err.lines().count(), 1, "one line: {err}");
-    assert!(err.contains(message), "{err}");
-    assert!(!err.contains("panicked"));
-    assert!(out.stdout.is_empty());
 }
 
 #[test]

@@ -2,7 +2,7 @@
 //! written here, the length of the game against direct recursions for its moments, the
 //! simulation against the exact values, and the command line's contract and bad input.
 
-use assert_cmd::Command;
+mod support;
 use pegchain::chain::{Mode, Options, backward, propagate};
 use pegchain::numfmt::decimal;
 use pegchain::race::{self, RaceChain, Rules, Setup, Side, Spot};
@@ -11,6 +11,7 @@ use rug::Rational;
 use serde_json::Value;
 use std::collections::HashMap;
 use std::path::PathBuf;
+use support::pegchain;
 
 /// Seed 004's die as the notebook writes it, (swine, butcher) per face, typed in here rather
 /// than read from the library's rules file.
@@ -268,10 +269,6 @@ fn reaching_the_river_is_checked_before_being_caught() {
 
 // The command line.
 
-fn pegchain() -> Command {
-    Command::cargo_bin("pegchain").unwrap()
-}
-
 fn json(args: &[&str]) -> Value {
     let out = pegchain().arg("race").args(args).arg("--json").output().unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
@@ -345,14 +342,7 @@ fn rules_file(name: &str, faces: &str) -> String {
 }
 
 fn fails_with(args: &[&str], message: &str) {
-    let out = pegchain().arg("race").args(args).output().unwrap();
-    assert_eq!(out.status.code(), Some(2), "{args:?}");
-    let err = String::from_utf8(out.stderr).unwrap();
-    assert_eq!(err.lines().count(), 1, "one line: {err}");
-    assert!(err.starts_with("pegchain: "), "{err}");
-    assert!(err.contains(message), "{args:?}: {err}");
-    assert!(!err.contains("panicked"));
-    assert!(out.stdout.is_empty());
+    support::fails_with(&[&["race"], args].concat(), message);
 }
 
 #[test]

@@ -1,16 +1,13 @@
 //! Simulation against the exact engine, reproducibility, and the audit's hypothesis table.
 
-use assert_cmd::Command;
+mod support;
 use pegchain::Policy;
 use pegchain::audit::{self, AuditConfig, Verdict};
 use pegchain::board::builtin;
 use pegchain::crosscheck::{self, SimConfig, StartPlan};
 use rug::Rational;
 use serde_json::Value;
-
-fn pegchain() -> Command {
-    Command::cargo_bin("pegchain").unwrap()
-}
+use support::{fails_with, pegchain};
 
 fn per_class(policy: Policy, games: u64, seed: u64) -> crosscheck::SimReport {
     let board = builtin("triangle5").unwrap();
@@ -153,14 +150,6 @@ fn audit_outputs_markdown_json_and_plots() {
         std::fs::read_dir(&dir).unwrap().all(|e| !e.unwrap().file_name().to_string_lossy().ends_with(".tmp"))
     );
     std::fs::remove_dir_all(dir).unwrap();
-}
-
-fn fails_with(args: &[&str], message: &str) {
-    let out = pegchain().args(args).output().unwrap();
-    assert_eq!(out.status.code(), Some(2), "{args:?}");
-    let err = String::from_utf8(out.stderr).unwrap();
-    assert_eq!(err.lines().count(), 1, "one line: {err}");
-    assert!(err.contains(message), "{args:?}: {err}");
 }
 
 #[test]

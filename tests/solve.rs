@@ -3,7 +3,7 @@
 
 mod replay;
 
-use assert_cmd::Command;
+mod support;
 use pegchain::board::builtin;
 use pegchain::position::start_position;
 use pegchain::solitaire::{Analysis, EngineConfig, Starts};
@@ -12,10 +12,7 @@ use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::ops::ControlFlow;
 use std::time::Instant;
-
-fn pegchain() -> Command {
-    Command::cargo_bin("pegchain").unwrap()
-}
+use support::pegchain;
 
 fn json(args: &[&str]) -> Value {
     let out = pegchain().args(args).arg("--json").output().unwrap();
