@@ -1,9 +1,16 @@
 #!/usr/bin/env bash
 # Speed figures: wall time of whole CLI runs (best of several), then criterion's
 # library-level benchmarks. Compare figures as ratios within one run: machines are shared.
+#
+#   scripts/bench.sh           small boards, random games (with a Python loop beside), criterion
+#   scripts/bench.sh --quick   the same without criterion
+#   scripts/bench.sh --big     also the big boards (English centre, triangle7) and, where
+#                              stormpy is installed (pip install stormpy), Storm beside pegchain:
+#                              several minutes
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
+[ -x target/release/pegchain ] || echo "Building pegchain (the first build compiles GMP: about two minutes)..." >&2
 cargo build --release --quiet
 bin=./target/release/pegchain
 
@@ -38,7 +45,34 @@ if command -v python3 >/dev/null 2>&1; then
   echo "python:   $(python3 scripts/python_random_games.py 20000)  (plain loop, seed 001's algorithm)"
 fi
 
-if [ "${1:-}" != "--quick" ]; then
+# Wall seconds and peak memory of one run, as "12.3 s, 0.93 GB".
+wall_and_peak() {
+  /usr/bin/time -f "%e %M" "$@" 2>&1 >/dev/null | tail -n 1 | awk '{printf "%.1f s, %.2f GB", $1, $2 / 1e6}'
+}
+
+if [ "${1:-}" = "--big" ]; then
+  echo
+  echo "== Big boards (targets: English centre < 60 s and < 4 GB; triangle7 all starts < 5 min)"
+  printf '%-50s %s\n' "exact --board english --start d4" "$(wall_and_peak $bin exact --board english --start d4 -q)"
+  printf '%-50s %s\n' "count --board english --start d4" "$(wall_and_peak $bin count --board english --start d4 -q)"
+  printf '%-50s %s\n' "exact --board triangle7 --start all" "$(wall_and_peak $bin exact --board triangle7 -q)"
+  if python3 -c "import stormpy" 2>/dev/null; then
+    echo
+    echo "== Storm's exact engine beside pegchain (same question, same answers)"
+    for run in "A 0" "all"; do
+      set -- $run
+      if [ "$1" = "all" ]; then storm_args="6"; ours_args="--start all"; else storm_args="6 $2"; ours_args="--start $1"; fi
+      t0=$(date +%s%N); python3 scripts/storm_triangle.py $storm_args | head -n 1; t1=$(date +%s%N)
+      t2=$(date +%s%N); $bin exact --board triangle6 $ours_args -q >/dev/null; t3=$(date +%s%N)
+      storm_ms=$(( (t1 - t0) / 1000000 )); ours_ms=$(( (t3 - t2) / 1000000 ))
+      echo "triangle6 $ours_args: Storm $storm_ms ms, pegchain $ours_ms ms, ratio $(( storm_ms / (ours_ms > 0 ? ours_ms : 1) ))x"
+    done
+  else
+    echo "(stormpy not installed: pip install stormpy to run Storm beside pegchain)"
+  fi
+fi
+
+if [ "${1:-}" != "--quick" ] && [ "${1:-}" != "--big" ]; then
   echo
   echo "== criterion (library calls)"
   cargo bench --bench exact -- --noplot 2>&1 | grep -E "^[a-z0-9_/ ]+time:|^exact|time:" || true

@@ -4,5 +4,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
+[ -x target/release/pegchain ] || echo "Building pegchain (the first build compiles GMP: about two minutes)..." >&2
 cargo build --release --quiet
 exec ./target/release/pegchain audit "$@"
