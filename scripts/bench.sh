@@ -62,10 +62,17 @@ if [ "${1:-}" = "--big" ]; then
     for run in "A 0" "all"; do
       set -- $run
       if [ "$1" = "all" ]; then storm_args="6"; ours_args="--start all"; else storm_args="6 $2"; ours_args="--start $1"; fi
-      t0=$(date +%s%N); python3 scripts/storm_triangle.py $storm_args | head -n 1; t1=$(date +%s%N)
-      t2=$(date +%s%N); $bin exact --board triangle6 $ours_args -q >/dev/null; t3=$(date +%s%N)
+      t0=$(date +%s%N); storm_out=$(python3 scripts/storm_triangle.py $storm_args); t1=$(date +%s%N)
+      t2=$(date +%s%N); ours_out=$($bin exact --board triangle6 $ours_args -q --json); t3=$(date +%s%N)
+      echo "$storm_out" | head -n 1
       storm_ms=$(( (t1 - t0) / 1000000 )); ours_ms=$(( (t3 - t2) / 1000000 ))
-      echo "triangle6 $ours_args: Storm $storm_ms ms, pegchain $ours_ms ms, ratio $(( storm_ms / (ours_ms > 0 ? ours_ms : 1) ))x"
+      # The same fractions, start by start (Storm lists its initial states in its own order).
+      same=$(python3 -c '
+import json, sys
+storm = sorted(l.split(" = ")[1] for l in sys.argv[1].splitlines()[1:])
+ours = sorted(s["win"] for s in json.loads(sys.argv[2])["starts"])
+print("same fractions" if storm == ours else "DIFFERENT fractions")' "$storm_out" "$ours_out")
+      echo "triangle6 $ours_args: Storm $storm_ms ms, pegchain $ours_ms ms, ratio $(( storm_ms / (ours_ms > 0 ? ours_ms : 1) ))x, $same"
     done
   else
     echo "(stormpy not installed: pip install stormpy to run Storm beside pegchain)"
