@@ -267,23 +267,39 @@ fn boards_text() -> String {
     out
 }
 
-/// One stderr line per finished layer, when stderr is a terminal and not --quiet.
+/// A progress line on stderr, rewritten for every finished layer, when stderr is a terminal
+/// and not --quiet. It clears itself when the run ends (the printer is dropped).
 fn progress_printer(req: &EngineRequest) -> impl FnMut(&Progress) + '_ {
+    struct Line {
+        shown: bool,
+    }
+    impl Line {
+        // A method, so that the closure owns the whole guard, not just its field.
+        fn mark_shown(&mut self) {
+            self.shown = true;
+        }
+    }
+    impl Drop for Line {
+        fn drop(&mut self) {
+            if self.shown {
+                eprint!("\r\x1b[K");
+            }
+        }
+    }
     let show = !req.quiet && std::io::stderr().is_terminal();
     let started = Instant::now();
+    let mut line = Line { shown: false };
     move |p: &Progress| {
         if show {
+            line.mark_shown();
             eprint!(
-                "\r\x1b[Kstart {}: layer of {} pegs, {} positions, {:.2} GB resident, {:.1} s",
+                "\r\x1b[Kstart {}: {} positions with {} pegs, {:.2} GB resident, {:.1} s",
                 req.board.hole_name(p.start),
-                p.pegs,
                 pegchain::numfmt::grouped(&p.positions.into()),
+                p.pegs,
                 resident_bytes() as f64 / 1e9,
                 started.elapsed().as_secs_f64()
             );
-            if p.pegs <= 1 {
-                eprintln!();
-            }
         }
     }
 }
