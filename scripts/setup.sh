@@ -8,7 +8,7 @@ command -v m4 >/dev/null 2>&1 || need_apt+=(m4)
 command -v make >/dev/null 2>&1 || need_apt+=(make)
 command -v cc >/dev/null 2>&1 || need_apt+=(gcc)
 if [ ${#need_apt[@]} -gt 0 ]; then
-  echo "setup: installing ${need_apt[*]} (GMP's build needs them)" >&2
+  echo "setup: installing ${need_apt[*]} (needed to build GMP)" >&2
   sudo=""
   [ "$(id -u)" -eq 0 ] || sudo="sudo"
   $sudo apt-get update -qq >/dev/null
