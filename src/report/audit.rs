@@ -59,7 +59,7 @@ pub fn document(r: &AuditReport) -> Doc {
         "Per symmetry class, beside the {}-game simulation below (z: its estimate against the exact value):",
         grouped(&sim.overall.games.into())
     ));
-    d.table(&["class", "exact", "bits", "simulated", "z", "exact fraction"], by_class);
+    d.table(&["class", "P(one peg)", "bits", "simulated", "z", "exact"], by_class);
 
     d.heading("The book's experiment, run again");
     let o = &sim.overall;
