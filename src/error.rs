@@ -12,8 +12,8 @@ pub enum Error {
     #[error("board {board} is not usable: {why}")]
     BadBoard { board: String, why: String },
     #[error(
-        "too large for the exact engine: the layer with {layer} pegs is projected to hold about \
-         {positions} positions and {gb:.1} GB, over the memory budget of {budget_gb:.1} GB \
+        "too large for the exact engine: the step to the layer with {layer} pegs (about {positions} \
+         positions) is projected to need {gb:.1} GB, over the memory budget of {budget_gb:.1} GB \
          (raise it with --max-memory GB if the machine has the memory)",
         gb = *bytes as f64 / 1e9, budget_gb = *budget as f64 / 1e9
     )]

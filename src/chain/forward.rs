@@ -7,8 +7,9 @@
 //!
 //! Numerators never exceed D (mass never exceeds one), so a layer stores them in one flat
 //! arena of fixed-width limbs, not one heap number per state. A step runs in two parallel
-//! phases: every parent lists its moves as edges, bucketed by a hash shard of the child;
-//! then each shard adds up its children's numerators in a small map of its own.
+//! phases: one pass over the parents finds their move totals and lists their moves as edges,
+//! bucketed by a hash shard of the child; then each shard adds up its children's numerators
+//! in a small map of its own.
 
 use super::Chain;
 use super::limbs::{self, add_mul, limbs_for, mul_into, to_integer};
@@ -134,6 +135,13 @@ impl<S: Copy + Ord> Bucket<S> {
     }
 }
 
+/// What one chunk of a layer yields: move totals, absorbed mass, edges by shard.
+struct Part<K, S> {
+    totals: Vec<u64>,
+    absorbed: BTreeMap<K, Integer>,
+    edges: Vec<Vec<Edge<S>>>,
+}
+
 /// A move from parent `parent` (an index in its layer) to `child`, with its weight.
 #[derive(Clone, Copy)]
 struct Edge<S> {
@@ -169,6 +177,7 @@ where
     let mut denominator = Integer::from(1);
     let mut absorbed: BTreeMap<K, Rational> = BTreeMap::new();
     let mut previous_len = 1usize;
+    let mut moves_per_state = 0.0f64;
 
     while let Some((rank, bucket)) = pending.pop_last() {
         let layer = bucket.merged();
@@ -177,37 +186,69 @@ where
             cb(&Layer { rank, states: &layer.keys, denominator: &denominator, nums: &layer.nums, stride });
         }
 
-        // Pass 1: each state's move total (0 = absorbing), and the absorbed mass by class.
+        // The edges are allocated in the pass below: project them from the last layer's moves
+        // per state before building them.
+        let key_bytes = std::mem::size_of::<C::State>() as f64;
+        let edge_bytes = std::mem::size_of::<Edge<C::State>>() as f64;
+        if let Some(budget) = options.memory_budget {
+            let bytes = (n as f64 * (key_bytes + 8.0 * stride as f64 + moves_per_state * edge_bytes)) as u64;
+            if bytes > budget {
+                let positions = (n as f64 * (n as f64 / previous_len as f64).max(1.0)) as u64;
+                return Err(Error::TooLarge { layer: rank - 1, positions, bytes, budget });
+            }
+        }
+
+        // One pass over the layer: each state's move total (0 = absorbing), the absorbed mass
+        // by class, and the moves as edges bucketed by the child's shard.
         let chunk = chunk_size(n);
-        let (totals, absorbed_here, moves) = layer
+        let parts: Vec<Part<K, C::State>> = layer
             .keys
             .par_chunks(chunk)
             .enumerate()
             .map(|(c, part)| {
                 let mut out = Vec::new();
-                let mut totals = Vec::with_capacity(part.len());
-                let mut here: BTreeMap<K, Integer> = BTreeMap::new();
-                let mut moves = 0u64;
+                let mut here = Part {
+                    totals: Vec::with_capacity(part.len()),
+                    absorbed: BTreeMap::new(),
+                    edges: (0..SHARDS).map(|_| Vec::new()).collect(),
+                };
                 for (j, state) in part.iter().enumerate() {
                     let total = chain.transitions(*state, &mut out);
-                    moves += out.len() as u64;
+                    let parent = c * chunk + j;
                     if out.is_empty() {
-                        *here.entry(classify(*state)).or_default() += to_integer(layer.limbs(c * chunk + j));
+                        *here.absorbed.entry(classify(*state)).or_default() +=
+                            to_integer(layer.limbs(parent));
+                        here.totals.push(0);
+                        continue;
                     }
-                    totals.push(if out.is_empty() { 0 } else { total });
+                    here.totals.push(total);
+                    for &(child, weight) in &out {
+                        let child = chain.canonical(child);
+                        let weight = if mode == Mode::Paths { 1 } else { weight as u32 };
+                        here.edges[shard_of(&hasher, &child)].push(Edge {
+                            child,
+                            parent: parent as u32,
+                            weight,
+                        });
+                    }
                 }
-                (totals, here, moves)
+                here
             })
-            .reduce(
-                || (Vec::new(), BTreeMap::new(), 0),
-                |(mut ta, mut ha, ma), (tb, hb, mb)| {
-                    ta.extend(tb);
-                    for (k, v) in hb {
-                        *ha.entry(k).or_default() += v;
-                    }
-                    (ta, ha, ma + mb)
-                },
-            );
+            .collect();
+        let mut totals = Vec::with_capacity(n);
+        let mut absorbed_here: BTreeMap<K, Integer> = BTreeMap::new();
+        let mut by_shard: Vec<Vec<Vec<Edge<C::State>>>> = (0..SHARDS).map(|_| Vec::new()).collect();
+        for part in parts {
+            totals.extend(part.totals);
+            for (k, v) in part.absorbed {
+                *absorbed_here.entry(k).or_default() += v;
+            }
+            for (s, list) in part.edges.into_iter().enumerate() {
+                by_shard[s].push(list);
+            }
+        }
+        let moves: u64 = by_shard.iter().flatten().map(|l| l.len() as u64).sum();
+        moves_per_state = moves as f64 / n as f64;
         for (k, numerator) in absorbed_here {
             *absorbed.entry(k).or_default() += Rational::from((numerator, denominator.clone()));
         }
@@ -239,12 +280,12 @@ where
         };
 
         if let Some(budget) = options.memory_budget {
-            // Project the next layer from this layer's growth, capped by the moves made.
+            // Project the next layer from this layer's growth, capped by the moves made; the
+            // edges and this layer's shares are held while it is built.
             let growth = n as f64 / previous_len as f64;
             let projected = ((n as f64 * growth.max(1.0)) as u64).min(moves);
-            let key = std::mem::size_of::<C::State>() as u64;
-            let entry = key + 8 * next_stride as u64;
-            let bytes = n as u64 * entry + moves * (key + 8) + projected * (entry + 24);
+            let entry = key_bytes as u64 + 8 * next_stride as u64;
+            let bytes = n as u64 * entry + (moves as f64 * edge_bytes) as u64 + projected * (entry + 24);
             if bytes > budget {
                 return Err(Error::TooLarge { layer: rank - 1, positions: projected, bytes, budget });
             }
@@ -255,38 +296,7 @@ where
         let contributions = shares(&layer, &totals, &lcm, mode, next_stride, chunk);
         drop(layer.nums);
 
-        // Phase A: edges, bucketed by the child's shard.
-        let edges: Vec<Vec<Vec<Edge<C::State>>>> = layer
-            .keys
-            .par_chunks(chunk)
-            .zip(totals.par_chunks(chunk))
-            .enumerate()
-            .map(|(c, (part, part_totals))| {
-                let mut shards: Vec<Vec<Edge<C::State>>> = (0..SHARDS).map(|_| Vec::new()).collect();
-                let mut out = Vec::new();
-                for (j, (state, &total)) in part.iter().zip(part_totals).enumerate() {
-                    if total == 0 {
-                        continue;
-                    }
-                    chain.transitions(*state, &mut out);
-                    let parent = (c * chunk + j) as u32;
-                    for &(child, weight) in &out {
-                        let child = chain.canonical(child);
-                        let weight = if mode == Mode::Paths { 1 } else { weight as u32 };
-                        shards[shard_of(&hasher, &child)].push(Edge { child, parent, weight });
-                    }
-                }
-                shards
-            })
-            .collect();
-
-        // Phase B: every shard adds up its children.
-        let mut by_shard: Vec<Vec<Vec<Edge<C::State>>>> = (0..SHARDS).map(|_| Vec::new()).collect();
-        for chunk_edges in edges {
-            for (s, list) in chunk_edges.into_iter().enumerate() {
-                by_shard[s].push(list);
-            }
-        }
+        // Every shard adds up its children.
         let children: Vec<(Vec<C::State>, Vec<u64>)> = by_shard
             .into_par_iter()
             .map(|lists| {
