@@ -261,12 +261,18 @@ where
 
         // The layer's lcm L, and each state's factor L / W_s.
         let mut lcm = Integer::from(1);
+        let mut factors: HashMap<u64, Factor> = HashMap::new();
         if mode == Mode::Probability {
             let mut seen: Vec<u64> = totals.iter().copied().filter(|&w| w > 0).collect();
             seen.sort_unstable();
             seen.dedup();
-            for w in seen {
+            for &w in &seen {
                 lcm.lcm_mut(&Integer::from(w));
+            }
+            // L / W once per distinct total, not once per state.
+            for w in seen {
+                let f = Integer::from(&lcm / w);
+                factors.insert(w, f.to_u64().map_or(Factor::Big(f), Factor::Small));
             }
         }
         // Children's numerators fit D * L (mass <= 1). A child's count is at most the sum of
@@ -293,7 +299,7 @@ where
         previous_len = n;
 
         // Each parent's share: numerator * L / W_s, widened to the children's width.
-        let contributions = shares(&layer, &totals, &lcm, mode, next_stride, chunk);
+        let contributions = shares(&layer, &totals, &factors, mode, next_stride, chunk);
         drop(layer.nums);
 
         // Every shard adds up its children.
@@ -346,7 +352,7 @@ where
 fn shares<S: Copy + Ord + Sync>(
     layer: &Bucket<S>,
     totals: &[u64],
-    lcm: &Integer,
+    factors: &HashMap<u64, Factor>,
     mode: Mode,
     stride: usize,
     chunk: usize,
@@ -359,18 +365,21 @@ fn shares<S: Copy + Ord + Sync>(
             if w == 0 {
                 continue;
             }
-            if mode == Mode::Paths {
-                dst[..src.len()].copy_from_slice(src);
-                continue;
-            }
-            let factor = Integer::from(lcm / w);
-            match factor.to_u64() {
-                Some(f) => mul_into(dst, src, f),
-                None => limbs::write(dst, &(to_integer(src) * factor)),
+            match (mode, &factors.get(&w)) {
+                (Mode::Paths, _) => dst[..src.len()].copy_from_slice(src),
+                (Mode::Probability, Some(Factor::Small(f))) => mul_into(dst, src, *f),
+                (Mode::Probability, Some(Factor::Big(f))) => limbs::write(dst, &(to_integer(src) * f)),
+                (Mode::Probability, None) => unreachable!("every move total has a factor"),
             }
         }
     });
     out
+}
+
+/// L / W for one move total W: one limb in practice, a big number in general.
+enum Factor {
+    Small(u64),
+    Big(Integer),
 }
 
 /// The number of significant bits of a limb number.
