@@ -83,12 +83,11 @@ impl SymmetryGroup {
         (1..self.perms.len()).fold(pos, |best, g| best.min(self.apply(g, pos)))
     }
 
-    /// How many distinct positions the orbit of `pos` holds.
+    /// How many distinct positions the orbit of `pos` holds: the group's order over the
+    /// number of elements fixing `pos` (orbit-stabilizer), with no list of images.
     pub fn orbit_size(&self, pos: u64) -> u64 {
-        let mut images: Vec<u64> = (0..self.perms.len()).map(|g| self.apply(g, pos)).collect();
-        images.sort_unstable();
-        images.dedup();
-        images.len() as u64
+        let fixing = (0..self.perms.len()).filter(|&g| self.apply(g, pos) == pos).count();
+        (self.perms.len() / fixing) as u64
     }
 
     /// The orbits of single holes, each sorted, ordered by their smallest hole.
@@ -240,6 +239,18 @@ mod tests {
         for (e, p) in g.perms().iter().enumerate() {
             let slow = (0..33).filter(|&h| pos >> h & 1 == 1).fold(0u64, |acc, h| acc | 1 << p[h]);
             assert_eq!(g.apply(e, pos), slow);
+        }
+    }
+
+    #[test]
+    fn orbit_sizes_count_the_distinct_images() {
+        let b = builtin("english").unwrap();
+        let g = SymmetryGroup::of_board(&b);
+        for pos in [b.full(), b.full() & !(1 << 16), 0b111, 0x1_0203_0405 & b.full(), 1 << 3] {
+            let mut images: Vec<u64> = (0..g.order()).map(|e| g.apply(e, pos)).collect();
+            images.sort_unstable();
+            images.dedup();
+            assert_eq!(g.orbit_size(pos), images.len() as u64, "{pos:#x}");
         }
     }
 
