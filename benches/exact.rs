@@ -1,8 +1,8 @@
 //! Library-level timings of the exact engine (the CLI wall times are in scripts/bench.sh).
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use pegchain::board::builtin;
-use pegchain::solitaire::{Analysis, EngineConfig, Starts};
+use pegchain::solitaire::board::builtin;
+use pegchain::solitaire::exact::{Analysis, EngineConfig, Starts};
 use std::hint::black_box;
 
 fn exact(c: &mut Criterion) {
@@ -29,7 +29,7 @@ fn exact(c: &mut Criterion) {
 }
 
 fn simulate(c: &mut Criterion) {
-    use pegchain::simulate::{Run, simulate};
+    use pegchain::solitaire::simulate::{Run, simulate};
     let t5 = builtin("triangle5").unwrap();
     let run = [Run { label: "random".into(), holes: (0..15).collect(), games: 1_000_000 }];
     let mut group = c.benchmark_group("slow");

@@ -1,6 +1,7 @@
 //! Errors a user can cause. Every one is bad input or an impossible request: the CLI
 //! prints it as one line and exits with code 2.
 
+use crate::engine::EngineError;
 use thiserror::Error;
 
 #[derive(Debug, Error)]
@@ -11,13 +12,13 @@ pub enum Error {
     UnknownHole { board: String, hole: String, holes: String },
     #[error("board {board} is not usable: {why}")]
     BadBoard { board: String, why: String },
+    /// `layer` names the layer in the game's words ("the layer with 21 pegs").
     #[error(
-        "too large for the exact engine: the step to the layer with {layer} pegs (about {positions} \
-         positions) is projected to need {gb:.1} GB, over the memory budget of {budget_gb:.1} GB \
-         (raise it with --max-memory GB if the machine has the memory)",
+        "too large for the exact engine: the step to {layer} (about {positions} positions) is \
+         projected to need {gb:.1} GB, over the memory budget of {budget_gb:.1} GB",
         gb = *bytes as f64 / 1e9, budget_gb = *budget as f64 / 1e9
     )]
-    TooLarge { layer: u32, positions: u64, bytes: u64, budget: u64 },
+    TooLarge { layer: String, positions: u64, bytes: u64, budget: u64 },
     #[error("{0}")]
     Invalid(String),
     #[error("cannot write {path}: {why}")]
@@ -28,4 +29,21 @@ pub enum Error {
     BoardFile { file: String, why: String },
     #[error("cannot export the board as {path}: {why}")]
     Export { path: String, why: String },
+}
+
+impl Error {
+    /// An engine refusal in a game's words: `layer` names the rank ("the layer with 21 pegs").
+    pub fn from_engine(e: EngineError, layer: impl Fn(u32) -> String) -> Error {
+        match e {
+            EngineError::TooLarge { rank, states, bytes, budget } => {
+                Error::TooLarge { layer: layer(rank), positions: states, bytes, budget }
+            }
+        }
+    }
+}
+
+impl From<EngineError> for Error {
+    fn from(e: EngineError) -> Error {
+        Error::from_engine(e, |rank| format!("the layer of rank {rank}"))
+    }
 }

@@ -2,11 +2,12 @@
 //! published sequence (OEIS A112737), fast on the first layers; the whole board in ignored
 //! tests (`cargo test --release -- --ignored`, about a minute each).
 
-use pegchain::board::{SymmetryGroup, builtin};
-use pegchain::chain::{Layer, Mode, Options, propagate};
-use pegchain::position::{MoveTable, start_position};
-use pegchain::solitaire::{Analysis, End, EngineConfig, PegChain, Starts};
-use pegchain::{Policy, board};
+use pegchain::Policy;
+use pegchain::engine::{Layer, Mode, Options, propagate};
+use pegchain::solitaire::board;
+use pegchain::solitaire::board::{SymmetryGroup, builtin};
+use pegchain::solitaire::exact::{Analysis, End, EngineConfig, PegChain, Starts};
+use pegchain::solitaire::moves::{MoveTable, start_position};
 use rug::{Integer, Rational};
 
 /// OEIS A112737: distinct positions after n jumps on the English board, centre start.

@@ -6,11 +6,11 @@ mod replay;
 
 mod support;
 use pegchain::SymmetryGroup;
-use pegchain::board::{builtin, builtin_names};
+use pegchain::solitaire::board::{builtin, builtin_names};
 use serde_json::Value;
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
-use support::{fails_with, pegchain};
+use support::{fails_at_run_time_with, fails_with, pegchain};
 
 fn data(name: &str) -> String {
     format!("{}/data/boards/{name}", env!("CARGO_MANIFEST_DIR"))
@@ -35,7 +35,7 @@ fn shipped_files_are_the_built_in_boards() {
     for name in builtin_names() {
         let b = builtin(&name).unwrap();
         for path in [data(&format!("{name}.json")), data(&format!("{name}.txt"))] {
-            let f = pegchain::load_board(&path).unwrap();
+            let f = pegchain::solitaire::load_board(&path).unwrap();
             assert_eq!(f.name(), name, "{path}");
             assert_eq!(f.holes(), b.holes(), "{path}");
             assert_eq!(f.jumps(), b.jumps(), "{path}");
@@ -87,7 +87,7 @@ fn exports_reproduce_the_shipped_files() {
         "--out",
         out.to_str().unwrap(),
     ]);
-    let back = pegchain::load_board(out.join("european.json").to_str().unwrap()).unwrap();
+    let back = pegchain::solitaire::load_board(out.join("european.json").to_str().unwrap()).unwrap();
     assert_eq!(back.jumps(), builtin("european").unwrap().jumps());
 }
 
@@ -133,7 +133,7 @@ fn write_cracker(dir: &Path) -> PathBuf {
 fn seed_002s_example_loads_and_its_puzzle_is_solved() {
     let dir = scratch("cracker");
     let path = write_cracker(&dir);
-    let board = pegchain::load_board(path.to_str().unwrap()).unwrap();
+    let board = pegchain::solitaire::load_board(path.to_str().unwrap()).unwrap();
     let t5 = builtin("triangle5").unwrap();
     assert_eq!((board.holes(), board.jumps()), (t5.holes(), t5.jumps()));
 
@@ -195,7 +195,7 @@ fn a_hand_written_picture_board_works_end_to_end() {
     let path = dir.join("corner.txt");
     std::fs::write(&path, "# a small board\nlattice: square-diagonal\nempty: D\no o\no o o\n  o o\n")
         .unwrap();
-    let b = pegchain::load_board(path.to_str().unwrap()).unwrap();
+    let b = pegchain::solitaire::load_board(path.to_str().unwrap()).unwrap();
     let names: Vec<&str> = b.holes().iter().map(|h| h.name.as_str()).collect();
     assert_eq!(names, ["A", "B", "C", "D", "E", "F", "G"]);
     // Lines of three holes: C-D-E across, B-D-F down, A-D-G on the diagonal.
@@ -279,7 +279,7 @@ fn a_failed_export_leaves_no_file_behind() {
     let dir = scratch("failed_export");
     // A directory where the layout file should go makes the export fail.
     std::fs::create_dir(dir.join("english.layout.csv")).unwrap();
-    fails_with(
+    fails_at_run_time_with(
         &["boards", "--export", "english", "--out", dir.to_str().unwrap()],
         "a directory is in the way",
     );

@@ -2,10 +2,10 @@
 //! against backward recursion for every policy, and mapped classes against direct runs.
 
 use pegchain::Policy;
-use pegchain::board::{SymmetryGroup, builtin};
-use pegchain::chain::backward;
-use pegchain::position::{MoveTable, start_position};
-use pegchain::solitaire::{Analysis, End, EngineConfig, PegChain, Starts};
+use pegchain::engine::backward;
+use pegchain::solitaire::board::{SymmetryGroup, builtin};
+use pegchain::solitaire::exact::{Analysis, End, EngineConfig, PegChain, Starts};
+use pegchain::solitaire::moves::{MoveTable, start_position};
 use rug::Rational;
 use std::collections::BTreeMap;
 
@@ -56,7 +56,7 @@ fn forward_propagation_equals_backward_recursion_for_every_policy() {
     let moves = MoveTable::new(&board);
     let trivial = SymmetryGroup::trivial(15);
     let a = Analysis::new(&board);
-    for policy in pegchain::policy::POLICIES {
+    for policy in pegchain::solitaire::policy::POLICIES {
         let forward = a.exact(&Starts::All, &config(policy, true), &mut |_| {}).unwrap();
         for s in forward.starts.iter().filter(|s| [0, 1, 3, 4].contains(&s.hole)) {
             let chain = PegChain { moves: &moves, policy, group: &trivial };

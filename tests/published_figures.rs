@@ -3,12 +3,12 @@
 
 mod common;
 
-use pegchain::board::builtin;
-use pegchain::solitaire::{Analysis, EngineConfig, Starts};
+use pegchain::solitaire::board::builtin;
+use pegchain::solitaire::exact::{Analysis, EngineConfig, Starts};
 use rug::{Integer, Rational};
 use std::collections::HashMap;
 
-fn exact_all() -> pegchain::solitaire::ExactReport {
+fn exact_all() -> pegchain::solitaire::exact::ExactReport {
     let board = builtin("triangle5").unwrap();
     Analysis::new(&board).exact(&Starts::All, &EngineConfig::default(), &mut |_| {}).unwrap()
 }
@@ -35,7 +35,7 @@ fn seed_001_class_table_and_random_start() {
     let random = report.random_start.unwrap();
     rounds_to(&random, 0.0045, 4);
     // The textbook's 0.0070 and 7.15 bits are not what random play gives.
-    let bits = pegchain::numfmt::bits(&random);
+    let bits = pegchain::render::number::bits(&random);
     assert!((bits - 7.79).abs() < 0.01, "{bits}");
     // Seed 001's weights: 0.2, 0.4, 0.2, 0.2 over the classes give the same average.
     let weighted =

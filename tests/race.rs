@@ -3,9 +3,9 @@
 //! simulation against the exact values, and the command line's contract and bad input.
 
 mod support;
-use pegchain::chain::{Mode, Options, backward, propagate};
-use pegchain::numfmt::decimal;
+use pegchain::engine::{Mode, Options, backward, propagate};
 use pegchain::race::{self, RaceChain, Rules, Setup, Side, Spot};
+use pegchain::render::number::decimal;
 use predicates::prelude::*;
 use rug::Rational;
 use serde_json::Value;

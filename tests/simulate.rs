@@ -2,18 +2,18 @@
 
 mod support;
 use pegchain::Policy;
-use pegchain::audit::{self, AuditConfig, Verdict};
-use pegchain::board::builtin;
-use pegchain::crosscheck::{self, SimConfig, StartPlan};
+use pegchain::solitaire::audit::{self, AuditConfig, Verdict};
+use pegchain::solitaire::board::builtin;
+use pegchain::solitaire::estimates::{self, SimConfig, StartPlan};
 use rug::Rational;
 use serde_json::Value;
-use support::{fails_with, pegchain};
+use support::{fails_at_run_time_with, fails_with, pegchain};
 
-fn per_class(policy: Policy, games: u64, seed: u64) -> crosscheck::SimReport {
+fn per_class(policy: Policy, games: u64, seed: u64) -> estimates::SimReport {
     let board = builtin("triangle5").unwrap();
     let config =
         SimConfig { games, seed, threads: 0, policy, starts: StartPlan::PerClass(games), exact: true };
-    crosscheck::run(&board, &config, &|_| {}).unwrap()
+    estimates::run(&board, &config, &|_| {}).unwrap()
 }
 
 #[test]
@@ -163,5 +163,8 @@ fn bad_simulation_requests_get_one_line_and_exit_code_2() {
     fails_with(&["simulate", "--per-class", "0"], "--per-class takes a whole number");
     fails_with(&["audit", "--games", "0"], "--games takes a whole number");
     fails_with(&["simulate", "--threads", "100000"], "--threads takes 0 (one per core) to 1024");
-    fails_with(&["audit", "--svg", "/proc/no/such/dir", "--games", "1000", "-q"], "cannot write");
+    fails_at_run_time_with(
+        &["audit", "--svg", "/proc/no/such/dir", "--games", "1000", "-q"],
+        "cannot create",
+    );
 }

@@ -4,10 +4,10 @@
 mod replay;
 
 mod support;
-use pegchain::board::builtin;
-use pegchain::position::start_position;
-use pegchain::solitaire::{Analysis, EngineConfig, Starts};
-use pegchain::solve::{DistinctSolutions, Finish, Method, Problem, Solver};
+use pegchain::solitaire::board::builtin;
+use pegchain::solitaire::exact::{Analysis, EngineConfig, Starts};
+use pegchain::solitaire::moves::start_position;
+use pegchain::solitaire::solve::{DistinctSolutions, Finish, Method, Problem, Solver};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::ops::ControlFlow;

@@ -10,7 +10,7 @@
 //! butcher to the swine), which keeps that rank from going negative and changes no outcome.
 
 use super::rules::{Rules, Setup};
-use crate::chain::Chain;
+use crate::engine::Chain;
 
 /// Who won.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -16,7 +16,7 @@ pub use rules::{Face, Rules, Setup};
 pub use simulate::{CrossCheck, Simulation, simulate};
 pub use turns::{TurnRow, Turns};
 
-use crate::chain::{Mode, Options, backward, propagate};
+use crate::engine::{Mode, Options, backward, propagate};
 use crate::error::Error;
 use rug::Rational;
 use std::collections::BTreeMap;

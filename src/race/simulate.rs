@@ -5,8 +5,8 @@
 
 use super::RaceReport;
 use super::rules::{Rules, Setup};
-use crate::sampler::{self, Stream};
-use crate::stats;
+use crate::engine::sampler::{self, Stream};
+use crate::engine::stats;
 
 /// The totals of `trials` simulated games.
 #[derive(Clone, Debug, PartialEq, Eq)]

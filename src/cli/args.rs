@@ -1,0 +1,236 @@
+//! Every flag, defined once (clap derive). Turning flags into requests is `validate`'s job.
+
+use clap::{Args, Parser, Subcommand};
+use std::path::PathBuf;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "pegchain",
+    version,
+    about = "Games of chance and random play as absorbing Markov chains, solved exactly and checked by simulation",
+    long_about = None,
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// List the built-in boards, or write one as board files (--export)
+    Boards(BoardsArgs),
+    /// Draw a board with its hole names
+    Show(BoardArgs),
+    /// Exact probabilities under random play: one peg left, pegs left, finish holes
+    Exact(ExactArgs),
+    /// Count complete games, winning games by finish hole, and reachable positions
+    Count(CountArgs),
+    /// Play seeded random games and set the estimates beside the exact values
+    Simulate(SimulateArgs),
+    /// The main job: audit the textbook's p = 0.0070 against the exact answer
+    Audit(AuditArgs),
+    /// The swine and the butcher (seed 004): a dice race solved exactly, who wins and when
+    Race(RaceArgs),
+    /// Find solutions: jump sequences from a start to a finish (one, N, every one)
+    Solve(SolveArgs),
+    /// Winning games by start hole and finish hole, and the possible finish holes
+    Ends(CountArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct BoardArgs {
+    /// Board: triangle4..triangle10, english, european, or a board file (.json or picture)
+    #[arg(long, default_value = "triangle5")]
+    pub board: String,
+}
+
+#[derive(Args, Debug)]
+pub struct CountArgs {
+    #[command(flatten)]
+    pub board: BoardArgs,
+    /// Start hole(s), the empty hole at the start: a name (A), a number (1), rank/file on
+    /// triangles (a1 = tip), a comma-separated list, or `all`
+    #[arg(long, default_value = "all")]
+    pub start: String,
+    /// Print one JSON document instead of tables
+    #[arg(long)]
+    pub json: bool,
+    /// No progress lines on stderr
+    #[arg(long, short)]
+    pub quiet: bool,
+    /// Memory budget of the exact engine in GB (default: 80% of the available memory)
+    #[arg(long, value_name = "GB", allow_negative_numbers = true)]
+    pub max_memory: Option<f64>,
+    /// Follow every position instead of one per symmetry class (slower; for checking)
+    #[arg(long)]
+    pub no_symmetry: bool,
+}
+
+/// `exact` also asks how the random player moves; counts do not depend on it.
+#[derive(Args, Debug)]
+pub struct ExactArgs {
+    #[command(flatten)]
+    pub engine: CountArgs,
+    /// How the random player picks a jump: uniform, peg-first, hole-first
+    #[arg(long, default_value = "uniform")]
+    pub policy: String,
+}
+
+#[derive(Args, Debug)]
+pub struct SimulateArgs {
+    #[command(flatten)]
+    pub board: BoardArgs,
+    /// Number of games (with --start all: per start hole)
+    #[arg(long, default_value = "1000000", allow_negative_numbers = true)]
+    pub games: String,
+    /// Seed of the random streams: the same seed gives the same output for any --threads
+    #[arg(long, default_value_t = DEFAULT_SEED)]
+    pub seed: u64,
+    /// Empty hole at the start: `random` (drawn for every game), `all` (each hole in
+    /// turn), or a hole
+    #[arg(long, default_value = "random")]
+    pub start: String,
+    /// Play this many games in each symmetry class instead
+    #[arg(long, value_name = "N", conflicts_with_all = ["start", "games"], allow_negative_numbers = true)]
+    pub per_class: Option<String>,
+    /// How the random player picks a jump: uniform, peg-first, hole-first
+    #[arg(long, default_value = "uniform")]
+    pub policy: String,
+    /// Worker threads (0 = one per core); the output does not depend on it
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+    /// Compare with the exact engine even on a board over 21 holes (it may take long)
+    #[arg(long, conflicts_with = "no_exact")]
+    pub exact: bool,
+    /// Do not compute exact values
+    #[arg(long)]
+    pub no_exact: bool,
+    /// Print one JSON document instead of tables
+    #[arg(long)]
+    pub json: bool,
+    /// No progress bar or timing line on stderr
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct AuditArgs {
+    /// Games in the re-run of the book's experiment
+    #[arg(long, default_value = "4000000", allow_negative_numbers = true)]
+    pub games: String,
+    /// Seed of the simulation
+    #[arg(long, default_value_t = DEFAULT_SEED)]
+    pub seed: u64,
+    /// Worker threads (0 = one per core); the output does not depend on it
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+    /// Print the report as one JSON document
+    #[arg(long, conflicts_with = "markdown")]
+    pub json: bool,
+    /// Print the report as Markdown
+    #[arg(long)]
+    pub markdown: bool,
+    /// Also write SVG plots into this directory
+    #[arg(long, value_name = "DIR")]
+    pub svg: Option<std::path::PathBuf>,
+    /// No progress bar on stderr
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// The seed of every simulation unless --seed says otherwise.
+pub const DEFAULT_SEED: u64 = 2015;
+
+#[derive(Args, Debug)]
+pub struct RaceArgs {
+    /// Squares on the board; the river is on the last [default: 12, or the rules file's]
+    #[arg(long)]
+    pub length: Option<u32>,
+    /// The swine's start square [default: 7, or the rules file's]
+    #[arg(long)]
+    pub swine: Option<u32>,
+    /// The butcher's start square, behind the swine [default: 1, or the rules file's]
+    #[arg(long)]
+    pub butcher: Option<u32>,
+    /// A JSON rules file: the die, and whom each face moves how far [default: the built-in
+    /// data/race/swine-butcher.json]
+    #[arg(long, value_name = "FILE")]
+    pub rules: Option<PathBuf>,
+    /// The swine's chance for every pair of start squares on the board
+    #[arg(long, conflicts_with_all = ["swine", "butcher", "lengths", "simulate"])]
+    pub grid: bool,
+    /// Write the grid as an SVG heat map to FILE
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<PathBuf>,
+    /// Sweep the board length from A to B (both included) for fixed start squares
+    #[arg(long, value_name = "A..B", conflicts_with_all = ["length", "simulate"])]
+    pub lengths: Option<String>,
+    /// Cross-check with N simulated games
+    #[arg(long, value_name = "N")]
+    pub simulate: Option<u64>,
+    /// Seed of the simulation
+    #[arg(long, default_value_t = 4)]
+    pub seed: u64,
+    /// Threads for the simulation, 0 = all cores (the result does not depend on it)
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+    /// CSV instead of tables: the turn distribution, the grid, or the sweep
+    #[arg(long, conflicts_with = "json")]
+    pub csv: bool,
+    /// Print one JSON document instead of tables
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct BoardsArgs {
+    /// Write this board (a built-in name or a board file) as board files
+    #[arg(long, value_name = "BOARD")]
+    pub export: Option<String>,
+    /// File format: seed002 (JSON + adjacency CSV + layout CSV) or picture (text)
+    #[arg(long, default_value = "seed002", requires = "export")]
+    pub format: String,
+    /// Directory to write the files into
+    #[arg(long, value_name = "DIR", default_value = ".", requires = "export")]
+    pub out: PathBuf,
+}
+
+#[derive(Args, Debug)]
+pub struct SolveArgs {
+    #[command(flatten)]
+    pub board: BoardArgs,
+    /// The hole empty at the start, every other one holding a peg (default: a board file's
+    /// own start)
+    #[arg(long, value_name = "HOLE", conflicts_with = "start_pegs")]
+    pub start: Option<String>,
+    /// The start as a full position: the holes holding pegs, comma-separated
+    #[arg(long, value_name = "HOLES")]
+    pub start_pegs: Option<String>,
+    /// The finish: the last peg's hole, or the comma-separated holes holding pegs at the end
+    /// (default: one peg left, in any hole)
+    #[arg(long, value_name = "HOLES", conflicts_with = "finish_count")]
+    pub finish: Option<String>,
+    /// Finish with K pegs left and no jump possible
+    #[arg(long, value_name = "K")]
+    pub finish_count: Option<u32>,
+    /// Find up to N solutions (default 1; with --distinct, every distinct one)
+    #[arg(long, value_name = "N", conflicts_with = "all")]
+    pub limit: Option<u64>,
+    /// Find every solution, listed as found and counted at the end
+    #[arg(long)]
+    pub all: bool,
+    /// Search method: dfs (depth-first with a table of failed positions; default) or bfs
+    /// (sweeps every reachable position first; small boards)
+    #[arg(long)]
+    pub method: Option<String>,
+    /// Draw the board after every jump
+    #[arg(long, conflicts_with = "json")]
+    pub show: bool,
+    /// Keep only solutions that differ in more than the order of their jumps and a symmetry
+    /// of the board keeping the start and the finish; count them all
+    #[arg(long)]
+    pub distinct: bool,
+    /// Print one JSON document (streamed) instead of text
+    #[arg(long)]
+    pub json: bool,
+}

@@ -1,0 +1,64 @@
+//! The `pegchain` binary's command line: flags (`args`), their validation into requests
+//! (`validate`), one function per subcommand (`commands`), progress on stderr (`progress`),
+//! and the one output function (`output`).
+
+pub mod args;
+pub mod commands;
+pub mod output;
+pub mod progress;
+pub mod validate;
+
+use args::{Cli, Command};
+use clap::Parser;
+use std::process::ExitCode;
+
+/// Parses the command line, runs the command, and writes its answer: the binary's whole life.
+pub fn main() -> ExitCode {
+    if std::env::args_os().len() == 1 {
+        use clap::CommandFactory;
+        let _ = Cli::command().print_help();
+        return ExitCode::SUCCESS;
+    }
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) if !e.use_stderr() => {
+            // --help and --version.
+            let _ = e.print();
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => {
+            eprintln!("pegchain: {} (see pegchain --help)", one_line(&e.to_string()));
+            return ExitCode::from(2);
+        }
+    };
+    match run(cli.command).and_then(|text| output::emit(&text)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(failure) => failure.report(),
+    }
+}
+
+fn run(command: Command) -> commands::Answer {
+    match command {
+        Command::Boards(args) => commands::boards(args),
+        Command::Show(args) => commands::show(args),
+        Command::Exact(args) => commands::exact(args),
+        Command::Count(args) => commands::count(args),
+        Command::Ends(args) => commands::ends(args),
+        Command::Simulate(args) => commands::simulate(args),
+        Command::Audit(args) => commands::audit(args),
+        Command::Race(args) => commands::race(args),
+        Command::Solve(args) => commands::solve(args),
+    }
+}
+
+/// The first line of clap's message, without its "error: " prefix.
+fn one_line(message: &str) -> String {
+    let mut lines = message.lines().filter(|l| !l.trim().is_empty());
+    let first = lines.next().unwrap_or("invalid arguments");
+    let first = first.strip_prefix("error: ").unwrap_or(first);
+    // "the following required arguments were not provided:" names them on the next line.
+    match (first.ends_with(':'), lines.next()) {
+        (true, Some(next)) => format!("{first} {}", next.trim()),
+        _ => first.to_string(),
+    }
+}

@@ -1,0 +1,203 @@
+//! The one output function of the binary: the answer to stdout, files written whole or not
+//! at all, and every failure as one line on stderr with its exit code.
+//!
+//! Exit codes: 0 success (a closed pipe included: `| head` is not a failure), 1 a failure
+//! at run time (a write that failed), 2 bad input or usage.
+
+use pegchain::Error;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// Why a command did not finish.
+#[derive(Debug)]
+pub enum Failure {
+    /// Bad input or an impossible request: exit 2.
+    Input(Error),
+    /// Something failed at run time (a write): exit 1.
+    Runtime(String),
+}
+
+impl From<Error> for Failure {
+    fn from(e: Error) -> Failure {
+        Failure::Input(e)
+    }
+}
+
+impl Failure {
+    /// One line on stderr and the exit code.
+    pub fn report(&self) -> ExitCode {
+        match self {
+            Failure::Input(e) => {
+                eprintln!("pegchain: {}", words(e));
+                ExitCode::from(2)
+            }
+            Failure::Runtime(why) => {
+                eprintln!("pegchain: {why}");
+                ExitCode::from(1)
+            }
+        }
+    }
+}
+
+/// A library error in a user's words: where a flag is the way out, name it.
+pub fn words(e: &Error) -> String {
+    match e {
+        Error::TooLarge { .. } => {
+            format!("{e} (raise it with --max-memory GB if the machine has the memory)")
+        }
+        _ => e.to_string(),
+    }
+}
+
+/// Writes the answer to stdout. A closed pipe ends quietly; any other failure (a full disk)
+/// is a run-time failure.
+pub fn emit(text: &str) -> Result<(), Failure> {
+    let mut out = io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(stdout_failed(&e)),
+    }
+}
+
+pub fn stdout_failed(e: &io::Error) -> Failure {
+    Failure::Runtime(format!("cannot write to standard output: {}", plain(e)))
+}
+
+/// Writes every file whole or none of them: each goes to a temporary file of its own beside
+/// its target, and all are renamed into place only when every one is written.
+pub fn write_files(files: &[(PathBuf, Vec<u8>)]) -> Result<(), Failure> {
+    atomic::write_all_atomic(files)
+        .map_err(|(path, e)| Failure::Runtime(format!("cannot write {}: {}", path.display(), plain(&e))))
+}
+
+/// `write_files` into `dir`, created if missing (and removed again if the writing fails).
+pub fn write_files_in(dir: &Path, files: &[(PathBuf, Vec<u8>)]) -> Result<(), Failure> {
+    let created = !dir.exists();
+    std::fs::create_dir_all(dir)
+        .map_err(|e| Failure::Runtime(format!("cannot create {}: {}", dir.display(), plain(&e))))?;
+    let written = write_files(files);
+    if written.is_err() && created {
+        let _ = std::fs::remove_dir(dir);
+    }
+    written
+}
+
+/// An I/O error's message without Rust's "(os error 28)" suffix.
+fn plain(e: &io::Error) -> String {
+    let text = e.to_string();
+    match text.find(" (os error") {
+        Some(i) => text[..i].to_string(),
+        None => text,
+    }
+}
+
+/// Stdout for a command that streams (solve): remembers a closed pipe so the caller can stop
+/// quietly, and keeps any other failure for a run-time error.
+pub struct Stream<W: Write> {
+    inner: W,
+    pub closed: bool,
+    pub failed: Option<io::Error>,
+}
+
+impl<W: Write> Stream<W> {
+    pub fn new(inner: W) -> Stream<W> {
+        Stream { inner, closed: false, failed: None }
+    }
+
+    /// Writes `text` unless the stream has already stopped; false once it has.
+    pub fn put(&mut self, text: &str) -> bool {
+        if self.closed || self.failed.is_some() {
+            return false;
+        }
+        if let Err(e) = self.inner.write_all(text.as_bytes()) {
+            self.stop(e);
+        }
+        !self.closed && self.failed.is_none()
+    }
+
+    fn stop(&mut self, e: io::Error) {
+        if e.kind() == io::ErrorKind::BrokenPipe { self.closed = true } else { self.failed = Some(e) }
+    }
+
+    /// Flushes and turns a failed write into the run-time failure it is.
+    pub fn finish(mut self) -> Result<(), Failure> {
+        if self.failed.is_none()
+            && !self.closed
+            && let Err(e) = self.inner.flush()
+        {
+            self.stop(e);
+        }
+        match self.failed {
+            Some(e) => Err(stdout_failed(&e)),
+            None => Ok(()),
+        }
+    }
+}
+
+mod atomic {
+    //! Temporary files beside their targets, renamed into place when complete.
+    use std::fs::{self, File, OpenOptions};
+    use std::io::{self, Write};
+    use std::path::{Path, PathBuf};
+
+    /// Writes every file through its own temporary file; on any failure removes every
+    /// temporary it created and leaves the targets as they were.
+    pub fn write_all_atomic(files: &[(PathBuf, Vec<u8>)]) -> Result<(), (PathBuf, io::Error)> {
+        if let Some((target, _)) = files.iter().find(|(target, _)| target.is_dir()) {
+            return Err((target.clone(), io::Error::other("a directory is in the way")));
+        }
+        let mut temps: Vec<PathBuf> = Vec::new();
+        for (target, bytes) in files {
+            match write_temp(target, bytes) {
+                Ok(temp) => temps.push(temp),
+                Err(e) => {
+                    remove(&temps);
+                    return Err((target.clone(), e));
+                }
+            }
+        }
+        for (i, ((target, _), temp)) in files.iter().zip(&temps).enumerate() {
+            if let Err(e) = fs::rename(temp, target) {
+                remove(&temps[i..]);
+                return Err((target.clone(), e));
+            }
+        }
+        Ok(())
+    }
+
+    /// A new file beside `target` (never an existing one), written whole and synced.
+    fn write_temp(target: &Path, bytes: &[u8]) -> io::Result<PathBuf> {
+        let dir = match target.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        let name = target.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        for n in 0.. {
+            let temp = dir.join(format!(".{name}.pegchain-{}-{n}.tmp", std::process::id()));
+            let file = OpenOptions::new().write(true).create_new(true).open(&temp);
+            match file {
+                Ok(file) => {
+                    return fill(file, bytes).map(|_| temp.clone()).inspect_err(|_| {
+                        let _ = fs::remove_file(&temp);
+                    });
+                }
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
+                Err(e) => return Err(e),
+            }
+        }
+        unreachable!("the counter runs until a free name is found")
+    }
+
+    fn fill(mut file: File, bytes: &[u8]) -> io::Result<()> {
+        file.write_all(bytes)?;
+        file.sync_all()
+    }
+
+    fn remove(temps: &[PathBuf]) {
+        for t in temps {
+            let _ = fs::remove_file(t);
+        }
+    }
+}

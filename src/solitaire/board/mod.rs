@@ -1,0 +1,179 @@
+//! Boards: named holes with drawing coordinates, and the jump moves between them.
+//!
+//! A board knows nothing about pegs; `Position` (a bitboard) does. The symmetry group is
+//! computed from the jumps (see `symmetry`), never typed in.
+
+pub mod builtin;
+pub mod symmetry;
+
+pub use builtin::{builtin, builtin_names};
+pub use symmetry::SymmetryGroup;
+
+use crate::error::Error;
+
+/// Bitboards are `u64`, so a board has at most this many holes.
+pub const MAX_HOLES: usize = 64;
+
+/// One hole: its name and where it is drawn (column, row on a character grid).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Hole {
+    pub name: String,
+    pub x: i32,
+    pub y: i32,
+}
+
+/// A jump: the peg in `from` jumps over `over` into the empty `to`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Jump {
+    pub from: u8,
+    pub over: u8,
+    pub to: u8,
+}
+
+/// What shape a board has, which decides the extra hole notations it accepts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shape {
+    /// A triangle with `rows` rows; also accepts seed 000's rank/file notation (`a1` = tip).
+    Triangle { rows: usize },
+    /// A board on a square grid (English, European, or loaded from a file).
+    Grid,
+}
+
+#[derive(Clone, Debug)]
+pub struct Board {
+    name: String,
+    shape: Shape,
+    holes: Vec<Hole>,
+    jumps: Vec<Jump>,
+}
+
+impl Board {
+    /// Builds a board, checking what every later step relies on.
+    pub fn new(name: &str, shape: Shape, holes: Vec<Hole>, jumps: Vec<Jump>) -> Result<Board, Error> {
+        let bad = |why: String| Error::BadBoard { board: name.to_string(), why };
+        if holes.is_empty() {
+            return Err(bad("it has no holes".into()));
+        }
+        if holes.len() > MAX_HOLES {
+            return Err(bad(format!(
+                "it has {} holes, more than the {MAX_HOLES} a bitboard holds",
+                holes.len()
+            )));
+        }
+        for (i, h) in holes.iter().enumerate() {
+            if holes[..i].iter().any(|o| o.name == h.name) {
+                return Err(bad(format!("the hole name {:?} is used twice", h.name)));
+            }
+        }
+        if jumps.is_empty() {
+            return Err(bad("it has no jumps".into()));
+        }
+        for j in &jumps {
+            let n = holes.len();
+            if [j.from, j.over, j.to].iter().any(|&h| h as usize >= n) {
+                return Err(bad(format!("a jump names hole {} of {n}", j.from.max(j.over).max(j.to))));
+            }
+            if j.from == j.over || j.over == j.to || j.from == j.to {
+                return Err(bad("a jump uses the same hole twice".into()));
+            }
+        }
+        let mut jumps = jumps;
+        jumps.sort();
+        jumps.dedup();
+        Ok(Board { name: name.to_string(), shape, holes, jumps })
+    }
+
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+    pub fn shape(&self) -> Shape {
+        self.shape
+    }
+    pub fn holes(&self) -> &[Hole] {
+        &self.holes
+    }
+    pub fn hole_count(&self) -> usize {
+        self.holes.len()
+    }
+    pub fn jumps(&self) -> &[Jump] {
+        &self.jumps
+    }
+    pub fn hole_name(&self, hole: u8) -> &str {
+        &self.holes[hole as usize].name
+    }
+    /// The bitboard with a peg in every hole.
+    pub fn full(&self) -> u64 {
+        if self.holes.len() == 64 { u64::MAX } else { (1u64 << self.holes.len()) - 1 }
+    }
+
+    /// Finds a hole by name (exact, then ignoring case), by 1-based number, or on a
+    /// triangle by rank/file (`a1` is the tip, `b2` the right hole of the second row).
+    pub fn find_hole(&self, text: &str) -> Result<u8, Error> {
+        let t = text.trim();
+        let found = self
+            .holes
+            .iter()
+            .position(|h| h.name == t)
+            .or_else(|| self.holes.iter().position(|h| h.name.eq_ignore_ascii_case(t)))
+            .or_else(|| t.parse::<usize>().ok().filter(|&n| n >= 1 && n <= self.holes.len()).map(|n| n - 1))
+            .or_else(|| self.rank_file(t));
+        found.map(|h| h as u8).ok_or_else(|| Error::UnknownHole {
+            board: self.name.clone(),
+            hole: text.to_string(),
+            holes: self.holes.iter().map(|h| h.name.as_str()).collect::<Vec<_>>().join(" "),
+        })
+    }
+
+    fn rank_file(&self, t: &str) -> Option<usize> {
+        let Shape::Triangle { rows } = self.shape else { return None };
+        let mut chars = t.chars();
+        let file = chars.next()?.to_ascii_lowercase();
+        let rank: usize = chars.as_str().parse().ok()?;
+        if !file.is_ascii_lowercase() || rank == 0 || rank > rows {
+            return None;
+        }
+        let file = (file as u8 - b'a') as usize;
+        (file < rank).then(|| (rank - 1) * rank / 2 + file)
+    }
+
+    /// Draws the board on a character grid, each hole showing `label(hole)`.
+    pub fn draw(&self, label: impl Fn(u8) -> String) -> String {
+        let labels: Vec<String> = (0..self.holes.len() as u8).map(label).collect();
+        let width = labels.iter().map(|l| l.chars().count()).max().unwrap_or(1);
+        let min_x = self.holes.iter().map(|h| h.x).min().unwrap_or(0);
+        let min_y = self.holes.iter().map(|h| h.y).min().unwrap_or(0);
+        let max_y = self.holes.iter().map(|h| h.y).max().unwrap_or(0);
+        let mut lines = Vec::new();
+        for y in min_y..=max_y {
+            let mut row: Vec<(i32, &str)> = self
+                .holes
+                .iter()
+                .zip(&labels)
+                .filter(|(h, _)| h.y == y)
+                .map(|(h, l)| (h.x - min_x, l.as_str()))
+                .collect();
+            row.sort();
+            let mut line = String::new();
+            for (x, l) in row {
+                // One grid column is `width` characters wide: unit spacing keeps shapes.
+                let col = x as usize * width;
+                while line.chars().count() < col {
+                    line.push(' ');
+                }
+                line.push_str(&format!("{l:>width$}"));
+            }
+            lines.push(line.trim_end().to_string());
+        }
+        lines.join("\n") + "\n"
+    }
+
+    /// Draws a position: peg holes show their names, empty holes a dot.
+    pub fn draw_position(&self, pegs: u64) -> String {
+        self.draw(|h| if pegs >> h & 1 == 1 { self.hole_name(h).to_string() } else { ".".into() })
+    }
+
+    /// The holes of a bitboard, by name, in hole order.
+    pub fn hole_list(&self, pegs: u64) -> Vec<&str> {
+        (0..self.holes.len() as u8).filter(|&h| pegs >> h & 1 == 1).map(|h| self.hole_name(h)).collect()
+    }
+}

@@ -1,0 +1,419 @@
+//! Peg solitaire as an absorbing Markov chain, and the two exact analyses built on it:
+//! probabilities under random play (`exact`) and counts of games and positions (`count`).
+//!
+//! Each start is evaluated with symmetry reduction by the stabilizer of its start hole
+//! only: then every position in a reduced class carries the same mass, so quantities that
+//! depend on which hole a peg sits in (finish hole, last peg in the start hole) are split
+//! exactly over the class. With `--start all`, one hole per class is evaluated and the
+//! others are mapped from it by a symmetry.
+
+use crate::engine::{self, Chain, Layer, Mode, Options};
+use crate::error::Error;
+use crate::solitaire::board::{Board, SymmetryGroup};
+use crate::solitaire::moves::{MoveTable, start_position};
+use crate::solitaire::policy::Policy;
+use rayon::prelude::*;
+use rug::{Integer, Rational};
+use std::collections::BTreeMap;
+
+/// Random play on a board: states are bitboards, reduced by `group`.
+pub struct PegChain<'a> {
+    pub moves: &'a MoveTable,
+    pub policy: Policy,
+    pub group: &'a SymmetryGroup,
+}
+
+impl Chain for PegChain<'_> {
+    type State = u64;
+
+    fn rank(&self, pos: u64) -> u32 {
+        pos.count_ones()
+    }
+
+    fn transitions(&self, pos: u64, out: &mut Vec<(u64, u64)>) -> u64 {
+        out.clear();
+        if self.policy == Policy::Uniform {
+            // The hot path of the big boards: no list of legal jumps, no allocation.
+            out.extend(self.moves.legal(pos).map(|j| (self.moves.apply(pos, j), 1)));
+            return out.len() as u64;
+        }
+        let legal: Vec<usize> = self.moves.legal(pos).collect();
+        if legal.is_empty() {
+            return 0;
+        }
+        let mut weights = Vec::with_capacity(legal.len());
+        let total = self.policy.weights(self.moves.jumps(), &legal, &mut weights);
+        out.extend(legal.iter().zip(&weights).map(|(&j, &w)| (self.moves.apply(pos, j), w)));
+        total
+    }
+
+    fn canonical(&self, pos: u64) -> u64 {
+        self.group.canonical(pos)
+    }
+}
+
+/// How a game ended: one peg left in a hole, or several pegs and no jump.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum End {
+    Finish(u8),
+    Pegs(u32),
+}
+
+impl End {
+    pub fn of(pos: u64) -> End {
+        match pos.count_ones() {
+            1 => End::Finish(pos.trailing_zeros() as u8),
+            n => End::Pegs(n),
+        }
+    }
+    pub fn pegs(self) -> u32 {
+        match self {
+            End::Finish(_) => 1,
+            End::Pegs(n) => n,
+        }
+    }
+}
+
+/// Which start holes to evaluate.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Starts {
+    All,
+    Holes(Vec<u8>),
+}
+
+/// What the engine needs besides the board; built by the CLI from flags.
+#[derive(Clone, Debug)]
+pub struct EngineConfig {
+    pub policy: Policy,
+    /// Reduce by symmetry (on by default; off only to check the reduction).
+    pub reduce: bool,
+    pub memory_budget: Option<u64>,
+}
+
+impl Default for EngineConfig {
+    fn default() -> Self {
+        EngineConfig { policy: Policy::Uniform, reduce: true, memory_budget: None }
+    }
+}
+
+/// Reachable positions of one start, per layer and in all.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Positions {
+    /// Distinct positions, as a player would see them.
+    pub raw: u64,
+    /// Distinct positions up to the board's full symmetry group.
+    pub up_to_symmetry: u64,
+    /// (pegs, raw, up to symmetry) for every layer, most pegs first.
+    pub by_layer: Vec<(u32, u64, u64)>,
+}
+
+/// A progress report for one finished layer (for a progress line on stderr).
+#[derive(Clone, Debug)]
+pub struct Progress {
+    pub start: u8,
+    pub pegs: u32,
+    pub positions: u64,
+}
+
+/// One start, evaluated: the end distribution with finish holes on raw holes.
+struct Evaluation {
+    ends: BTreeMap<End, Rational>,
+    positions: Positions,
+}
+
+/// The analysis context of one board: its moves and its symmetry group.
+pub struct Analysis<'a> {
+    pub board: &'a Board,
+    pub moves: MoveTable,
+    pub group: SymmetryGroup,
+}
+
+impl<'a> Analysis<'a> {
+    pub fn new(board: &'a Board) -> Analysis<'a> {
+        Analysis { board, moves: MoveTable::new(board), group: SymmetryGroup::of_board(board) }
+    }
+
+    /// The start holes to evaluate, checked against the board.
+    fn start_holes(&self, starts: &Starts) -> Vec<u8> {
+        match starts {
+            Starts::All => (0..self.board.hole_count() as u8).collect(),
+            Starts::Holes(h) => h.clone(),
+        }
+    }
+
+    /// The class (index into `group.hole_orbits()`) of every hole.
+    pub fn class_of(&self) -> Vec<usize> {
+        let mut class = vec![0; self.board.hole_count()];
+        for (i, orbit) in self.group.hole_orbits().iter().enumerate() {
+            for &h in orbit {
+                class[h as usize] = i;
+            }
+        }
+        class
+    }
+
+    fn evaluate(
+        &self,
+        hole: u8,
+        mode: Mode,
+        config: &EngineConfig,
+        progress: &mut dyn FnMut(&Progress),
+    ) -> Result<Evaluation, Error> {
+        let n = self.board.hole_count();
+        let local = if config.reduce { self.group.stabilizer(1 << hole) } else { SymmetryGroup::trivial(n) };
+        let chain = PegChain { moves: &self.moves, policy: config.policy, group: &local };
+        let mut positions = Positions::default();
+        let full_group = &self.group;
+        let mut on_layer = |layer: &Layer<'_, u64>| {
+            let raw: u64 = layer.states.par_iter().map(|s| local.orbit_size(*s)).sum();
+            // Reduced by the whole group already, each state is its own class.
+            let classes = if local.order() == full_group.order() {
+                layer.states.len() as u64
+            } else {
+                let mut forms: Vec<u64> = layer.states.par_iter().map(|s| full_group.canonical(*s)).collect();
+                forms.par_sort_unstable();
+                forms.dedup();
+                forms.len() as u64
+            };
+            positions.raw += raw;
+            positions.up_to_symmetry += classes;
+            positions.by_layer.push((layer.rank, raw, classes));
+            progress(&Progress { start: hole, pegs: layer.rank, positions: raw });
+        };
+        let options =
+            Options { memory_budget: config.memory_budget, on_layer: Some(&mut on_layer), until_rank: None };
+        let reduced = engine::propagate(&chain, start_position(self.board, hole), mode, End::of, options)
+            .map_err(|e| Error::from_engine(e, |pegs| format!("the layer with {pegs} pegs")))?;
+        // A reduced finish hole stands for its whole orbit under the stabilizer, whose
+        // members all carry the same share.
+        let mut ends = BTreeMap::new();
+        for (end, value) in reduced {
+            match end {
+                End::Finish(f) => {
+                    let orbit: Vec<u8> = {
+                        let mut o: Vec<u8> = local.perms().iter().map(|p| p[f as usize]).collect();
+                        o.sort_unstable();
+                        o.dedup();
+                        o
+                    };
+                    let share = value / Rational::from(orbit.len() as u32);
+                    for g in orbit {
+                        ends.insert(End::Finish(g), share.clone());
+                    }
+                }
+                other => {
+                    ends.insert(other, value);
+                }
+            }
+        }
+        Ok(Evaluation { ends, positions })
+    }
+
+    /// Evaluates every requested start, one hole per class when the group allows.
+    fn evaluate_starts(
+        &self,
+        starts: &Starts,
+        mode: Mode,
+        config: &EngineConfig,
+        progress: &mut dyn FnMut(&Progress),
+    ) -> Result<Vec<(u8, Evaluation)>, Error> {
+        let holes = self.start_holes(starts);
+        let class = self.class_of();
+        let orbits = self.group.hole_orbits();
+        let mut done: BTreeMap<usize, (u8, Evaluation)> = BTreeMap::new();
+        let mut results = Vec::new();
+        for &hole in &holes {
+            let c = class[hole as usize];
+            if !config.reduce || !done.contains_key(&c) {
+                // Under symmetry, evaluate the first requested hole of each class.
+                let rep = if config.reduce && *starts == Starts::All { orbits[c][0] } else { hole };
+                let eval = self.evaluate(rep, mode, config, progress)?;
+                if !config.reduce {
+                    results.push((hole, eval));
+                    continue;
+                }
+                done.insert(c, (rep, eval));
+            }
+            let (rep, eval) = &done[&c];
+            let g = self.group.element_mapping(*rep, hole).expect("same class");
+            let perm = &self.group.perms()[g];
+            let ends = eval
+                .ends
+                .iter()
+                .map(|(e, v)| match e {
+                    End::Finish(f) => (End::Finish(perm[*f as usize]), v.clone()),
+                    other => (*other, v.clone()),
+                })
+                .collect();
+            results.push((hole, Evaluation { ends, positions: eval.positions.clone() }));
+        }
+        Ok(results)
+    }
+
+    /// Exact probabilities under random play for the requested starts.
+    pub fn exact(
+        &self,
+        starts: &Starts,
+        config: &EngineConfig,
+        progress: &mut dyn FnMut(&Progress),
+    ) -> Result<ExactReport, Error> {
+        let class = self.class_of();
+        let evals = self.evaluate_starts(starts, Mode::Probability, config, progress)?;
+        let starts_out: Vec<StartExact> = evals
+            .into_iter()
+            .map(|(hole, eval)| {
+                let mut pegs_left: BTreeMap<u32, Rational> = BTreeMap::new();
+                let mut finish = BTreeMap::new();
+                for (end, p) in &eval.ends {
+                    *pegs_left.entry(end.pegs()).or_default() += p;
+                    if let End::Finish(f) = end {
+                        finish.insert(*f, p.clone());
+                    }
+                }
+                let win = pegs_left.get(&1).cloned().unwrap_or_default();
+                let expected =
+                    pegs_left.iter().fold(Rational::new(), |acc, (n, p)| acc + Rational::from(p * *n));
+                let finish_in_start = finish.get(&hole).cloned().unwrap_or_default();
+                StartExact {
+                    hole,
+                    class: class[hole as usize],
+                    win,
+                    pegs_left,
+                    finish,
+                    expected_pegs_left: expected,
+                    finish_in_start,
+                    positions: eval.positions,
+                }
+            })
+            .collect();
+        let classes = self.classes_of(&starts_out, |s| s.win.clone());
+        let random_start = (starts_out.len() == self.board.hole_count()).then(|| {
+            let sum = starts_out.iter().fold(Rational::new(), |acc, s| acc + &s.win);
+            sum / Rational::from(starts_out.len() as u32)
+        });
+        Ok(ExactReport {
+            policy: config.policy,
+            group_order: self.group.order(),
+            starts: starts_out,
+            classes,
+            random_start,
+        })
+    }
+
+    /// Counts of games, wins by finish hole and reachable positions for the requested starts.
+    pub fn count(
+        &self,
+        starts: &Starts,
+        config: &EngineConfig,
+        progress: &mut dyn FnMut(&Progress),
+    ) -> Result<CountReport, Error> {
+        let class = self.class_of();
+        let evals = self.evaluate_starts(starts, Mode::Paths, config, progress)?;
+        let starts_out: Vec<StartCount> = evals
+            .into_iter()
+            .map(|(hole, eval)| {
+                let mut by_pegs: BTreeMap<u32, Integer> = BTreeMap::new();
+                let mut wins_by_finish = BTreeMap::new();
+                for (end, count) in &eval.ends {
+                    let count = count.numer().clone();
+                    *by_pegs.entry(end.pegs()).or_default() += &count;
+                    if let End::Finish(f) = end {
+                        wins_by_finish.insert(*f, count);
+                    }
+                }
+                let games = by_pegs.values().sum();
+                StartCount {
+                    hole,
+                    class: class[hole as usize],
+                    games,
+                    games_by_pegs_left: by_pegs,
+                    wins_by_finish,
+                    positions: eval.positions,
+                }
+            })
+            .collect();
+        let classes = self.classes_of(&starts_out, |s| s.games.clone());
+        Ok(CountReport { group_order: self.group.order(), starts: starts_out, classes })
+    }
+
+    /// The classes met among `starts`, each with its holes and the value of its first start.
+    fn classes_of<S: HasHole, V>(&self, starts: &[S], value: impl Fn(&S) -> V) -> Vec<ClassValue<V>> {
+        let orbits = self.group.hole_orbits();
+        let class = self.class_of();
+        let mut out: Vec<ClassValue<V>> = Vec::new();
+        for s in starts {
+            let c = class[s.hole() as usize];
+            if !out.iter().any(|cv| cv.class == c) {
+                out.push(ClassValue { class: c, holes: orbits[c].clone(), value: value(s) });
+            }
+        }
+        out.sort_by_key(|cv| cv.class);
+        out
+    }
+}
+
+trait HasHole {
+    fn hole(&self) -> u8;
+}
+
+#[derive(Clone, Debug)]
+pub struct StartExact {
+    pub hole: u8,
+    pub class: usize,
+    pub win: Rational,
+    pub pegs_left: BTreeMap<u32, Rational>,
+    /// P(one peg left, in this hole) for every hole a win can finish in.
+    pub finish: BTreeMap<u8, Rational>,
+    pub expected_pegs_left: Rational,
+    pub finish_in_start: Rational,
+    pub positions: Positions,
+}
+
+impl HasHole for StartExact {
+    fn hole(&self) -> u8 {
+        self.hole
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct StartCount {
+    pub hole: u8,
+    pub class: usize,
+    pub games: Integer,
+    pub games_by_pegs_left: BTreeMap<u32, Integer>,
+    pub wins_by_finish: BTreeMap<u8, Integer>,
+    pub positions: Positions,
+}
+
+impl HasHole for StartCount {
+    fn hole(&self) -> u8 {
+        self.hole
+    }
+}
+
+/// A class of start holes with one value shared by all its members.
+#[derive(Clone, Debug)]
+pub struct ClassValue<V> {
+    pub class: usize,
+    pub holes: Vec<u8>,
+    pub value: V,
+}
+
+#[derive(Clone, Debug)]
+pub struct ExactReport {
+    pub policy: Policy,
+    pub group_order: usize,
+    pub starts: Vec<StartExact>,
+    /// Win probability per class met among the starts.
+    pub classes: Vec<ClassValue<Rational>>,
+    /// The average over every hole; present when every hole was evaluated.
+    pub random_start: Option<Rational>,
+}
+
+#[derive(Clone, Debug)]
+pub struct CountReport {
+    pub group_order: usize,
+    pub starts: Vec<StartCount>,
+    /// Number of games per class met among the starts.
+    pub classes: Vec<ClassValue<Integer>>,
+}

@@ -1,0 +1,248 @@
+//! Boards (and optionally a puzzle on them) read from and written to files, in two formats:
+//!
+//! - `seed002`: seed 002's JSON file naming an adjacency CSV (a row per hole, a column per
+//!   direction, a cell holding the neighbour's index in that direction) and a layout CSV
+//!   of coordinates. A jump goes from a hole to its neighbour in direction d and on to that
+//!   neighbour's neighbour in the same direction d.
+//! - `picture`: a text picture of the board on a declared lattice, written by hand.
+//!
+//! Every fault is reported as one line naming the file; nothing here panics on bad input.
+//! Exports are checked by reading them back before anything is written, and are written
+//! through temporary files, so a failed export leaves no file behind.
+
+mod geometry;
+pub mod picture;
+pub mod seed002;
+
+use crate::error::Error;
+use crate::solitaire::board::{Board, Hole, Jump, Shape, builtin};
+use crate::solitaire::solve::Method;
+use std::path::Path;
+use std::str::FromStr;
+
+/// The puzzle a board file may carry besides the board (seed 002's optional fields).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Puzzle {
+    pub description: Option<String>,
+    /// Pegs at the start (a bitboard).
+    pub start: Option<u64>,
+    /// Pegs at the end (a bitboard).
+    pub finish: Option<u64>,
+    /// Pegs left at the end, with no jump possible.
+    pub finish_count: Option<u32>,
+    pub method: Option<Method>,
+    /// Seed 002's `"scope": "MULTIPLE"`: every solution rather than one.
+    pub all: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct BoardFile {
+    pub board: Board,
+    pub puzzle: Puzzle,
+}
+
+/// The file formats `pegchain` reads and writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    Seed002,
+    Picture,
+}
+
+impl FromStr for Format {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Format, Error> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "seed002" | "json" => Ok(Format::Seed002),
+            "picture" | "txt" => Ok(Format::Picture),
+            _ => Err(Error::Invalid(format!("unknown board file format {s:?}; use seed002 or picture"))),
+        }
+    }
+}
+
+/// Reads a board file: JSON (seed 002's format) by its `.json` extension or a leading `{`,
+/// otherwise a picture.
+pub fn load(path: &Path) -> Result<BoardFile, Error> {
+    let text = std::fs::read_to_string(path).map_err(|e| fault(path, format!("cannot read it: {e}")))?;
+    let json = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("json"))
+        || text.trim_start().starts_with('{');
+    if json { seed002::parse(path, &text) } else { picture::parse(path, &text) }
+}
+
+/// `board` as board files in `format`: each file's name and contents, for the caller to write.
+pub fn render(board: &Board, format: Format) -> Result<Vec<(String, String)>, Error> {
+    match format {
+        Format::Seed002 => seed002::render(board),
+        Format::Picture => Ok(vec![picture::render(board)?]),
+    }
+}
+
+/// A fault in a board file, as one line naming the file.
+pub(crate) fn fault(file: &Path, why: impl Into<String>) -> Error {
+    Error::BoardFile { file: file.display().to_string(), why: why.into() }
+}
+
+/// The board's name: the one given in the file, else the file name without its extension.
+fn board_name(path: &Path, given: Option<&str>) -> String {
+    given.map(str::to_string).unwrap_or_else(|| {
+        let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+        stem.strip_suffix(".board").unwrap_or(&stem).to_string()
+    })
+}
+
+/// Builds and checks the board, reporting faults against `path`.
+fn build(path: &Path, name: &str, holes: Vec<Hole>, jumps: Vec<Jump>) -> Result<Board, Error> {
+    check_names(path, &holes)?;
+    let shape = shape_of(holes.len(), &jumps);
+    Board::new(name, shape, holes, jumps).map_err(|e| match e {
+        Error::BadBoard { why, .. } => fault(path, format!("not a usable board: {why}")),
+        other => other,
+    })
+}
+
+/// Names must be usable on the command line: non-empty, unique, no spaces or commas.
+fn check_names(path: &Path, holes: &[Hole]) -> Result<(), Error> {
+    for (i, h) in holes.iter().enumerate() {
+        if h.name.is_empty() || h.name.contains(|c: char| c.is_whitespace() || c == ',' || c == ':') {
+            return Err(fault(
+                path,
+                format!(
+                    "hole {} has the name {:?}; names must be non-empty, without spaces, commas or colons",
+                    i, h.name
+                ),
+            ));
+        }
+        if let Some(j) = holes[..i].iter().position(|o| o.name == h.name) {
+            return Err(fault(path, format!("holes {j} and {i} are both named {:?}", h.name)));
+        }
+    }
+    Ok(())
+}
+
+/// Triangles keep their rank/file notation when a file holds exactly a built-in triangle.
+fn shape_of(holes: usize, jumps: &[Jump]) -> Shape {
+    let mut sorted = jumps.to_vec();
+    sorted.sort();
+    sorted.dedup();
+    (4..=10)
+        .filter(|rows| rows * (rows + 1) / 2 == holes)
+        .find(|rows| builtin(&format!("triangle{rows}")).is_ok_and(|t| t.jumps() == sorted))
+        .map_or(Shape::Grid, |rows| Shape::Triangle { rows })
+}
+
+/// Fails with a file fault when a board exceeds the bitboard.
+fn check_size(path: &Path, holes: usize, what: &str) -> Result<(), Error> {
+    if holes > crate::solitaire::board::MAX_HOLES {
+        return Err(fault(
+            path,
+            format!(
+                "{what} {holes} holes, more than the {} a 64-bit bitboard holds",
+                crate::solitaire::board::MAX_HOLES
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// The lattice a board's jumps lie on, read from its drawing coordinates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lattice {
+    /// Orthogonal jumps on a square grid.
+    Square,
+    /// Orthogonal and diagonal jumps on a square grid.
+    SquareDiagonal,
+    /// Jumps along the three directions of a triangular grid.
+    Triangular,
+}
+
+impl Lattice {
+    /// Steps (dx, dy) between the drawing coordinates of neighbours, counter-clockwise from
+    /// "right" with y growing downwards (the order of seed 002's cracker_board.csv).
+    pub fn directions(self) -> &'static [(i32, i32)] {
+        match self {
+            Lattice::Square => &[(2, 0), (0, -1), (-2, 0), (0, 1)],
+            Lattice::SquareDiagonal => {
+                &[(2, 0), (2, -1), (0, -1), (-2, -1), (-2, 0), (-2, 1), (0, 1), (2, 1)]
+            }
+            Lattice::Triangular => &[(2, 0), (1, -1), (-1, -1), (-2, 0), (-1, 1), (1, 1)],
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Lattice::Square => "square",
+            Lattice::SquareDiagonal => "square-diagonal",
+            Lattice::Triangular => "triangular",
+        }
+    }
+
+    fn parse(s: &str) -> Option<Lattice> {
+        match s.trim().to_ascii_lowercase().replace('_', "-").as_str() {
+            "square" | "orthogonal" => Some(Lattice::Square),
+            "square-diagonal" | "diagonal" => Some(Lattice::SquareDiagonal),
+            "triangular" | "triangle" | "hexagonal" => Some(Lattice::Triangular),
+            _ => None,
+        }
+    }
+
+    /// The smallest lattice holding every jump step of the board, if any does.
+    pub fn of_board(board: &Board) -> Option<Lattice> {
+        let holes = board.holes();
+        let mut steps = Vec::new();
+        for j in board.jumps() {
+            let (f, o, t) = (&holes[j.from as usize], &holes[j.over as usize], &holes[j.to as usize]);
+            let step = (o.x - f.x, o.y - f.y);
+            if step != (t.x - o.x, t.y - o.y) {
+                return None;
+            }
+            steps.push(step);
+        }
+        [Lattice::Square, Lattice::Triangular, Lattice::SquareDiagonal]
+            .into_iter()
+            .find(|l| steps.iter().all(|s| l.directions().contains(s)))
+    }
+
+    /// Every jump of holes placed at drawing coordinates on this lattice: three
+    /// consecutive points along one direction.
+    fn jumps(self, points: &[(i32, i32)]) -> Vec<Jump> {
+        let at: std::collections::HashMap<(i32, i32), u8> =
+            points.iter().enumerate().map(|(i, &p)| (p, i as u8)).collect();
+        let mut jumps = Vec::new();
+        for (from, &(x, y)) in points.iter().enumerate() {
+            for &(dx, dy) in self.directions() {
+                if let (Some(&over), Some(&to)) =
+                    (at.get(&(x + dx, y + dy)), at.get(&(x + 2 * dx, y + 2 * dy)))
+                {
+                    jumps.push(Jump { from: from as u8, over, to });
+                }
+            }
+        }
+        jumps
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn built_in_boards_sit_on_their_lattices() {
+        for name in crate::solitaire::board::builtin_names() {
+            let b = builtin(&name).unwrap();
+            let want = if name.starts_with("triangle") { Lattice::Triangular } else { Lattice::Square };
+            assert_eq!(Lattice::of_board(&b), Some(want), "{name}");
+            let points: Vec<(i32, i32)> = b.holes().iter().map(|h| (h.x, h.y)).collect();
+            let mut jumps = want.jumps(&points);
+            jumps.sort();
+            assert_eq!(jumps, b.jumps(), "{name}");
+        }
+    }
+
+    #[test]
+    fn only_whole_built_in_triangles_get_the_triangle_shape() {
+        let t5 = builtin("triangle5").unwrap();
+        assert_eq!(shape_of(15, t5.jumps()), Shape::Triangle { rows: 5 });
+        assert_eq!(shape_of(15, &t5.jumps()[1..]), Shape::Grid);
+        let en = builtin("english").unwrap();
+        assert_eq!(shape_of(33, en.jumps()), Shape::Grid);
+    }
+}

@@ -1,0 +1,409 @@
+//! Seed 002's board files: a JSON file naming an adjacency CSV and a layout CSV.
+//!
+//! ```json
+//! { "description": "Standard Cracker Barrel Peg Jump Game",
+//!   "board": "cracker_board.csv", "layout": "cracker_layout.csv",
+//!   "start": [1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 13], "scope": "MULTIPLE" }
+//! ```
+//!
+//! - Holes are numbered from 0 in the order of the adjacency CSV's rows, as seed 002's
+//!   example `cracker_board.csv` numbers them (its top hole is 0). Files numbered from 1
+//!   say so with `"index_base": 1`; this applies to the CSV cells and to `start`/`finish`.
+//! - Adjacency CSV: a row per hole, a column per direction, a cell the neighbour in that
+//!   direction (empty: none). A jump goes from a hole to its neighbour in direction d, over
+//!   it, into that neighbour's neighbour in the same direction d.
+//! - Layout CSV: a row per hole, `x,y` with any offset and scale, y upwards.
+//! - Either CSV may start with a header row (a row without numbers).
+//! - Optional: `description`, `start` (holes with pegs), `finish` (holes with pegs at the
+//!   end; when both it and `finish_count` are missing, the holes empty at the start),
+//!   `finish_count` (or `final_count`, as seed 002's program spells it), `method`
+//!   (`DEPTH_FIRST`/`BREADTH_FIRST`), `scope` (`SINGLE`/`MULTIPLE`), and two fields of
+//!   pegchain's own: `name` and `names` (hole names; default A, B, ... in row order).
+//!   Unknown fields are refused, so a misspelt one is not silently ignored.
+
+use super::geometry::{coordinate_text, from_grid, to_grid};
+use super::{BoardFile, Lattice, Puzzle, board_name, build, check_size, fault};
+use crate::error::Error;
+use crate::solitaire::board::builtin::letters;
+use crate::solitaire::board::{Board, Hole, Jump};
+use crate::solitaire::solve::Method;
+use serde::Deserialize;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Config {
+    name: Option<String>,
+    description: Option<String>,
+    board: String,
+    layout: String,
+    names: Option<Vec<String>>,
+    index_base: Option<i64>,
+    start: Option<Vec<i64>>,
+    finish: Option<Vec<i64>>,
+    #[serde(alias = "final_count")]
+    finish_count: Option<i64>,
+    method: Option<String>,
+    scope: Option<String>,
+}
+
+/// Reads the JSON file at `path` (already read as `text`) and the CSV files it names.
+pub fn parse(path: &Path, text: &str) -> Result<BoardFile, Error> {
+    parse_with(path, text, &|p: &Path| std::fs::read_to_string(p))
+}
+
+fn parse_with(
+    path: &Path,
+    text: &str,
+    read: &dyn Fn(&Path) -> std::io::Result<String>,
+) -> Result<BoardFile, Error> {
+    let config: Config = serde_json::from_str(text).map_err(|e| fault(path, format!("invalid JSON: {e}")))?;
+    let base = match config.index_base.unwrap_or(0) {
+        b @ (0 | 1) => b,
+        b => return Err(fault(path, format!("index_base must be 0 or 1, not {b}"))),
+    };
+    let dir = path.parent().unwrap_or(Path::new(""));
+    let resolve = |f: &str| -> PathBuf { if Path::new(f).is_absolute() { f.into() } else { dir.join(f) } };
+    let adjacency_path = resolve(&config.board);
+    let adjacency = read_csv(&adjacency_path, read)?;
+    let n = adjacency.len();
+    if n == 0 {
+        return Err(fault(&adjacency_path, "the adjacency CSV has no rows, so the board has no holes"));
+    }
+    check_size(&adjacency_path, n, "the adjacency CSV has a row per hole:")?;
+    let neighbours = neighbours(&adjacency_path, &adjacency, base)?;
+
+    let layout_path = resolve(&config.layout);
+    let layout = read_csv(&layout_path, read)?;
+    let points = points(&layout_path, &layout, n, base)?;
+    let grid = to_grid(&points).map_err(|why| fault(&layout_path, why))?;
+
+    let names = match config.names {
+        Some(names) if names.len() != n => {
+            return Err(fault(path, format!("names has {} entries for the {n} holes", names.len())));
+        }
+        Some(names) => names,
+        None => (0..n).map(letters).collect(),
+    };
+    let holes = names.into_iter().zip(&grid).map(|(name, &(x, y))| Hole { name, x, y }).collect();
+    let jumps = jumps(&adjacency_path, &neighbours, base)?;
+    let name = board_name(path, config.name.as_deref());
+    let board = build(path, &name, holes, jumps)?;
+
+    let positions = |field: &str, list: &Option<Vec<i64>>| -> Result<Option<u64>, Error> {
+        let Some(list) = list else { return Ok(None) };
+        let mut pegs = 0u64;
+        for &v in list {
+            if v < base || v - base >= n as i64 {
+                return Err(fault(
+                    path,
+                    format!(
+                        "{field} names hole {v}, not on the board (holes are {base} to {})",
+                        n as i64 - 1 + base
+                    ),
+                ));
+            }
+            let bit = 1u64 << (v - base);
+            if pegs & bit != 0 {
+                return Err(fault(path, format!("{field} lists hole {v} twice")));
+            }
+            pegs |= bit;
+        }
+        Ok(Some(pegs))
+    };
+    let start = positions("start", &config.start)?;
+    let mut finish = positions("finish", &config.finish)?;
+    let finish_count = match config.finish_count {
+        Some(k) if k < 1 || k > n as i64 => {
+            return Err(fault(path, format!("finish_count must be between 1 and {n}, not {k}")));
+        }
+        k => k.map(|k| k as u32),
+    };
+    if let (Some(f), Some(k)) = (finish, finish_count)
+        && f.count_ones() != k
+    {
+        return Err(fault(path, format!("finish holds {} pegs but finish_count says {k}", f.count_ones())));
+    }
+    if let (Some(s), None, None) = (start, finish, finish_count) {
+        // Seed 002: the finish defaults to the holes empty at the start.
+        finish = Some(board.full() & !s).filter(|&f| f != 0);
+    }
+    let method =
+        config.method.as_deref().map(str::parse::<Method>).transpose().map_err(|e| fault(path, e))?;
+    let all = match config.scope.as_deref().map(|s| s.trim().to_ascii_uppercase()) {
+        None => false,
+        Some(s) if s == "SINGLE" => false,
+        Some(s) if s == "MULTIPLE" => true,
+        Some(s) => return Err(fault(path, format!("scope must be SINGLE or MULTIPLE, not {s:?}"))),
+    };
+    let puzzle = Puzzle { description: config.description, start, finish, finish_count, method, all };
+    Ok(BoardFile { board, puzzle })
+}
+
+/// The CSV's records, with their line numbers, without a header row.
+fn read_csv(
+    path: &Path,
+    read: &dyn Fn(&Path) -> std::io::Result<String>,
+) -> Result<Vec<(u64, Vec<String>)>, Error> {
+    let text = read(path).map_err(|e| fault(path, format!("cannot read it: {e}")))?;
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .trim(csv::Trim::All)
+        .from_reader(text.as_bytes());
+    let mut rows = Vec::new();
+    for record in reader.records() {
+        let record = record.map_err(|e| fault(path, format!("invalid CSV: {e}")))?;
+        let line = record.position().map_or(0, |p| p.line());
+        rows.push((line, record.iter().map(str::to_string).collect::<Vec<_>>()));
+    }
+    let is_header = |cells: &[String]| {
+        cells.iter().any(|c| !c.is_empty()) && cells.iter().all(|c| c.is_empty() || c.parse::<f64>().is_err())
+    };
+    if rows.first().is_some_and(|(_, cells)| is_header(cells)) {
+        rows.remove(0);
+    }
+    Ok(rows)
+}
+
+/// Neighbour indices (0-based) per hole and direction.
+fn neighbours(path: &Path, rows: &[(u64, Vec<String>)], base: i64) -> Result<Vec<Vec<Option<usize>>>, Error> {
+    let n = rows.len() as i64;
+    rows.iter()
+        .map(|(line, cells)| {
+            cells
+                .iter()
+                .enumerate()
+                .map(|(col, cell)| {
+                    if cell.is_empty() {
+                        return Ok(None);
+                    }
+                    let at = format!("line {line}, column {}", col + 1);
+                    let v = cell
+                        .parse::<f64>()
+                        .ok()
+                        .filter(|v| v.fract() == 0.0 && v.abs() < 1e9)
+                        .ok_or_else(|| fault(path, format!("{at}: {cell:?} is not a hole number")))?
+                        as i64;
+                    if v < base || v - base >= n {
+                        return Err(fault(
+                            path,
+                            format!(
+                                "{at}: neighbour {v} is out of range (the {n} holes are numbered {base} to {})",
+                                n - 1 + base
+                            ),
+                        ));
+                    }
+                    Ok(Some((v - base) as usize))
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// The jumps of an adjacency table: from h over its neighbour o in direction d into o's
+/// neighbour in direction d.
+fn jumps(path: &Path, neighbours: &[Vec<Option<usize>>], base: i64) -> Result<Vec<Jump>, Error> {
+    let mut jumps = Vec::new();
+    for (from, row) in neighbours.iter().enumerate() {
+        for (d, &over) in row.iter().enumerate() {
+            let Some(over) = over else { continue };
+            let hole = |h: usize| h as i64 + base;
+            if over == from {
+                return Err(fault(
+                    path,
+                    format!("hole {} is its own neighbour in column {}", hole(from), d + 1),
+                ));
+            }
+            let Some(Some(to)) = neighbours[over].get(d).copied() else { continue };
+            if to == from {
+                return Err(fault(
+                    path,
+                    format!(
+                        "column {} leads from hole {} to {} and straight back, so it is not one direction",
+                        d + 1,
+                        hole(from),
+                        hole(over)
+                    ),
+                ));
+            }
+            jumps.push(Jump { from: from as u8, over: over as u8, to: to as u8 });
+        }
+    }
+    Ok(jumps)
+}
+
+/// The (x, y) of every hole.
+fn points(path: &Path, rows: &[(u64, Vec<String>)], n: usize, base: i64) -> Result<Vec<(f64, f64)>, Error> {
+    if rows.len() > n {
+        return Err(fault(path, format!("the layout has {} rows but the board has {n} holes", rows.len())));
+    }
+    let mut points = Vec::with_capacity(n);
+    for i in 0..n {
+        let hole = i as i64 + base;
+        let Some((line, cells)) = rows.get(i) else {
+            return Err(fault(
+                path,
+                format!("hole {hole} has no coordinates: the layout has {} rows for {n} holes", rows.len()),
+            ));
+        };
+        let coordinate = |k: usize| -> Result<f64, Error> {
+            let cell = cells.get(k).map(String::as_str).unwrap_or("");
+            if cell.is_empty() {
+                return Err(fault(path, format!("hole {hole} (line {line}) has no coordinates")));
+            }
+            cell.parse::<f64>()
+                .ok()
+                .filter(|v| v.is_finite())
+                .ok_or_else(|| fault(path, format!("line {line}: {cell:?} is not a coordinate")))
+        };
+        points.push((coordinate(0)?, coordinate(1)?));
+    }
+    Ok(points)
+}
+
+/// The three files of a board, as (file name, contents), checked by reading them back.
+pub fn render(board: &Board) -> Result<Vec<(String, String)>, Error> {
+    let stem = super::picture::file_stem(board.name());
+    let refuse = |why: &str| Error::Export { path: format!("{stem}.json"), why: why.to_string() };
+    let lattice = Lattice::of_board(board)
+        .ok_or_else(|| refuse("its jumps do not lie on a square or triangular lattice"))?;
+    let holes = board.holes();
+    let at: HashMap<(i32, i32), usize> = holes.iter().enumerate().map(|(i, h)| ((h.x, h.y), i)).collect();
+    let mut adjacency = String::new();
+    for h in holes {
+        let cells: Vec<String> = lattice
+            .directions()
+            .iter()
+            .map(|(dx, dy)| at.get(&(h.x + dx, h.y + dy)).map_or(String::new(), |i| i.to_string()))
+            .collect();
+        adjacency += &(cells.join(",") + "\n");
+    }
+    let cells: Vec<(i32, i32)> = holes.iter().map(|h| (h.x, h.y)).collect();
+    let layout: String = from_grid(&cells, lattice)
+        .iter()
+        .map(|&(x, y)| format!("{},{}\n", coordinate_text(x), coordinate_text(y)))
+        .collect();
+    let (adjacency_name, layout_name) = (format!("{stem}.adjacency.csv"), format!("{stem}.layout.csv"));
+    // Written by hand to keep the hole names on one line.
+    let quote = |s: &str| serde_json::to_string(s).expect("strings serialize");
+    let mut fields = vec![
+        ("description", quote(&format!("{}, written by pegchain", board.name()))),
+        ("name", quote(board.name())),
+        ("board", quote(&adjacency_name)),
+        ("layout", quote(&layout_name)),
+    ];
+    if holes.iter().enumerate().any(|(i, h)| h.name != letters(i)) {
+        let names: Vec<String> = holes.iter().map(|h| quote(&h.name)).collect();
+        fields.push(("names", format!("[{}]", names.join(", "))));
+    }
+    let body: Vec<String> = fields.iter().map(|(k, v)| format!("  \"{k}\": {v}")).collect();
+    let json_text = format!("{{\n{}\n}}\n", body.join(",\n"));
+
+    // Read the files back from memory: the export must give the same board.
+    let files =
+        HashMap::from([(adjacency_name.clone(), adjacency.clone()), (layout_name.clone(), layout.clone())]);
+    let read = |p: &Path| {
+        let name = p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        files.get(&name).cloned().ok_or_else(|| std::io::Error::from(std::io::ErrorKind::NotFound))
+    };
+    let back = parse_with(Path::new(&format!("{stem}.json")), &json_text, &read)?.board;
+    if back.holes() != board.holes() || back.jumps() != board.jumps() {
+        return Err(refuse("this format cannot hold the board unchanged"));
+    }
+    Ok(vec![(format!("{stem}.json"), json_text), (adjacency_name, adjacency), (layout_name, layout)])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solitaire::board::builtin;
+
+    fn from_memory(json: &str, files: &[(&str, &str)]) -> Result<BoardFile, Error> {
+        let files: HashMap<String, String> =
+            files.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect();
+        let read = |p: &Path| {
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            files.get(&name).cloned().ok_or_else(|| std::io::Error::from(std::io::ErrorKind::NotFound))
+        };
+        parse_with(Path::new("dir/puzzle.json"), json, &read)
+    }
+
+    /// Seed 002's 15-hole board written as its README describes it: 0-based neighbours,
+    /// six direction columns, no header, floating-point layout with y upwards.
+    fn cracker(start: &str) -> Result<BoardFile, Error> {
+        let t5 = builtin("triangle5").unwrap();
+        let files = render(&t5).unwrap();
+        let json = format!(
+            r#"{{"description": "Standard Cracker Barrel Peg Jump Game", "board": "b.csv",
+                "layout": "l.csv", "scope": "MULTIPLE", "start": {start}}}"#
+        );
+        from_memory(&json, &[("b.csv", &files[1].1), ("l.csv", &files[2].1)])
+    }
+
+    #[test]
+    fn a_seed_002_puzzle_reads_with_its_defaults() {
+        let f = cracker("[1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 13]").unwrap();
+        let corners = 1 | 1 << 10 | 1 << 14;
+        assert_eq!(f.puzzle.start, Some(0x7fff & !corners));
+        assert_eq!(f.puzzle.finish, Some(corners), "finish defaults to the holes empty at the start");
+        assert!(f.puzzle.all);
+        assert_eq!(f.board.name(), "puzzle");
+        assert_eq!(f.board.hole_name(0), "A");
+    }
+
+    #[test]
+    fn the_triangle_adjacency_matches_seed_002s_direction_order() {
+        let files = render(&builtin("triangle5").unwrap()).unwrap();
+        // Hole 0 (the tip) has neighbours only down-left (1) and down-right (2).
+        assert_eq!(files[1].1.lines().next(), Some(",,,,1,2"));
+        assert_eq!(files[1].1.lines().nth(4), Some("5,2,1,3,7,8"));
+    }
+
+    #[test]
+    fn faults_name_the_file_and_the_place() {
+        let err = |r: Result<BoardFile, Error>| r.unwrap_err().to_string();
+        assert!(
+            err(cracker("[1, 15]")).contains("start names hole 15, not on the board (holes are 0 to 14)")
+        );
+        assert!(err(cracker("[1, 1]")).contains("start lists hole 1 twice"));
+        let e = err(from_memory(
+            r#"{"board": "b.csv", "layout": "l.csv"}"#,
+            &[("b.csv", "1\n7\n"), ("l.csv", "0,0\n1,0\n")],
+        ));
+        assert!(
+            e.contains(
+                "b.csv: line 2, column 1: neighbour 7 is out of range (the 2 holes are numbered 0 to 1)"
+            ),
+            "{e}"
+        );
+        let e = err(from_memory(
+            r#"{"board": "b.csv", "layout": "l.csv"}"#,
+            &[("b.csv", "1,\n2,0\n,1\n"), ("l.csv", "0,0\n1,0\n")],
+        ));
+        assert!(e.contains("l.csv: hole 2 has no coordinates: the layout has 2 rows for 3 holes"), "{e}");
+        let e = err(from_memory(r#"{"board": "b.csv", "layout": "l.csv", "boardd": 1}"#, &[]));
+        assert!(e.contains("invalid JSON: unknown field `boardd`"), "{e}");
+        let e = err(from_memory(
+            r#"{"board": "b.csv", "layout": "l.csv"}"#,
+            &[("b.csv", "1,\n,0\n"), ("l.csv", "0,0\n1,0\n")],
+        ));
+        assert!(e.contains("dir/puzzle.json: not a usable board: it has no jumps"), "{e}");
+        let e = err(from_memory(
+            r#"{"board": "b.csv", "layout": "l.csv"}"#,
+            &[("b.csv", "1\n0\n"), ("l.csv", "0,0\n1,0\n")],
+        ));
+        assert!(e.contains("column 1 leads from hole 0 to 1 and straight back"), "{e}");
+    }
+
+    #[test]
+    fn one_based_files_say_so() {
+        let json = r#"{"board": "b.csv", "layout": "l.csv", "index_base": 1, "start": [2, 3]}"#;
+        let f =
+            from_memory(json, &[("b.csv", "x,y\n2,\n3,1\n,2\n"), ("l.csv", "x,y\n0,0\n1,0\n2,0\n")]).unwrap();
+        assert_eq!(f.board.jumps(), [Jump { from: 0, over: 1, to: 2 }, Jump { from: 2, over: 1, to: 0 }]);
+        assert_eq!(f.puzzle.start, Some(0b110));
+        assert_eq!(f.puzzle.finish, Some(0b001));
+    }
+}

@@ -1,0 +1,218 @@
+//! Monte Carlo play: random games under a policy, tallied by start hole and pegs left.
+//!
+//! A simulation is a list of runs; each run plays its games from start holes drawn
+//! uniformly from its own hole set (one hole = a fixed start) with its own seed, derived
+//! from the user's seed and the run's index. Everything goes through `sampler`, so a seed
+//! fixes every number whatever the thread count.
+
+use crate::engine::sampler::{self, Batch, Stream};
+use crate::solitaire::board::Board;
+use crate::solitaire::moves::{MoveTable, start_position};
+use crate::solitaire::policy::Policy;
+
+/// Boards up to this many holes get a table of legal jumps for every position
+/// (2^21 positions: about 25 MB for the 21-hole triangle), so a move is one lookup.
+const DENSE_TABLE_HOLES: usize = 21;
+
+/// Plays random games on one board.
+pub struct Player {
+    moves: MoveTable,
+    policy: Policy,
+    /// For small boards: the legal jumps of position p are `jumps[offsets[p]..offsets[p + 1]]`,
+    /// and `flips` holds each one's effect (position ^= flip), saving a lookup per move.
+    dense: Option<Dense>,
+}
+
+struct Dense {
+    offsets: Vec<u32>,
+    jumps: Vec<u8>,
+    flips: Vec<u32>,
+}
+
+impl Player {
+    pub fn new(board: &Board, policy: Policy) -> Player {
+        let moves = MoveTable::new(board);
+        let dense = (board.hole_count() <= DENSE_TABLE_HOLES).then(|| {
+            let positions = 1usize << board.hole_count();
+            let mut offsets = Vec::with_capacity(positions + 1);
+            let (mut jumps, mut flips) = (Vec::new(), Vec::new());
+            for pos in 0..positions as u64 {
+                offsets.push(jumps.len() as u32);
+                for j in moves.legal(pos) {
+                    jumps.push(j as u8);
+                    flips.push((moves.apply(pos, j) ^ pos) as u32);
+                }
+            }
+            offsets.push(jumps.len() as u32);
+            Dense { offsets, jumps, flips }
+        });
+        Player { moves, policy, dense }
+    }
+
+    /// Plays one game from `pos` to the end and returns the final position.
+    pub fn play(&self, stream: &mut Stream, mut pos: u64) -> u64 {
+        let mut legal = [0u8; 64];
+        loop {
+            let n = match &self.dense {
+                Some(d) => {
+                    let (a, b) = (d.offsets[pos as usize] as usize, d.offsets[pos as usize + 1] as usize);
+                    if self.policy == Policy::Uniform {
+                        if a == b {
+                            return pos;
+                        }
+                        pos ^= d.flips[a + stream.below((b - a) as u32) as usize] as u64;
+                        continue;
+                    }
+                    legal[..b - a].copy_from_slice(&d.jumps[a..b]);
+                    b - a
+                }
+                None => {
+                    let mut n = 0;
+                    for j in self.moves.legal(pos) {
+                        legal[n] = j as u8;
+                        n += 1;
+                    }
+                    n
+                }
+            };
+            if n == 0 {
+                return pos;
+            }
+            let jump = self.choose(stream, &legal[..n]);
+            pos = self.moves.apply(pos, jump as usize);
+        }
+    }
+
+    /// Picks one of the legal jumps as the policy says.
+    fn choose(&self, stream: &mut Stream, legal: &[u8]) -> u8 {
+        let jumps = self.moves.jumps();
+        let key = |j: u8| match self.policy {
+            Policy::Uniform => 0,
+            Policy::PegFirst => jumps[j as usize].from,
+            Policy::HoleFirst => jumps[j as usize].to,
+        };
+        if self.policy == Policy::Uniform {
+            return legal[stream.below(legal.len() as u32) as usize];
+        }
+        // Two stages: a uniformly random group (peg or hole), then a jump within it.
+        let mut groups = [0u8; 64];
+        let mut count = 0;
+        for &j in legal {
+            if !groups[..count].contains(&key(j)) {
+                groups[count] = key(j);
+                count += 1;
+            }
+        }
+        let group = groups[stream.below(count as u32) as usize];
+        let members = legal.iter().filter(|&&j| key(j) == group).count();
+        let pick = stream.below(members as u32) as usize;
+        *legal.iter().filter(|&&j| key(j) == group).nth(pick).expect("pick < members")
+    }
+}
+
+/// One run: `games` games, each from a start hole drawn uniformly from `holes`.
+#[derive(Clone, Debug)]
+pub struct Run {
+    pub label: String,
+    pub holes: Vec<u8>,
+    pub games: u64,
+}
+
+/// The tallies of one run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RunTally {
+    /// `counts[hole][pegs]`: games started with `hole` empty that ended with `pegs` pegs.
+    pub counts: Vec<Vec<u64>>,
+    /// (games played, wins so far) after every batch, in order: the running estimate.
+    pub running: Vec<(u64, u64)>,
+}
+
+impl RunTally {
+    pub fn games(&self) -> u64 {
+        self.counts.iter().flatten().sum()
+    }
+    pub fn wins(&self) -> u64 {
+        self.counts.iter().map(|c| c[1]).sum()
+    }
+}
+
+/// Plays every run. `done` hears of every finished batch (games in it), for progress.
+pub fn simulate(
+    board: &Board,
+    policy: Policy,
+    runs: &[Run],
+    seed: u64,
+    threads: usize,
+    done: &(dyn Fn(u64) + Sync),
+) -> Vec<RunTally> {
+    let player = Player::new(board, policy);
+    let n = board.hole_count();
+    let starts: Vec<u64> = (0..n as u8).map(|h| start_position(board, h)).collect();
+    runs.iter()
+        .enumerate()
+        .map(|(i, run)| {
+            let work = |stream: &mut Stream, batch: Batch| {
+                let mut counts = vec![vec![0u64; n + 1]; n];
+                for _ in 0..batch.len {
+                    let hole = if run.holes.len() == 1 {
+                        run.holes[0]
+                    } else {
+                        run.holes[stream.below(run.holes.len() as u32) as usize]
+                    };
+                    let end = player.play(stream, starts[hole as usize]);
+                    counts[hole as usize][end.count_ones() as usize] += 1;
+                }
+                counts
+            };
+            let batches = sampler::run(run.games, sampler::subseed(seed, i as u64), threads, work, done);
+            let mut total = vec![vec![0u64; n + 1]; n];
+            let mut running = Vec::with_capacity(batches.len());
+            let (mut games, mut wins) = (0, 0);
+            for counts in batches {
+                for (t, c) in total.iter_mut().zip(&counts) {
+                    for (a, b) in t.iter_mut().zip(c) {
+                        *a += b;
+                    }
+                }
+                games += counts.iter().flatten().sum::<u64>();
+                wins += counts.iter().map(|c| c[1]).sum::<u64>();
+                running.push((games, wins));
+            }
+            RunTally { counts: total, running }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solitaire::board::builtin;
+
+    #[test]
+    fn dense_and_generated_move_lists_play_the_same_games() {
+        let board = builtin("triangle5").unwrap();
+        for policy in crate::solitaire::policy::POLICIES {
+            let dense = Player::new(&board, policy);
+            let plain = Player { dense: None, ..Player::new(&board, policy) };
+            let (mut a, mut b) = (Stream::new(3, 0), Stream::new(3, 0));
+            for _ in 0..2_000 {
+                assert_eq!(
+                    dense.play(&mut a, start_position(&board, 0)),
+                    plain.play(&mut b, start_position(&board, 0))
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn games_end_with_no_legal_jump() {
+        let board = builtin("english").unwrap();
+        let player = Player::new(&board, Policy::Uniform);
+        let moves = MoveTable::new(&board);
+        let mut s = Stream::new(1, 0);
+        for _ in 0..100 {
+            let end = player.play(&mut s, start_position(&board, 16));
+            assert!(!moves.has_move(end));
+        }
+    }
+}

@@ -1,0 +1,498 @@
+//! Solutions: sequences of jumps from a start position to a finish, found by search.
+//!
+//! Two methods give the same solutions in the same order (jumps tried in the board's jump
+//! order), and differ in time and memory:
+//! - `Dfs`: depth-first search with a table of positions known to fail, so a dead end met
+//!   again (in any symmetric form) is skipped at once. Little memory; finds one English
+//!   centre-to-centre solution in milliseconds.
+//! - `Bfs`: a breadth-first sweep of every reachable position, layer by layer, then a
+//!   backward pass keeping only positions that reach the finish; the listing then never
+//!   enters a dead end. Holds every reachable position, so it suits the smaller boards.
+//!
+//! Symmetry: a position fails or succeeds together with its images under a symmetry only if
+//! that symmetry maps the finish onto itself, so positions are reduced by exactly those
+//! elements (all of them for a finish by peg count).
+//!
+//! Solutions are streamed to a callback, never collected, so `--all` runs in the memory of
+//! the search alone.
+
+use crate::error::Error;
+use crate::solitaire::board::{Board, SymmetryGroup};
+use crate::solitaire::moves::MoveTable;
+use hashbrown::{HashMap, HashSet};
+use std::fmt;
+use std::ops::ControlFlow;
+use std::str::FromStr;
+
+/// Where a solution must end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Finish {
+    /// Exactly these pegs (a bitboard) at the end; one hole means the last peg's hole.
+    Pegs(u64),
+    /// This many pegs left and no jump possible; `Count(1)` is one peg in any hole.
+    Count(u32),
+}
+
+/// A start position and a finish.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Problem {
+    pub start: u64,
+    pub finish: Finish,
+}
+
+impl Problem {
+    /// Checks the positions against the board.
+    pub fn new(board: &Board, start: u64, finish: Finish) -> Result<Problem, Error> {
+        let outside = |p: u64| p & !board.full() != 0;
+        if start == 0 || outside(start) {
+            return Err(Error::Invalid("the start position must hold pegs on the board's holes".into()));
+        }
+        match finish {
+            Finish::Pegs(p) if p == 0 || outside(p) => {
+                return Err(Error::Invalid("the finish must name at least one hole of the board".into()));
+            }
+            Finish::Count(0) => return Err(Error::Invalid("--finish-count must be at least 1".into())),
+            _ => {}
+        }
+        Ok(Problem { start, finish })
+    }
+
+    /// Pegs left at the finish: every move removes one, so every solution has
+    /// `start pegs - finish pegs` jumps.
+    pub fn finish_pegs(&self) -> u32 {
+        match self.finish {
+            Finish::Pegs(p) => p.count_ones(),
+            Finish::Count(k) => k,
+        }
+    }
+
+    fn is_goal(&self, moves: &MoveTable, pos: u64) -> bool {
+        match self.finish {
+            Finish::Pegs(p) => pos == p,
+            Finish::Count(k) => pos.count_ones() == k && !moves.has_move(pos),
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Method {
+    #[default]
+    Dfs,
+    Bfs,
+}
+
+impl FromStr for Method {
+    type Err = String;
+    /// `dfs`/`bfs`, or seed 002's `DEPTH_FIRST`/`BREADTH_FIRST`, in any case.
+    fn from_str(s: &str) -> Result<Method, String> {
+        match s.trim().to_ascii_lowercase().replace('-', "_").as_str() {
+            "dfs" | "depth_first" => Ok(Method::Dfs),
+            "bfs" | "breadth_first" => Ok(Method::Bfs),
+            _ => Err(format!("unknown search method {s:?}; use dfs or bfs")),
+        }
+    }
+}
+
+impl fmt::Display for Method {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Method::Dfs => "dfs",
+            Method::Bfs => "bfs",
+        })
+    }
+}
+
+/// What a search did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Summary {
+    /// Solutions passed to the callback.
+    pub found: u64,
+    /// The search ran to the end (every solution was seen); false when the callback stopped it.
+    pub complete: bool,
+    /// Positions the search expanded (DFS) or held (BFS).
+    pub positions: u64,
+    /// No search was needed: a parity invariant of the board (a position class) differs
+    /// between the start and every possible finish.
+    pub ruled_out_by_parity: bool,
+}
+
+/// Entries the DFS failure table may hold (about 150 MB); past it the search goes on,
+/// correct but slower.
+const MAX_FAILED: usize = 1 << 23;
+/// Positions the BFS sweep may hold (about 300 MB) before it refuses.
+pub const MAX_BFS_POSITIONS: u64 = 20_000_000;
+
+/// The search context of one board: moves and symmetry group, built once.
+pub struct Solver<'a> {
+    pub board: &'a Board,
+    pub moves: MoveTable,
+    pub group: SymmetryGroup,
+    /// Hole sets whose peg count keeps its parity under every jump.
+    invariants: Vec<u64>,
+}
+
+impl<'a> Solver<'a> {
+    pub fn new(board: &'a Board) -> Solver<'a> {
+        Solver {
+            board,
+            moves: MoveTable::new(board),
+            group: SymmetryGroup::of_board(board),
+            invariants: parity_invariants(board),
+        }
+    }
+
+    /// The parities of a position that no jump changes: its position class.
+    pub fn position_class(&self, pos: u64) -> Vec<bool> {
+        self.invariants.iter().map(|v| (v & pos).count_ones() % 2 == 1).collect()
+    }
+
+    /// Whether the position classes alone show that no solution exists.
+    fn ruled_out(&self, problem: &Problem) -> bool {
+        let start = self.position_class(problem.start);
+        match problem.finish {
+            Finish::Pegs(p) => self.position_class(p) != start,
+            Finish::Count(1) => (0..self.board.hole_count()).all(|h| self.position_class(1 << h) != start),
+            Finish::Count(_) => false,
+        }
+    }
+
+    /// Every solution of `problem`, in jump order, passed to `on_solution` as jump indices
+    /// (into `board.jumps()`) until it returns `Break`.
+    pub fn run(
+        &self,
+        problem: &Problem,
+        method: Method,
+        on_solution: &mut dyn FnMut(&[usize]) -> ControlFlow<()>,
+    ) -> Result<Summary, Error> {
+        if self.ruled_out(problem) {
+            return Ok(Summary { found: 0, complete: true, positions: 0, ruled_out_by_parity: true });
+        }
+        let canon = Canon::new(&self.group, self.finish_preserving(problem));
+        let mut search = Search {
+            moves: &self.moves,
+            problem,
+            canon: &canon,
+            on_solution,
+            path: Vec::new(),
+            found: 0,
+            positions: 0,
+        };
+        let outcome = match method {
+            Method::Dfs => search.dfs(),
+            Method::Bfs => search.bfs()?,
+        };
+        Ok(Summary {
+            found: search.found,
+            complete: outcome.is_continue(),
+            positions: search.positions,
+            ruled_out_by_parity: false,
+        })
+    }
+
+    /// The group elements that map the finish onto itself.
+    fn finish_preserving(&self, problem: &Problem) -> Vec<usize> {
+        (0..self.group.order())
+            .filter(|&g| match problem.finish {
+                Finish::Pegs(p) => self.group.apply(g, p) == p,
+                Finish::Count(_) => true,
+            })
+            .collect()
+    }
+}
+
+/// A basis of the hole sets S with |S ∩ {from, over, to}| even for every jump: a jump
+/// flips those three holes, so the parity of the pegs in S never changes. This is the
+/// null space of the jumps' incidence matrix over GF(2), found by Gaussian elimination;
+/// on the English board it gives the classical 16 position classes.
+fn parity_invariants(board: &Board) -> Vec<u64> {
+    let n = board.hole_count();
+    let mut rows: Vec<u64> =
+        board.jumps().iter().map(|j| 1u64 << j.from | 1u64 << j.over | 1u64 << j.to).collect();
+    let mut pivots: Vec<(usize, u64)> = Vec::new();
+    for col in 0..n {
+        let bit = 1u64 << col;
+        let Some(r) = rows.iter().position(|&row| row & bit != 0) else { continue };
+        let pivot = rows.swap_remove(r);
+        for row in rows.iter_mut().chain(pivots.iter_mut().map(|(_, p)| p)) {
+            if *row & bit != 0 {
+                *row ^= pivot;
+            }
+        }
+        pivots.push((col, pivot));
+    }
+    // A free column f gives x_f = 1 and x_p = (bit f of pivot row p) for every pivot p.
+    (0..n)
+        .filter(|&f| pivots.iter().all(|&(c, _)| c != f))
+        .map(|f| pivots.iter().fold(1u64 << f, |v, &(c, row)| if row >> f & 1 == 1 { v | 1 << c } else { v }))
+        .collect()
+}
+
+/// Canonical forms under a subgroup given as element indices.
+struct Canon<'g> {
+    group: &'g SymmetryGroup,
+    elements: Vec<usize>,
+}
+
+impl Canon<'_> {
+    fn new(group: &SymmetryGroup, elements: Vec<usize>) -> Canon<'_> {
+        Canon { group, elements }
+    }
+
+    #[inline]
+    fn of(&self, pos: u64) -> u64 {
+        if self.elements.len() == self.group.order() {
+            return self.group.canonical(pos);
+        }
+        self.elements.iter().fold(pos, |best, &g| best.min(self.group.apply(g, pos)))
+    }
+}
+
+struct Search<'s> {
+    moves: &'s MoveTable,
+    problem: &'s Problem,
+    canon: &'s Canon<'s>,
+    on_solution: &'s mut dyn FnMut(&[usize]) -> ControlFlow<()>,
+    path: Vec<usize>,
+    found: u64,
+    positions: u64,
+}
+
+impl Search<'_> {
+    fn emit(&mut self) -> ControlFlow<()> {
+        self.found += 1;
+        (self.on_solution)(&self.path)
+    }
+
+    fn dfs(&mut self) -> ControlFlow<()> {
+        let mut failed = HashSet::new();
+        self.dfs_from(self.problem.start, &mut failed)?;
+        ControlFlow::Continue(())
+    }
+
+    /// Whether any solution passes through `pos`.
+    fn dfs_from(&mut self, pos: u64, failed: &mut HashSet<u64>) -> ControlFlow<(), bool> {
+        if self.problem.is_goal(self.moves, pos) {
+            self.emit()?;
+            return ControlFlow::Continue(true);
+        }
+        if pos.count_ones() <= self.problem.finish_pegs() {
+            return ControlFlow::Continue(false);
+        }
+        let key = self.canon.of(pos);
+        if failed.contains(&key) {
+            return ControlFlow::Continue(false);
+        }
+        self.positions += 1;
+        let mut any = false;
+        for j in 0..self.moves.jumps().len() {
+            if self.moves.is_legal(pos, j) {
+                self.path.push(j);
+                any |= self.dfs_from(self.moves.apply(pos, j), failed)?;
+                self.path.pop();
+            }
+        }
+        if !any && failed.len() < MAX_FAILED {
+            failed.insert(key);
+        }
+        ControlFlow::Continue(any)
+    }
+
+    /// Sweeps forward, prunes backward to the positions that reach the finish, then lists.
+    fn bfs(&mut self) -> Result<ControlFlow<()>, Error> {
+        let last = self.problem.start.count_ones().saturating_sub(self.problem.finish_pegs()) as usize;
+        let mut layers: Vec<HashSet<u64>> = vec![HashSet::from([self.canon.of(self.problem.start)])];
+        self.positions = 1;
+        while layers.len() <= last && !layers[layers.len() - 1].is_empty() {
+            let mut next = HashSet::new();
+            for &pos in &layers[layers.len() - 1] {
+                next.extend(self.moves.legal(pos).map(|j| self.canon.of(self.moves.apply(pos, j))));
+            }
+            self.positions += next.len() as u64;
+            if self.positions > MAX_BFS_POSITIONS {
+                return Err(Error::Invalid(format!(
+                    "--method bfs would hold more than {MAX_BFS_POSITIONS} positions on this board; \
+                     use --method dfs"
+                )));
+            }
+            layers.push(next);
+        }
+        if layers.len() <= last {
+            return Ok(ControlFlow::Continue(()));
+        }
+        // Goals have exactly the finish's pegs, so they all sit in the last layer.
+        layers[last].retain(|&p| self.problem.is_goal(self.moves, p));
+        for i in (0..last).rev() {
+            let (head, tail) = layers.split_at_mut(i + 1);
+            let below = &tail[0];
+            head[i].retain(|&p| {
+                self.moves.legal(p).any(|j| below.contains(&self.canon.of(self.moves.apply(p, j))))
+            });
+        }
+        Ok(self.list(self.problem.start, &layers, 0))
+    }
+
+    /// Every path through the kept positions: each step leads on to a solution.
+    fn list(&mut self, pos: u64, layers: &[HashSet<u64>], depth: usize) -> ControlFlow<()> {
+        if depth + 1 == layers.len() {
+            return if layers[depth].contains(&self.canon.of(pos)) {
+                self.emit()
+            } else {
+                ControlFlow::Continue(())
+            };
+        }
+        for j in 0..self.moves.jumps().len() {
+            if self.moves.is_legal(pos, j) {
+                let next = self.moves.apply(pos, j);
+                if layers[depth + 1].contains(&self.canon.of(next)) {
+                    self.path.push(j);
+                    self.list(next, layers, depth + 1)?;
+                    self.path.pop();
+                }
+            }
+        }
+        ControlFlow::Continue(())
+    }
+}
+
+/// Classes of solutions that differ only in the order of their jumps and a symmetry of the
+/// board that maps the start and the finish onto themselves. Two solutions with the same
+/// jumps in another order hold the same multiset of jumps, so a class is keyed by the
+/// smallest symmetric image of its sorted jump list.
+pub struct DistinctSolutions {
+    /// For each symmetry kept: jump index -> index of the image jump.
+    jump_maps: Vec<Vec<u16>>,
+    seen: HashSet<Vec<u16>>,
+}
+
+impl DistinctSolutions {
+    pub fn new(solver: &Solver<'_>, problem: &Problem) -> DistinctSolutions {
+        let jumps = solver.board.jumps();
+        let index: HashMap<_, u16> = jumps.iter().enumerate().map(|(i, j)| (*j, i as u16)).collect();
+        let group = &solver.group;
+        let jump_maps = solver
+            .finish_preserving(problem)
+            .into_iter()
+            .filter(|&g| group.apply(g, problem.start) == problem.start)
+            .map(|g| {
+                let p = &group.perms()[g];
+                jumps
+                    .iter()
+                    .map(|j| {
+                        let image = crate::solitaire::board::Jump {
+                            from: p[j.from as usize],
+                            over: p[j.over as usize],
+                            to: p[j.to as usize],
+                        };
+                        index[&image]
+                    })
+                    .collect()
+            })
+            .collect();
+        DistinctSolutions { jump_maps, seen: HashSet::new() }
+    }
+
+    /// How many symmetries identify solutions (the identity included).
+    pub fn symmetries(&self) -> usize {
+        self.jump_maps.len()
+    }
+
+    /// Classes seen so far.
+    pub fn count(&self) -> u64 {
+        self.seen.len() as u64
+    }
+
+    /// Records a solution; true when it opens a new class.
+    pub fn insert(&mut self, solution: &[usize]) -> bool {
+        let key = self
+            .jump_maps
+            .iter()
+            .map(|map| {
+                let mut image: Vec<u16> = solution.iter().map(|&j| map[j]).collect();
+                image.sort_unstable();
+                image
+            })
+            .min()
+            .unwrap_or_default();
+        self.seen.insert(key)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solitaire::board::builtin;
+    use crate::solitaire::moves::start_position;
+
+    fn all(board: &Board, problem: &Problem, method: Method) -> Vec<Vec<usize>> {
+        let solver = Solver::new(board);
+        let mut out = Vec::new();
+        let s = solver
+            .run(problem, method, &mut |sol| {
+                out.push(sol.to_vec());
+                ControlFlow::Continue(())
+            })
+            .unwrap();
+        assert!(s.complete);
+        assert_eq!(s.found as usize, out.len());
+        out
+    }
+
+    #[test]
+    fn both_methods_list_the_same_solutions_in_the_same_order() {
+        let t5 = builtin("triangle5").unwrap();
+        for start in [0, 3, 4] {
+            for finish in [Finish::Count(1), Finish::Pegs(1 << 12), Finish::Count(2)] {
+                let p = Problem::new(&t5, start_position(&t5, start), finish).unwrap();
+                assert_eq!(all(&t5, &p, Method::Dfs), all(&t5, &p, Method::Bfs), "start {start} {finish:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_callback_break_stops_the_search() {
+        let t5 = builtin("triangle5").unwrap();
+        let p = Problem::new(&t5, start_position(&t5, 0), Finish::Count(1)).unwrap();
+        let mut n = 0;
+        let s = Solver::new(&t5)
+            .run(&p, Method::Dfs, &mut |_| {
+                n += 1;
+                if n == 3 { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+            })
+            .unwrap();
+        assert_eq!((s.found, s.complete), (3, false));
+    }
+
+    #[test]
+    fn parity_invariants_hold_and_give_the_english_boards_16_classes() {
+        for name in ["english", "european", "triangle5", "triangle6"] {
+            let b = builtin(name).unwrap();
+            let inv = parity_invariants(&b);
+            for v in &inv {
+                for j in b.jumps() {
+                    let hits = [j.from, j.over, j.to].iter().filter(|&&h| v >> h & 1 == 1).count();
+                    assert_eq!(hits % 2, 0, "{name}");
+                }
+            }
+        }
+        // Beasley's 16 position classes of the 33-hole board.
+        assert_eq!(1 << parity_invariants(&builtin("english").unwrap()).len(), 16);
+    }
+
+    #[test]
+    fn parity_rules_out_the_european_centre_game_without_search() {
+        let eu = builtin("european").unwrap();
+        let d4 = eu.find_hole("d4").unwrap();
+        let p = Problem::new(&eu, start_position(&eu, d4), Finish::Pegs(1 << d4)).unwrap();
+        let s = Solver::new(&eu).run(&p, Method::Dfs, &mut |_| ControlFlow::Continue(())).unwrap();
+        assert_eq!((s.found, s.complete, s.ruled_out_by_parity), (0, true, true));
+    }
+
+    #[test]
+    fn bad_problems_are_refused() {
+        let t5 = builtin("triangle5").unwrap();
+        assert!(Problem::new(&t5, 0, Finish::Count(1)).is_err());
+        assert!(Problem::new(&t5, 1 << 20, Finish::Count(1)).is_err());
+        assert!(Problem::new(&t5, 1, Finish::Count(0)).is_err());
+        assert!(Problem::new(&t5, 1, Finish::Pegs(1 << 15)).is_err());
+    }
+}
