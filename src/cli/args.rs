@@ -20,7 +20,7 @@ pub enum Command {
     /// List the built-in boards, or write one as board files (--export)
     Boards(BoardsArgs),
     /// Draw a board with its hole names
-    Show(BoardArgs),
+    Show(ShowArgs),
     /// Exact probabilities under random play: one peg left, pegs left, finish holes
     Exact(ExactArgs),
     /// Count complete games, winning games by finish hole, and reachable positions
@@ -37,11 +37,36 @@ pub enum Command {
     Ends(CountArgs),
 }
 
+/// The output format flags every command takes: text by default.
+#[derive(Args, Debug, Clone, Default)]
+pub struct OutputArgs {
+    /// One JSON document: exact numbers as strings, each with its correctly rounded decimal
+    #[arg(long, conflicts_with_all = ["csv", "markdown"])]
+    pub json: bool,
+    /// One CSV table
+    #[arg(long, conflicts_with = "markdown")]
+    pub csv: bool,
+    /// Markdown: headings and tables
+    #[arg(long)]
+    pub markdown: bool,
+    /// Show long fractions whole in text and Markdown (abbreviated by default)
+    #[arg(long)]
+    pub full: bool,
+}
+
 #[derive(Args, Debug)]
 pub struct BoardArgs {
     /// Board: triangle4..triangle10, english, european, or a board file (.json or picture)
     #[arg(long, default_value = "triangle5")]
     pub board: String,
+}
+
+#[derive(Args, Debug)]
+pub struct ShowArgs {
+    #[command(flatten)]
+    pub board: BoardArgs,
+    #[command(flatten)]
+    pub output: OutputArgs,
 }
 
 #[derive(Args, Debug)]
@@ -52,9 +77,8 @@ pub struct CountArgs {
     /// triangles (a1 = tip), a comma-separated list, or `all`
     #[arg(long, default_value = "all")]
     pub start: String,
-    /// Print one JSON document instead of tables
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    pub output: OutputArgs,
     /// No progress lines on stderr
     #[arg(long, short)]
     pub quiet: bool,
@@ -105,9 +129,8 @@ pub struct SimulateArgs {
     /// Do not compute exact values
     #[arg(long)]
     pub no_exact: bool,
-    /// Print one JSON document instead of tables
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    pub output: OutputArgs,
     /// No progress bar or timing line on stderr
     #[arg(long, short)]
     pub quiet: bool,
@@ -124,12 +147,8 @@ pub struct AuditArgs {
     /// Worker threads (0 = one per core); the output does not depend on it
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
-    /// Print the report as one JSON document
-    #[arg(long, conflicts_with = "markdown")]
-    pub json: bool,
-    /// Print the report as Markdown
-    #[arg(long)]
-    pub markdown: bool,
+    #[command(flatten)]
+    pub output: OutputArgs,
     /// Also write SVG plots into this directory
     #[arg(long, value_name = "DIR")]
     pub svg: Option<std::path::PathBuf>,
@@ -174,12 +193,8 @@ pub struct RaceArgs {
     /// Threads for the simulation, 0 = all cores (the result does not depend on it)
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
-    /// CSV instead of tables: the turn distribution, the grid, or the sweep
-    #[arg(long, conflicts_with = "json")]
-    pub csv: bool,
-    /// Print one JSON document instead of tables
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    pub output: OutputArgs,
 }
 
 #[derive(Args, Debug)]
@@ -193,6 +208,8 @@ pub struct BoardsArgs {
     /// Directory to write the files into
     #[arg(long, value_name = "DIR", default_value = ".", requires = "export")]
     pub out: PathBuf,
+    #[command(flatten)]
+    pub output: OutputArgs,
 }
 
 #[derive(Args, Debug)]
@@ -224,13 +241,12 @@ pub struct SolveArgs {
     #[arg(long)]
     pub method: Option<String>,
     /// Draw the board after every jump
-    #[arg(long, conflicts_with = "json")]
+    #[arg(long, conflicts_with_all = ["json", "csv"])]
     pub show: bool,
     /// Keep only solutions that differ in more than the order of their jumps and a symmetry
     /// of the board keeping the start and the finish; count them all
     #[arg(long)]
     pub distinct: bool,
-    /// Print one JSON document (streamed) instead of text
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    pub output: OutputArgs,
 }

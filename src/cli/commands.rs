@@ -1,12 +1,11 @@
 //! One function per subcommand: a validated request in, the library called, its typed result
 //! rendered, the bytes handed to `output`. No domain logic lives here.
 
-use super::args::{
-    AuditArgs, BoardArgs, BoardsArgs, CountArgs, ExactArgs, RaceArgs, SimulateArgs, SolveArgs,
-};
+use super::args::{AuditArgs, BoardsArgs, CountArgs, ExactArgs, RaceArgs, ShowArgs, SimulateArgs, SolveArgs};
 use super::output::{self, Failure, Stream};
 use super::progress;
-use super::validate::{RaceFormat, RaceJob, SolveRequest};
+use super::validate::{RaceJob, SolveRequest};
+use pegchain::render::Format;
 use pegchain::render::race as race_report;
 use pegchain::render::simulate as simreport;
 use pegchain::render::solitaire as report;
@@ -44,8 +43,8 @@ fn boards_text() -> String {
     out
 }
 
-pub fn show(args: BoardArgs) -> Answer {
-    let b = pegchain::solitaire::load_board(&args.board)?;
+pub fn show(args: ShowArgs) -> Answer {
+    let b = pegchain::solitaire::load_board(&args.board.board)?;
     let group = pegchain::SymmetryGroup::of_board(&b);
     Ok(format!(
         "{} ({} holes, {} jumps, symmetry group of order {})\n\n{}",
@@ -61,21 +60,29 @@ pub fn exact(args: ExactArgs) -> Answer {
     let req = args.validate()?;
     let analysis = Analysis::new(&req.board);
     let r = analysis.exact(&req.starts, &req.config, &mut progress::layer_printer(&req.board, req.quiet))?;
-    Ok(if req.json { json(report::exact_json(&req.board, &r)) } else { report::exact_text(&req.board, &r) })
+    Ok(if req.output.format == Format::Json {
+        json(report::exact_json(&req.board, &r))
+    } else {
+        report::exact_text(&req.board, &r)
+    })
 }
 
 pub fn count(args: CountArgs) -> Answer {
     let req = args.validate()?;
     let analysis = Analysis::new(&req.board);
     let r = analysis.count(&req.starts, &req.config, &mut progress::layer_printer(&req.board, req.quiet))?;
-    Ok(if req.json { json(report::count_json(&req.board, &r)) } else { report::count_text(&req.board, &r) })
+    Ok(if req.output.format == Format::Json {
+        json(report::count_json(&req.board, &r))
+    } else {
+        report::count_text(&req.board, &r)
+    })
 }
 
 pub fn ends(args: CountArgs) -> Answer {
     let req = args.validate()?;
     let analysis = Analysis::new(&req.board);
     let r = analysis.count(&req.starts, &req.config, &mut progress::layer_printer(&req.board, req.quiet))?;
-    Ok(if req.json {
+    Ok(if req.output.format == Format::Json {
         json(pegchain::render::ends::ends_json(&req.board, &r))
     } else {
         pegchain::render::ends::ends_text(&req.board, &r)
@@ -89,7 +96,11 @@ pub fn simulate(args: SimulateArgs) -> Answer {
     let r = pegchain::solitaire::estimates::run(&req.board, &req.config, &|n| bar.inc(n))?;
     bar.finish_and_clear();
     progress::throughput(total, r.play_time.as_secs_f64(), req.config.threads, req.quiet);
-    Ok(if req.json { json(simreport::json(&req.board, &r)) } else { simreport::text(&req.board, &r) })
+    Ok(if req.output.format == Format::Json {
+        json(simreport::json(&req.board, &r))
+    } else {
+        simreport::text(&req.board, &r)
+    })
 }
 
 pub fn audit(args: AuditArgs) -> Answer {
@@ -105,12 +116,10 @@ pub fn audit(args: AuditArgs) -> Answer {
         output::write_files_in(dir, &files)?;
     }
     let doc = pegchain::render::audit::document(&r);
-    Ok(if args.json {
-        json(pegchain::render::audit::json(&r))
-    } else if args.markdown {
-        doc.markdown()
-    } else {
-        doc.text()
+    Ok(match args.output.validate().format {
+        Format::Json => json(pegchain::render::audit::json(&r)),
+        Format::Markdown => doc.markdown(),
+        _ => doc.text(),
     })
 }
 
@@ -126,33 +135,33 @@ pub fn race(args: RaceArgs) -> Answer {
                 let check = s.check(&r);
                 (s, check)
             });
-            Ok(match req.format {
-                RaceFormat::Text => race_report::game_text(rules, &r, sim.as_ref()),
-                RaceFormat::Json => json(race_report::game_json(rules, &r, sim.as_ref())),
-                RaceFormat::Csv => race_report::game_csv(&r),
+            Ok(match req.output.format {
+                Format::Text | Format::Markdown => race_report::game_text(rules, &r, sim.as_ref()),
+                Format::Json => json(race_report::game_json(rules, &r, sim.as_ref())),
+                Format::Csv => race_report::game_csv(&r),
             })
         }
         RaceJob::Grid { length, svg } => {
             let g = race::grid(rules, length)?;
             if let Some(path) = &svg {
-                output::write_files(&[(path.clone(), race_report::grid_svg(rules, &g).into_bytes())])?;
+                output::write_file(path, race_report::grid_svg(rules, &g).as_bytes())?;
             }
-            Ok(match req.format {
-                RaceFormat::Text => {
+            Ok(match req.output.format {
+                Format::Text | Format::Markdown => {
                     let note =
                         svg.map_or(String::new(), |p| format!("\nHeat map written to {}\n", p.display()));
                     race_report::grid_text(rules, &g) + &note
                 }
-                RaceFormat::Json => json(race_report::grid_json(rules, &g)),
-                RaceFormat::Csv => race_report::grid_csv(&g),
+                Format::Json => json(race_report::grid_json(rules, &g)),
+                Format::Csv => race_report::grid_csv(&g),
             })
         }
         RaceJob::Sweep { swine, butcher, lengths } => {
             let reports = race::sweep(rules, swine, butcher, lengths)?;
-            Ok(match req.format {
-                RaceFormat::Text => race_report::sweep_text(rules, &reports),
-                RaceFormat::Json => json(race_report::sweep_json(rules, &reports)),
-                RaceFormat::Csv => race_report::sweep_csv(&reports),
+            Ok(match req.output.format {
+                Format::Text | Format::Markdown => race_report::sweep_text(rules, &reports),
+                Format::Json => json(race_report::sweep_json(rules, &reports)),
+                Format::Csv => race_report::sweep_csv(&reports),
             })
         }
     }
@@ -173,7 +182,7 @@ fn stream_solutions(req: &SolveRequest, out: &mut Stream<impl Write>) -> Result<
     let (board, problem) = (&req.board, &req.problem);
     let solver = Solver::new(board);
     let mut distinct = req.distinct.then(|| DistinctSolutions::new(&solver, problem));
-    let head = if req.json {
+    let head = if req.output.format == Format::Json {
         report::json_header(board, problem, req.method)
     } else {
         report::header_text(board, problem, req.method)
@@ -188,7 +197,7 @@ fn stream_solutions(req: &SolveRequest, out: &mut Stream<impl Write>) -> Result<
             return ControlFlow::Continue(());
         }
         shown += 1;
-        let text = if req.json {
+        let text = if req.output.format == Format::Json {
             report::json_solution(board, shown, jumps)
         } else {
             report::solution_text(board, problem.start, shown, jumps, req.show)
@@ -198,7 +207,7 @@ fn stream_solutions(req: &SolveRequest, out: &mut Stream<impl Write>) -> Result<
     })?;
     if open {
         let distinct = distinct.map(|d| DistinctCount { classes: d.count(), symmetries: d.symmetries() });
-        let foot = if req.json {
+        let foot = if req.output.format == Format::Json {
             report::json_footer(&summary, shown, distinct)
         } else {
             report::footer_text(&summary, shown, distinct)

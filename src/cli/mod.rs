@@ -1,9 +1,10 @@
 //! The `pegchain` binary's command line: flags (`args`), their validation into requests
 //! (`validate`), one function per subcommand (`commands`), progress on stderr (`progress`),
-//! and the one output function (`output`).
+//! the one output function (`output`) and the one file writer (`files`).
 
 pub mod args;
 pub mod commands;
+pub mod files;
 pub mod output;
 pub mod progress;
 pub mod validate;

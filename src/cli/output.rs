@@ -4,6 +4,7 @@
 //! Exit codes: 0 success (a closed pipe included: `| head` is not a failure), 1 a failure
 //! at run time (a write that failed), 2 bad input or usage.
 
+use super::files::{self, StdoutError};
 use pegchain::Error;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -53,11 +54,9 @@ pub fn words(e: &Error) -> String {
 /// Writes the answer to stdout. A closed pipe ends quietly; any other failure (a full disk)
 /// is a run-time failure.
 pub fn emit(text: &str) -> Result<(), Failure> {
-    let mut out = io::stdout().lock();
-    match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
-        Ok(()) => Ok(()),
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
-        Err(e) => Err(stdout_failed(&e)),
+    match files::write_stdout(text.as_bytes()) {
+        Ok(()) | Err(StdoutError::Closed) => Ok(()),
+        Err(StdoutError::Failed(e)) => Err(stdout_failed(&e)),
     }
 }
 
@@ -68,8 +67,24 @@ pub fn stdout_failed(e: &io::Error) -> Failure {
 /// Writes every file whole or none of them: each goes to a temporary file of its own beside
 /// its target, and all are renamed into place only when every one is written.
 pub fn write_files(files: &[(PathBuf, Vec<u8>)]) -> Result<(), Failure> {
-    atomic::write_all_atomic(files)
-        .map_err(|(path, e)| Failure::Runtime(format!("cannot write {}: {}", path.display(), plain(&e))))
+    let targets: Vec<&Path> = files.iter().map(|(path, _)| path.as_path()).collect();
+    write_files_checked(&targets, || files::write_all_atomic(files))
+}
+
+/// Refuses a target that is a directory, then writes.
+fn write_files_checked(targets: &[&Path], write: impl FnOnce() -> io::Result<()>) -> Result<(), Failure> {
+    if let Some(target) = targets.iter().find(|target| target.is_dir()) {
+        return Err(Failure::Runtime(format!(
+            "cannot write {}: a directory is in the way",
+            target.display()
+        )));
+    }
+    write().map_err(|e| Failure::Runtime(format!("cannot write {}", plain(&e))))
+}
+
+/// Writes one file whole or not at all.
+pub fn write_file(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
+    write_files_checked(&[path], || files::write_atomic(path, bytes))
 }
 
 /// `write_files` into `dir`, created if missing (and removed again if the writing fails).
@@ -118,7 +133,10 @@ impl<W: Write> Stream<W> {
     }
 
     fn stop(&mut self, e: io::Error) {
-        if e.kind() == io::ErrorKind::BrokenPipe { self.closed = true } else { self.failed = Some(e) }
+        match files::classify(e) {
+            StdoutError::Closed => self.closed = true,
+            StdoutError::Failed(e) => self.failed = Some(e),
+        }
     }
 
     /// Flushes and turns a failed write into the run-time failure it is.
@@ -132,72 +150,6 @@ impl<W: Write> Stream<W> {
         match self.failed {
             Some(e) => Err(stdout_failed(&e)),
             None => Ok(()),
-        }
-    }
-}
-
-mod atomic {
-    //! Temporary files beside their targets, renamed into place when complete.
-    use std::fs::{self, File, OpenOptions};
-    use std::io::{self, Write};
-    use std::path::{Path, PathBuf};
-
-    /// Writes every file through its own temporary file; on any failure removes every
-    /// temporary it created and leaves the targets as they were.
-    pub fn write_all_atomic(files: &[(PathBuf, Vec<u8>)]) -> Result<(), (PathBuf, io::Error)> {
-        if let Some((target, _)) = files.iter().find(|(target, _)| target.is_dir()) {
-            return Err((target.clone(), io::Error::other("a directory is in the way")));
-        }
-        let mut temps: Vec<PathBuf> = Vec::new();
-        for (target, bytes) in files {
-            match write_temp(target, bytes) {
-                Ok(temp) => temps.push(temp),
-                Err(e) => {
-                    remove(&temps);
-                    return Err((target.clone(), e));
-                }
-            }
-        }
-        for (i, ((target, _), temp)) in files.iter().zip(&temps).enumerate() {
-            if let Err(e) = fs::rename(temp, target) {
-                remove(&temps[i..]);
-                return Err((target.clone(), e));
-            }
-        }
-        Ok(())
-    }
-
-    /// A new file beside `target` (never an existing one), written whole and synced.
-    fn write_temp(target: &Path, bytes: &[u8]) -> io::Result<PathBuf> {
-        let dir = match target.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-            _ => PathBuf::from("."),
-        };
-        let name = target.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        for n in 0.. {
-            let temp = dir.join(format!(".{name}.pegchain-{}-{n}.tmp", std::process::id()));
-            let file = OpenOptions::new().write(true).create_new(true).open(&temp);
-            match file {
-                Ok(file) => {
-                    return fill(file, bytes).map(|_| temp.clone()).inspect_err(|_| {
-                        let _ = fs::remove_file(&temp);
-                    });
-                }
-                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
-                Err(e) => return Err(e),
-            }
-        }
-        unreachable!("the counter runs until a free name is found")
-    }
-
-    fn fill(mut file: File, bytes: &[u8]) -> io::Result<()> {
-        file.write_all(bytes)?;
-        file.sync_all()
-    }
-
-    fn remove(temps: &[PathBuf]) {
-        for t in temps {
-            let _ = fs::remove_file(t);
         }
     }
 }

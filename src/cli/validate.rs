@@ -3,14 +3,38 @@
 
 use super::args::*;
 use pegchain::race::{Rules, Setup};
+use pegchain::render::{Format, Style};
 use pegchain::solitaire::audit::AuditConfig;
 use pegchain::solitaire::estimates::{SimConfig, StartPlan};
 use pegchain::solitaire::exact::{EngineConfig, Starts};
-use pegchain::solitaire::files::{Format, Puzzle};
+use pegchain::solitaire::files::{self, Puzzle};
 use pegchain::solitaire::solve::{Finish, Method, Problem};
 use pegchain::{Board, Error, Policy};
 use std::ops::RangeInclusive;
 use std::path::PathBuf;
+
+/// How the answer is to be written: the format and how text shows exact numbers.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Output {
+    pub format: Format,
+    pub style: Style,
+}
+
+impl OutputArgs {
+    /// The flags conflict with each other in clap already, so any combination left is valid.
+    pub fn validate(&self) -> Output {
+        let format = if self.json {
+            Format::Json
+        } else if self.csv {
+            Format::Csv
+        } else if self.markdown {
+            Format::Markdown
+        } else {
+            Format::Text
+        };
+        Output { format, style: Style { full_fractions: self.full } }
+    }
+}
 
 impl AuditArgs {
     pub fn validate(&self) -> Result<AuditConfig, Error> {
@@ -28,7 +52,7 @@ const EXACT_BY_DEFAULT_HOLES: usize = 21;
 pub struct SimulateRequest {
     pub board: Board,
     pub config: SimConfig,
-    pub json: bool,
+    pub output: Output,
     pub quiet: bool,
 }
 
@@ -68,7 +92,7 @@ impl SimulateArgs {
         let exact = self.exact || (!self.no_exact && board.hole_count() <= EXACT_BY_DEFAULT_HOLES);
         let threads = check_threads(self.threads)?;
         let config = SimConfig { games, seed: self.seed, threads, policy, starts, exact };
-        Ok(SimulateRequest { board, config, json: self.json, quiet: self.quiet })
+        Ok(SimulateRequest { board, config, output: self.output.validate(), quiet: self.quiet })
     }
 }
 
@@ -77,7 +101,7 @@ pub struct EngineRequest {
     pub board: Board,
     pub starts: Starts,
     pub config: EngineConfig,
-    pub json: bool,
+    pub output: Output,
     pub quiet: bool,
 }
 
@@ -109,7 +133,7 @@ impl CountArgs {
             board,
             starts,
             config: EngineConfig { policy, reduce: !self.no_symmetry, memory_budget },
-            json: self.json,
+            output: self.output.validate(),
             quiet: self.quiet,
         })
     }
@@ -144,18 +168,11 @@ pub enum RaceJob {
     Sweep { swine: u32, butcher: u32, lengths: RangeInclusive<u32> },
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RaceFormat {
-    Text,
-    Json,
-    Csv,
-}
-
 /// A validated race request.
 pub struct RaceRequest {
     pub rules: Rules,
     pub job: RaceJob,
-    pub format: RaceFormat,
+    pub output: Output,
 }
 
 impl RaceArgs {
@@ -187,14 +204,7 @@ impl RaceArgs {
             };
             RaceJob::Game { setup: Setup::new(length, swine, butcher)?, simulate }
         };
-        let format = if self.json {
-            RaceFormat::Json
-        } else if self.csv {
-            RaceFormat::Csv
-        } else {
-            RaceFormat::Text
-        };
-        Ok(RaceRequest { rules, job, format })
+        Ok(RaceRequest { rules, job, output: self.output.validate() })
     }
 }
 
@@ -214,7 +224,7 @@ fn parse_lengths(text: &str) -> Result<RangeInclusive<u32>, Error> {
 /// A validated export request.
 pub struct ExportRequest {
     pub board: Board,
-    pub format: Format,
+    pub format: files::Format,
     pub dir: PathBuf,
 }
 
@@ -239,7 +249,7 @@ pub struct SolveRequest {
     pub limit: Option<u64>,
     pub distinct: bool,
     pub show: bool,
-    pub json: bool,
+    pub output: Output,
 }
 
 impl SolveArgs {
@@ -284,7 +294,7 @@ impl SolveArgs {
             limit,
             distinct: self.distinct,
             show: self.show,
-            json: self.json,
+            output: self.output.validate(),
         })
     }
 }

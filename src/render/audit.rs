@@ -59,7 +59,7 @@ pub fn document(r: &AuditReport) -> Doc {
         "Per symmetry class, beside the {}-game simulation below (z: its estimate against the exact value):",
         grouped(&sim.overall.games.into())
     ));
-    d.table(&["class", "P(one peg)", "bits", "simulated", "z", "exact"], by_class);
+    d.table(super::legacy_table(&["class", "P(one peg)", "bits", "simulated", "z", "exact"], &by_class));
 
     d.heading("The book's experiment, run again");
     let o = &sim.overall;
@@ -104,7 +104,7 @@ pub fn document(r: &AuditReport) -> Doc {
             ]
         })
         .collect();
-    d.table(&["hypothesis", "games", "predicts", "sd", "z of 0.0070", "verdict"], rows);
+    d.table(super::legacy_table(&["hypothesis", "games", "predicts", "sd", "z of 0.0070", "verdict"], &rows));
     let explaining: Vec<&str> =
         r.hypotheses.iter().filter(|h| h.verdict == Verdict::Explains).map(|h| h.name.as_str()).collect();
     d.para(format!(
@@ -120,7 +120,7 @@ pub fn document(r: &AuditReport) -> Doc {
         .map(|a| vec![a.assist.clone(), decimal(&a.q, 6), format!("{:.4}", a.bits)])
         .collect();
     d.para(format!("log2(q / p) with p = {} (random start):", decimal(random, 6)));
-    d.table(&["assist", "q", "bits"], rows);
+    d.table(super::legacy_table(&["assist", "q", "bits"], &rows));
 
     d.heading("Pegs left from the tip: probability is not a share of sequences");
     let tip = &r.exact.starts[0];
@@ -141,7 +141,7 @@ pub fn document(r: &AuditReport) -> Doc {
         decimal(&Rational::from((counts.games_by_pegs_left[&1].clone(), counts.games.clone())), 4),
         decimal(&tip.win, 4)
     ));
-    d.table(&["pegs", "games", "share of games", "probability"], rows);
+    d.table(super::legacy_table(&["pegs", "games", "share of games", "probability"], &rows));
     d
 }
 

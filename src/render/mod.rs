@@ -1,5 +1,8 @@
-//! Turning results into text: human tables and JSON documents. Nothing here prints; the
-//! CLI writes what these functions return.
+//! Presentation: typed results into bytes. Every command's result becomes a view struct that
+//! derives `Serialize` (the JSON, through serde) and implements [`Report`] (its document for
+//! text and Markdown, its table for CSV); [`render`] turns it into the requested [`Format`].
+//! Nothing here prints, reads files or computes statistics; numbers are formatted only by
+//! [`number`].
 
 pub mod audit;
 pub mod doc;
@@ -12,39 +15,79 @@ pub mod solitaire;
 pub mod solve;
 pub mod svg;
 
+pub use doc::{Align, Column, Doc, Table, left, right};
+
+use serde::Serialize;
+
+/// The output formats every command offers (CSV and Markdown where a table fits).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Format {
+    /// Tables and lines for people (the default).
+    #[default]
+    Text,
+    Markdown,
+    /// One JSON document.
+    Json,
+    /// One CSV table.
+    Csv,
+}
+
+/// How text shows exact numbers.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Style {
+    /// Whole fractions in text and Markdown; by default long ones are abbreviated (JSON and
+    /// CSV always carry them whole).
+    pub full_fractions: bool,
+}
+
+/// A command's result, ready for people and programs: the same content in every format.
+pub trait Report: Serialize {
+    /// The content as headings, lines and tables: the text and Markdown renderings.
+    fn document(&self, style: Style) -> Doc;
+
+    /// The content as one rectangular table (one row per value where the document shows
+    /// several tables); `None` where no table fits.
+    fn table(&self) -> Option<Table>;
+}
+
+/// The bytes of `report` in `format`; `None` when the format does not fit the report (CSV
+/// of a report with no table).
+pub fn render(report: &impl Report, format: Format, style: Style) -> Option<String> {
+    match format {
+        Format::Text => Some(report.document(style).text()),
+        Format::Markdown => Some(report.document(style).markdown()),
+        Format::Json => Some(json(report)),
+        Format::Csv => report.table().map(|t| t.csv()),
+    }
+}
+
+/// One pretty-printed JSON document and a newline.
+pub fn json(value: &impl Serialize) -> String {
+    // The view structs hold strings, numbers and maps with string keys: they always serialize.
+    serde_json::to_string_pretty(value).unwrap_or_default() + "\n"
+}
+
+// Helpers of the renderers not yet moved to views (to go once every command has its view).
 use rug::{Integer, Rational};
 use serde_json::{Value, json};
 
 /// A plain text table: numbers right-aligned; the first column, a "holes" column and a last
 /// column headed "exact" (long fractions) left-aligned.
 pub fn table(headers: &[&str], rows: &[Vec<String>]) -> String {
-    let cols = headers.len();
-    let mut width: Vec<usize> = headers.iter().map(|h| h.chars().count()).collect();
-    for row in rows {
-        for (i, cell) in row.iter().enumerate().take(cols) {
-            width[i] = width[i].max(cell.chars().count());
-        }
-    }
-    let left: Vec<bool> = (0..cols)
-        .map(|i| i == 0 || headers[i] == "holes" || (i + 1 == cols && headers[i] == "exact"))
+    legacy_table(headers, rows).text()
+}
+
+/// A table aligned by the old rule of `table` (to go with it).
+pub fn legacy_table(headers: &[&str], rows: &[Vec<String>]) -> Table {
+    let last = headers.len().saturating_sub(1);
+    let columns = headers
+        .iter()
+        .enumerate()
+        .map(
+            |(i, h)| if i == 0 || *h == "holes" || (i == last && *h == "exact") { left(h) } else { right(h) },
+        )
         .collect();
-    let line = |cells: &[String]| {
-        let parts: Vec<String> =
-            cells
-                .iter()
-                .enumerate()
-                .map(|(i, c)| {
-                    if left[i] { format!("{c:<w$}", w = width[i]) } else { format!("{c:>w$}", w = width[i]) }
-                })
-                .collect();
-        parts.join("  ").trim_end().to_string() + "\n"
-    };
-    let mut out = line(&headers.iter().map(|h| h.to_string()).collect::<Vec<_>>());
-    out += &line(&width.iter().map(|w| "-".repeat(*w)).collect::<Vec<_>>());
-    for row in rows {
-        out += &line(row);
-    }
-    out
+    Table { columns, rows: rows.to_vec() }
 }
 
 /// An exact number for JSON: "p/q" (or "n" when whole).
