@@ -10,31 +10,18 @@ use pegchain::solitaire::board::{builtin, builtin_names};
 use serde_json::Value;
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
-use support::{fails_at_run_time_with, fails_with, pegchain};
+use support::{fails_at_run_time_with, fails_with, pegchain, scratch, stdout};
 
-fn data(name: &str) -> String {
-    format!("{}/data/boards/{name}", env!("CARGO_MANIFEST_DIR"))
-}
-
-/// A fresh directory under the target's scratch space.
-fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("board_files").join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn stdout(args: &[&str]) -> String {
-    let out = pegchain().args(args).output().unwrap();
-    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8(out.stdout).unwrap()
+/// A board file shipped in `data/boards/`, as a path argument.
+fn board_file(name: &str) -> String {
+    support::data(&format!("boards/{name}")).display().to_string()
 }
 
 #[test]
 fn shipped_files_are_the_built_in_boards() {
     for name in builtin_names() {
         let b = builtin(&name).unwrap();
-        for path in [data(&format!("{name}.json")), data(&format!("{name}.txt"))] {
+        for path in [board_file(&format!("{name}.json")), board_file(&format!("{name}.txt"))] {
             let f = pegchain::solitaire::load_board(&path).unwrap();
             assert_eq!(f.name(), name, "{path}");
             assert_eq!(f.holes(), b.holes(), "{path}");
@@ -50,13 +37,13 @@ fn file_boards_give_the_built_in_figures() {
     for args in [&["ends"][..], &["count", "--start", "all"], &["exact", "--start", "A,E"], &["show"]] {
         let built_in = stdout(&[args, &["--board", "triangle5"]].concat());
         for file in ["triangle5.json", "triangle5.txt"] {
-            let path = data(file);
+            let path = board_file(file);
             assert_eq!(stdout(&[args, &["--board", path.as_str()]].concat()), built_in, "{args:?} {file}");
         }
     }
     let built_in = stdout(&["solve", "--board", "english", "--start", "d4", "--finish", "d4", "--json"]);
     for file in ["english.json", "english.txt"] {
-        let path = data(file);
+        let path = board_file(file);
         let from_file =
             stdout(&["solve", "--board", path.as_str(), "--start", "d4", "--finish", "d4", "--json"]);
         assert_eq!(from_file, built_in, "{file}");
@@ -73,7 +60,7 @@ fn exports_reproduce_the_shipped_files() {
         for file in [".json", ".adjacency.csv", ".layout.csv", ".txt"] {
             let file = format!("{name}{file}");
             let written = std::fs::read_to_string(dir.join(&file)).unwrap();
-            assert_eq!(written, std::fs::read_to_string(data(&file)).unwrap(), "{file}");
+            assert_eq!(written, std::fs::read_to_string(board_file(&file)).unwrap(), "{file}");
         }
     }
     // Converting a file board from one format to the other keeps it.
@@ -81,7 +68,7 @@ fn exports_reproduce_the_shipped_files() {
     stdout(&[
         "boards",
         "--export",
-        &data("european.txt"),
+        &board_file("european.txt"),
         "--format",
         "seed002",
         "--out",

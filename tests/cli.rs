@@ -2,14 +2,7 @@
 
 mod support;
 use predicates::prelude::*;
-use serde_json::Value;
-use support::{fails_with, pegchain};
-
-fn json(args: &[&str]) -> Value {
-    let out = pegchain().args(args).arg("--json").output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    serde_json::from_slice(&out.stdout).unwrap()
-}
+use support::{fails_with, json, pegchain};
 
 #[test]
 fn exact_json_has_the_documented_fields() {

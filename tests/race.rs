@@ -103,8 +103,9 @@ fn default_setup() -> Setup {
     Setup::new(12, 7, 1).unwrap()
 }
 
+/// A rules file shipped in `data/race/`.
 fn data(file: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("data/race").join(file)
+    support::data(&format!("race/{file}"))
 }
 
 #[test]
@@ -269,10 +270,9 @@ fn reaching_the_river_is_checked_before_being_caught() {
 
 // The command line.
 
+/// The JSON document of `pegchain race ARGS`.
 fn json(args: &[&str]) -> Value {
-    let out = pegchain().arg("race").args(args).arg("--json").output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    serde_json::from_slice(&out.stdout).unwrap()
+    support::json(&[&["race"], args].concat())
 }
 
 #[test]

@@ -7,7 +7,7 @@ use pegchain::solitaire::board::builtin;
 use pegchain::solitaire::estimates::{self, SimConfig, StartPlan};
 use rug::Rational;
 use serde_json::Value;
-use support::{fails_at_run_time_with, fails_with, pegchain};
+use support::{fails_at_run_time_with, fails_with, stdout_bytes};
 
 fn per_class(policy: Policy, games: u64, seed: u64) -> estimates::SimReport {
     let board = builtin("triangle5").unwrap();
@@ -41,12 +41,6 @@ fn the_other_policies_agree_with_their_exact_values() {
     }
 }
 
-fn stdout(args: &[&str]) -> Vec<u8> {
-    let out = pegchain().args(args).output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    out.stdout
-}
-
 #[test]
 fn the_same_seed_gives_byte_identical_output_for_any_thread_count() {
     let run = |threads: &str, json: bool| {
@@ -54,21 +48,22 @@ fn the_same_seed_gives_byte_identical_output_for_any_thread_count() {
         if json {
             args.push("--json");
         }
-        stdout(&args)
+        stdout_bytes(&args)
     };
     for json in [false, true] {
         let one = run("1", json);
         assert_eq!(one, run("2", json));
         assert_eq!(one, run("3", json));
     }
-    assert_ne!(stdout(&["simulate", "--games", "300000", "--seed", "10", "-q"]), run("1", false));
+    assert_ne!(stdout_bytes(&["simulate", "--games", "300000", "--seed", "10", "-q"]), run("1", false));
 }
 
 #[test]
 fn simulate_json_has_the_documented_fields() {
-    let v: Value =
-        serde_json::from_slice(&stdout(&["simulate", "--games", "100000", "--seed", "3", "--json", "-q"]))
-            .unwrap();
+    let v: Value = serde_json::from_slice(&stdout_bytes(&[
+        "simulate", "--games", "100000", "--seed", "3", "--json", "-q",
+    ]))
+    .unwrap();
     for key in ["games", "seed", "wins", "estimate", "ci95", "starts", "classes", "exact", "z", "pegs_left"] {
         assert!(!v[key].is_null(), "missing {key}");
     }
@@ -88,14 +83,15 @@ fn simulate_json_has_the_documented_fields() {
 
 #[test]
 fn fixed_starts_and_per_class_runs() {
-    let v: Value =
-        serde_json::from_slice(&stdout(&["simulate", "--games", "50000", "--start", "E", "--json", "-q"]))
-            .unwrap();
+    let v: Value = serde_json::from_slice(&stdout_bytes(&[
+        "simulate", "--games", "50000", "--start", "E", "--json", "-q",
+    ]))
+    .unwrap();
     assert_eq!(v["starts"].as_array().unwrap().len(), 1);
     // From E the last peg can only be in M, and never more than ten pegs are left.
     assert_eq!(v["exact"], "3069653093/1778112000000");
     let v: Value =
-        serde_json::from_slice(&stdout(&["simulate", "--per-class", "20000", "--json", "-q"])).unwrap();
+        serde_json::from_slice(&stdout_bytes(&["simulate", "--per-class", "20000", "--json", "-q"])).unwrap();
     assert_eq!(v["games"], 80_000);
     assert!(v["classes"].as_array().unwrap().iter().all(|c| c["games"] == 20_000));
 }
@@ -134,14 +130,15 @@ fn the_audit_hypotheses_are_exact_and_judged() {
 
 #[test]
 fn audit_outputs_markdown_json_and_plots() {
-    let md = String::from_utf8(stdout(&["audit", "--games", "200000", "--markdown", "-q"])).unwrap();
+    let md = String::from_utf8(stdout_bytes(&["audit", "--games", "200000", "--markdown", "-q"])).unwrap();
     assert!(md.starts_with("# Audit"));
     assert!(md.contains("| hypothesis | games |"));
-    let v: Value = serde_json::from_slice(&stdout(&["audit", "--games", "200000", "--json", "-q"])).unwrap();
+    let v: Value =
+        serde_json::from_slice(&stdout_bytes(&["audit", "--games", "200000", "--json", "-q"])).unwrap();
     assert_eq!(v["exact"]["random_start"]["fraction"], "91623215839957079/20325100400640000000");
     assert_eq!(v["hypotheses"].as_array().unwrap().len(), 15);
     let dir = std::env::temp_dir().join(format!("pegchain-svg-{}", std::process::id()));
-    stdout(&["audit", "--games", "200000", "-q", "--svg", dir.to_str().unwrap()]);
+    stdout_bytes(&["audit", "--games", "200000", "-q", "--svg", dir.to_str().unwrap()]);
     for name in ["classes.svg", "pegs_left.svg", "running.svg"] {
         let svg = std::fs::read_to_string(dir.join(name)).unwrap();
         assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"), "{name}");

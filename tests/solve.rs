@@ -12,19 +12,7 @@ use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::ops::ControlFlow;
 use std::time::Instant;
-use support::pegchain;
-
-fn json(args: &[&str]) -> Value {
-    let out = pegchain().args(args).arg("--json").output().unwrap();
-    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
-    serde_json::from_slice(&out.stdout).unwrap()
-}
-
-fn text(args: &[&str]) -> String {
-    let out = pegchain().args(args).output().unwrap();
-    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8(out.stdout).unwrap()
-}
+use support::{json, pegchain, stdout};
 
 fn jumps_of(solution: &Value) -> Vec<String> {
     solution["jumps"].as_array().unwrap().iter().map(|j| j.as_str().unwrap().to_string()).collect()
@@ -66,7 +54,7 @@ fn ends_shows_seed_003s_finish_holes_and_counts() {
     // Seed 003: "the location A results are applicable also to locations K and O" etc.
     assert_eq!(holes("K"), "B F K N");
     assert_eq!(holes("H"), "F");
-    let table = text(&["ends"]);
+    let table = stdout(&["ends"]);
     assert!(table.contains("A       6,816      .      .       .      .       .  3,408"), "{table}");
     assert!(table.contains("D      C D I L O         85,258"), "{table}");
 }
@@ -153,14 +141,14 @@ fn the_english_centre_game_is_solved_fast_and_replays() {
 
 #[test]
 fn impossible_requests_say_so_and_succeed() {
-    let out = text(&["solve", "--start", "E", "--finish", "A"]);
+    let out = stdout(&["solve", "--start", "E", "--finish", "A"]);
     assert!(out.contains("No solution: no sequence of jumps leads from this start to this finish"), "{out}");
     let v = json(&["solve", "--start", "E", "--finish", "A", "--all"]);
     assert_eq!((v["found"].as_u64(), v["complete"].as_bool()), (Some(0), Some(true)));
     // The English board's classical position classes settle this one without a search.
-    let out = text(&["solve", "--board", "european", "--start", "d4", "--finish", "d4"]);
+    let out = stdout(&["solve", "--board", "european", "--start", "d4", "--finish", "d4"]);
     assert!(out.contains("No solution: the start and the finish are in different position classes"), "{out}");
-    let out = text(&["solve", "--board", "triangle4", "--start", "A"]);
+    let out = stdout(&["solve", "--board", "triangle4", "--start", "A"]);
     assert!(out.starts_with("Board triangle4") && out.contains("No solution"), "{out}");
 }
 
@@ -247,7 +235,7 @@ fn limits_positions_and_finish_counts() {
 
 #[test]
 fn show_draws_the_board_after_every_jump() {
-    let out = text(&["solve", "--start", "A", "--show"]);
+    let out = stdout(&["solve", "--start", "A", "--show"]);
     let first = json(&["solve", "--start", "A"]);
     let jumps = jumps_of(&first["solutions"][0]);
     assert!(out.contains("Solution 1 (13 jumps)\n  start\n        .\n       B C\n"), "{out}");

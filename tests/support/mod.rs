@@ -1,10 +1,44 @@
-//! What every CLI test needs: the binary, and the bad-input contract.
+//! What every CLI test needs, written once: the binary, its output as text, bytes or JSON,
+//! scratch directories, and the bad-input contract.
 #![allow(dead_code)]
 
 use assert_cmd::Command;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
 
 pub fn pegchain() -> Command {
     Command::cargo_bin("pegchain").unwrap()
+}
+
+/// Stdout of a run that must succeed.
+pub fn stdout_bytes(args: &[&str]) -> Vec<u8> {
+    let out = pegchain().args(args).output().unwrap();
+    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    out.stdout
+}
+
+/// Stdout of a run that must succeed, as text.
+pub fn stdout(args: &[&str]) -> String {
+    String::from_utf8(stdout_bytes(args)).unwrap()
+}
+
+/// The JSON document of a run that must succeed (`--json` is added).
+pub fn json(args: &[&str]) -> Value {
+    let bytes = stdout_bytes(&[args, &["--json"]].concat());
+    serde_json::from_slice(&bytes).unwrap()
+}
+
+/// A file shipped in `data/`.
+pub fn data(path: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("data").join(path)
+}
+
+/// A fresh, empty directory under the target's scratch space.
+pub fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("scratch").join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
 }
 
 /// Bad input: exit code 2, one line on stderr naming the fault, nothing on stdout, no panic.
