@@ -13,7 +13,11 @@ pub fn wilson95(successes: u64, trials: u64) -> (f64, f64) {
     let denom = 1.0 + z * z / n;
     let centre = (p + z * z / (2.0 * n)) / denom;
     let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / denom;
-    ((centre - half).max(0.0), (centre + half).min(1.0))
+    // At 0 or all successes the bound is exactly 0 or 1; the subtraction would leave a
+    // rounding residue such as 2e-19.
+    let low = if successes == 0 { 0.0 } else { (centre - half).max(0.0) };
+    let high = if successes == trials { 1.0 } else { (centre + half).min(1.0) };
+    (low, high)
 }
 
 /// The z-score of an estimate from `trials` trials against the exact probability `p`:

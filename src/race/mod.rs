@@ -38,9 +38,23 @@ pub struct RaceReport {
     pub turns: Turns,
 }
 
-fn check_length(length: u32) -> Result<(), Error> {
+/// A board length the analyses accept (at most [`MAX_LENGTH`]); callers check it before
+/// computing anything.
+pub fn check_length(length: u32) -> Result<(), Error> {
     if length > MAX_LENGTH {
         return Err(Error::Invalid(format!("the board length must be at most {MAX_LENGTH}, not {length}")));
+    }
+    Ok(())
+}
+
+/// A board length the grid accepts: at most [`MAX_LENGTH`], and 3 or more, so that it has a
+/// pair of start squares.
+pub fn check_grid_length(length: u32) -> Result<(), Error> {
+    check_length(length)?;
+    if length < 3 {
+        return Err(Error::Invalid(format!(
+            "a board of length {length} has no pair of start squares: the grid needs a length of 3 or more"
+        )));
     }
     Ok(())
 }
@@ -98,12 +112,7 @@ pub struct Grid {
 
 /// Every pair of start squares, by the backward recursion with one memo for the whole table.
 pub fn grid(rules: &Rules, length: u32) -> Result<Grid, Error> {
-    check_length(length)?;
-    if length < 3 {
-        return Err(Error::Invalid(format!(
-            "a board of length {length} has no pair of start squares: the grid needs a length of 3 or more"
-        )));
-    }
+    check_grid_length(length)?;
     let chain = RaceChain::new(rules, length, false);
     let starts: Vec<Spot> =
         (2..length).flat_map(|s| (1..s).map(move |b| Spot { swine: s, butcher: b, moves: 0 })).collect();
@@ -120,14 +129,21 @@ pub fn grid(rules: &Rules, length: u32) -> Result<Grid, Error> {
     Ok(Grid { length, cells })
 }
 
-/// The whole analysis for each board length in `lengths`, from the same start squares.
+/// The whole analysis for each board length in `lengths`, from the same start squares; every
+/// length is checked before the first is analysed.
 pub fn sweep(
     rules: &Rules,
     swine: u32,
     butcher: u32,
     lengths: RangeInclusive<u32>,
 ) -> Result<Vec<RaceReport>, Error> {
-    lengths.map(|length| analyse(rules, Setup::new(length, swine, butcher)?)).collect()
+    let setups: Vec<Setup> = lengths
+        .map(|length| {
+            check_length(length)?;
+            Setup::new(length, swine, butcher)
+        })
+        .collect::<Result<_, _>>()?;
+    setups.into_iter().map(|setup| analyse(rules, setup)).collect()
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@
 //! 0.0045 and suspected one million games per symmetry class, of which only some were kept.
 
 use crate::error::Error;
-use crate::solitaire::board::builtin;
+use crate::solitaire::board::{Board, builtin};
 use crate::solitaire::estimates::{self, SimConfig, SimReport, StartPlan};
 use crate::solitaire::exact::{Analysis, CountReport, EngineConfig, ExactReport, Starts};
 use crate::solitaire::policy::Policy;
@@ -16,8 +16,6 @@ use rug::Rational;
 pub const CLAIM_P: (u32, u32) = (7, 1000);
 pub const CLAIM_GAMES: u64 = 4_000_000;
 pub const CLAIM_BITS: f64 = 7.15;
-/// The book prints two significant digits: 0.0070 stands for anything in [0.00695, 0.00705].
-pub const CLAIM_ROUNDING: f64 = 0.00005;
 
 #[derive(Clone, Debug)]
 pub struct AuditConfig {
@@ -26,32 +24,60 @@ pub struct AuditConfig {
     pub threads: usize,
 }
 
-/// How well a hypothesis explains the published number.
+/// The published 0.0070 has two significant digits: it stands for any estimate from 0.00695
+/// to 0.00705, these bounds included.
+pub const CLAIM_ROUNDED_FROM: [(u32, u32); 2] = [(139, 20_000), (141, 20_000)];
+
+/// How well a hypothesis explains the published number, read from the z of the value nearest
+/// to its prediction among those that round to 0.0070 ([`Hypothesis::z_nearest`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Verdict {
-    /// Some value that rounds to 0.0070 lies within 2 standard deviations.
+    /// |z| at most 2.
     Explains,
-    /// Within 3 standard deviations, not 2.
+    /// |z| above 2, at most 3.
     Strained,
-    /// More than 3 standard deviations away.
+    /// |z| above 3.
     RuledOut,
 }
 
 impl Verdict {
+    /// The verdict on a distance of `z` standard deviations.
+    pub fn of(z: f64) -> Verdict {
+        match z.abs() {
+            d if d <= 2.0 => Verdict::Explains,
+            d if d <= 3.0 => Verdict::Strained,
+            _ => Verdict::RuledOut,
+        }
+    }
+
     pub fn text(self) -> &'static str {
         match self {
-            Verdict::Explains => "explains 0.0070",
-            Verdict::Strained => "strained (2-3 sd)",
+            Verdict::Explains => "explains",
+            Verdict::Strained => "strained",
             Verdict::RuledOut => "ruled out",
         }
     }
 }
 
+/// Which games a hypothesis plays.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Design {
+    /// Every game from a uniformly random start hole, under a policy.
+    RandomStart(Policy),
+    /// Equal numbers of games in each of these symmetry classes (their `class` indices),
+    /// the estimates averaged.
+    Classes(Vec<usize>),
+}
+
 /// One way the book's number could have come about: runs of games, each with an exact
 /// win probability, whose estimates are averaged with weights.
+///
+/// One sign convention throughout: z = (observed - predicted) / sd, with the book's number
+/// as the observation.
 #[derive(Clone, Debug)]
 pub struct Hypothesis {
     pub name: String,
+    pub design: Design,
     pub games: u64,
     /// The exact probability the design estimates.
     pub predicted: Rational,
@@ -59,12 +85,16 @@ pub struct Hypothesis {
     pub sd: f64,
     /// (0.0070 - predicted) / sd.
     pub z: f64,
+    /// (v - predicted) / sd for the v nearest to the prediction among the values the book
+    /// would print as 0.0070 (0.00695 to 0.00705); 0 when the prediction is one of them.
+    pub z_nearest: f64,
+    /// Read from `z_nearest` alone.
     pub verdict: Verdict,
 }
 
 impl Hypothesis {
     /// `parts`: (weight, games, exact probability) of each run averaged into the estimate.
-    fn new(name: String, parts: &[(Rational, u64, Rational)]) -> Hypothesis {
+    pub fn new(name: String, design: Design, parts: &[(Rational, u64, Rational)]) -> Hypothesis {
         let predicted: Rational = parts.iter().map(|(w, _, p)| Rational::from(w * p)).sum();
         let var: f64 = parts
             .iter()
@@ -74,19 +104,20 @@ impl Hypothesis {
             })
             .sum();
         let sd = var.sqrt();
-        let claim = CLAIM_P.0 as f64 / CLAIM_P.1 as f64;
-        let pf = predicted.to_f64();
-        let z = (claim - pf) / sd;
-        // The distance from the prediction to the nearest value that rounds to 0.0070.
-        let gap = ((claim - pf).abs() - CLAIM_ROUNDING).max(0.0) / sd;
-        let verdict = if gap <= 2.0 {
-            Verdict::Explains
-        } else if gap <= 3.0 {
-            Verdict::Strained
-        } else {
-            Verdict::RuledOut
-        };
-        Hypothesis { name, games: parts.iter().map(|(_, n, _)| n).sum(), predicted, sd, z, verdict }
+        let [low, high] = CLAIM_ROUNDED_FROM.map(Rational::from);
+        let nearest = predicted.clone().clamp(&low, &high);
+        let z = (Rational::from(CLAIM_P) - &predicted).to_f64() / sd;
+        let z_nearest = (nearest - &predicted).to_f64() / sd;
+        Hypothesis {
+            name,
+            design,
+            games: parts.iter().map(|(_, n, _)| n).sum(),
+            predicted,
+            sd,
+            z,
+            z_nearest,
+            verdict: Verdict::of(z_nearest),
+        }
     }
 }
 
@@ -144,32 +175,8 @@ pub fn run(config: &AuditConfig, done: &(dyn Fn(u64) + Sync)) -> Result<AuditRep
     let simulation = estimates::run(&board, &sim_config, done)?;
 
     let random = exact.random_start.clone().expect("every start evaluated");
-    let one = |p: &Rational| vec![(Rational::from(1), CLAIM_GAMES, p.clone())];
     let names = |holes: &[u8]| holes.iter().map(|&h| board.hole_name(h)).collect::<Vec<_>>().join(" ");
-    let mut hypotheses = vec![
-        Hypothesis::new("random start hole, as the book describes".into(), &one(&random)),
-        Hypothesis::new("only the tip (A) empty".into(), &one(&exact.starts[tip as usize].win)),
-    ];
-    for c in &exact.classes {
-        hypotheses.push(Hypothesis::new(format!("only class {} empty", names(&c.holes)), &one(&c.value)));
-    }
-    let million = CLAIM_GAMES / 4;
-    let quarter = Rational::from((1, 4));
-    let all_four: Vec<_> =
-        exact.classes.iter().map(|c| (quarter.clone(), million, c.value.clone())).collect();
-    hypotheses.push(Hypothesis::new("1M games in each of the four classes, averaged".into(), &all_four));
-    let half = Rational::from((1, 2));
-    for (i, a) in exact.classes.iter().enumerate() {
-        for b in &exact.classes[i + 1..] {
-            hypotheses.push(Hypothesis::new(
-                format!("1M in each of classes {} and {}, averaged", names(&a.holes), names(&b.holes)),
-                &[(half.clone(), million, a.value.clone()), (half.clone(), million, b.value.clone())],
-            ));
-        }
-    }
-    for (policy, p) in policies.iter().filter(|(policy, _)| *policy != Policy::Uniform) {
-        hypotheses.push(Hypothesis::new(format!("{policy} player, random start hole"), &one(p)));
-    }
+    let hypotheses = hypotheses(&board, &exact, &policies);
 
     let best = exact.classes.iter().max_by(|a, b| a.value.cmp(&b.value)).expect("a class");
     let assist = |assist: String, q: &Rational| ActiveInformation {
@@ -190,4 +197,43 @@ pub fn run(config: &AuditConfig, done: &(dyn Fn(u64) + Sync)) -> Result<AuditRep
         hypotheses,
         active_information,
     })
+}
+
+/// The designs that could have produced the book's number, each judged against it: the one
+/// the book describes, one class alone (the tip's class A K O is seed 001's suggestion), the
+/// four classes or two of them averaged (1M games each), and the other random players.
+fn hypotheses(board: &Board, exact: &ExactReport, policies: &[(Policy, Rational)]) -> Vec<Hypothesis> {
+    let names = |holes: &[u8]| holes.iter().map(|&h| board.hole_name(h)).collect::<Vec<_>>().join(" ");
+    let one = |p: &Rational| vec![(Rational::from(1), CLAIM_GAMES, p.clone())];
+    let random = exact.random_start.clone().expect("every start evaluated");
+    let mut out = vec![Hypothesis::new(
+        "random start hole, as the book describes".into(),
+        Design::RandomStart(Policy::Uniform),
+        &one(&random),
+    )];
+    for c in &exact.classes {
+        let name = format!("only class {} empty", names(&c.holes));
+        out.push(Hypothesis::new(name, Design::Classes(vec![c.class]), &one(&c.value)));
+    }
+    let million = CLAIM_GAMES / 4;
+    let quarter = Rational::from((1, 4));
+    let all_four: Vec<_> =
+        exact.classes.iter().map(|c| (quarter.clone(), million, c.value.clone())).collect();
+    let every = Design::Classes(exact.classes.iter().map(|c| c.class).collect());
+    out.push(Hypothesis::new("1M games in each of the four classes, averaged".into(), every, &all_four));
+    let half = Rational::from((1, 2));
+    for (i, a) in exact.classes.iter().enumerate() {
+        for b in &exact.classes[i + 1..] {
+            out.push(Hypothesis::new(
+                format!("1M in each of classes {} and {}, averaged", names(&a.holes), names(&b.holes)),
+                Design::Classes(vec![a.class, b.class]),
+                &[(half.clone(), million, a.value.clone()), (half.clone(), million, b.value.clone())],
+            ));
+        }
+    }
+    for (policy, p) in policies.iter().filter(|(policy, _)| *policy != Policy::Uniform) {
+        let name = format!("{policy} player, random start hole");
+        out.push(Hypothesis::new(name, Design::RandomStart(*policy), &one(p)));
+    }
+    out
 }
