@@ -4,12 +4,14 @@
 use super::args::{AuditArgs, BoardsArgs, CountArgs, ExactArgs, RaceArgs, ShowArgs, SimulateArgs, SolveArgs};
 use super::output::{self, Failure, Stream};
 use super::progress;
-use super::validate::{RaceJob, SolveRequest};
+use super::validate::{Output, RaceJob, SolveRequest};
 use pegchain::render::Format;
-use pegchain::render::race as race_report;
-use pegchain::render::simulate as simreport;
+use pegchain::render::audit::AuditView;
+use pegchain::render::race::{GameView, GridView, SweepView, grid_svg};
+use pegchain::render::simulate::SimulateView;
 use pegchain::render::solitaire as report;
 use pegchain::render::solve::DistinctCount;
+use pegchain::render::{Report, render};
 use pegchain::solitaire::board;
 use pegchain::solitaire::exact::Analysis;
 use pegchain::solitaire::solve::{DistinctSolutions, Solver};
@@ -96,31 +98,27 @@ pub fn simulate(args: SimulateArgs) -> Answer {
     let r = pegchain::solitaire::estimates::run(&req.board, &req.config, &|n| bar.inc(n))?;
     bar.finish_and_clear();
     progress::throughput(total, r.play_time.as_secs_f64(), req.config.threads, req.quiet);
-    Ok(if req.output.format == Format::Json {
-        json(simreport::json(&req.board, &r))
-    } else {
-        simreport::text(&req.board, &r)
-    })
+    Ok(rendered(&SimulateView::new(&req.board, &r), req.output))
 }
 
 pub fn audit(args: AuditArgs) -> Answer {
-    let config = args.validate()?;
-    let bar = progress::games_bar(config.games, args.quiet);
-    let r = pegchain::solitaire::audit::run(&config, &|n| bar.inc(n))?;
+    let req = args.validate()?;
+    let bar = progress::games_bar(req.config.games, req.quiet);
+    let r = pegchain::solitaire::audit::run(&req.config, &|n| bar.inc(n))?;
     bar.finish_and_clear();
-    if let Some(dir) = &args.svg {
+    if let Some(dir) = &req.svg {
         let files: Vec<_> = pegchain::render::plots::audit_plots(&r)
             .into_iter()
             .map(|(name, svg)| (dir.join(name), svg.into_bytes()))
             .collect();
         output::write_files_in(dir, &files)?;
     }
-    let doc = pegchain::render::audit::document(&r);
-    Ok(match args.output.validate().format {
-        Format::Json => json(pegchain::render::audit::json(&r)),
-        Format::Markdown => doc.markdown(),
-        _ => doc.text(),
-    })
+    Ok(rendered(&AuditView::new(&r), req.output))
+}
+
+/// A view in the requested format (every view of these commands has a CSV table).
+fn rendered(view: &impl Report, output: Output) -> String {
+    render(view, output.format, output.style).unwrap_or_default()
 }
 
 pub fn race(args: RaceArgs) -> Answer {
@@ -135,34 +133,19 @@ pub fn race(args: RaceArgs) -> Answer {
                 let check = s.check(&r);
                 (s, check)
             });
-            Ok(match req.output.format {
-                Format::Text | Format::Markdown => race_report::game_text(rules, &r, sim.as_ref()),
-                Format::Json => json(race_report::game_json(rules, &r, sim.as_ref())),
-                Format::Csv => race_report::game_csv(&r),
-            })
+            Ok(rendered(&GameView::new(rules, &r, sim.as_ref()), req.output))
         }
-        RaceJob::Grid { length, svg } => {
+        RaceJob::Grid { length, svg, mark } => {
             let g = race::grid(rules, length)?;
+            let view = GridView::new(rules, &g, svg.as_ref().map(|p| p.display().to_string()));
             if let Some(path) = &svg {
-                output::write_file(path, race_report::grid_svg(rules, &g).as_bytes())?;
+                output::write_file(path, grid_svg(&view, Some(mark)).as_bytes())?;
             }
-            Ok(match req.output.format {
-                Format::Text | Format::Markdown => {
-                    let note =
-                        svg.map_or(String::new(), |p| format!("\nHeat map written to {}\n", p.display()));
-                    race_report::grid_text(rules, &g) + &note
-                }
-                Format::Json => json(race_report::grid_json(rules, &g)),
-                Format::Csv => race_report::grid_csv(&g),
-            })
+            Ok(rendered(&view, req.output))
         }
         RaceJob::Sweep { swine, butcher, lengths } => {
             let reports = race::sweep(rules, swine, butcher, lengths)?;
-            Ok(match req.output.format {
-                Format::Text | Format::Markdown => race_report::sweep_text(rules, &reports),
-                Format::Json => json(race_report::sweep_json(rules, &reports)),
-                Format::Csv => race_report::sweep_csv(&reports),
-            })
+            Ok(rendered(&SweepView::new(rules, &reports), req.output))
         }
     }
 }

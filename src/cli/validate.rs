@@ -2,7 +2,7 @@
 //! computing starts, and every refusal names the flag in the user's words.
 
 use super::args::*;
-use pegchain::race::{Rules, Setup};
+use pegchain::race::{self, Rules, Setup};
 use pegchain::render::{Format, Style};
 use pegchain::solitaire::audit::AuditConfig;
 use pegchain::solitaire::estimates::{SimConfig, StartPlan};
@@ -11,7 +11,7 @@ use pegchain::solitaire::files::{self, Puzzle};
 use pegchain::solitaire::solve::{Finish, Method, Problem};
 use pegchain::{Board, Error, Policy};
 use std::ops::RangeInclusive;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// How the answer is to be written: the format and how text shows exact numbers.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -36,14 +36,50 @@ impl OutputArgs {
     }
 }
 
+/// A validated audit request.
+pub struct AuditRequest {
+    pub config: AuditConfig,
+    /// The directory for the plots.
+    pub svg: Option<PathBuf>,
+    pub output: Output,
+    pub quiet: bool,
+}
+
 impl AuditArgs {
-    pub fn validate(&self) -> Result<AuditConfig, Error> {
-        Ok(AuditConfig {
+    pub fn validate(&self) -> Result<AuditRequest, Error> {
+        let config = AuditConfig {
             games: parse_games("--games", &self.games)?,
             seed: self.seed,
-            threads: self.threads,
-        })
+            threads: check_threads(self.threads)?,
+        };
+        if let Some(dir) = &self.svg {
+            check_svg_dir(dir)?;
+        }
+        Ok(AuditRequest { config, svg: self.svg.clone(), output: self.output.validate(), quiet: self.quiet })
     }
+}
+
+/// `--svg DIR` of the audit: a directory, or a name for a new one, not a file.
+fn check_svg_dir(dir: &Path) -> Result<(), Error> {
+    if dir.exists() && !dir.is_dir() {
+        return Err(Error::Invalid(format!(
+            "--svg {}: not a directory (the audit writes three plots into a directory)",
+            dir.display()
+        )));
+    }
+    Ok(())
+}
+
+/// `--svg FILE` of the race grid: not a directory, and in a directory that exists.
+fn check_svg_file(file: &Path) -> Result<(), Error> {
+    if file.is_dir() {
+        return Err(Error::Invalid(format!("--svg {}: a directory, not a file name", file.display())));
+    }
+    let parent = file.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    if !parent.is_dir() {
+        return Err(Error::Invalid(format!("--svg {}: no directory {}", file.display(), parent.display())));
+    }
+    Ok(())
 }
 
 /// Boards up to this size get exact values beside a simulation by default.
@@ -163,9 +199,21 @@ fn available_memory() -> Option<u64> {
 
 /// What `race` is asked to compute.
 pub enum RaceJob {
-    Game { setup: Setup, simulate: Option<(u64, u64, usize)> },
-    Grid { length: u32, svg: Option<PathBuf> },
-    Sweep { swine: u32, butcher: u32, lengths: RangeInclusive<u32> },
+    Game {
+        setup: Setup,
+        simulate: Option<(u64, u64, usize)>,
+    },
+    /// `mark`: the start the rules propose, outlined on the heat map.
+    Grid {
+        length: u32,
+        svg: Option<PathBuf>,
+        mark: (u32, u32),
+    },
+    Sweep {
+        swine: u32,
+        butcher: u32,
+        lengths: RangeInclusive<u32>,
+    },
 }
 
 /// A validated race request.
@@ -176,6 +224,8 @@ pub struct RaceRequest {
 }
 
 impl RaceArgs {
+    /// Every bound is checked here, before any computing: each board length of a sweep, the
+    /// start squares against its shortest board, the heat map's file.
     pub fn validate(&self) -> Result<RaceRequest, Error> {
         if self.svg.is_some() && !self.grid {
             return Err(Error::Invalid("--svg draws the grid's heat map: use it with --grid".into()));
@@ -190,9 +240,14 @@ impl RaceArgs {
         let swine = self.swine.unwrap_or(board.swine);
         let butcher = self.butcher.unwrap_or(board.butcher);
         let job = if self.grid {
-            RaceJob::Grid { length, svg: self.svg.clone() }
+            race::check_grid_length(length)?;
+            if let Some(file) = &self.svg {
+                check_svg_file(file)?;
+            }
+            RaceJob::Grid { length, svg: self.svg.clone(), mark: (board.swine, board.butcher) }
         } else if let Some(text) = &self.lengths {
             let lengths = parse_lengths(text)?;
+            race::check_length(*lengths.end())?;
             // Checks the start squares against the shortest board.
             Setup::new(*lengths.start(), swine, butcher)?;
             RaceJob::Sweep { swine, butcher, lengths }
@@ -202,6 +257,7 @@ impl RaceArgs {
                 Some(n) => Some((n, self.seed, self.threads)),
                 None => None,
             };
+            race::check_length(length)?;
             RaceJob::Game { setup: Setup::new(length, swine, butcher)?, simulate }
         };
         Ok(RaceRequest { rules, job, output: self.output.validate() })

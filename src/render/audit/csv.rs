@@ -1,0 +1,152 @@
+//! The audit as one tidy CSV table: a row per value, `section,subject,measure,value,decimal`.
+//! The text's several tables (and its lines) become rows of one shape, so a reader can filter
+//! by section and measure.
+//!
+//! `value` is the exact fraction or integer, a tally, a float, or a word (a verdict); `decimal`
+//! is the double nearest to a fraction, or the number again (empty for a word).
+
+use super::{AuditView, Win};
+use crate::render::number::nearest_f64;
+use crate::render::simulate::estimate::{Big, EstimateView, Fraction};
+use crate::render::{Table, left};
+use std::fmt::Display;
+
+const COLUMNS: [&str; 5] = ["section", "subject", "measure", "value", "decimal"];
+
+/// Rows of the table, one value each.
+struct Rows(Table);
+
+impl Rows {
+    fn exact(&mut self, at: (&str, &str), measure: &str, v: &Fraction) {
+        self.push(at, measure, v.0.to_string(), nearest_f64(&v.0).to_string());
+    }
+
+    fn big(&mut self, at: (&str, &str), measure: &str, n: &Big) {
+        self.push(at, measure, n.0.to_string(), n.0.to_string());
+    }
+
+    /// A tally or a float: the same number in both columns.
+    fn number(&mut self, at: (&str, &str), measure: &str, x: impl Display) {
+        self.push(at, measure, x.to_string(), x.to_string());
+    }
+
+    fn word(&mut self, at: (&str, &str), measure: &str, text: &str) {
+        self.push(at, measure, text.to_string(), String::new());
+    }
+
+    fn win(&mut self, at: (&str, &str), w: &Win) {
+        self.exact(at, "win", &w.win);
+        if let Some(b) = w.bits {
+            self.number(at, "bits", b);
+        }
+    }
+
+    fn push(&mut self, (section, subject): (&str, &str), measure: &str, value: String, decimal: String) {
+        self.0.row(vec![section.into(), subject.into(), measure.into(), value, decimal]);
+    }
+}
+
+pub fn table(v: &AuditView) -> Table {
+    let mut rows = Rows(Table::new(COLUMNS.iter().map(|c| left(c)).collect()));
+    claim_rows(&mut rows, v);
+    truth_rows(&mut rows, v);
+    simulation_rows(&mut rows, v);
+    hypothesis_rows(&mut rows, v);
+    for a in &v.active_information {
+        let at = ("active information", a.assist.as_str());
+        rows.win(at, &a.win);
+        rows.number(at, "active_information", a.active_information);
+    }
+    tip_rows(&mut rows, v);
+    rows.0
+}
+
+fn claim_rows(rows: &mut Rows, v: &AuditView) {
+    let at = ("claim", "the book");
+    rows.exact(at, "win", &v.claim.win);
+    rows.number(at, "bits", v.claim.bits);
+    rows.number(at, "games", v.claim.games);
+    rows.exact(at, "rounded_from_low", &v.claim.rounded_from[0]);
+    rows.exact(at, "rounded_from_high", &v.claim.rounded_from[1]);
+}
+
+fn truth_rows(rows: &mut Rows, v: &AuditView) {
+    rows.win(("exact", "random start"), &v.exact.random_start);
+    for c in &v.exact.classes {
+        rows.win(("exact", &format!("class {} ({})", c.class, c.holes.join(" "))), &c.win);
+    }
+    for s in &v.exact.starts {
+        rows.win(("exact", &format!("start {}", s.start)), &s.win);
+    }
+    for p in &v.exact.policies {
+        rows.win(("exact", &format!("{} player, random start", p.policy)), &p.win);
+    }
+}
+
+fn simulation_rows(rows: &mut Rows, v: &AuditView) {
+    let s = &v.simulation;
+    rows.number(("simulation", "all games"), "seed", s.seed);
+    estimate_rows(rows, "all games", &s.overall);
+    for c in &s.classes {
+        estimate_rows(rows, &format!("class {} ({})", c.class, c.holes.join(" ")), &c.estimate);
+    }
+    for st in &s.starts {
+        estimate_rows(rows, &format!("start {}", st.start), &st.estimate);
+    }
+}
+
+fn estimate_rows(rows: &mut Rows, subject: &str, e: &EstimateView) {
+    let at = ("simulation", subject);
+    let w = &e.win;
+    rows.number(at, "games", w.games);
+    rows.number(at, "wins", w.wins);
+    rows.number(at, "estimate", w.estimate);
+    rows.number(at, "ci95_low", w.ci95[0]);
+    rows.number(at, "ci95_high", w.ci95[1]);
+    if let Some(p) = &w.exact {
+        rows.exact(at, "exact", p);
+    }
+    if let Some(z) = w.z {
+        rows.number(at, "z", z);
+    }
+    if let Some(chi) = &e.chi_square {
+        rows.number(at, "chi_square", chi.statistic);
+        rows.number(at, "chi_square_df", chi.df);
+        rows.number(at, "chi_square_p", chi.p_value);
+    }
+    for (pegs, n) in &e.games_by_pegs_left {
+        rows.number(at, &format!("games_by_pegs_left.{pegs}"), n);
+    }
+    for (pegs, p) in e.pegs_left.iter().flatten() {
+        rows.exact(at, &format!("pegs_left.{pegs}"), p);
+    }
+}
+
+fn hypothesis_rows(rows: &mut Rows, v: &AuditView) {
+    for h in &v.hypotheses {
+        let at = ("hypothesis", h.hypothesis.as_str());
+        rows.number(at, "games", h.games);
+        rows.exact(at, "predicted", &h.predicted);
+        rows.number(at, "sd", h.sd);
+        rows.number(at, "z", h.z);
+        rows.number(at, "z_nearest", h.z_nearest);
+        rows.word(at, "verdict", h.verdict);
+    }
+}
+
+fn tip_rows(rows: &mut Rows, v: &AuditView) {
+    let t = &v.tip;
+    let subject = format!("start {}", t.start);
+    rows.big(("tip", &subject), "games", &t.games);
+    for (pegs, n) in &t.games_by_pegs_left {
+        let subject = format!("{pegs} pegs left");
+        let at = ("tip", subject.as_str());
+        rows.big(at, "games", n);
+        if let Some(share) = t.share_of_games.get(pegs) {
+            rows.exact(at, "share_of_games", share);
+        }
+        if let Some(p) = t.pegs_left.get(pegs) {
+            rows.exact(at, "probability", p);
+        }
+    }
+}

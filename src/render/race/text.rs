@@ -1,0 +1,188 @@
+//! The race's documents for people (text and Markdown): decimals with significant digits,
+//! fractions abbreviated past 40 characters unless `--full`.
+
+use super::{GameView, GridView, RaceSimulation, SweepView, TurnsSummary, TurnsView};
+use crate::render::number::significant_exact;
+use crate::render::simulate::estimate::{ESTIMATE_DIGITS, Fraction, count, interval, proportion, signed};
+use crate::render::{Doc, Style, Table, left, right};
+
+/// Significant digits of a probability in the grid, where 198 columns may stand side by side.
+const GRID_DIGITS: usize = 4;
+
+/// "7771/2592 (2.99807)", or the decimal alone for a whole number.
+fn fraction_and_decimal(f: &Fraction, style: Style) -> String {
+    if *f.0.denom() == 1 { f.0.to_string() } else { format!("{} ({})", f.text(style), f.decimal()) }
+}
+
+pub fn game(v: &GameView, style: Style) -> Doc {
+    let mut d = Doc::default();
+    d.heading(v.die.name.clone());
+    d.para(format!(
+        "Board of {} squares, the river on {}; the swine starts on {}, the butcher on {}.\nDie: {}.",
+        v.length, v.length, v.swine, v.butcher, v.die.text
+    ));
+    d.heading("Who wins");
+    let mut t = Table::new(vec![left("side"), right("probability"), left("exact")]);
+    for (side, p) in [("swine", &v.swine_wins), ("butcher", &v.butcher_wins)] {
+        t.row(vec![side.into(), p.decimal(), p.text(style)]);
+    }
+    d.table(t);
+    d.heading("How long the game takes, in turns (rolls of the die)");
+    d.para(turn_lines(&v.turns.summary, style));
+    d.table(distribution(&v.turns, style));
+    if v.turns.tail.0 != 0 {
+        let last = v.turns.distribution.last().map_or(0, |r| r.turns);
+        d.para(format!("P(more than {last} turns) = {}", fraction_and_decimal(&v.turns.tail, style)));
+    }
+    if let Some(s) = &v.simulation {
+        simulation(&mut d, s);
+    }
+    d
+}
+
+/// Mean, variance, conditional means and the quantiles, one line each.
+fn turn_lines(t: &TurnsSummary, style: Style) -> String {
+    let given =
+        |m: &Option<Fraction>| m.as_ref().map_or("(never wins)".into(), |m| fraction_and_decimal(m, style));
+    let longest = match t.longest {
+        Some(n) => n.to_string(),
+        None => {
+            format!("unbounded (a roll moves nobody with probability {})", t.stay_probability.text(style))
+        }
+    };
+    [
+        format!("mean      {}", fraction_and_decimal(&t.mean, style)),
+        format!(
+            "variance  {}, standard deviation {}",
+            fraction_and_decimal(&t.variance, style),
+            crate::render::number::significant(t.sd, 6)
+        ),
+        format!(
+            "mean when the swine wins {}, when the butcher wins {}",
+            given(&t.mean_if_swine_wins),
+            given(&t.mean_if_butcher_wins)
+        ),
+        format!(
+            "shortest {}, median {}, 90th percentile {}, longest {longest}",
+            t.shortest, t.median, t.percentile_90
+        ),
+    ]
+    .join("\n")
+}
+
+fn distribution(t: &TurnsView, style: Style) -> Table {
+    let mut table = Table::new(vec![
+        right("turns"),
+        right("P(ends then)"),
+        right("swine wins"),
+        right("butcher wins"),
+        right("P(over by then)"),
+        left("exact"),
+    ]);
+    for row in &t.distribution {
+        table.row(vec![
+            row.turns.to_string(),
+            row.probability.decimal(),
+            row.swine.decimal(),
+            row.butcher.decimal(),
+            row.cumulative.decimal(),
+            row.probability.text(style),
+        ]);
+    }
+    table
+}
+
+fn simulation(d: &mut Doc, s: &RaceSimulation) {
+    d.heading(format!("Simulation: {} games, seed {}", count(s.games), s.seed));
+    let mut t = Table::new(vec![
+        left(""),
+        right("wins"),
+        right("simulated"),
+        left("95% interval"),
+        right("exact"),
+        right("z"),
+    ]);
+    let w = &s.swine_wins;
+    t.row(vec![
+        "P(swine wins)".into(),
+        count(w.wins),
+        proportion(w.estimate),
+        interval(w.ci95),
+        w.exact.as_ref().map_or("-".into(), Fraction::decimal),
+        w.z.map_or("undefined".into(), signed),
+    ]);
+    let m = &s.mean_turns;
+    t.row(vec![
+        "mean turns".into(),
+        String::new(),
+        crate::render::number::significant(m.estimate, ESTIMATE_DIGITS),
+        String::new(),
+        m.exact.decimal(),
+        m.z.map_or("undefined".into(), signed),
+    ]);
+    d.table(t);
+    d.para("z = (simulated - exact) / sd; undefined where the exact value leaves no spread.");
+}
+
+pub fn grid(v: &GridView, _style: Style) -> Doc {
+    let mut d = Doc::default();
+    d.heading(v.die.name.clone());
+    d.para(format!(
+        "P(the swine wins) for every pair of start squares on a board of {} (river on {}).\nDie: {}.\n\
+         Rows: the swine's start square; columns: the butcher's. Exact fractions: --csv or --json.",
+        v.length, v.length, v.die.text
+    ));
+    let butchers: Vec<u32> = (1..v.length.saturating_sub(1)).collect();
+    let mut columns = vec![left("swine")];
+    columns.extend(butchers.iter().map(|b| right(&b.to_string())));
+    let mut t = Table::new(columns);
+    for s in 2..v.length {
+        let mut row = vec![s.to_string()];
+        row.extend(butchers.iter().map(|&b| {
+            v.cells
+                .iter()
+                .find(|c| (c.swine, c.butcher) == (s, b))
+                .map_or(String::new(), |c| significant_exact(&c.swine_wins.0, GRID_DIGITS))
+        }));
+        t.row(row);
+    }
+    d.table(t);
+    if let Some(path) = &v.svg {
+        d.para(format!("Heat map written to {path}."));
+    }
+    d
+}
+
+pub fn sweep(v: &SweepView, style: Style) -> Doc {
+    let mut d = Doc::default();
+    d.heading(v.die.name.clone());
+    d.para(format!(
+        "The swine starts on {}, the butcher on {}; the board's length varies.\nDie: {}.",
+        v.swine, v.butcher, v.die.text
+    ));
+    let mut t = Table::new(vec![
+        right("length"),
+        right("P(swine)"),
+        right("mean turns"),
+        right("sd"),
+        right("median"),
+        right("90th"),
+        right("longest"),
+        left("exact"),
+    ]);
+    for l in &v.lengths {
+        let turns = &l.turns;
+        t.row(vec![
+            l.length.to_string(),
+            l.swine_wins.decimal(),
+            turns.mean.decimal(),
+            crate::render::number::significant(turns.sd, 6),
+            turns.median.to_string(),
+            turns.percentile_90.to_string(),
+            turns.longest.map_or("unbounded".into(), |n| n.to_string()),
+            l.swine_wins.text(style),
+        ]);
+    }
+    d.table(t);
+    d
+}
