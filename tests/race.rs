@@ -324,6 +324,19 @@ fn race_grid_as_table_csv_and_svg() {
 }
 
 #[test]
+fn race_game_as_markdown_and_csv() {
+    let md = support::stdout(&["race", "--markdown", "--simulate", "1000"]);
+    assert!(md.starts_with("# The swine and the butcher"), "{md}");
+    assert!(md.contains("| swine | 0.511574 | 221/432 |"), "{md}");
+    assert!(md.contains("## Simulation: 1,000 games, seed 4"), "{md}");
+    let csv = support::stdout(&["race", "--csv", "--simulate", "1000"]);
+    assert!(csv.starts_with("quantity,side,turns,exact,decimal\n"), "{csv}");
+    assert!(csv.contains("\nwin,swine,,221/432,0.5115740740740741\n"), "{csv}");
+    assert!(csv.contains("\nmean_turns,,,7771/2592,"), "{csv}");
+    assert!(csv.contains("\nsimulated_games,,,1000,1000\n"), "{csv}");
+}
+
+#[test]
 fn race_sweeps_board_lengths() {
     let v = json(&["--lengths", "8..12"]);
     let lengths = v["lengths"].as_array().unwrap();
@@ -353,6 +366,9 @@ fn bad_race_input_gets_one_line_and_exit_code_2() {
     fails_with(&["--swine", "13"], "before the river");
     fails_with(&["--length", "1"], "the board length must be at least 2, not 1");
     fails_with(&["--length", "201", "--swine", "7"], "at most 200");
+    // Refused at once, before 199 and 200 are analysed (once 18 s of work).
+    fails_with(&["--lengths", "199..201"], "the board length must be at most 200, not 201");
+    fails_with(&["--grid", "--svg", "/no/such/dir/grid.svg"], "no directory /no/such/dir");
     fails_with(&["--swine", "-3"], "unexpected argument");
     fails_with(&["--grid", "--length", "2"], "length of 3 or more");
     fails_with(&["--lengths", "12..8"], "must not exceed");

@@ -43,19 +43,17 @@ fn the_other_policies_agree_with_their_exact_values() {
 
 #[test]
 fn the_same_seed_gives_byte_identical_output_for_any_thread_count() {
-    let run = |threads: &str, json: bool| {
+    let run = |threads: &str, format: Option<&str>| {
         let mut args = vec!["simulate", "--games", "300000", "--seed", "9", "--threads", threads, "--quiet"];
-        if json {
-            args.push("--json");
-        }
+        args.extend(format);
         stdout_bytes(&args)
     };
-    for json in [false, true] {
-        let one = run("1", json);
-        assert_eq!(one, run("2", json));
-        assert_eq!(one, run("3", json));
+    for format in [None, Some("--json"), Some("--csv"), Some("--markdown")] {
+        let one = run("1", format);
+        assert_eq!(one, run("2", format), "{format:?}");
+        assert_eq!(one, run("3", format), "{format:?}");
     }
-    assert_ne!(stdout_bytes(&["simulate", "--games", "300000", "--seed", "10", "-q"]), run("1", false));
+    assert_ne!(stdout_bytes(&["simulate", "--games", "300000", "--seed", "10", "-q"]), run("1", None));
 }
 
 #[test]
@@ -150,6 +148,15 @@ fn audit_outputs_markdown_json_and_plots() {
         serde_json::from_slice(&stdout_bytes(&["audit", "--games", "200000", "--json", "-q"])).unwrap();
     assert_eq!(v["exact"]["random_start"]["win"]["fraction"], "91623215839957079/20325100400640000000");
     assert_eq!(v["hypotheses"].as_array().unwrap().len(), 14);
+    let csv = String::from_utf8(stdout_bytes(&["audit", "--games", "200000", "--csv", "-q"])).unwrap();
+    assert!(csv.starts_with("section,subject,measure,value,decimal\n"));
+    assert!(csv.contains("\nhypothesis,only class D F M empty,verdict,explains,\n"), "{csv}");
+    assert!(csv.contains("\ntip,1 peg left,games,29760,29760\n"), "{csv}");
+    // Every section of the text is in the JSON, the pegs left from the tip included.
+    for section in ["claim", "exact", "simulation", "hypotheses", "active_information", "tip"] {
+        assert!(!v[section].is_null(), "missing {section}");
+    }
+    assert_eq!(v["tip"]["games_by_pegs_left"]["1"], "29760");
     let dir = std::env::temp_dir().join(format!("pegchain-svg-{}", std::process::id()));
     stdout_bytes(&["audit", "--games", "200000", "-q", "--svg", dir.to_str().unwrap()]);
     for name in ["classes.svg", "pegs_left.svg", "running.svg"] {

@@ -63,8 +63,8 @@ pub fn table(v: &AuditView) -> Table {
 
 fn claim_rows(rows: &mut Rows, v: &AuditView) {
     let at = ("claim", "the book");
-    rows.exact(at, "win", &v.claim.win);
-    rows.number(at, "bits", v.claim.bits);
+    rows.win(at, &v.claim.win);
+    rows.number(at, "published_bits", v.claim.published_bits);
     rows.number(at, "games", v.claim.games);
     rows.exact(at, "rounded_from_low", &v.claim.rounded_from[0]);
     rows.exact(at, "rounded_from_high", &v.claim.rounded_from[1]);
@@ -139,7 +139,7 @@ fn tip_rows(rows: &mut Rows, v: &AuditView) {
     let subject = format!("start {}", t.start);
     rows.big(("tip", &subject), "games", &t.games);
     for (pegs, n) in &t.games_by_pegs_left {
-        let subject = format!("{pegs} pegs left");
+        let subject = format!("{pegs} {} left", if *pegs == 1 { "peg" } else { "pegs" });
         let at = ("tip", subject.as_str());
         rows.big(at, "games", n);
         if let Some(share) = t.share_of_games.get(pegs) {

@@ -33,8 +33,11 @@ pub struct AuditView {
 /// The published claim, and the values its rounding stands for.
 #[derive(Clone, Debug, Serialize)]
 pub struct ClaimView {
-    pub win: Fraction,
-    pub bits: f64,
+    /// 0.0070 as printed, with -log2 of it.
+    #[serde(flatten)]
+    pub win: Win,
+    /// The bits the book states, 7.15.
+    pub published_bits: f64,
     pub games: u64,
     /// Every estimate from the first to the second (both included) prints as 0.0070.
     pub rounded_from: [Fraction; 2],
@@ -178,8 +181,8 @@ impl AuditView {
 
 fn claim() -> ClaimView {
     ClaimView {
-        win: Fraction(Rational::from(audit::CLAIM_P)),
-        bits: audit::CLAIM_BITS,
+        win: Win::of(&Rational::from(audit::CLAIM_P)),
+        published_bits: audit::CLAIM_BITS,
         games: audit::CLAIM_GAMES,
         rounded_from: audit::CLAIM_ROUNDED_FROM.map(|p| Fraction(Rational::from(p))),
     }
@@ -251,16 +254,19 @@ impl AuditView {
             "Introduction to Evolutionary Informatics (section 5.4.1.2): with a random start hole and random \
              moves, simulation of {} games gave p = 0.0070, an endogenous information of {} bits.",
             count(self.claim.games),
-            self.claim.bits
+            self.claim.published_bits
         ));
     }
 
     fn truth_section(&self, d: &mut Doc, style: Style) {
         let random = &self.exact.random_start;
         d.heading("The truth, exactly");
-        d.para(format!(
+        d.para(
             "Exact evaluation over every reachable position (rational arithmetic, uniform choice among legal \
-             jumps):\nP(one peg left | random start hole) = {} = {} = {} bits.",
+             jumps):",
+        );
+        d.para(format!(
+            "P(one peg left | random start hole) = {} = {} = {} bits.",
             random.win.text(style),
             random.win.decimal(),
             random.bits_text()
@@ -335,7 +341,9 @@ impl AuditView {
 
     fn hypotheses_section(&self, d: &mut Doc) {
         d.heading("What could explain 0.0070?");
-        d.para(HYPOTHESES_RULE);
+        for line in HYPOTHESES_RULE {
+            d.para(line);
+        }
         d.table(hypothesis_table(&self.hypotheses));
         let explaining: Vec<&str> = self
             .hypotheses
@@ -401,14 +409,17 @@ impl AuditView {
     }
 }
 
-/// How the hypothesis table is read, in the words under its heading.
-pub const HYPOTHESES_RULE: &str = "Each design predicts the win probability exactly and, over its number of \
-     games, a spread sd; both z columns are (observed - predicted) / sd, the book's number the observation.\n\
-     The book prints two significant digits, so any estimate from 0.00695 to 0.00705 would appear as its \
+/// How the hypothesis table is read, in the words under its heading: what z is, how the
+/// rounding of the published 0.0070 is allowed for, and the rule of the verdicts.
+pub const HYPOTHESES_RULE: [&str; 3] = [
+    "Each design predicts the win probability exactly and, over its number of games, a spread sd; both z \
+     columns are (observed - predicted) / sd, the book's number the observation.",
+    "The book prints two significant digits, so any estimate from 0.00695 to 0.00705 would appear as its \
      0.0070: \"z of nearest\" measures to the one of those values nearest to the prediction (0 when the \
-     prediction lies among them).\n\
-     The verdict is read from \"z of nearest\" alone: |z| up to 2 explains the number, up to 3 strains it, \
-     beyond 3 rules it out.";
+     prediction lies among them).",
+    "The verdict is read from \"z of nearest\" alone: |z| up to 2 explains the number, up to 3 strains it, \
+     beyond 3 rules it out.",
+];
 
 /// The hypotheses, each verdict beside the number it is read from.
 pub fn hypothesis_table(hypotheses: &[HypothesisView]) -> Table {
@@ -434,3 +445,6 @@ pub fn hypothesis_table(hypotheses: &[HypothesisView]) -> Table {
     }
     t
 }
+
+#[cfg(test)]
+mod tests;

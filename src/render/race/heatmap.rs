@@ -18,6 +18,10 @@ const TOP: u32 = 100;
 const MAX_TOOLTIP_ROWS: u32 = 40;
 /// Cells at least this wide show their value.
 const MIN_LABELLED_CELL: u32 = 30;
+/// Wide enough for the title.
+const MIN_WIDTH: u32 = 620;
+/// Where the marker's key starts, below the colour scale (from the top of the map).
+const KEY_TOP: u32 = 250;
 /// Colours of the large map: probabilities are drawn to the nearest 1/200.
 const LEVELS: f64 = 200.0;
 
@@ -26,7 +30,8 @@ pub fn grid_svg(v: &GridView, mark: Option<(u32, u32)>) -> String {
     let n = v.length.saturating_sub(2).max(1);
     let cell = (AREA / n).clamp(3, 44);
     let side = cell * n;
-    let (width, height) = (LEFT + side + 190, TOP + side.max(240) + 40);
+    // Room for the title across, and for the colour scale and the marker's key down the right.
+    let (width, height) = ((LEFT + side + 190).max(MIN_WIDTH), TOP + side.max(KEY_TOP + 60) + 30);
     let mut svg = format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" \
          viewBox=\"0 0 {width} {height}\" font-family=\"sans-serif\" font-size=\"12\">\n\
@@ -163,7 +168,7 @@ fn marker(svg: &mut String, f: &Frame, (swine, butcher): (u32, u32), v: &GridVie
     );
     let p = v.cells.iter().find(|c| (c.swine, c.butcher) == (swine, butcher));
     let lx = LEFT + f.n * f.cell + 30;
-    let ly = TOP + 280;
+    let ly = TOP + KEY_TOP;
     let _ = writeln!(
         svg,
         "<rect x=\"{lx}\" y=\"{}\" width=\"12\" height=\"12\" fill=\"none\" stroke=\"black\" stroke-width=\"2.5\"/>\n\

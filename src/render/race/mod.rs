@@ -334,3 +334,6 @@ impl Report for SweepView {
         Some(csv::sweep(self))
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -18,9 +18,10 @@ pub fn game(v: &GameView, style: Style) -> Doc {
     let mut d = Doc::default();
     d.heading(v.die.name.clone());
     d.para(format!(
-        "Board of {} squares, the river on {}; the swine starts on {}, the butcher on {}.\nDie: {}.",
-        v.length, v.length, v.swine, v.butcher, v.die.text
+        "Board of {} squares, the river on {}; the swine starts on {}, the butcher on {}.",
+        v.length, v.length, v.swine, v.butcher
     ));
+    d.para(format!("Die: {}.", v.die.text));
     d.heading("Who wins");
     let mut t = Table::new(vec![left("side"), right("probability"), left("exact")]);
     for (side, p) in [("swine", &v.swine_wins), ("butcher", &v.butcher_wins)] {
@@ -28,7 +29,9 @@ pub fn game(v: &GameView, style: Style) -> Doc {
     }
     d.table(t);
     d.heading("How long the game takes, in turns (rolls of the die)");
-    d.para(turn_lines(&v.turns.summary, style));
+    for line in turn_lines(&v.turns.summary, style) {
+        d.para(line);
+    }
     d.table(distribution(&v.turns, style));
     if v.turns.tail.0 != 0 {
         let last = v.turns.distribution.last().map_or(0, |r| r.turns);
@@ -41,7 +44,7 @@ pub fn game(v: &GameView, style: Style) -> Doc {
 }
 
 /// Mean, variance, conditional means and the quantiles, one line each.
-fn turn_lines(t: &TurnsSummary, style: Style) -> String {
+fn turn_lines(t: &TurnsSummary, style: Style) -> [String; 4] {
     let given =
         |m: &Option<Fraction>| m.as_ref().map_or("(never wins)".into(), |m| fraction_and_decimal(m, style));
     let longest = match t.longest {
@@ -67,7 +70,6 @@ fn turn_lines(t: &TurnsSummary, style: Style) -> String {
             t.shortest, t.median, t.percentile_90
         ),
     ]
-    .join("\n")
 }
 
 fn distribution(t: &TurnsView, style: Style) -> Table {
@@ -128,10 +130,11 @@ pub fn grid(v: &GridView, _style: Style) -> Doc {
     let mut d = Doc::default();
     d.heading(v.die.name.clone());
     d.para(format!(
-        "P(the swine wins) for every pair of start squares on a board of {} (river on {}).\nDie: {}.\n\
-         Rows: the swine's start square; columns: the butcher's. Exact fractions: --csv or --json.",
-        v.length, v.length, v.die.text
+        "P(the swine wins) for every pair of start squares on a board of {} (river on {}).",
+        v.length, v.length
     ));
+    d.para(format!("Die: {}.", v.die.text));
+    d.para("Rows: the swine's start square; columns: the butcher's. The exact fractions are in the JSON and CSV outputs.");
     let butchers: Vec<u32> = (1..v.length.saturating_sub(1)).collect();
     let mut columns = vec![left("swine")];
     columns.extend(butchers.iter().map(|b| right(&b.to_string())));
@@ -157,9 +160,10 @@ pub fn sweep(v: &SweepView, style: Style) -> Doc {
     let mut d = Doc::default();
     d.heading(v.die.name.clone());
     d.para(format!(
-        "The swine starts on {}, the butcher on {}; the board's length varies.\nDie: {}.",
-        v.swine, v.butcher, v.die.text
+        "The swine starts on {}, the butcher on {}; the board's length varies.",
+        v.swine, v.butcher
     ));
+    d.para(format!("Die: {}.", v.die.text));
     let mut t = Table::new(vec![
         right("length"),
         right("P(swine)"),

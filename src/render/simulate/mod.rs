@@ -166,7 +166,7 @@ impl SimulationView {
         match &self.overall.chi_square {
             Some(chi) => d.para(format!("Pegs left against the exact distribution: {}.", chi.text())),
             None if !self.has_exact() => d.para(
-                "No exact values: the board was not given to the exact engine (--exact asks for them).",
+                "No exact values: the exact engine did not run on this board (by default it runs on boards of up to 21 holes).",
             ),
             None => {}
         }
@@ -272,3 +272,6 @@ fn csv_rows(t: &mut Table, scope: [&str; 3], e: &EstimateView) {
 fn share(n: u64, games: u64) -> f64 {
     if games == 0 { 0.0 } else { n as f64 / games as f64 }
 }
+
+#[cfg(test)]
+mod tests;
