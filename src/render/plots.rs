@@ -9,6 +9,7 @@ use super::svg::{Chart, Scale, Swatch, decade_ticks, nice_step, ticks};
 use crate::engine::stats::wilson95;
 use crate::solitaire::audit::{AuditReport, CLAIM_P};
 use crate::solitaire::board::builtin;
+use crate::solitaire::estimates::Estimate;
 use rug::{Integer, Rational};
 
 const EXACT: &str = "#1f77b4";
@@ -58,9 +59,8 @@ fn linear_ticks(top: f64, most: usize) -> (Vec<(f64, String)>, f64) {
 }
 
 fn classes(r: &AuditReport) -> String {
-    let board = builtin("triangle5").expect("built-in");
     let classes = &r.exact.classes;
-    let sims: Vec<_> = classes
+    let sims: Vec<Option<&Estimate>> = classes
         .iter()
         .map(|cl| r.simulation.classes.iter().find(|e| e.holes.iter().all(|h| cl.holes.contains(h))))
         .collect();
@@ -78,19 +78,7 @@ fn classes(r: &AuditReport) -> String {
         (0.0, top),
         Scale::Linear,
     );
-    let labels: Vec<(f64, String)> = classes
-        .iter()
-        .zip(&sims)
-        .enumerate()
-        .map(|(i, (cl, sim))| {
-            let holes: Vec<&str> = cl.holes.iter().map(|&h| board.hole_name(h)).collect();
-            let games = sim.map_or(0, |e| e.games);
-            (
-                i as f64 + 0.5,
-                format!("{}: {}\n{} games", cl.class + 1, holes.join(" "), grouped(&games.into())),
-            )
-        })
-        .collect();
+    let labels = class_labels(r, &sims);
     let (y_ticks, _) = linear_ticks(top, 8);
     c.axes(&labels, &y_ticks, "start class: its number and holes", "P(one peg left)");
     c.hline(claim(), CLAIM, true);
@@ -111,6 +99,22 @@ fn classes(r: &AuditReport) -> String {
         &format!("exact, random start: {}", significant_exact(r.random_start(), 6)),
     );
     c.finish()
+}
+
+/// Each class's tick: its number and holes, and under them its simulated games.
+fn class_labels(r: &AuditReport, sims: &[Option<&Estimate>]) -> Vec<(f64, String)> {
+    let board = builtin("triangle5").expect("built-in");
+    r.exact
+        .classes
+        .iter()
+        .zip(sims)
+        .enumerate()
+        .map(|(i, (cl, sim))| {
+            let holes: Vec<&str> = cl.holes.iter().map(|&h| board.hole_name(h)).collect();
+            let games = grouped(&Integer::from(sim.map_or(0, |e| e.games)));
+            (i as f64 + 0.5, format!("{}: {}\n{games} games", cl.class + 1, holes.join(" ")))
+        })
+        .collect()
 }
 
 fn pegs_left(r: &AuditReport) -> String {
