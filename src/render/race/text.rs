@@ -10,7 +10,7 @@ use crate::render::{Doc, Style, Table, left, right};
 const GRID_DIGITS: usize = 4;
 
 /// "7771/2592 (2.99807)", or the decimal alone for a whole number.
-fn fraction_and_decimal(f: &Fraction, style: Style) -> String {
+fn with_decimal(f: &Fraction, style: Style) -> String {
     if *f.0.denom() == 1 { f.0.to_string() } else { format!("{} ({})", f.text(style), f.decimal()) }
 }
 
@@ -35,7 +35,7 @@ pub fn game(v: &GameView, style: Style) -> Doc {
     d.table(distribution(&v.turns, style));
     if v.turns.tail.0 != 0 {
         let last = v.turns.distribution.last().map_or(0, |r| r.turns);
-        d.para(format!("P(more than {last} turns) = {}", fraction_and_decimal(&v.turns.tail, style)));
+        d.para(format!("P(more than {last} turns) = {}", with_decimal(&v.turns.tail, style)));
     }
     if let Some(s) = &v.simulation {
         simulation(&mut d, s);
@@ -45,8 +45,7 @@ pub fn game(v: &GameView, style: Style) -> Doc {
 
 /// Mean, variance, conditional means and the quantiles, one line each.
 fn turn_lines(t: &TurnsSummary, style: Style) -> [String; 4] {
-    let given =
-        |m: &Option<Fraction>| m.as_ref().map_or("(never wins)".into(), |m| fraction_and_decimal(m, style));
+    let given = |m: &Option<Fraction>| m.as_ref().map_or("(never wins)".into(), |m| with_decimal(m, style));
     let longest = match t.longest {
         Some(n) => n.to_string(),
         None => {
@@ -54,10 +53,10 @@ fn turn_lines(t: &TurnsSummary, style: Style) -> [String; 4] {
         }
     };
     [
-        format!("mean      {}", fraction_and_decimal(&t.mean, style)),
+        format!("mean      {}", with_decimal(&t.mean, style)),
         format!(
             "variance  {}, standard deviation {}",
-            fraction_and_decimal(&t.variance, style),
+            with_decimal(&t.variance, style),
             crate::render::number::significant(t.sd, 6)
         ),
         format!(

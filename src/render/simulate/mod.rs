@@ -129,6 +129,9 @@ fn plan_text(board: &Board, plan: &StartPlan, total: u64, per_run: u64) -> Strin
         StartPlan::Each(holes) if holes.len() == 1 => {
             format!("hole {} empty; {n} games", board.hole_name(holes[0]))
         }
+        StartPlan::Each(holes) if holes.len() == board.hole_count() => {
+            format!("each hole empty in turn; {n} games from each, {all} in all")
+        }
         StartPlan::Each(holes) => format!(
             "each of the holes {} empty in turn; {n} games from each, {all} in all",
             hole_names(board, holes).join(" ")
