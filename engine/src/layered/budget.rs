@@ -7,7 +7,8 @@
 //!    the next layer, projected from this layer's growth and capped by the moves made.
 //!
 //! Both are estimates (hash maps and allocators add their share), meant to refuse a board
-//! that cannot fit rather than to account for every byte.
+//! that cannot fit rather than to account for every byte. Besides the budget, `check_layer`
+//! holds a layer to what its `u32` parent indices can address, whatever the budget.
 
 use super::parents::Edge;
 use crate::error::EngineError;
@@ -30,6 +31,14 @@ impl History {
     fn growth(&self, n: usize) -> f64 {
         (n as f64 / self.previous_len as f64).max(1.0)
     }
+}
+
+/// Refuses a layer of rank `rank` with more than `limit` states.
+pub(super) fn check_layer(rank: u32, states: u64, limit: u64) -> Result<(), EngineError> {
+    if states > limit {
+        return Err(EngineError::LayerTooLarge { rank, states, limit });
+    }
+    Ok(())
 }
 
 /// Projection 1: `n` states of `stride` limbs each, and their edges at the last layer's

@@ -24,7 +24,7 @@ mod pending;
 mod shards;
 
 use crate::Chain;
-use crate::error::EngineError;
+use crate::error::{EngineError, MAX_LAYER_STATES};
 use arena::Bucket;
 use budget::History;
 use factors::Scale;
@@ -84,12 +84,33 @@ impl<S> Default for Options<'_, S> {
 /// Pushes mass from `start` until every bit of it is absorbed, and returns the total that
 /// reached each class of absorbing state, as `classify` names them. In `Paths` mode the
 /// values are whole numbers: the number of move sequences ending in each class.
+///
+/// Refuses a step beyond `options.memory_budget` before allocating it, and a chain that
+/// breaks the contract of [`Chain`] when it meets the broken rule.
 pub fn propagate<C, K, F>(
     chain: &C,
     start: C::State,
     mode: Mode,
     classify: F,
+    options: Options<'_, C::State>,
+) -> Result<BTreeMap<K, Rational>, EngineError>
+where
+    C: Chain,
+    K: Ord + Clone + Send,
+    F: Fn(C::State) -> K + Sync,
+{
+    run(chain, start, mode, classify, options, MAX_LAYER_STATES)
+}
+
+/// `propagate` with the most states a layer may hold as a parameter, so that tests reach
+/// that refusal with small chains.
+fn run<C, K, F>(
+    chain: &C,
+    start: C::State,
+    mode: Mode,
+    classify: F,
     mut options: Options<'_, C::State>,
+    max_layer: u64,
 ) -> Result<BTreeMap<K, Rational>, EngineError>
 where
     C: Chain,
@@ -109,8 +130,9 @@ where
         if let Some(cb) = options.on_layer.as_mut() {
             cb(&Layer::of(rank, &layer, &denominator));
         }
+        budget::check_layer(rank, n as u64, max_layer)?;
         budget::check_scan::<C::State>(options.memory_budget, rank, n, layer.stride, &history)?;
-        let scan = parents::scan(chain, &layer, mode, &classify, &hasher);
+        let scan = parents::scan(chain, &layer, rank, mode, &classify, &hasher)?;
         history.moves_per_state = scan.moves as f64 / n as f64;
         for (k, numerator) in scan.absorbed {
             *absorbed.entry(k).or_default() += Rational::from((numerator, denominator.clone()));
@@ -128,7 +150,7 @@ where
         history.previous_len = n;
         let shares = factors::shares(&layer, &scan.totals, &scale, mode, stride);
         drop(layer.nums);
-        let children = shards::sum_children(scan.edges, &shares, stride);
+        let children = shards::sum_children(scan.edges, &shares, stride, (rank, max_layer))?;
         drop(shares);
 
         // Mass still waiting at lower ranks moves to the new denominator too.
@@ -136,7 +158,7 @@ where
             pending.scale(&scale.lcm, stride);
             denominator *= &scale.lcm;
         }
-        pending.receive(children, stride, rank, |s| chain.rank(s));
+        pending.receive(children, stride, rank, |s| chain.rank(s))?;
     }
     Ok(absorbed)
 }
@@ -145,4 +167,40 @@ where
 /// keeps its edges in parent order.
 fn chunk_size(len: usize) -> usize {
     len.div_ceil(4 * rayon::current_num_threads()).max(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// State 10 fans out to the absorbing states 0 to 4, one move each.
+    struct Fan;
+
+    impl Chain for Fan {
+        type State = u8;
+        fn rank(&self, s: u8) -> u32 {
+            u32::from(s == 10)
+        }
+        fn transitions(&self, s: u8, out: &mut Vec<(u8, u64)>) -> u64 {
+            out.clear();
+            if s == 10 {
+                out.extend((0..5).map(|c| (c, 1)));
+            }
+            out.len() as u64
+        }
+    }
+
+    #[test]
+    fn a_layer_beyond_what_its_indices_address_is_refused() {
+        let fan = |limit| run(&Fan, 10, Mode::Probability, |s| s, Options::default(), limit);
+        // Five children: whether their shard or their layer is counted first, five states.
+        assert_eq!(fan(4), Err(EngineError::LayerTooLarge { rank: 0, states: 5, limit: 4 }));
+        let ends = fan(5).unwrap();
+        assert_eq!(ends.len(), 5);
+        assert!(ends.values().all(|p| *p == Rational::from((1, 5))));
+        assert_eq!(
+            run(&Fan, 10, Mode::Paths, |s| s, Options::default(), 0).unwrap_err().to_string(),
+            "the layer of rank 1 holds up to 1 states, more than the limit of 0"
+        );
+    }
 }

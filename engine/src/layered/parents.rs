@@ -6,6 +6,7 @@ use super::arena::Bucket;
 use super::limbs::to_integer;
 use super::{Mode, chunk_size};
 use crate::Chain;
+use crate::error::{EngineError, MAX_WEIGHT};
 use rayon::prelude::*;
 use rug::Integer;
 use std::collections::BTreeMap;
@@ -43,66 +44,92 @@ struct Part<K, S> {
     edges: Vec<Vec<Edge<S>>>,
 }
 
-/// Expands every state of `layer` once, in parallel chunks of `chunk` states.
+/// Expands every state of `layer` (of rank `rank`) once, in parallel chunks, checking the
+/// weights against the chain's contract.
 pub(super) fn scan<C, K, F>(
     chain: &C,
     layer: &Bucket<C::State>,
+    rank: u32,
     mode: Mode,
     classify: &F,
     hasher: &(impl BuildHasher + Sync),
-) -> Scan<K, C::State>
+) -> Result<Scan<K, C::State>, EngineError>
 where
     C: Chain,
     K: Ord + Send,
     F: Fn(C::State) -> K + Sync,
 {
+    let pass = Pass { chain, layer, rank, mode, classify, hasher };
     let chunk = chunk_size(layer.len());
     let parts: Vec<Part<K, C::State>> = layer
         .keys
         .par_chunks(chunk)
         .enumerate()
-        .map(|(c, states)| scan_chunk(chain, layer, c * chunk, states, mode, classify, hasher))
-        .collect();
-    gather(parts, layer.len())
+        .map(|(c, states)| pass.chunk(c * chunk, states))
+        .collect::<Result<_, _>>()?;
+    Ok(gather(parts, layer.len()))
 }
 
-/// The states of one chunk, the first of which has index `first` in the layer.
-fn scan_chunk<C, K, F>(
-    chain: &C,
-    layer: &Bucket<C::State>,
-    first: usize,
-    states: &[C::State],
+/// What every chunk of one pass shares.
+struct Pass<'p, C: Chain, F, H> {
+    chain: &'p C,
+    layer: &'p Bucket<C::State>,
+    rank: u32,
     mode: Mode,
-    classify: &F,
-    hasher: &impl BuildHasher,
-) -> Part<K, C::State>
+    classify: &'p F,
+    hasher: &'p H,
+}
+
+impl<C, K, F, H> Pass<'_, C, F, H>
 where
     C: Chain,
     K: Ord,
     F: Fn(C::State) -> K,
+    H: BuildHasher,
 {
-    let mut out = Vec::new();
-    let mut here = Part {
-        totals: Vec::with_capacity(states.len()),
-        absorbed: BTreeMap::new(),
-        edges: (0..SHARDS).map(|_| Vec::new()).collect(),
-    };
-    for (j, state) in states.iter().enumerate() {
-        let total = chain.transitions(*state, &mut out);
-        let parent = first + j;
-        if out.is_empty() {
-            *here.absorbed.entry(classify(*state)).or_default() += to_integer(layer.limbs(parent));
-            here.totals.push(0);
-            continue;
+    /// The states of one chunk, the first of which has index `first` in the layer. The
+    /// caller checked that every index fits a `u32`.
+    fn chunk(&self, first: usize, states: &[C::State]) -> Result<Part<K, C::State>, EngineError> {
+        let mut out = Vec::new();
+        let mut here = Part {
+            totals: Vec::with_capacity(states.len()),
+            absorbed: BTreeMap::new(),
+            edges: (0..SHARDS).map(|_| Vec::new()).collect(),
+        };
+        for (j, state) in states.iter().enumerate() {
+            let total = self.chain.transitions(*state, &mut out);
+            let parent = first + j;
+            if out.is_empty() {
+                *here.absorbed.entry((self.classify)(*state)).or_default() +=
+                    to_integer(self.layer.limbs(parent));
+                here.totals.push(0);
+                continue;
+            }
+            here.totals.push(total);
+            let mut sum = 0u128;
+            for &(child, weight) in &out {
+                sum += weight as u128;
+                let weight = narrow(weight, self.rank)?;
+                let child = self.chain.canonical(child);
+                let weight = if self.mode == Mode::Paths { 1 } else { weight };
+                here.edges[shard_of(self.hasher, &child)].push(Edge { child, parent: parent as u32, weight });
+            }
+            if sum != total as u128 {
+                return Err(EngineError::WeightsDoNotSum { rank: self.rank, total, sum });
+            }
         }
-        here.totals.push(total);
-        for &(child, weight) in &out {
-            let child = chain.canonical(child);
-            let weight = if mode == Mode::Paths { 1 } else { weight as u32 };
-            here.edges[shard_of(hasher, &child)].push(Edge { child, parent: parent as u32, weight });
-        }
+        Ok(here)
     }
-    here
+}
+
+/// A move's weight as stored in an edge: 1 to `MAX_WEIGHT`, or a refusal.
+#[inline]
+fn narrow(weight: u64, rank: u32) -> Result<u32, EngineError> {
+    match weight {
+        0 => Err(EngineError::ZeroWeight { rank }),
+        w if w > MAX_WEIGHT => Err(EngineError::WeightTooLarge { weight }),
+        w => Ok(w as u32),
+    }
 }
 
 /// The chunks' findings joined in chunk order.

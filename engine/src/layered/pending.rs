@@ -4,6 +4,7 @@
 
 use super::arena::Bucket;
 use super::shards::Children;
+use crate::error::EngineError;
 use rug::Integer;
 use std::collections::BTreeMap;
 
@@ -30,19 +31,21 @@ impl<S: Copy + Ord> Pending<S> {
     }
 
     /// Files the children of the layer of rank `from` under their ranks; a bucket new to
-    /// them counts one more feeding layer.
+    /// them counts one more feeding layer. A child whose rank did not fall is refused.
     pub fn receive(
         &mut self,
         children: Vec<Children<S>>,
         stride: usize,
         from: u32,
         rank_of: impl Fn(S) -> u32,
-    ) {
+    ) -> Result<(), EngineError> {
         let mut touched: Vec<u32> = Vec::new();
         for (keys, arena) in children {
             for (i, key) in keys.into_iter().enumerate() {
                 let r = rank_of(key);
-                debug_assert!(r < from, "rank must fall along every move");
+                if r >= from {
+                    return Err(EngineError::RankDidNotFall { from, to: r });
+                }
                 let bucket = self.buckets.entry(r).or_insert_with(|| Bucket::new(stride));
                 if !touched.contains(&r) {
                     touched.push(r);
@@ -51,5 +54,6 @@ impl<S: Copy + Ord> Pending<S> {
                 bucket.push(key, &arena[i * stride..(i + 1) * stride]);
             }
         }
+        Ok(())
     }
 }
