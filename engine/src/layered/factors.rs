@@ -4,7 +4,7 @@
 //! of the children's numerators, and every parent's share.
 
 use super::arena::Bucket;
-use super::limbs::{self, limbs_for, mul_into, to_integer};
+use super::limbs::{self, copy_into, limbs_for, mul_into, to_integer};
 use super::{Mode, chunk_size};
 use hashbrown::HashMap;
 use rayon::prelude::*;
@@ -84,7 +84,7 @@ pub(super) fn shares<S: Sync>(
                 continue;
             }
             match (mode, &scale.factors.get(&w)) {
-                (Mode::Paths, _) => dst[..src.len()].copy_from_slice(src),
+                (Mode::Paths, _) => copy_into(dst, src),
                 (Mode::Probability, Some(Factor::Small(f))) => mul_into(dst, src, *f),
                 (Mode::Probability, Some(Factor::Big(f))) => limbs::write(dst, &(to_integer(src) * f)),
                 (Mode::Probability, None) => unreachable!("every move total has a factor"),
