@@ -11,6 +11,7 @@ use crate::engine::{self, Chain, Layer, Mode, Options};
 use crate::error::Error;
 use crate::solitaire::board::{Board, SymmetryGroup};
 use crate::solitaire::moves::{MoveTable, start_position};
+use crate::solitaire::pegs::Pegs;
 use crate::solitaire::policy::Policy;
 use rayon::prelude::*;
 use rug::{Integer, Rational};
@@ -24,13 +25,13 @@ pub struct PegChain<'a> {
 }
 
 impl Chain for PegChain<'_> {
-    type State = u64;
+    type State = Pegs;
 
-    fn rank(&self, pos: u64) -> u32 {
-        pos.count_ones()
+    fn rank(&self, pos: Pegs) -> u32 {
+        pos.count()
     }
 
-    fn transitions(&self, pos: u64, out: &mut Vec<(u64, u64)>) -> u64 {
+    fn transitions(&self, pos: Pegs, out: &mut Vec<(Pegs, u64)>) -> u64 {
         out.clear();
         if self.policy == Policy::Uniform {
             // The hot path of the big boards: no list of legal jumps, no allocation.
@@ -47,7 +48,7 @@ impl Chain for PegChain<'_> {
         total
     }
 
-    fn canonical(&self, pos: u64) -> u64 {
+    fn canonical(&self, pos: Pegs) -> Pegs {
         self.group.canonical(pos)
     }
 }
@@ -60,10 +61,10 @@ pub enum End {
 }
 
 impl End {
-    pub fn of(pos: u64) -> End {
-        match pos.count_ones() {
-            1 => End::Finish(pos.trailing_zeros() as u8),
-            n => End::Pegs(n),
+    pub fn of(pos: Pegs) -> End {
+        match pos.single_hole() {
+            Some(hole) => End::Finish(hole),
+            None => End::Pegs(pos.count()),
         }
     }
     pub fn pegs(self) -> u32 {
@@ -160,17 +161,19 @@ impl<'a> Analysis<'a> {
         progress: &mut dyn FnMut(&Progress),
     ) -> Result<Evaluation, Error> {
         let n = self.board.hole_count();
-        let local = if config.reduce { self.group.stabilizer(1 << hole) } else { SymmetryGroup::trivial(n) };
+        let local =
+            if config.reduce { self.group.stabilizer(Pegs::single(hole)) } else { SymmetryGroup::trivial(n) };
         let chain = PegChain { moves: &self.moves, policy: config.policy, group: &local };
         let mut positions = Positions::default();
         let full_group = &self.group;
-        let mut on_layer = |layer: &Layer<'_, u64>| {
+        let mut on_layer = |layer: &Layer<'_, Pegs>| {
             let raw: u64 = layer.states.par_iter().map(|s| local.orbit_size(*s)).sum();
             // Reduced by the whole group already, each state is its own class.
             let classes = if local.order() == full_group.order() {
                 layer.states.len() as u64
             } else {
-                let mut forms: Vec<u64> = layer.states.par_iter().map(|s| full_group.canonical(*s)).collect();
+                let mut forms: Vec<Pegs> =
+                    layer.states.par_iter().map(|s| full_group.canonical(*s)).collect();
                 forms.par_sort_unstable();
                 forms.dedup();
                 forms.len() as u64

@@ -29,6 +29,7 @@ use super::{BoardFile, Lattice, Puzzle, board_name, build, check_size, fault};
 use crate::error::Error;
 use crate::solitaire::board::builtin::letters;
 use crate::solitaire::board::{Board, Hole};
+use crate::solitaire::pegs::Pegs;
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -155,14 +156,14 @@ pub fn parse(path: &Path, text: &str) -> Result<BoardFile, Error> {
     let name = board_name(path, option("name"));
     let board = build(path, &name, holes, jumps)?;
 
-    let holes_of = |key: &str| -> Result<Option<u64>, Error> {
+    let holes_of = |key: &str| -> Result<Option<Pegs>, Error> {
         let Some((line, value)) = options.get(key) else { return Ok(None) };
-        let mut pegs = 0u64;
+        let mut pegs = Pegs::EMPTY;
         for part in value.split(|c: char| c == ',' || c.is_whitespace()).filter(|p| !p.is_empty()) {
             let h = board.find_hole(part).map_err(|_| {
                 fault(path, format!("line {line}: {key} names {part:?}, which is not a hole of the board"))
             })?;
-            pegs |= 1 << h;
+            pegs = pegs.with(h);
         }
         Ok(Some(pegs))
     };
@@ -355,7 +356,7 @@ mod tests {
         assert_eq!(f.board.holes(), t5.holes());
         assert_eq!(f.board.jumps(), t5.jumps());
         assert_eq!(f.board.shape(), Shape::Triangle { rows: 5 });
-        assert_eq!(f.puzzle.start, Some(0x7ffe));
+        assert_eq!(f.puzzle.start, Some(Pegs(0x7ffe)));
     }
 
     #[test]

@@ -26,6 +26,7 @@ use super::{BoardFile, Lattice, Puzzle, board_name, build, check_size, fault};
 use crate::error::Error;
 use crate::solitaire::board::builtin::letters;
 use crate::solitaire::board::{Board, Hole, Jump};
+use crate::solitaire::pegs::Pegs;
 use crate::solitaire::solve::Method;
 use serde::Deserialize;
 use std::collections::HashMap;
@@ -91,9 +92,9 @@ fn parse_with(
     let name = board_name(path, config.name.as_deref());
     let board = build(path, &name, holes, jumps)?;
 
-    let positions = |field: &str, list: &Option<Vec<i64>>| -> Result<Option<u64>, Error> {
+    let positions = |field: &str, list: &Option<Vec<i64>>| -> Result<Option<Pegs>, Error> {
         let Some(list) = list else { return Ok(None) };
-        let mut pegs = 0u64;
+        let mut pegs = Pegs::EMPTY;
         for &v in list {
             if v < base || v - base >= n as i64 {
                 return Err(fault(
@@ -104,11 +105,11 @@ fn parse_with(
                     ),
                 ));
             }
-            let bit = 1u64 << (v - base);
-            if pegs & bit != 0 {
+            let hole = (v - base) as u8;
+            if pegs.contains(hole) {
                 return Err(fault(path, format!("{field} lists hole {v} twice")));
             }
-            pegs |= bit;
+            pegs = pegs.with(hole);
         }
         Ok(Some(pegs))
     };
@@ -121,13 +122,13 @@ fn parse_with(
         k => k.map(|k| k as u32),
     };
     if let (Some(f), Some(k)) = (finish, finish_count)
-        && f.count_ones() != k
+        && f.count() != k
     {
-        return Err(fault(path, format!("finish holds {} pegs but finish_count says {k}", f.count_ones())));
+        return Err(fault(path, format!("finish holds {} pegs but finish_count says {k}", f.count())));
     }
     if let (Some(s), None, None) = (start, finish, finish_count) {
         // Seed 002: the finish defaults to the holes empty at the start.
-        finish = Some(board.full() & !s).filter(|&f| f != 0);
+        finish = Some(board.full() & !s).filter(|f| !f.is_empty());
     }
     let method =
         config.method.as_deref().map(str::parse::<Method>).transpose().map_err(|e| fault(path, e))?;
@@ -345,8 +346,8 @@ mod tests {
     #[test]
     fn a_seed_002_puzzle_reads_with_its_defaults() {
         let f = cracker("[1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 13]").unwrap();
-        let corners = 1 | 1 << 10 | 1 << 14;
-        assert_eq!(f.puzzle.start, Some(0x7fff & !corners));
+        let corners = Pegs(1 | 1 << 10 | 1 << 14);
+        assert_eq!(f.puzzle.start, Some(Pegs(0x7fff) & !corners));
         assert_eq!(f.puzzle.finish, Some(corners), "finish defaults to the holes empty at the start");
         assert!(f.puzzle.all);
         assert_eq!(f.board.name(), "puzzle");
@@ -403,7 +404,7 @@ mod tests {
         let f =
             from_memory(json, &[("b.csv", "x,y\n2,\n3,1\n,2\n"), ("l.csv", "x,y\n0,0\n1,0\n2,0\n")]).unwrap();
         assert_eq!(f.board.jumps(), [Jump { from: 0, over: 1, to: 2 }, Jump { from: 2, over: 1, to: 0 }]);
-        assert_eq!(f.puzzle.start, Some(0b110));
-        assert_eq!(f.puzzle.finish, Some(0b001));
+        assert_eq!(f.puzzle.start, Some(Pegs(0b110)));
+        assert_eq!(f.puzzle.finish, Some(Pegs(0b001)));
     }
 }
