@@ -4,6 +4,7 @@
 
 pub mod audit;
 pub mod board;
+pub mod chain;
 pub mod estimates;
 pub mod exact;
 pub mod files;

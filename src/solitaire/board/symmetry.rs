@@ -114,10 +114,13 @@ impl SymmetryGroup {
     }
 }
 
+/// A jump as a triple of holes, for set lookups.
+type Triple = (u8, u8, u8);
+
 /// Backtracking search for every hole permutation that maps the jump set onto itself.
 fn automorphisms(board: &Board) -> Vec<Perm> {
     let n = board.hole_count();
-    let jumps: HashSet<(u8, u8, u8)> = board.jumps().iter().map(|j| (j.from, j.over, j.to)).collect();
+    let jumps: HashSet<Triple> = board.jumps().iter().map(|j| (j.from, j.over, j.to)).collect();
     // Jumps touching each hole, to check a new assignment against the ones already made.
     let mut touching = vec![Vec::new(); n];
     // A hole's role counts (as from, over, to) must be kept by any symmetry.
@@ -130,8 +133,24 @@ fn automorphisms(board: &Board) -> Vec<Perm> {
         roles[j.over as usize].1 += 1;
         roles[j.to as usize].2 += 1;
     }
-    // Visit holes in breadth-first order through the jumps, so that every hole after the
-    // first shares a jump with one already placed and wrong choices fail at once.
+    let mut search = Search {
+        order: search_order(&touching),
+        roles,
+        touching,
+        jumps: &jumps,
+        image: vec![None; n],
+        used: vec![false; n],
+        found: Vec::new(),
+    };
+    search.extend(0);
+    search.found
+}
+
+/// The holes in breadth-first order through the jumps, so that every hole after the first
+/// (of its connected part) shares a jump with one already placed and wrong choices fail
+/// at once.
+fn search_order(touching: &[Vec<Triple>]) -> Vec<usize> {
+    let n = touching.len();
     let mut order = Vec::with_capacity(n);
     let mut queued = vec![false; n];
     for root in 0..n {
@@ -153,56 +172,52 @@ fn automorphisms(board: &Board) -> Vec<Perm> {
             i += 1;
         }
     }
+    order
+}
 
-    struct Search<'a> {
-        order: Vec<usize>,
-        roles: Vec<(u32, u32, u32)>,
-        touching: Vec<Vec<(u8, u8, u8)>>,
-        jumps: &'a HashSet<(u8, u8, u8)>,
-        image: Vec<Option<u8>>,
-        used: Vec<bool>,
-        found: Vec<Perm>,
-    }
-    impl Search<'_> {
-        fn consistent(&self, hole: usize) -> bool {
-            self.touching[hole].iter().all(|&(a, b, c)| {
-                match (self.image[a as usize], self.image[b as usize], self.image[c as usize]) {
-                    (Some(x), Some(y), Some(z)) => self.jumps.contains(&(x, y, z)),
-                    _ => true,
-                }
-            })
-        }
-        fn extend(&mut self, depth: usize) {
-            if depth == self.order.len() {
-                self.found.push(self.image.iter().map(|i| i.unwrap()).collect());
-                return;
+/// The state of the backtracking search: holes placed so far (`image`) and the targets
+/// they took (`used`).
+struct Search<'a> {
+    order: Vec<usize>,
+    roles: Vec<(u32, u32, u32)>,
+    touching: Vec<Vec<Triple>>,
+    jumps: &'a HashSet<Triple>,
+    image: Vec<Option<u8>>,
+    used: Vec<bool>,
+    found: Vec<Perm>,
+}
+
+impl Search<'_> {
+    /// Every jump at `hole` whose holes are all placed maps onto a jump.
+    fn consistent(&self, hole: usize) -> bool {
+        self.touching[hole].iter().all(|&(a, b, c)| {
+            match (self.image[a as usize], self.image[b as usize], self.image[c as usize]) {
+                (Some(x), Some(y), Some(z)) => self.jumps.contains(&(x, y, z)),
+                _ => true,
             }
-            let hole = self.order[depth];
-            for target in 0..self.image.len() {
-                if self.used[target] || self.roles[target] != self.roles[hole] {
-                    continue;
-                }
-                self.image[hole] = Some(target as u8);
-                self.used[target] = true;
-                if self.consistent(hole) {
-                    self.extend(depth + 1);
-                }
-                self.used[target] = false;
-                self.image[hole] = None;
+        })
+    }
+
+    /// Places the hole at `depth` in the order on every target that keeps the jumps.
+    fn extend(&mut self, depth: usize) {
+        if depth == self.order.len() {
+            self.found.push(self.image.iter().map(|i| i.unwrap()).collect());
+            return;
+        }
+        let hole = self.order[depth];
+        for target in 0..self.image.len() {
+            if self.used[target] || self.roles[target] != self.roles[hole] {
+                continue;
             }
+            self.image[hole] = Some(target as u8);
+            self.used[target] = true;
+            if self.consistent(hole) {
+                self.extend(depth + 1);
+            }
+            self.used[target] = false;
+            self.image[hole] = None;
         }
     }
-    let mut search = Search {
-        order,
-        roles,
-        touching,
-        jumps: &jumps,
-        image: vec![None; n],
-        used: vec![false; n],
-        found: Vec::new(),
-    };
-    search.extend(0);
-    search.found
 }
 
 #[cfg(test)]
