@@ -6,7 +6,7 @@
 //! 0.0045 and suspected one million games per symmetry class, of which only some were kept.
 
 use crate::error::Error;
-use crate::solitaire::board::builtin;
+use crate::solitaire::board::{Board, builtin};
 use crate::solitaire::estimates::{self, SimConfig, SimReport, StartPlan};
 use crate::solitaire::exact::{Analysis, CountReport, EngineConfig, ExactReport, Starts};
 use crate::solitaire::policy::Policy;
@@ -119,6 +119,8 @@ impl AuditReport {
     }
 }
 
+/// The whole audit on the 15-hole board. Each policy's exact values are computed once:
+/// the uniform player's report serves the table, the hypotheses and the simulation alike.
 pub fn run(config: &AuditConfig, done: &(dyn Fn(u64) + Sync)) -> Result<AuditReport, Error> {
     let board = builtin("triangle5")?;
     let analysis = Analysis::new(&board);
@@ -128,8 +130,11 @@ pub fn run(config: &AuditConfig, done: &(dyn Fn(u64) + Sync)) -> Result<AuditRep
     let exact = exact_of(Policy::Uniform)?;
     let mut policies = Vec::new();
     for policy in crate::solitaire::policy::POLICIES {
-        let r = exact_of(policy)?;
-        policies.push((policy, r.random_start.expect("every start evaluated")));
+        let win = match policy {
+            Policy::Uniform => exact.random_start.clone(),
+            other => exact_of(other)?.random_start,
+        };
+        policies.push((policy, win.expect("every start evaluated")));
     }
     let tip = board.find_hole("A")?;
     let tip_counts = analysis.count(&Starts::Holes(vec![tip]), &EngineConfig::default(), &mut |_| {})?;
@@ -141,17 +146,40 @@ pub fn run(config: &AuditConfig, done: &(dyn Fn(u64) + Sync)) -> Result<AuditRep
         starts: StartPlan::Random,
         exact: true,
     };
-    let simulation = estimates::run(&board, &sim_config, done)?;
+    let simulation = estimates::run_with_exact(&board, &sim_config, exact.clone(), done)?;
+    Ok(AuditReport {
+        config: config.clone(),
+        hypotheses: hypotheses(&board, &exact, &policies, tip),
+        active_information: active_information(&board, &exact, tip),
+        exact,
+        policies,
+        tip_counts,
+        simulation,
+    })
+}
 
+fn hole_names(board: &Board, holes: &[u8]) -> String {
+    holes.iter().map(|&h| board.hole_name(h)).collect::<Vec<_>>().join(" ")
+}
+
+/// Every design the book's number could come from, each with its exact prediction.
+fn hypotheses(
+    board: &Board,
+    exact: &ExactReport,
+    policies: &[(Policy, Rational)],
+    tip: u8,
+) -> Vec<Hypothesis> {
     let random = exact.random_start.clone().expect("every start evaluated");
     let one = |p: &Rational| vec![(Rational::from(1), CLAIM_GAMES, p.clone())];
-    let names = |holes: &[u8]| holes.iter().map(|&h| board.hole_name(h)).collect::<Vec<_>>().join(" ");
     let mut hypotheses = vec![
         Hypothesis::new("random start hole, as the book describes".into(), &one(&random)),
         Hypothesis::new("only the tip (A) empty".into(), &one(&exact.starts[tip as usize].win)),
     ];
     for c in &exact.classes {
-        hypotheses.push(Hypothesis::new(format!("only class {} empty", names(&c.holes)), &one(&c.value)));
+        hypotheses.push(Hypothesis::new(
+            format!("only class {} empty", hole_names(board, &c.holes)),
+            &one(&c.value),
+        ));
     }
     let million = CLAIM_GAMES / 4;
     let quarter = Rational::from((1, 4));
@@ -162,7 +190,11 @@ pub fn run(config: &AuditConfig, done: &(dyn Fn(u64) + Sync)) -> Result<AuditRep
     for (i, a) in exact.classes.iter().enumerate() {
         for b in &exact.classes[i + 1..] {
             hypotheses.push(Hypothesis::new(
-                format!("1M in each of classes {} and {}, averaged", names(&a.holes), names(&b.holes)),
+                format!(
+                    "1M in each of classes {} and {}, averaged",
+                    hole_names(board, &a.holes),
+                    hole_names(board, &b.holes)
+                ),
                 &[(half.clone(), million, a.value.clone()), (half.clone(), million, b.value.clone())],
             ));
         }
@@ -170,24 +202,20 @@ pub fn run(config: &AuditConfig, done: &(dyn Fn(u64) + Sync)) -> Result<AuditRep
     for (policy, p) in policies.iter().filter(|(policy, _)| *policy != Policy::Uniform) {
         hypotheses.push(Hypothesis::new(format!("{policy} player, random start hole"), &one(p)));
     }
+    hypotheses
+}
 
+/// The bits an assist adds over the random start: the best class, and the tip.
+fn active_information(board: &Board, exact: &ExactReport, tip: u8) -> Vec<ActiveInformation> {
+    let random = exact.random_start.clone().expect("every start evaluated");
     let best = exact.classes.iter().max_by(|a, b| a.value.cmp(&b.value)).expect("a class");
     let assist = |assist: String, q: &Rational| ActiveInformation {
         assist,
         q: q.clone(),
         bits: crate::render::number::bits_ratio(q, &random),
     };
-    let active_information = vec![
-        assist(format!("choosing the best start class ({})", names(&best.holes)), &best.value),
+    vec![
+        assist(format!("choosing the best start class ({})", hole_names(board, &best.holes)), &best.value),
         assist("choosing the tip (A) as the start".into(), &exact.starts[tip as usize].win),
-    ];
-    Ok(AuditReport {
-        config: config.clone(),
-        exact,
-        policies,
-        tip_counts,
-        simulation,
-        hypotheses,
-        active_information,
-    })
+    ]
 }
