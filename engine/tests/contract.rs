@@ -24,6 +24,12 @@ fn a_weight_beyond_32_bits_is_refused_not_truncated() {
     for mode in [Mode::Probability, Mode::Paths] {
         assert_eq!(run(&chain, mode), Err(EngineError::WeightTooLarge { weight: (1 << 32) + 1 }));
     }
+    // 2^32 exactly (stored as 0), and a weight near 2^64 whose sum with the others wraps
+    // around to the total.
+    let chain = one_step(&[(2, 3), (0, 1 << 32)], (1 << 32) + 3);
+    assert_eq!(run(&chain, Mode::Probability), Err(EngineError::WeightTooLarge { weight: 1 << 32 }));
+    let chain = one_step(&[(0, u64::MAX), (2, 2)], 1);
+    assert_eq!(run(&chain, Mode::Probability), Err(EngineError::WeightTooLarge { weight: u64::MAX }));
 }
 
 #[test]

@@ -23,10 +23,12 @@ pub struct PegChain<'a> {
 impl Chain for PegChain<'_> {
     type State = Pegs;
 
+    #[inline]
     fn rank(&self, pos: Pegs) -> u32 {
         pos.count()
     }
 
+    #[inline]
     fn transitions(&self, pos: Pegs, out: &mut Vec<(Pegs, u64)>) -> u64 {
         out.clear();
         if self.policy == Policy::Uniform {
@@ -44,6 +46,7 @@ impl Chain for PegChain<'_> {
         total
     }
 
+    #[inline]
     fn canonical(&self, pos: Pegs) -> Pegs {
         self.group.canonical(pos)
     }
@@ -58,6 +61,7 @@ pub enum End {
 }
 
 impl End {
+    #[inline]
     pub fn of(pos: Pegs) -> End {
         match pos.single_hole() {
             Some(hole) => End::Finish(hole),

@@ -42,9 +42,15 @@ impl<S: Copy + Ord> Bucket<S> {
 
     /// Re-lays the arena with wider entries (never narrower).
     fn widen(&mut self, stride: usize) {
-        if stride <= self.stride {
-            return;
+        if stride > self.stride {
+            self.relay(stride);
         }
+    }
+
+    /// Re-lays the arena with entries of `stride` limbs (wider than now): rare, so kept out
+    /// of `push`, which runs once per child.
+    #[cold]
+    fn relay(&mut self, stride: usize) {
         let mut nums = vec![0u64; self.keys.len() * stride];
         for i in 0..self.keys.len() {
             nums[i * stride..i * stride + self.stride].copy_from_slice(self.limbs(i));
@@ -53,13 +59,18 @@ impl<S: Copy + Ord> Bucket<S> {
         self.stride = stride;
     }
 
-    /// Appends a state; `limbs` may be narrower than the arena, not wider than it would widen to.
+    /// Appends a state; `limbs` may be narrower than the arena (then the arena widens).
+    #[inline]
     pub fn push(&mut self, key: S, limbs: &[u64]) {
         self.widen(limbs.len());
         self.keys.push(key);
-        let start = self.nums.len();
-        self.nums.resize(start + self.stride, 0);
-        self.nums[start..start + limbs.len()].copy_from_slice(limbs);
+        if limbs.len() == self.stride {
+            self.nums.extend_from_slice(limbs);
+        } else {
+            let start = self.nums.len();
+            self.nums.resize(start + self.stride, 0);
+            self.nums[start..start + limbs.len()].copy_from_slice(limbs);
+        }
     }
 
     /// Multiplies every numerator by `factor`: mass waiting at a lower rank follows the

@@ -17,10 +17,17 @@ pub(super) enum Factor {
     Big(Integer),
 }
 
+/// Totals below this find their factor in a table, without hashing: in most chains a move
+/// total is the number of moves, or a small multiple of it.
+const TABLE: u64 = 1024;
+
 /// The lcm L of a layer's move totals, and L / W for each distinct total W.
 pub(super) struct Scale {
     pub lcm: Integer,
-    pub factors: HashMap<u64, Factor>,
+    factors: HashMap<u64, Factor>,
+    /// `small[w]` = L / w for the totals w below `TABLE` whose factor fits one limb; 0 for
+    /// the others (a factor is never 0).
+    small: Vec<u64>,
 }
 
 impl Scale {
@@ -28,6 +35,7 @@ impl Scale {
     pub fn of(totals: &[u64], mode: Mode) -> Scale {
         let mut lcm = Integer::from(1);
         let mut factors = HashMap::new();
+        let mut small = Vec::new();
         if mode == Mode::Probability {
             let mut seen: Vec<u64> = totals.iter().copied().filter(|&w| w > 0).collect();
             seen.sort_unstable();
@@ -36,12 +44,30 @@ impl Scale {
                 lcm.lcm_mut(&Integer::from(w));
             }
             // L / W once per distinct total, not once per state.
+            small = vec![0; seen.iter().filter(|&&w| w < TABLE).max().map_or(0, |&w| w as usize + 1)];
             for w in seen {
                 let f = Integer::from(&lcm / w);
-                factors.insert(w, f.to_u64().map_or(Factor::Big(f), Factor::Small));
+                match (f.to_u64(), small.get_mut(w as usize)) {
+                    (Some(f), Some(slot)) => *slot = f,
+                    (Some(f), None) => _ = factors.insert(w, Factor::Small(f)),
+                    (None, _) => _ = factors.insert(w, Factor::Big(f)),
+                }
             }
         }
-        Scale { lcm, factors }
+        Scale { lcm, factors, small }
+    }
+
+    /// dst = src * L / w, for a total `w` of the layer (once per parent: always inlined).
+    #[inline(always)]
+    fn multiply(&self, dst: &mut [u64], src: &[u64], w: u64) {
+        match self.small.get(w as usize) {
+            Some(&f) if f != 0 => mul_into(dst, src, f),
+            _ => match self.factors.get(&w) {
+                Some(Factor::Small(f)) => mul_into(dst, src, *f),
+                Some(Factor::Big(f)) => limbs::write(dst, &(to_integer(src) * f)),
+                None => unreachable!("every move total has a factor"),
+            },
+        }
     }
 }
 
@@ -83,11 +109,9 @@ pub(super) fn shares<S: Sync>(
             if w == 0 {
                 continue;
             }
-            match (mode, &scale.factors.get(&w)) {
-                (Mode::Paths, _) => copy_into(dst, src),
-                (Mode::Probability, Some(Factor::Small(f))) => mul_into(dst, src, *f),
-                (Mode::Probability, Some(Factor::Big(f))) => limbs::write(dst, &(to_integer(src) * f)),
-                (Mode::Probability, None) => unreachable!("every move total has a factor"),
+            match mode {
+                Mode::Paths => copy_into(dst, src),
+                Mode::Probability => scale.multiply(dst, src, w),
             }
         }
     });

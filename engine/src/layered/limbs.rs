@@ -44,6 +44,10 @@ pub fn mul_into(dst: &mut [u64], src: &[u64], f: u64) {
 /// its extra high limbs are zero (a merged bucket is one limb wider than its numbers need).
 #[inline]
 pub fn copy_into(dst: &mut [u64], src: &[u64]) {
+    if src.len() <= dst.len() {
+        dst[..src.len()].copy_from_slice(src);
+        return;
+    }
     let src = significant(src);
     assert!(src.len() <= dst.len(), "limb arena overflow");
     dst[..src.len()].copy_from_slice(src);

@@ -106,30 +106,60 @@ where
                 continue;
             }
             here.totals.push(total);
-            let mut sum = 0u128;
+            let mut check = WeightCheck::default();
             for &(child, weight) in &out {
-                sum += weight as u128;
-                let weight = narrow(weight, self.rank)?;
+                check.add(weight);
                 let child = self.chain.canonical(child);
-                let weight = if self.mode == Mode::Paths { 1 } else { weight };
+                // Narrowed before it is checked, but the edges of a state that fails the check
+                // are never used: the pass returns the refusal instead.
+                let weight = if self.mode == Mode::Paths { 1 } else { weight as u32 };
                 here.edges[shard_of(self.hasher, &child)].push(Edge { child, parent: parent as u32, weight });
             }
-            if sum != total as u128 {
-                return Err(EngineError::WeightsDoNotSum { rank: self.rank, total, sum });
+            if !check.passes(total, out.len()) {
+                return Err(refusal(&out, total, self.rank));
             }
         }
         Ok(here)
     }
 }
 
-/// A move's weight as stored in an edge: 1 to `MAX_WEIGHT`, or a refusal.
-#[inline]
-fn narrow(weight: u64, rank: u32) -> Result<u32, EngineError> {
-    match weight {
-        0 => Err(EngineError::ZeroWeight { rank }),
-        w if w > MAX_WEIGHT => Err(EngineError::WeightTooLarge { weight }),
-        w => Ok(w as u32),
+/// One state's moves against the contract, on the way: every weight from 1 to
+/// `MAX_WEIGHT`, all adding up to the total. Two operations per move, in the edge loop.
+#[derive(Default)]
+struct WeightCheck {
+    sum: u64,
+    /// The OR of every `w | (w - 1)`: within `MAX_WEIGHT` exactly when every weight is
+    /// from 1 to `MAX_WEIGHT` (w = 0 wraps to all ones).
+    bits: u64,
+}
+
+impl WeightCheck {
+    #[inline(always)]
+    fn add(&mut self, w: u64) {
+        self.sum = self.sum.wrapping_add(w);
+        self.bits |= w | w.wrapping_sub(1);
     }
+
+    /// With every weight below 2^32 and at most 2^32 moves, the sum cannot have wrapped.
+    #[inline(always)]
+    fn passes(&self, total: u64, moves: usize) -> bool {
+        self.bits <= MAX_WEIGHT && self.sum == total && moves as u64 <= MAX_WEIGHT + 1
+    }
+}
+
+/// The rule the moves broke, first by move, then by their sum.
+#[cold]
+fn refusal<S>(moves: &[(S, u64)], total: u64, rank: u32) -> EngineError {
+    let sum = moves.iter().map(|m| m.1 as u128).sum();
+    for &(_, weight) in moves {
+        if weight == 0 {
+            return EngineError::ZeroWeight { rank };
+        }
+        if weight > MAX_WEIGHT {
+            return EngineError::WeightTooLarge { weight };
+        }
+    }
+    EngineError::WeightsDoNotSum { rank, total, sum }
 }
 
 /// The chunks' findings joined in chunk order.

@@ -41,8 +41,11 @@ impl<S: Copy + Ord> Pending<S> {
     ) -> Result<(), EngineError> {
         let mut touched: Vec<u32> = Vec::new();
         for (keys, arena) in children {
-            for (i, key) in keys.into_iter().enumerate() {
-                let r = rank_of(key);
+            // Children come in runs of one rank (in most chains every move falls by one):
+            // one bucket lookup per run, not per child.
+            let mut i = 0;
+            while i < keys.len() {
+                let r = rank_of(keys[i]);
                 if r >= from {
                     return Err(EngineError::RankDidNotFall { from, to: r });
                 }
@@ -51,7 +54,13 @@ impl<S: Copy + Ord> Pending<S> {
                     touched.push(r);
                     bucket.batches += 1;
                 }
-                bucket.push(key, &arena[i * stride..(i + 1) * stride]);
+                loop {
+                    bucket.push(keys[i], &arena[i * stride..(i + 1) * stride]);
+                    i += 1;
+                    if i == keys.len() || rank_of(keys[i]) != r {
+                        break;
+                    }
+                }
             }
         }
         Ok(())
