@@ -19,6 +19,12 @@ pub enum Error {
         gb = *bytes as f64 / 1e9, budget_gb = *budget as f64 / 1e9
     )]
     TooLarge { layer: String, positions: u64, bytes: u64, budget: u64 },
+    /// Beyond what the exact engine can index, whatever the memory: no flag raises it.
+    #[error(
+        "too large for the exact engine: {layer} holds up to {positions} positions, more than the \
+         {limit} one layer may hold"
+    )]
+    LayerTooLarge { layer: String, positions: u64, limit: u64 },
     #[error("{0}")]
     Invalid(String),
     #[error("cannot write {path}: {why}")]
@@ -33,11 +39,34 @@ pub enum Error {
 
 impl Error {
     /// An engine refusal in a game's words: `layer` names the rank ("the layer with 21 pegs").
+    /// A broken chain contract can only come from a game's input (a rules file whose
+    /// probabilities need weights beyond the engine's, say): it is reported as invalid input.
     pub fn from_engine(e: EngineError, layer: impl Fn(u32) -> String) -> Error {
+        let invalid = |why: String| Error::Invalid(format!("cannot evaluate this exactly: {why}"));
         match e {
             EngineError::TooLarge { rank, states, bytes, budget } => {
                 Error::TooLarge { layer: layer(rank), positions: states, bytes, budget }
             }
+            EngineError::LayerTooLarge { rank, states, limit } => {
+                Error::LayerTooLarge { layer: layer(rank), positions: states, limit }
+            }
+            EngineError::WeightTooLarge { weight } => invalid(format!(
+                "a move needs the integer weight {weight}, over the engine's limit of {}; the \
+                 probabilities' common denominator is too large",
+                crate::engine::error::MAX_WEIGHT
+            )),
+            EngineError::ZeroWeight { rank } => {
+                invalid(format!("a move out of {} has probability 0 and should not be listed", layer(rank)))
+            }
+            EngineError::WeightsDoNotSum { rank, total, sum } => invalid(format!(
+                "the move weights out of a position in {} add up to {sum}, not to their total {total}",
+                layer(rank)
+            )),
+            EngineError::RankDidNotFall { from, to } => invalid(format!(
+                "a move leads from {} to {}, which the layered engine cannot follow",
+                layer(from),
+                layer(to)
+            )),
         }
     }
 }
@@ -45,5 +74,47 @@ impl Error {
 impl From<EngineError> for Error {
     fn from(e: EngineError) -> Error {
         Error::from_engine(e, |rank| format!("the layer of rank {rank}"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_engine_refusal_is_put_in_the_games_words() {
+        let pegs = |rank: u32| format!("the layer with {rank} pegs");
+        let e = Error::from_engine(
+            EngineError::TooLarge { rank: 20, states: 9, bytes: 3_000_000_000, budget: 1 },
+            pegs,
+        );
+        assert!(
+            matches!(e, Error::TooLarge { ref layer, positions: 9, .. } if layer == "the layer with 20 pegs")
+        );
+        let e = Error::from_engine(
+            EngineError::LayerTooLarge { rank: 20, states: 5_000_000_000, limit: 7 },
+            pegs,
+        );
+        assert_eq!(
+            e.to_string(),
+            "too large for the exact engine: the layer with 20 pegs holds up to 5000000000 positions, more \
+             than the 7 one layer may hold"
+        );
+        let invalid = [
+            (
+                EngineError::WeightTooLarge { weight: 1 << 33 },
+                "integer weight 8589934592, over the engine's limit of 4294967295",
+            ),
+            (EngineError::ZeroWeight { rank: 3 }, "a move out of the layer with 3 pegs has probability 0"),
+            (EngineError::WeightsDoNotSum { rank: 3, total: 4, sum: 5 }, "add up to 5, not to their total 4"),
+            (
+                EngineError::RankDidNotFall { from: 3, to: 3 },
+                "from the layer with 3 pegs to the layer with 3 pegs",
+            ),
+        ];
+        for (engine, words) in invalid {
+            let e = Error::from_engine(engine, pegs);
+            assert!(matches!(e, Error::Invalid(ref why) if why.contains(words)), "{e}");
+        }
     }
 }

@@ -4,6 +4,7 @@
 
 use pegchain::Policy;
 use pegchain::engine::{Layer, Mode, Options, propagate};
+use pegchain::solitaire::Pegs;
 use pegchain::solitaire::board;
 use pegchain::solitaire::board::{SymmetryGroup, builtin};
 use pegchain::solitaire::exact::{Analysis, End, EngineConfig, PegChain, Starts};
@@ -26,7 +27,7 @@ fn english_layers(until_pegs: u32) -> Vec<u64> {
     let chain = PegChain { moves: &moves, policy: Policy::Uniform, group: &group };
     let mut raw = Vec::new();
     let mut on_layer =
-        |layer: &Layer<'_, u64>| raw.push(layer.states.iter().map(|s| group.orbit_size(*s)).sum());
+        |layer: &Layer<'_, Pegs>| raw.push(layer.states.iter().map(|s| group.orbit_size(*s)).sum());
     let options =
         Options { on_layer: Some(&mut on_layer), until_rank: Some(until_pegs), ..Options::default() };
     propagate(&chain, start_position(&en, centre), Mode::Probability, End::of, options).unwrap();
@@ -48,7 +49,7 @@ fn the_same_first_layers_without_symmetry() {
     let trivial = SymmetryGroup::trivial(33);
     let chain = PegChain { moves: &moves, policy: Policy::Uniform, group: &trivial };
     let mut raw = Vec::new();
-    let mut on_layer = |layer: &Layer<'_, u64>| raw.push(layer.states.len() as u64);
+    let mut on_layer = |layer: &Layer<'_, Pegs>| raw.push(layer.states.len() as u64);
     let options = Options { on_layer: Some(&mut on_layer), until_rank: Some(26), ..Options::default() };
     propagate(&chain, start_position(&en, centre), Mode::Paths, End::of, options).unwrap();
     assert_eq!(raw, A112737[..7]);

@@ -3,6 +3,7 @@
 
 use pegchain::Policy;
 use pegchain::engine::backward;
+use pegchain::solitaire::Pegs;
 use pegchain::solitaire::board::{SymmetryGroup, builtin};
 use pegchain::solitaire::exact::{Analysis, End, EngineConfig, PegChain, Starts};
 use pegchain::solitaire::moves::{MoveTable, start_position};
@@ -98,7 +99,7 @@ fn reachable_positions_of_the_tip_start() {
     }
     assert_eq!(p.raw, seen.len() as u64);
     let group = SymmetryGroup::of_board(&board);
-    let classes: std::collections::HashSet<u64> = seen.iter().map(|&s| group.canonical(s)).collect();
+    let classes: std::collections::HashSet<Pegs> = seen.iter().map(|&s| group.canonical(s)).collect();
     assert_eq!(p.up_to_symmetry, classes.len() as u64);
     assert_eq!(p.by_layer.iter().map(|l| l.1).sum::<u64>(), p.raw);
 }

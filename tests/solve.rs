@@ -4,6 +4,7 @@
 mod replay;
 
 mod support;
+use pegchain::solitaire::Pegs;
 use pegchain::solitaire::board::builtin;
 use pegchain::solitaire::exact::{Analysis, EngineConfig, Starts};
 use pegchain::solitaire::moves::start_position;
@@ -88,7 +89,7 @@ fn enumeration_equals_the_engines_path_counts_for_every_start_and_end() {
         let start = start_position(&t5, s.hole);
         // One peg in each hole, and k pegs left with no jump for every k.
         for f in 0..15u8 {
-            let p = Problem::new(&t5, start, Finish::Pegs(1 << f)).unwrap();
+            let p = Problem::new(&t5, start, Finish::Pegs(Pegs::single(f))).unwrap();
             let n = solver.run(&p, Method::Dfs, &mut |_| ControlFlow::Continue(())).unwrap().found;
             assert_eq!(
                 n,
@@ -120,7 +121,7 @@ fn the_english_centre_game_is_solved_fast_and_replays() {
     let en = builtin("english").unwrap();
     let d4 = en.find_hole("d4").unwrap();
     let solver = Solver::new(&en);
-    let problem = Problem::new(&en, start_position(&en, d4), Finish::Pegs(1 << d4)).unwrap();
+    let problem = Problem::new(&en, start_position(&en, d4), Finish::Pegs(Pegs::single(d4))).unwrap();
     let started = Instant::now();
     let mut first = None;
     solver
@@ -199,7 +200,7 @@ fn distinct_a_to_a_solutions_up_to_jump_order_and_mirror() {
     // The library's classes agree with the CLI's.
     let t5 = builtin("triangle5").unwrap();
     let solver = Solver::new(&t5);
-    let p = Problem::new(&t5, start_position(&t5, 0), Finish::Pegs(1)).unwrap();
+    let p = Problem::new(&t5, start_position(&t5, 0), Finish::Pegs(Pegs::single(0))).unwrap();
     let mut distinct = DistinctSolutions::new(&solver, &p);
     solver
         .run(&p, Method::Dfs, &mut |s| {

@@ -1,7 +1,17 @@
-//! What the engine can refuse, in the engine's own terms: ranks, states and bytes. It knows
-//! no game and no flag; callers put these into their users' words.
+//! What the engine can refuse, in the engine's own terms: ranks, states, weights and bytes.
+//! It knows no game and no flag; callers put these into their users' words.
+//!
+//! Two kinds of refusal: a chain too big for the machine or for the engine's compact
+//! storage (`TooLarge`, `LayerTooLarge`), and a chain that breaks the contract of
+//! [`Chain`](crate::Chain) (the rest). Nothing is narrowed or skipped silently.
 
 use thiserror::Error;
+
+/// The most states a layer may hold: parents are stored as `u32` indices.
+pub const MAX_LAYER_STATES: u64 = u32::MAX as u64;
+
+/// The largest move weight: weights are stored as `u32` in the edges of a step.
+pub const MAX_WEIGHT: u64 = u32::MAX as u64;
 
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
 pub enum EngineError {
@@ -11,4 +21,20 @@ pub enum EngineError {
          budget of {budget} bytes"
     )]
     TooLarge { rank: u32, states: u64, bytes: u64, budget: u64 },
+    /// The layer of rank `rank` holds (or, counted by the moves into it, may hold) `states`
+    /// states, more than the `limit` a layer's indices can address.
+    #[error("the layer of rank {rank} holds up to {states} states, more than the limit of {limit}")]
+    LayerTooLarge { rank: u32, states: u64, limit: u64 },
+    /// A move's weight is over [`MAX_WEIGHT`].
+    #[error("a move has weight {weight}, more than the limit of {limit}", limit = MAX_WEIGHT)]
+    WeightTooLarge { weight: u64 },
+    /// A move has weight 0 (a move never taken must be left out).
+    #[error("a move out of a state of rank {rank} has weight 0")]
+    ZeroWeight { rank: u32 },
+    /// A state's move weights do not add up to the total `transitions` returned.
+    #[error("the move weights of a state of rank {rank} add up to {sum}, not to its total {total}")]
+    WeightsDoNotSum { rank: u32, total: u64, sum: u128 },
+    /// A move from a state of rank `from` leads to a state of rank `to`, not lower.
+    #[error("a move from rank {from} leads to rank {to}: the rank must fall along every move")]
+    RankDidNotFall { from: u32, to: u32 },
 }

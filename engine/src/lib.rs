@@ -17,6 +17,25 @@ pub use layered::{Layer, Mode, Options, propagate};
 
 use std::hash::Hash;
 
+/// An absorbing Markov chain with integer move weights and a rank that falls along every
+/// move.
+///
+/// # The contract
+///
+/// For every state `s` that `transitions` lists moves for:
+/// - every move's weight is at least 1 and at most [`error::MAX_WEIGHT`] (2^32 - 1): the
+///   engine stores weights as `u32`;
+/// - the weights add up exactly to the total `transitions` returns (so the total is at
+///   least 1 and the probabilities weight / total add up to one);
+/// - every move leads to a state of lower rank (so no move leads back to `s`);
+/// - `canonical` maps the children to a state of the same rank.
+///
+/// A layer (the states of one rank) may hold at most [`error::MAX_LAYER_STATES`] states.
+/// [`propagate`] checks all of this as it goes and returns an [`EngineError`] naming the
+/// broken rule; it never narrows a weight or an index silently. Totals themselves may be
+/// any `u64`: the lcm of a layer's totals is a big number when it needs to be.
+/// [`backward::absorption`] works in rationals and needs only the rank to fall (it checks
+/// nothing; it is meant for small chains in tests).
 pub trait Chain: Sync {
     type State: Copy + Eq + Hash + Ord + Send + Sync + std::fmt::Debug;
 
@@ -25,7 +44,7 @@ pub trait Chain: Sync {
 
     /// Writes every move out of `state` as (next state, weight), one entry per move, and
     /// returns the total weight: a move is taken with probability weight / total.
-    /// No entries means the state absorbs. A move back to `state` itself is not allowed.
+    /// No entries means the state absorbs (its total is then ignored).
     fn transitions(&self, state: Self::State, out: &mut Vec<(Self::State, u64)>) -> u64;
 
     /// One representative of the state's symmetry class. The chain must be symmetric under

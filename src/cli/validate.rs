@@ -4,6 +4,7 @@
 use super::args::*;
 use pegchain::race::{self, Rules, Setup};
 use pegchain::render::{Format, Style};
+use pegchain::solitaire::Pegs;
 use pegchain::solitaire::audit::AuditConfig;
 use pegchain::solitaire::estimates::{SimConfig, StartPlan};
 use pegchain::solitaire::exact::{EngineConfig, Starts};
@@ -314,7 +315,7 @@ impl SolveArgs {
         // A board file's puzzle applies as a whole when no start is given.
         let puzzle = puzzle.filter(|_| self.start.is_none() && self.start_pegs.is_none()).unwrap_or_default();
         let start = match (&self.start, &self.start_pegs, puzzle.start) {
-            (Some(hole), _, _) => board.full() & !(1u64 << board.find_hole(hole)?),
+            (Some(hole), _, _) => board.full().without(board.find_hole(hole)?),
             (None, Some(list), _) => holes(&board, list)?,
             (None, None, Some(pegs)) => pegs,
             (None, None, None) => {
@@ -360,7 +361,7 @@ fn file_finish(puzzle: &Puzzle) -> Option<Finish> {
 }
 
 /// A comma-separated list of holes as a bitboard.
-fn holes(board: &Board, list: &str) -> Result<u64, Error> {
+fn holes(board: &Board, list: &str) -> Result<Pegs, Error> {
     let mut pegs = 0u64;
     for part in list.split(',').filter(|p| !p.trim().is_empty()) {
         pegs |= 1 << board.find_hole(part)?;
@@ -368,7 +369,7 @@ fn holes(board: &Board, list: &str) -> Result<u64, Error> {
     if pegs == 0 {
         return Err(Error::Invalid(format!("no holes in {list:?}")));
     }
-    Ok(pegs)
+    Ok(Pegs(pegs))
 }
 
 /// `simulate`, `audit` and `race` flags, parsed and validated in process (ripgrep's habit):

@@ -4,6 +4,7 @@
 
 use crate::render::number::grouped;
 use crate::solitaire::board::Board;
+use crate::solitaire::pegs::Pegs;
 use crate::solitaire::solve::{Finish, Method, Problem, Summary};
 use rug::Integer;
 use serde_json::{Map, Value, json};
@@ -23,9 +24,9 @@ fn plural(n: u64, one: &str, many: &str) -> String {
 }
 
 /// "A empty (14 pegs)" for a start with one empty hole, else the pegs.
-pub fn start_text(board: &Board, start: u64) -> String {
-    let empty = board.full() & !start;
-    let pegs = start.count_ones() as u64;
+pub fn start_text(board: &Board, start: Pegs) -> String {
+    let empty = (board.full() & !start).0;
+    let pegs = start.count() as u64;
     if empty.count_ones() == 1 {
         format!("{} empty ({})", board.hole_name(empty.trailing_zeros() as u8), plural(pegs, "peg", "pegs"))
     } else {
@@ -35,8 +36,8 @@ pub fn start_text(board: &Board, start: u64) -> String {
 
 pub fn finish_text(board: &Board, finish: Finish) -> String {
     match finish {
-        Finish::Pegs(p) if p.count_ones() == 1 => {
-            format!("the last peg in {}", board.hole_name(p.trailing_zeros() as u8))
+        Finish::Pegs(p) if p.count() == 1 => {
+            format!("the last peg in {}", board.hole_name(p.0.trailing_zeros() as u8))
         }
         Finish::Pegs(p) => format!("pegs in exactly {}", board.hole_list(p).join(" ")),
         Finish::Count(1) => "one peg left, in any hole".into(),
@@ -60,7 +61,7 @@ pub fn header_text(board: &Board, problem: &Problem, method: Method) -> String {
 }
 
 /// One solution: a numbered line of jumps, or with `show` the board after every jump.
-pub fn solution_text(board: &Board, start: u64, number: u64, jumps: &[usize], show: bool) -> String {
+pub fn solution_text(board: &Board, start: Pegs, number: u64, jumps: &[usize], show: bool) -> String {
     let list: Vec<String> = jumps.iter().map(|&j| jump_text(board, j)).collect();
     if jumps.is_empty() {
         return format!("{number}. (no jump: the start is already the finish)\n");
@@ -74,7 +75,7 @@ pub fn solution_text(board: &Board, start: u64, number: u64, jumps: &[usize], sh
     out += &indent(board.draw_position(pos));
     for (i, (&j, text)) in jumps.iter().zip(&list).enumerate() {
         let jump = board.jumps()[j];
-        pos ^= 1 << jump.from | 1 << jump.over | 1 << jump.to;
+        pos ^= Pegs(1 << jump.from | 1 << jump.over | 1 << jump.to);
         out += &format!("  {}. {text}\n", i + 1);
         out += &indent(board.draw_position(pos));
     }

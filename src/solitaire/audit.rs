@@ -150,6 +150,8 @@ impl AuditReport {
     }
 }
 
+/// The whole audit on the 15-hole board. Each policy's exact values are computed once:
+/// the uniform player's report serves the table, the hypotheses and the simulation alike.
 pub fn run(config: &AuditConfig, done: &(dyn Fn(u64) + Sync)) -> Result<AuditReport, Error> {
     let board = builtin("triangle5")?;
     let analysis = Analysis::new(&board);
@@ -159,8 +161,11 @@ pub fn run(config: &AuditConfig, done: &(dyn Fn(u64) + Sync)) -> Result<AuditRep
     let exact = exact_of(Policy::Uniform)?;
     let mut policies = Vec::new();
     for policy in crate::solitaire::policy::POLICIES {
-        let r = exact_of(policy)?;
-        policies.push((policy, r.random_start.expect("every start evaluated")));
+        let win = match policy {
+            Policy::Uniform => exact.random_start.clone(),
+            other => exact_of(other)?.random_start,
+        };
+        policies.push((policy, win.expect("every start evaluated")));
     }
     let tip = board.find_hole("A")?;
     let tip_counts = analysis.count(&Starts::Holes(vec![tip]), &EngineConfig::default(), &mut |_| {})?;
@@ -172,38 +177,42 @@ pub fn run(config: &AuditConfig, done: &(dyn Fn(u64) + Sync)) -> Result<AuditRep
         starts: StartPlan::Random,
         exact: true,
     };
-    let simulation = estimates::run(&board, &sim_config, done)?;
+    let simulation = estimates::run_with_exact(&board, &sim_config, exact.clone(), done)?;
+    Ok(AuditReport {
+        config: config.clone(),
+        hypotheses: hypotheses(&board, &exact, &policies),
+        active_information: active_information(&board, &exact, tip),
+        exact,
+        policies,
+        tip_counts,
+        simulation,
+    })
+}
 
+fn hole_names(board: &Board, holes: &[u8]) -> String {
+    holes.iter().map(|&h| board.hole_name(h)).collect::<Vec<_>>().join(" ")
+}
+
+/// The bits an assist adds over the random start: the best class, and the tip.
+fn active_information(board: &Board, exact: &ExactReport, tip: u8) -> Vec<ActiveInformation> {
     let random = exact.random_start.clone().expect("every start evaluated");
-    let names = |holes: &[u8]| holes.iter().map(|&h| board.hole_name(h)).collect::<Vec<_>>().join(" ");
-    let hypotheses = hypotheses(&board, &exact, &policies);
-
     let best = exact.classes.iter().max_by(|a, b| a.value.cmp(&b.value)).expect("a class");
     let assist = |assist: String, q: &Rational| ActiveInformation {
         assist,
         q: q.clone(),
         bits: crate::render::number::bits_ratio(q, &random),
     };
-    let active_information = vec![
-        assist(format!("choosing the best start class ({})", names(&best.holes)), &best.value),
+    vec![
+        assist(format!("choosing the best start class ({})", hole_names(board, &best.holes)), &best.value),
         assist("choosing the tip (A) as the start".into(), &exact.starts[tip as usize].win),
-    ];
-    Ok(AuditReport {
-        config: config.clone(),
-        exact,
-        policies,
-        tip_counts,
-        simulation,
-        hypotheses,
-        active_information,
-    })
+    ]
 }
 
 /// The designs that could have produced the book's number, each judged against it: the one
 /// the book describes, one class alone (the tip's class A K O is seed 001's suggestion), the
 /// four classes or two of them averaged (1M games each), and the other random players.
 fn hypotheses(board: &Board, exact: &ExactReport, policies: &[(Policy, Rational)]) -> Vec<Hypothesis> {
-    let names = |holes: &[u8]| holes.iter().map(|&h| board.hole_name(h)).collect::<Vec<_>>().join(" ");
+    let names = |holes: &[u8]| hole_names(board, holes);
     let one = |p: &Rational| vec![(Rational::from(1), CLAIM_GAMES, p.clone())];
     let random = exact.random_start.clone().expect("every start evaluated");
     let mut out = vec![Hypothesis::new(

@@ -106,7 +106,7 @@ pub fn runs_of(board: &Board, analysis: &Analysis, config: &SimConfig) -> Vec<Ru
     }
 }
 
-/// Runs the simulation and sets it beside the exact values.
+/// Runs the simulation and sets it beside the exact values (when `config.exact`).
 pub fn run(board: &Board, config: &SimConfig, done: &(dyn Fn(u64) + Sync)) -> Result<SimReport, Error> {
     let analysis = Analysis::new(board);
     let exact = if config.exact {
@@ -115,118 +115,61 @@ pub fn run(board: &Board, config: &SimConfig, done: &(dyn Fn(u64) + Sync)) -> Re
     } else {
         None
     };
-    let runs = runs_of(board, &analysis, config);
+    Ok(play_beside(board, &analysis, config, exact, done))
+}
+
+/// `run` beside an exact report computed already (the audit has one): it must be the
+/// report of `config.policy` over every start of `board`. `config.exact` is not consulted.
+pub fn run_with_exact(
+    board: &Board,
+    config: &SimConfig,
+    exact: ExactReport,
+    done: &(dyn Fn(u64) + Sync),
+) -> Result<SimReport, Error> {
+    if exact.policy != config.policy || exact.starts.len() != board.hole_count() {
+        return Err(Error::Invalid(format!(
+            "an exact report of the {} player over {} starts cannot stand beside a simulation of the {} \
+             player on a board of {} holes",
+            exact.policy,
+            exact.starts.len(),
+            config.policy,
+            board.hole_count()
+        )));
+    }
+    Ok(play_beside(board, &Analysis::new(board), config, Some(exact), done))
+}
+
+/// Plays the games and makes every estimate, beside `exact` when there is one.
+fn play_beside(
+    board: &Board,
+    analysis: &Analysis,
+    config: &SimConfig,
+    exact: Option<ExactReport>,
+    done: &(dyn Fn(u64) + Sync),
+) -> SimReport {
+    let runs = runs_of(board, analysis, config);
     let clock = std::time::Instant::now();
     let tallies = simulate(board, config.policy, &runs, config.seed, config.threads, done);
     let play_time = clock.elapsed();
     let n = board.hole_count();
 
-    // Each run is one design: its games start uniformly in its holes, so its exact win
-    // probability is the mean over those holes.
-    let per_hole = |h: u8| exact.as_ref().map(|e| e.starts[h as usize].clone());
-    let mean_over = |holes: &[u8]| -> Option<(Rational, Vec<Rational>)> {
-        let mut win = Rational::new();
-        let mut dist = vec![Rational::new(); n + 1];
-        for &h in holes {
-            let s = per_hole(h)?;
-            win += &s.win;
-            for (pegs, p) in &s.pegs_left {
-                dist[*pegs as usize] += p;
-            }
-        }
-        let k = holes.len() as u32;
-        Some((win / k, dist.into_iter().map(|d| d / k).collect()))
-    };
-
-    // Overall: the runs pooled; z from the sum of the runs' binomial spreads.
-    let mut overall_counts = vec![0u64; n + 1];
-    let (mut mean, mut var) = (0.0, 0.0);
-    let mut exact_total = Rational::new();
-    let mut dist = vec![Rational::new(); n + 1];
-    let total_games: u64 = tallies.iter().map(|t| t.games()).sum();
-    let mut have_exact = exact.is_some();
-    for (run, tally) in runs.iter().zip(&tallies) {
-        for c in &tally.counts {
-            for (a, b) in overall_counts.iter_mut().zip(c) {
-                *a += b;
-            }
-        }
-        match mean_over(&run.holes) {
-            Some((p, d)) => {
-                let g = tally.games() as f64;
-                let pf = p.to_f64();
-                mean += g * pf;
-                var += g * pf * (1.0 - pf);
-                exact_total += p * Rational::from(tally.games());
-                for (a, b) in dist.iter_mut().zip(d) {
-                    *a += b * Rational::from((tally.games(), total_games));
-                }
-            }
-            None => have_exact = false,
-        }
-    }
-    let wins = overall_counts[1];
-    let overall = Estimate {
-        holes: (0..n as u8).collect(),
-        games: total_games,
-        wins,
-        ci95: stats::wilson95(wins, total_games),
-        exact: have_exact.then(|| exact_total / Rational::from(total_games)),
-        z: (have_exact && var > 0.0).then(|| (wins as f64 - mean) / var.sqrt()),
-        chi_square: have_exact.then(|| stats::chi_square(&overall_counts, &floats(&dist))).flatten(),
-        exact_pegs_left: have_exact.then_some(dist),
-        pegs_left: overall_counts,
-    };
-
+    let overall = overall(n, &runs, &tallies, exact.as_ref());
     // Per start hole and per class: all their games share one exact probability.
-    let pooled = |holes: Vec<u8>| -> Estimate {
-        let mut counts = vec![0u64; n + 1];
-        for tally in &tallies {
-            for &h in &holes {
-                for (a, b) in counts.iter_mut().zip(&tally.counts[h as usize]) {
-                    *a += b;
-                }
-            }
-        }
-        let games: u64 = counts.iter().sum();
-        let wins = counts[1];
-        let exact_here = per_hole(holes[0]);
-        Estimate {
-            games,
-            wins,
-            ci95: stats::wilson95(wins, games),
-            z: exact_here.as_ref().and_then(|s| stats::z_score(wins, games, s.win.to_f64())),
-            exact_pegs_left: exact_here.as_ref().map(|s| {
-                let mut d = vec![Rational::new(); n + 1];
-                for (pegs, p) in &s.pegs_left {
-                    d[*pegs as usize] = p.clone();
-                }
-                d
-            }),
-            chi_square: exact_here.as_ref().and_then(|s| {
-                let mut d = vec![0.0; n + 1];
-                for (pegs, p) in &s.pegs_left {
-                    d[*pegs as usize] = p.to_f64();
-                }
-                stats::chi_square(&counts, &d)
-            }),
-            exact: exact_here.map(|s| s.win),
-            pegs_left: counts,
-            holes,
-        }
-    };
     let played: Vec<u8> = (0..n as u8)
         .filter(|&h| tallies.iter().any(|t| t.counts[h as usize].iter().sum::<u64>() > 0))
         .collect();
-    let starts: Vec<Estimate> = played.iter().map(|&h| pooled(vec![h])).collect();
+    let starts: Vec<Estimate> =
+        played.iter().map(|&h| pooled(n, &tallies, vec![h], exact.as_ref())).collect();
     let classes: Vec<Estimate> = analysis
         .group
         .hole_orbits()
         .into_iter()
         .filter(|orbit| orbit.iter().any(|h| played.contains(h)))
-        .map(|orbit| pooled(orbit.into_iter().filter(|h| played.contains(h)).collect()))
+        .map(|orbit| {
+            pooled(n, &tallies, orbit.into_iter().filter(|h| played.contains(h)).collect(), exact.as_ref())
+        })
         .collect();
-    Ok(SimReport {
+    SimReport {
         config: config.clone(),
         overall,
         runs: runs.into_iter().zip(tallies).collect(),
@@ -234,9 +177,150 @@ pub fn run(board: &Board, config: &SimConfig, done: &(dyn Fn(u64) + Sync)) -> Re
         starts,
         exact,
         play_time,
-    })
+    }
+}
+
+/// All games pooled. Each run is one design: its games start uniformly in its holes, so
+/// its exact win probability is the mean over those holes; z comes from the sum of the
+/// runs' binomial spreads.
+fn overall(n: usize, runs: &[Run], tallies: &[RunTally], exact: Option<&ExactReport>) -> Estimate {
+    let mut counts = vec![0u64; n + 1];
+    let (mut mean, mut var) = (0.0, 0.0);
+    let mut exact_total = Rational::new();
+    let mut dist = vec![Rational::new(); n + 1];
+    let total_games: u64 = tallies.iter().map(|t| t.games()).sum();
+    for (run, tally) in runs.iter().zip(tallies) {
+        for c in &tally.counts {
+            add_to(&mut counts, c);
+        }
+        if let Some(exact) = exact {
+            let (p, d) = mean_over(exact, &run.holes, n);
+            let g = tally.games() as f64;
+            let pf = p.to_f64();
+            mean += g * pf;
+            var += g * pf * (1.0 - pf);
+            exact_total += p * Rational::from(tally.games());
+            for (a, b) in dist.iter_mut().zip(d) {
+                *a += b * Rational::from((tally.games(), total_games));
+            }
+        }
+    }
+    let wins = counts[1];
+    let have_exact = exact.is_some();
+    Estimate {
+        holes: (0..n as u8).collect(),
+        games: total_games,
+        wins,
+        ci95: stats::wilson95(wins, total_games),
+        exact: have_exact.then(|| exact_total / Rational::from(total_games)),
+        z: (have_exact && var > 0.0).then(|| (wins as f64 - mean) / var.sqrt()),
+        chi_square: have_exact.then(|| stats::chi_square(&counts, &floats(&dist))).flatten(),
+        exact_pegs_left: have_exact.then_some(dist),
+        pegs_left: counts,
+    }
+}
+
+/// The exact win probability and pegs-left distribution of a run whose games start
+/// uniformly in `holes`: the means over those holes.
+fn mean_over(exact: &ExactReport, holes: &[u8], n: usize) -> (Rational, Vec<Rational>) {
+    let mut win = Rational::new();
+    let mut dist = vec![Rational::new(); n + 1];
+    for &h in holes {
+        let s = &exact.starts[h as usize];
+        win += &s.win;
+        for (pegs, p) in &s.pegs_left {
+            dist[*pegs as usize] += p;
+        }
+    }
+    let k = holes.len() as u32;
+    (win / k, dist.into_iter().map(|d| d / k).collect())
+}
+
+/// The games of every run that started in `holes`, beside the exact values of the first
+/// of them (the holes share one class, or are one hole).
+fn pooled(n: usize, tallies: &[RunTally], holes: Vec<u8>, exact: Option<&ExactReport>) -> Estimate {
+    let mut counts = vec![0u64; n + 1];
+    for tally in tallies {
+        for &h in &holes {
+            add_to(&mut counts, &tally.counts[h as usize]);
+        }
+    }
+    let games: u64 = counts.iter().sum();
+    let wins = counts[1];
+    let here = exact.map(|e| &e.starts[holes[0] as usize]);
+    let dist = here.map(|s| {
+        let mut d = vec![Rational::new(); n + 1];
+        for (pegs, p) in &s.pegs_left {
+            d[*pegs as usize] = p.clone();
+        }
+        d
+    });
+    Estimate {
+        games,
+        wins,
+        ci95: stats::wilson95(wins, games),
+        z: here.and_then(|s| stats::z_score(wins, games, s.win.to_f64())),
+        chi_square: dist.as_ref().and_then(|d| stats::chi_square(&counts, &floats(d))),
+        exact_pegs_left: dist,
+        exact: here.map(|s| s.win.clone()),
+        pegs_left: counts,
+        holes,
+    }
+}
+
+/// Adds tallies by pegs left.
+fn add_to(total: &mut [u64], counts: &[u64]) {
+    for (a, b) in total.iter_mut().zip(counts) {
+        *a += b;
+    }
 }
 
 fn floats(values: &[Rational]) -> Vec<f64> {
     values.iter().map(|v| v.to_f64()).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solitaire::board::builtin;
+
+    fn config(policy: Policy) -> SimConfig {
+        SimConfig {
+            games: 70_000,
+            seed: 9,
+            threads: 1,
+            policy,
+            starts: StartPlan::PerClass(20_000),
+            exact: true,
+        }
+    }
+
+    #[test]
+    fn a_report_given_equals_the_report_computed() {
+        let board = builtin("triangle5").unwrap();
+        let cfg = config(Policy::PegFirst);
+        let computed = run(&board, &cfg, &|_| {}).unwrap();
+        let exact = computed.exact.clone().unwrap();
+        let given = run_with_exact(&board, &SimConfig { exact: false, ..cfg }, exact, &|_| {}).unwrap();
+        let figures = |e: &Estimate| {
+            (e.games, e.wins, e.exact.clone(), e.z, e.exact_pegs_left.clone(), e.chi_square.clone())
+        };
+        assert_eq!(figures(&computed.overall), figures(&given.overall));
+        assert!(computed.overall.z.is_some() && computed.overall.chi_square.is_some());
+        for (a, b) in
+            computed.classes.iter().zip(&given.classes).chain(computed.starts.iter().zip(&given.starts))
+        {
+            assert_eq!(figures(a), figures(b));
+        }
+        assert_eq!(computed.classes.len(), 4);
+    }
+
+    #[test]
+    fn a_report_of_another_policy_is_refused() {
+        let board = builtin("triangle5").unwrap();
+        let uniform =
+            Analysis::new(&board).exact(&Starts::All, &EngineConfig::default(), &mut |_| {}).unwrap();
+        let err = run_with_exact(&board, &config(Policy::HoleFirst), uniform, &|_| {}).unwrap_err();
+        assert!(err.to_string().contains("exact report of the uniform player"), "{err}");
+    }
 }

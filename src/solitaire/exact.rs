@@ -7,72 +7,17 @@
 //! exactly over the class. With `--start all`, one hole per class is evaluated and the
 //! others are mapped from it by a symmetry.
 
-use crate::engine::{self, Chain, Layer, Mode, Options};
+use crate::engine::{self, Layer, Mode, Options};
 use crate::error::Error;
 use crate::solitaire::board::{Board, SymmetryGroup};
 use crate::solitaire::moves::{MoveTable, start_position};
+use crate::solitaire::pegs::Pegs;
 use crate::solitaire::policy::Policy;
+
+pub use crate::solitaire::chain::{End, PegChain};
 use rayon::prelude::*;
 use rug::{Integer, Rational};
 use std::collections::BTreeMap;
-
-/// Random play on a board: states are bitboards, reduced by `group`.
-pub struct PegChain<'a> {
-    pub moves: &'a MoveTable,
-    pub policy: Policy,
-    pub group: &'a SymmetryGroup,
-}
-
-impl Chain for PegChain<'_> {
-    type State = u64;
-
-    fn rank(&self, pos: u64) -> u32 {
-        pos.count_ones()
-    }
-
-    fn transitions(&self, pos: u64, out: &mut Vec<(u64, u64)>) -> u64 {
-        out.clear();
-        if self.policy == Policy::Uniform {
-            // The hot path of the big boards: no list of legal jumps, no allocation.
-            out.extend(self.moves.legal(pos).map(|j| (self.moves.apply(pos, j), 1)));
-            return out.len() as u64;
-        }
-        let legal: Vec<usize> = self.moves.legal(pos).collect();
-        if legal.is_empty() {
-            return 0;
-        }
-        let mut weights = Vec::with_capacity(legal.len());
-        let total = self.policy.weights(self.moves.jumps(), &legal, &mut weights);
-        out.extend(legal.iter().zip(&weights).map(|(&j, &w)| (self.moves.apply(pos, j), w)));
-        total
-    }
-
-    fn canonical(&self, pos: u64) -> u64 {
-        self.group.canonical(pos)
-    }
-}
-
-/// How a game ended: one peg left in a hole, or several pegs and no jump.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum End {
-    Finish(u8),
-    Pegs(u32),
-}
-
-impl End {
-    pub fn of(pos: u64) -> End {
-        match pos.count_ones() {
-            1 => End::Finish(pos.trailing_zeros() as u8),
-            n => End::Pegs(n),
-        }
-    }
-    pub fn pegs(self) -> u32 {
-        match self {
-            End::Finish(_) => 1,
-            End::Pegs(n) => n,
-        }
-    }
-}
 
 /// Which start holes to evaluate.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -152,6 +97,7 @@ impl<'a> Analysis<'a> {
         class
     }
 
+    /// One start, evaluated with symmetry reduction by the stabilizer of its hole.
     fn evaluate(
         &self,
         hole: u8,
@@ -160,21 +106,12 @@ impl<'a> Analysis<'a> {
         progress: &mut dyn FnMut(&Progress),
     ) -> Result<Evaluation, Error> {
         let n = self.board.hole_count();
-        let local = if config.reduce { self.group.stabilizer(1 << hole) } else { SymmetryGroup::trivial(n) };
+        let local =
+            if config.reduce { self.group.stabilizer(Pegs::single(hole)) } else { SymmetryGroup::trivial(n) };
         let chain = PegChain { moves: &self.moves, policy: config.policy, group: &local };
         let mut positions = Positions::default();
-        let full_group = &self.group;
-        let mut on_layer = |layer: &Layer<'_, u64>| {
-            let raw: u64 = layer.states.par_iter().map(|s| local.orbit_size(*s)).sum();
-            // Reduced by the whole group already, each state is its own class.
-            let classes = if local.order() == full_group.order() {
-                layer.states.len() as u64
-            } else {
-                let mut forms: Vec<u64> = layer.states.par_iter().map(|s| full_group.canonical(*s)).collect();
-                forms.par_sort_unstable();
-                forms.dedup();
-                forms.len() as u64
-            };
+        let mut on_layer = |layer: &Layer<'_, Pegs>| {
+            let (raw, classes) = self.count_layer(layer.states, &local);
             positions.raw += raw;
             positions.up_to_symmetry += classes;
             positions.by_layer.push((layer.rank, raw, classes));
@@ -184,29 +121,21 @@ impl<'a> Analysis<'a> {
             Options { memory_budget: config.memory_budget, on_layer: Some(&mut on_layer), until_rank: None };
         let reduced = engine::propagate(&chain, start_position(self.board, hole), mode, End::of, options)
             .map_err(|e| Error::from_engine(e, |pegs| format!("the layer with {pegs} pegs")))?;
-        // A reduced finish hole stands for its whole orbit under the stabilizer, whose
-        // members all carry the same share.
-        let mut ends = BTreeMap::new();
-        for (end, value) in reduced {
-            match end {
-                End::Finish(f) => {
-                    let orbit: Vec<u8> = {
-                        let mut o: Vec<u8> = local.perms().iter().map(|p| p[f as usize]).collect();
-                        o.sort_unstable();
-                        o.dedup();
-                        o
-                    };
-                    let share = value / Rational::from(orbit.len() as u32);
-                    for g in orbit {
-                        ends.insert(End::Finish(g), share.clone());
-                    }
-                }
-                other => {
-                    ends.insert(other, value);
-                }
-            }
+        Ok(Evaluation { ends: spread_finishes(reduced, &local), positions })
+    }
+
+    /// A layer's positions reduced by `local`: how many raw positions they stand for, and
+    /// how many classes under the board's whole group.
+    fn count_layer(&self, states: &[Pegs], local: &SymmetryGroup) -> (u64, u64) {
+        let raw: u64 = states.par_iter().map(|s| local.orbit_size(*s)).sum();
+        // Reduced by the whole group already, each state is its own class.
+        if local.order() == self.group.order() {
+            return (raw, states.len() as u64);
         }
-        Ok(Evaluation { ends, positions })
+        let mut forms: Vec<Pegs> = states.par_iter().map(|s| self.group.canonical(*s)).collect();
+        forms.par_sort_unstable();
+        forms.dedup();
+        (raw, forms.len() as u64)
     }
 
     /// Evaluates every requested start, one hole per class when the group allows.
@@ -259,33 +188,8 @@ impl<'a> Analysis<'a> {
     ) -> Result<ExactReport, Error> {
         let class = self.class_of();
         let evals = self.evaluate_starts(starts, Mode::Probability, config, progress)?;
-        let starts_out: Vec<StartExact> = evals
-            .into_iter()
-            .map(|(hole, eval)| {
-                let mut pegs_left: BTreeMap<u32, Rational> = BTreeMap::new();
-                let mut finish = BTreeMap::new();
-                for (end, p) in &eval.ends {
-                    *pegs_left.entry(end.pegs()).or_default() += p;
-                    if let End::Finish(f) = end {
-                        finish.insert(*f, p.clone());
-                    }
-                }
-                let win = pegs_left.get(&1).cloned().unwrap_or_default();
-                let expected =
-                    pegs_left.iter().fold(Rational::new(), |acc, (n, p)| acc + Rational::from(p * *n));
-                let finish_in_start = finish.get(&hole).cloned().unwrap_or_default();
-                StartExact {
-                    hole,
-                    class: class[hole as usize],
-                    win,
-                    pegs_left,
-                    finish,
-                    expected_pegs_left: expected,
-                    finish_in_start,
-                    positions: eval.positions,
-                }
-            })
-            .collect();
+        let starts_out: Vec<StartExact> =
+            evals.into_iter().map(|(hole, eval)| StartExact::of(hole, class[hole as usize], eval)).collect();
         let classes = self.classes_of(&starts_out, |s| s.win.clone());
         let random_start = (starts_out.len() == self.board.hole_count()).then(|| {
             let sum = starts_out.iter().fold(Rational::new(), |acc, s| acc + &s.win);
@@ -309,29 +213,8 @@ impl<'a> Analysis<'a> {
     ) -> Result<CountReport, Error> {
         let class = self.class_of();
         let evals = self.evaluate_starts(starts, Mode::Paths, config, progress)?;
-        let starts_out: Vec<StartCount> = evals
-            .into_iter()
-            .map(|(hole, eval)| {
-                let mut by_pegs: BTreeMap<u32, Integer> = BTreeMap::new();
-                let mut wins_by_finish = BTreeMap::new();
-                for (end, count) in &eval.ends {
-                    let count = count.numer().clone();
-                    *by_pegs.entry(end.pegs()).or_default() += &count;
-                    if let End::Finish(f) = end {
-                        wins_by_finish.insert(*f, count);
-                    }
-                }
-                let games = by_pegs.values().sum();
-                StartCount {
-                    hole,
-                    class: class[hole as usize],
-                    games,
-                    games_by_pegs_left: by_pegs,
-                    wins_by_finish,
-                    positions: eval.positions,
-                }
-            })
-            .collect();
+        let starts_out: Vec<StartCount> =
+            evals.into_iter().map(|(hole, eval)| StartCount::of(hole, class[hole as usize], eval)).collect();
         let classes = self.classes_of(&starts_out, |s| s.games.clone());
         Ok(CountReport { group_order: self.group.order(), starts: starts_out, classes })
     }
@@ -352,6 +235,26 @@ impl<'a> Analysis<'a> {
     }
 }
 
+/// The end distribution on raw holes: a finish hole reduced by `local` stands for its
+/// whole orbit under `local`, whose members all carry the same share.
+fn spread_finishes(reduced: BTreeMap<End, Rational>, local: &SymmetryGroup) -> BTreeMap<End, Rational> {
+    let mut ends = BTreeMap::new();
+    for (end, value) in reduced {
+        let End::Finish(f) = end else {
+            ends.insert(end, value);
+            continue;
+        };
+        let mut orbit: Vec<u8> = local.perms().iter().map(|p| p[f as usize]).collect();
+        orbit.sort_unstable();
+        orbit.dedup();
+        let share = value / Rational::from(orbit.len() as u32);
+        for g in orbit {
+            ends.insert(End::Finish(g), share.clone());
+        }
+    }
+    ends
+}
+
 trait HasHole {
     fn hole(&self) -> u8;
 }
@@ -369,6 +272,33 @@ pub struct StartExact {
     pub positions: Positions,
 }
 
+impl StartExact {
+    /// A start's figures from its end distribution.
+    fn of(hole: u8, class: usize, eval: Evaluation) -> StartExact {
+        let mut pegs_left: BTreeMap<u32, Rational> = BTreeMap::new();
+        let mut finish = BTreeMap::new();
+        for (end, p) in &eval.ends {
+            *pegs_left.entry(end.pegs()).or_default() += p;
+            if let End::Finish(f) = end {
+                finish.insert(*f, p.clone());
+            }
+        }
+        let win = pegs_left.get(&1).cloned().unwrap_or_default();
+        let expected = pegs_left.iter().fold(Rational::new(), |acc, (n, p)| acc + Rational::from(p * *n));
+        let finish_in_start = finish.get(&hole).cloned().unwrap_or_default();
+        StartExact {
+            hole,
+            class,
+            win,
+            pegs_left,
+            finish,
+            expected_pegs_left: expected,
+            finish_in_start,
+            positions: eval.positions,
+        }
+    }
+}
+
 impl HasHole for StartExact {
     fn hole(&self) -> u8 {
         self.hole
@@ -383,6 +313,30 @@ pub struct StartCount {
     pub games_by_pegs_left: BTreeMap<u32, Integer>,
     pub wins_by_finish: BTreeMap<u8, Integer>,
     pub positions: Positions,
+}
+
+impl StartCount {
+    /// A start's counts from its path counts by end (whole numbers).
+    fn of(hole: u8, class: usize, eval: Evaluation) -> StartCount {
+        let mut by_pegs: BTreeMap<u32, Integer> = BTreeMap::new();
+        let mut wins_by_finish = BTreeMap::new();
+        for (end, count) in &eval.ends {
+            let count = count.numer().clone();
+            *by_pegs.entry(end.pegs()).or_default() += &count;
+            if let End::Finish(f) = end {
+                wins_by_finish.insert(*f, count);
+            }
+        }
+        let games = by_pegs.values().sum();
+        StartCount {
+            hole,
+            class,
+            games,
+            games_by_pegs_left: by_pegs,
+            wins_by_finish,
+            positions: eval.positions,
+        }
+    }
 }
 
 impl HasHole for StartCount {

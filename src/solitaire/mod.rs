@@ -4,16 +4,19 @@
 
 pub mod audit;
 pub mod board;
+pub mod chain;
 pub mod estimates;
 pub mod exact;
 pub mod files;
 pub mod moves;
+pub mod pegs;
 pub mod policy;
 pub mod simulate;
 pub mod solve;
 
 use crate::error::Error;
 use board::Board;
+pub use pegs::Pegs;
 
 /// A board by name: a built-in one (`triangle5`, `english`, ...), or a board file's path.
 pub fn load_board(spec: &str) -> Result<Board, Error> {

@@ -8,6 +8,7 @@
 use crate::engine::sampler::{self, Batch, Stream};
 use crate::solitaire::board::Board;
 use crate::solitaire::moves::{MoveTable, start_position};
+use crate::solitaire::pegs::Pegs;
 use crate::solitaire::policy::Policy;
 
 /// Boards up to this many holes get a table of legal jumps for every position
@@ -36,11 +37,11 @@ impl Player {
             let positions = 1usize << board.hole_count();
             let mut offsets = Vec::with_capacity(positions + 1);
             let (mut jumps, mut flips) = (Vec::new(), Vec::new());
-            for pos in 0..positions as u64 {
+            for pos in (0..positions as u64).map(Pegs) {
                 offsets.push(jumps.len() as u32);
                 for j in moves.legal(pos) {
                     jumps.push(j as u8);
-                    flips.push((moves.apply(pos, j) ^ pos) as u32);
+                    flips.push((moves.apply(pos, j) ^ pos).0 as u32);
                 }
             }
             offsets.push(jumps.len() as u32);
@@ -50,17 +51,17 @@ impl Player {
     }
 
     /// Plays one game from `pos` to the end and returns the final position.
-    pub fn play(&self, stream: &mut Stream, mut pos: u64) -> u64 {
+    pub fn play(&self, stream: &mut Stream, mut pos: Pegs) -> Pegs {
         let mut legal = [0u8; 64];
         loop {
             let n = match &self.dense {
                 Some(d) => {
-                    let (a, b) = (d.offsets[pos as usize] as usize, d.offsets[pos as usize + 1] as usize);
+                    let (a, b) = (d.offsets[pos.0 as usize] as usize, d.offsets[pos.0 as usize + 1] as usize);
                     if self.policy == Policy::Uniform {
                         if a == b {
                             return pos;
                         }
-                        pos ^= d.flips[a + stream.below((b - a) as u32) as usize] as u64;
+                        pos ^= Pegs(d.flips[a + stream.below((b - a) as u32) as usize] as u64);
                         continue;
                     }
                     legal[..b - a].copy_from_slice(&d.jumps[a..b]);
@@ -147,7 +148,7 @@ pub fn simulate(
 ) -> Vec<RunTally> {
     let player = Player::new(board, policy);
     let n = board.hole_count();
-    let starts: Vec<u64> = (0..n as u8).map(|h| start_position(board, h)).collect();
+    let starts: Vec<Pegs> = (0..n as u8).map(|h| start_position(board, h)).collect();
     runs.iter()
         .enumerate()
         .map(|(i, run)| {
@@ -160,7 +161,7 @@ pub fn simulate(
                         run.holes[stream.below(run.holes.len() as u32) as usize]
                     };
                     let end = player.play(stream, starts[hole as usize]);
-                    counts[hole as usize][end.count_ones() as usize] += 1;
+                    counts[hole as usize][end.count() as usize] += 1;
                 }
                 counts
             };

@@ -19,6 +19,7 @@
 use crate::error::Error;
 use crate::solitaire::board::{Board, SymmetryGroup};
 use crate::solitaire::moves::MoveTable;
+use crate::solitaire::pegs::Pegs;
 use hashbrown::{HashMap, HashSet};
 use std::fmt;
 use std::ops::ControlFlow;
@@ -27,8 +28,8 @@ use std::str::FromStr;
 /// Where a solution must end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Finish {
-    /// Exactly these pegs (a bitboard) at the end; one hole means the last peg's hole.
-    Pegs(u64),
+    /// Exactly these pegs at the end; one hole means the last peg's hole.
+    Pegs(Pegs),
     /// This many pegs left and no jump possible; `Count(1)` is one peg in any hole.
     Count(u32),
 }
@@ -36,19 +37,19 @@ pub enum Finish {
 /// A start position and a finish.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Problem {
-    pub start: u64,
+    pub start: Pegs,
     pub finish: Finish,
 }
 
 impl Problem {
     /// Checks the positions against the board.
-    pub fn new(board: &Board, start: u64, finish: Finish) -> Result<Problem, Error> {
-        let outside = |p: u64| p & !board.full() != 0;
-        if start == 0 || outside(start) {
+    pub fn new(board: &Board, start: Pegs, finish: Finish) -> Result<Problem, Error> {
+        let outside = |p: Pegs| !board.full().contains_all(p);
+        if start.is_empty() || outside(start) {
             return Err(Error::Invalid("the start position must hold pegs on the board's holes".into()));
         }
         match finish {
-            Finish::Pegs(p) if p == 0 || outside(p) => {
+            Finish::Pegs(p) if p.is_empty() || outside(p) => {
                 return Err(Error::Invalid("the finish must name at least one hole of the board".into()));
             }
             Finish::Count(0) => return Err(Error::Invalid("--finish-count must be at least 1".into())),
@@ -61,15 +62,15 @@ impl Problem {
     /// `start pegs - finish pegs` jumps.
     pub fn finish_pegs(&self) -> u32 {
         match self.finish {
-            Finish::Pegs(p) => p.count_ones(),
+            Finish::Pegs(p) => p.count(),
             Finish::Count(k) => k,
         }
     }
 
-    fn is_goal(&self, moves: &MoveTable, pos: u64) -> bool {
+    fn is_goal(&self, moves: &MoveTable, pos: Pegs) -> bool {
         match self.finish {
             Finish::Pegs(p) => pos == p,
-            Finish::Count(k) => pos.count_ones() == k && !moves.has_move(pos),
+            Finish::Count(k) => pos.count() == k && !moves.has_move(pos),
         }
     }
 }
@@ -128,7 +129,7 @@ pub struct Solver<'a> {
     pub moves: MoveTable,
     pub group: SymmetryGroup,
     /// Hole sets whose peg count keeps its parity under every jump.
-    invariants: Vec<u64>,
+    invariants: Vec<Pegs>,
 }
 
 impl<'a> Solver<'a> {
@@ -142,8 +143,8 @@ impl<'a> Solver<'a> {
     }
 
     /// The parities of a position that no jump changes: its position class.
-    pub fn position_class(&self, pos: u64) -> Vec<bool> {
-        self.invariants.iter().map(|v| (v & pos).count_ones() % 2 == 1).collect()
+    pub fn position_class(&self, pos: Pegs) -> Vec<bool> {
+        self.invariants.iter().map(|&v| (v & pos).count() % 2 == 1).collect()
     }
 
     /// Whether the position classes alone show that no solution exists.
@@ -151,7 +152,9 @@ impl<'a> Solver<'a> {
         let start = self.position_class(problem.start);
         match problem.finish {
             Finish::Pegs(p) => self.position_class(p) != start,
-            Finish::Count(1) => (0..self.board.hole_count()).all(|h| self.position_class(1 << h) != start),
+            Finish::Count(1) => {
+                self.board.full().holes().all(|h| self.position_class(Pegs::single(h)) != start)
+            }
             Finish::Count(_) => false,
         }
     }
@@ -204,26 +207,28 @@ impl<'a> Solver<'a> {
 /// flips those three holes, so the parity of the pegs in S never changes. This is the
 /// null space of the jumps' incidence matrix over GF(2), found by Gaussian elimination;
 /// on the English board it gives the classical 16 position classes.
-fn parity_invariants(board: &Board) -> Vec<u64> {
-    let n = board.hole_count();
-    let mut rows: Vec<u64> =
-        board.jumps().iter().map(|j| 1u64 << j.from | 1u64 << j.over | 1u64 << j.to).collect();
-    let mut pivots: Vec<(usize, u64)> = Vec::new();
-    for col in 0..n {
-        let bit = 1u64 << col;
-        let Some(r) = rows.iter().position(|&row| row & bit != 0) else { continue };
+fn parity_invariants(board: &Board) -> Vec<Pegs> {
+    let mut rows: Vec<Pegs> =
+        board.jumps().iter().map(|j| Pegs::single(j.from).with(j.over).with(j.to)).collect();
+    let mut pivots: Vec<(u8, Pegs)> = Vec::new();
+    for col in board.full().holes() {
+        let Some(r) = rows.iter().position(|row| row.contains(col)) else { continue };
         let pivot = rows.swap_remove(r);
         for row in rows.iter_mut().chain(pivots.iter_mut().map(|(_, p)| p)) {
-            if *row & bit != 0 {
+            if row.contains(col) {
                 *row ^= pivot;
             }
         }
         pivots.push((col, pivot));
     }
     // A free column f gives x_f = 1 and x_p = (bit f of pivot row p) for every pivot p.
-    (0..n)
+    board
+        .full()
+        .holes()
         .filter(|&f| pivots.iter().all(|&(c, _)| c != f))
-        .map(|f| pivots.iter().fold(1u64 << f, |v, &(c, row)| if row >> f & 1 == 1 { v | 1 << c } else { v }))
+        .map(|f| {
+            pivots.iter().fold(Pegs::single(f), |v, &(c, row)| if row.contains(f) { v.with(c) } else { v })
+        })
         .collect()
 }
 
@@ -239,7 +244,7 @@ impl Canon<'_> {
     }
 
     #[inline]
-    fn of(&self, pos: u64) -> u64 {
+    fn of(&self, pos: Pegs) -> Pegs {
         if self.elements.len() == self.group.order() {
             return self.group.canonical(pos);
         }
@@ -270,12 +275,12 @@ impl Search<'_> {
     }
 
     /// Whether any solution passes through `pos`.
-    fn dfs_from(&mut self, pos: u64, failed: &mut HashSet<u64>) -> ControlFlow<(), bool> {
+    fn dfs_from(&mut self, pos: Pegs, failed: &mut HashSet<Pegs>) -> ControlFlow<(), bool> {
         if self.problem.is_goal(self.moves, pos) {
             self.emit()?;
             return ControlFlow::Continue(true);
         }
-        if pos.count_ones() <= self.problem.finish_pegs() {
+        if pos.count() <= self.problem.finish_pegs() {
             return ControlFlow::Continue(false);
         }
         let key = self.canon.of(pos);
@@ -299,8 +304,8 @@ impl Search<'_> {
 
     /// Sweeps forward, prunes backward to the positions that reach the finish, then lists.
     fn bfs(&mut self) -> Result<ControlFlow<()>, Error> {
-        let last = self.problem.start.count_ones().saturating_sub(self.problem.finish_pegs()) as usize;
-        let mut layers: Vec<HashSet<u64>> = vec![HashSet::from([self.canon.of(self.problem.start)])];
+        let last = self.problem.start.count().saturating_sub(self.problem.finish_pegs()) as usize;
+        let mut layers: Vec<HashSet<Pegs>> = vec![HashSet::from([self.canon.of(self.problem.start)])];
         self.positions = 1;
         while layers.len() <= last && !layers[layers.len() - 1].is_empty() {
             let mut next = HashSet::new();
@@ -332,7 +337,7 @@ impl Search<'_> {
     }
 
     /// Every path through the kept positions: each step leads on to a solution.
-    fn list(&mut self, pos: u64, layers: &[HashSet<u64>], depth: usize) -> ControlFlow<()> {
+    fn list(&mut self, pos: Pegs, layers: &[HashSet<Pegs>], depth: usize) -> ControlFlow<()> {
         if depth + 1 == layers.len() {
             return if layers[depth].contains(&self.canon.of(pos)) {
                 self.emit()
@@ -441,7 +446,7 @@ mod tests {
     fn both_methods_list_the_same_solutions_in_the_same_order() {
         let t5 = builtin("triangle5").unwrap();
         for start in [0, 3, 4] {
-            for finish in [Finish::Count(1), Finish::Pegs(1 << 12), Finish::Count(2)] {
+            for finish in [Finish::Count(1), Finish::Pegs(Pegs::single(12)), Finish::Count(2)] {
                 let p = Problem::new(&t5, start_position(&t5, start), finish).unwrap();
                 assert_eq!(all(&t5, &p, Method::Dfs), all(&t5, &p, Method::Bfs), "start {start} {finish:?}");
             }
@@ -469,7 +474,7 @@ mod tests {
             let inv = parity_invariants(&b);
             for v in &inv {
                 for j in b.jumps() {
-                    let hits = [j.from, j.over, j.to].iter().filter(|&&h| v >> h & 1 == 1).count();
+                    let hits = [j.from, j.over, j.to].iter().filter(|&&h| v.contains(h)).count();
                     assert_eq!(hits % 2, 0, "{name}");
                 }
             }
@@ -482,7 +487,7 @@ mod tests {
     fn parity_rules_out_the_european_centre_game_without_search() {
         let eu = builtin("european").unwrap();
         let d4 = eu.find_hole("d4").unwrap();
-        let p = Problem::new(&eu, start_position(&eu, d4), Finish::Pegs(1 << d4)).unwrap();
+        let p = Problem::new(&eu, start_position(&eu, d4), Finish::Pegs(Pegs::single(d4))).unwrap();
         let s = Solver::new(&eu).run(&p, Method::Dfs, &mut |_| ControlFlow::Continue(())).unwrap();
         assert_eq!((s.found, s.complete, s.ruled_out_by_parity), (0, true, true));
     }
@@ -490,9 +495,9 @@ mod tests {
     #[test]
     fn bad_problems_are_refused() {
         let t5 = builtin("triangle5").unwrap();
-        assert!(Problem::new(&t5, 0, Finish::Count(1)).is_err());
-        assert!(Problem::new(&t5, 1 << 20, Finish::Count(1)).is_err());
-        assert!(Problem::new(&t5, 1, Finish::Count(0)).is_err());
-        assert!(Problem::new(&t5, 1, Finish::Pegs(1 << 15)).is_err());
+        assert!(Problem::new(&t5, Pegs::EMPTY, Finish::Count(1)).is_err());
+        assert!(Problem::new(&t5, Pegs::single(20), Finish::Count(1)).is_err());
+        assert!(Problem::new(&t5, Pegs(1), Finish::Count(0)).is_err());
+        assert!(Problem::new(&t5, Pegs(1), Finish::Pegs(Pegs::single(15))).is_err());
     }
 }

@@ -4,11 +4,17 @@
 use rug::Integer;
 use rug::integer::Order;
 
+/// The limbs of `src` without its high zero limbs.
+#[inline]
+fn significant(src: &[u64]) -> &[u64] {
+    &src[..src.iter().rposition(|&l| l != 0).map_or(0, |top| top + 1)]
+}
+
 /// dst += src * w. The caller sized `dst` so that the sum fits (checked in debug builds);
 /// `src` may be wider than `dst` as long as its extra high limbs are zero.
 #[inline]
 pub fn add_mul(dst: &mut [u64], src: &[u64], w: u64) {
-    let src = &src[..src.iter().rposition(|&l| l != 0).map_or(0, |top| top + 1)];
+    let src = significant(src);
     assert!(src.len() <= dst.len(), "limb arena overflow");
     let mut carry = 0u128;
     for (d, &s) in dst.iter_mut().zip(src) {
@@ -32,6 +38,19 @@ pub fn add_mul(dst: &mut [u64], src: &[u64], w: u64) {
 pub fn mul_into(dst: &mut [u64], src: &[u64], f: u64) {
     dst.fill(0);
     add_mul(dst, src, f);
+}
+
+/// dst = src, for a zeroed `dst`; as in `add_mul`, `src` may be wider than `dst` as long as
+/// its extra high limbs are zero (a merged bucket is one limb wider than its numbers need).
+#[inline]
+pub fn copy_into(dst: &mut [u64], src: &[u64]) {
+    if src.len() <= dst.len() {
+        dst[..src.len()].copy_from_slice(src);
+        return;
+    }
+    let src = significant(src);
+    assert!(src.len() <= dst.len(), "limb arena overflow");
+    dst[..src.len()].copy_from_slice(src);
 }
 
 pub fn to_integer(limbs: &[u64]) -> Integer {
@@ -65,6 +84,9 @@ mod tests {
         assert_eq!(to_integer(&dst), b + a * u64::MAX);
         let mut out = vec![0u64; 6];
         mul_into(&mut out, &src, 1 << 40);
+        let mut narrow = vec![0u64; 4];
+        copy_into(&mut narrow, &[5, 0, 7, 0, 0]);
+        assert_eq!(narrow, [5, 0, 7, 0]);
         assert_eq!(
             to_integer(&out),
             Integer::from(Integer::u_pow_u(3, 200)) * (1u64 << 40) + 12345u64 * (1 << 40)

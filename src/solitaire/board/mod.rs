@@ -1,6 +1,6 @@
 //! Boards: named holes with drawing coordinates, and the jump moves between them.
 //!
-//! A board knows nothing about pegs; `Position` (a bitboard) does. The symmetry group is
+//! A board knows nothing about pegs; `Pegs` (a bitboard) does. The symmetry group is
 //! computed from the jumps (see `symmetry`), never typed in.
 
 pub mod builtin;
@@ -10,6 +10,7 @@ pub use builtin::{builtin, builtin_names};
 pub use symmetry::SymmetryGroup;
 
 use crate::error::Error;
+use crate::solitaire::pegs::Pegs;
 
 /// Bitboards are `u64`, so a board has at most this many holes.
 pub const MAX_HOLES: usize = 64;
@@ -101,9 +102,9 @@ impl Board {
     pub fn hole_name(&self, hole: u8) -> &str {
         &self.holes[hole as usize].name
     }
-    /// The bitboard with a peg in every hole.
-    pub fn full(&self) -> u64 {
-        if self.holes.len() == 64 { u64::MAX } else { (1u64 << self.holes.len()) - 1 }
+    /// A peg in every hole.
+    pub fn full(&self) -> Pegs {
+        Pegs::full(self.holes.len())
     }
 
     /// Finds a hole by name (exact, then ignoring case), by 1-based number, or on a
@@ -168,12 +169,12 @@ impl Board {
     }
 
     /// Draws a position: peg holes show their names, empty holes a dot.
-    pub fn draw_position(&self, pegs: u64) -> String {
-        self.draw(|h| if pegs >> h & 1 == 1 { self.hole_name(h).to_string() } else { ".".into() })
+    pub fn draw_position(&self, pegs: Pegs) -> String {
+        self.draw(|h| if pegs.contains(h) { self.hole_name(h).to_string() } else { ".".into() })
     }
 
-    /// The holes of a bitboard, by name, in hole order.
-    pub fn hole_list(&self, pegs: u64) -> Vec<&str> {
-        (0..self.holes.len() as u8).filter(|&h| pegs >> h & 1 == 1).map(|h| self.hole_name(h)).collect()
+    /// The holes with pegs, by name, in hole order.
+    pub fn hole_list(&self, pegs: Pegs) -> Vec<&str> {
+        (pegs & self.full()).holes().map(|h| self.hole_name(h)).collect()
     }
 }

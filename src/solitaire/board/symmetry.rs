@@ -5,6 +5,7 @@
 //! through per-byte lookup tables, which keeps canonical forms cheap in the hot loops.
 
 use super::Board;
+use crate::solitaire::pegs::Pegs;
 use hashbrown::HashSet;
 
 /// A permutation of holes: `perm[h]` is where hole `h` goes.
@@ -13,8 +14,9 @@ pub type Perm = Vec<u8>;
 #[derive(Clone, Debug)]
 pub struct SymmetryGroup {
     perms: Vec<Perm>,
-    /// `tables[g][byte][value]`: the image under element g of `value` placed in byte `byte`.
-    tables: Vec<Vec<[u64; 256]>>,
+    /// `tables[g][byte][value]`: the image under element g of the holes `value` marks in
+    /// byte `byte` of a position.
+    tables: Vec<Vec<[Pegs; 256]>>,
 }
 
 impl SymmetryGroup {
@@ -36,14 +38,10 @@ impl SymmetryGroup {
             .map(|p| {
                 (0..bytes)
                     .map(|byte| {
-                        let mut t = [0u64; 256];
+                        let mut t = [Pegs::EMPTY; 256];
                         for (value, slot) in t.iter_mut().enumerate() {
-                            for bit in 0..8 {
-                                let hole = byte * 8 + bit;
-                                if value >> bit & 1 == 1 && hole < holes {
-                                    *slot |= 1 << p[hole];
-                                }
-                            }
+                            let here = Pegs((value as u64) << (8 * byte)) & Pegs::full(holes);
+                            *slot = here.holes().map(|h| p[h as usize]).collect();
                         }
                         t
                     })
@@ -60,32 +58,32 @@ impl SymmetryGroup {
         &self.perms
     }
 
-    /// The subgroup of elements that fix every hole in `holes` (a bitboard).
-    pub fn stabilizer(&self, holes: u64) -> SymmetryGroup {
+    /// The subgroup of elements that fix every hole in `holes`.
+    pub fn stabilizer(&self, holes: Pegs) -> SymmetryGroup {
         let n = self.perms[0].len();
-        let keep = self.perms.iter().filter(|p| (0..n).all(|h| holes >> h & 1 == 0 || p[h] as usize == h));
+        let keep = self.perms.iter().filter(|p| holes.holes().all(|h| p[h as usize] == h));
         SymmetryGroup::from_perms(keep.cloned().collect(), n)
     }
 
     /// The image of a position under element `g`.
     #[inline]
-    pub fn apply(&self, g: usize, pos: u64) -> u64 {
-        let mut out = 0;
+    pub fn apply(&self, g: usize, pos: Pegs) -> Pegs {
+        let mut out = Pegs::EMPTY;
         for (byte, table) in self.tables[g].iter().enumerate() {
-            out |= table[(pos >> (8 * byte) & 0xff) as usize];
+            out |= table[(pos.0 >> (8 * byte) & 0xff) as usize];
         }
         out
     }
 
     /// The smallest image of a position: one representative per orbit.
     #[inline]
-    pub fn canonical(&self, pos: u64) -> u64 {
+    pub fn canonical(&self, pos: Pegs) -> Pegs {
         (1..self.perms.len()).fold(pos, |best, g| best.min(self.apply(g, pos)))
     }
 
     /// How many distinct positions the orbit of `pos` holds: the group's order over the
     /// number of elements fixing `pos` (orbit-stabilizer), with no list of images.
-    pub fn orbit_size(&self, pos: u64) -> u64 {
+    pub fn orbit_size(&self, pos: Pegs) -> u64 {
         let fixing = (0..self.perms.len()).filter(|&g| self.apply(g, pos) == pos).count();
         (self.perms.len() / fixing) as u64
     }
@@ -116,10 +114,13 @@ impl SymmetryGroup {
     }
 }
 
+/// A jump as a triple of holes, for set lookups.
+type Triple = (u8, u8, u8);
+
 /// Backtracking search for every hole permutation that maps the jump set onto itself.
 fn automorphisms(board: &Board) -> Vec<Perm> {
     let n = board.hole_count();
-    let jumps: HashSet<(u8, u8, u8)> = board.jumps().iter().map(|j| (j.from, j.over, j.to)).collect();
+    let jumps: HashSet<Triple> = board.jumps().iter().map(|j| (j.from, j.over, j.to)).collect();
     // Jumps touching each hole, to check a new assignment against the ones already made.
     let mut touching = vec![Vec::new(); n];
     // A hole's role counts (as from, over, to) must be kept by any symmetry.
@@ -132,8 +133,24 @@ fn automorphisms(board: &Board) -> Vec<Perm> {
         roles[j.over as usize].1 += 1;
         roles[j.to as usize].2 += 1;
     }
-    // Visit holes in breadth-first order through the jumps, so that every hole after the
-    // first shares a jump with one already placed and wrong choices fail at once.
+    let mut search = Search {
+        order: search_order(&touching),
+        roles,
+        touching,
+        jumps: &jumps,
+        image: vec![None; n],
+        used: vec![false; n],
+        found: Vec::new(),
+    };
+    search.extend(0);
+    search.found
+}
+
+/// The holes in breadth-first order through the jumps, so that every hole after the first
+/// (of its connected part) shares a jump with one already placed and wrong choices fail
+/// at once.
+fn search_order(touching: &[Vec<Triple>]) -> Vec<usize> {
+    let n = touching.len();
     let mut order = Vec::with_capacity(n);
     let mut queued = vec![false; n];
     for root in 0..n {
@@ -155,56 +172,52 @@ fn automorphisms(board: &Board) -> Vec<Perm> {
             i += 1;
         }
     }
+    order
+}
 
-    struct Search<'a> {
-        order: Vec<usize>,
-        roles: Vec<(u32, u32, u32)>,
-        touching: Vec<Vec<(u8, u8, u8)>>,
-        jumps: &'a HashSet<(u8, u8, u8)>,
-        image: Vec<Option<u8>>,
-        used: Vec<bool>,
-        found: Vec<Perm>,
-    }
-    impl Search<'_> {
-        fn consistent(&self, hole: usize) -> bool {
-            self.touching[hole].iter().all(|&(a, b, c)| {
-                match (self.image[a as usize], self.image[b as usize], self.image[c as usize]) {
-                    (Some(x), Some(y), Some(z)) => self.jumps.contains(&(x, y, z)),
-                    _ => true,
-                }
-            })
-        }
-        fn extend(&mut self, depth: usize) {
-            if depth == self.order.len() {
-                self.found.push(self.image.iter().map(|i| i.unwrap()).collect());
-                return;
+/// The state of the backtracking search: holes placed so far (`image`) and the targets
+/// they took (`used`).
+struct Search<'a> {
+    order: Vec<usize>,
+    roles: Vec<(u32, u32, u32)>,
+    touching: Vec<Vec<Triple>>,
+    jumps: &'a HashSet<Triple>,
+    image: Vec<Option<u8>>,
+    used: Vec<bool>,
+    found: Vec<Perm>,
+}
+
+impl Search<'_> {
+    /// Every jump at `hole` whose holes are all placed maps onto a jump.
+    fn consistent(&self, hole: usize) -> bool {
+        self.touching[hole].iter().all(|&(a, b, c)| {
+            match (self.image[a as usize], self.image[b as usize], self.image[c as usize]) {
+                (Some(x), Some(y), Some(z)) => self.jumps.contains(&(x, y, z)),
+                _ => true,
             }
-            let hole = self.order[depth];
-            for target in 0..self.image.len() {
-                if self.used[target] || self.roles[target] != self.roles[hole] {
-                    continue;
-                }
-                self.image[hole] = Some(target as u8);
-                self.used[target] = true;
-                if self.consistent(hole) {
-                    self.extend(depth + 1);
-                }
-                self.used[target] = false;
-                self.image[hole] = None;
+        })
+    }
+
+    /// Places the hole at `depth` in the order on every target that keeps the jumps.
+    fn extend(&mut self, depth: usize) {
+        if depth == self.order.len() {
+            self.found.push(self.image.iter().map(|i| i.unwrap()).collect());
+            return;
+        }
+        let hole = self.order[depth];
+        for target in 0..self.image.len() {
+            if self.used[target] || self.roles[target] != self.roles[hole] {
+                continue;
             }
+            self.image[hole] = Some(target as u8);
+            self.used[target] = true;
+            if self.consistent(hole) {
+                self.extend(depth + 1);
+            }
+            self.used[target] = false;
+            self.image[hole] = None;
         }
     }
-    let mut search = Search {
-        order,
-        roles,
-        touching,
-        jumps: &jumps,
-        image: vec![None; n],
-        used: vec![false; n],
-        found: Vec::new(),
-    };
-    search.extend(0);
-    search.found
 }
 
 #[cfg(test)]
@@ -235,10 +248,10 @@ mod tests {
     fn table_permutation_matches_bit_by_bit_permutation() {
         let b = builtin("english").unwrap();
         let g = SymmetryGroup::of_board(&b);
-        let pos = 0x1_2345_6789u64 & b.full();
+        let pos = Pegs(0x1_2345_6789) & b.full();
         for (e, p) in g.perms().iter().enumerate() {
-            let slow = (0..33).filter(|&h| pos >> h & 1 == 1).fold(0u64, |acc, h| acc | 1 << p[h]);
-            assert_eq!(g.apply(e, pos), slow);
+            let slow = (0..33).filter(|&h| pos.0 >> h & 1 == 1).fold(0u64, |acc, h| acc | 1 << p[h]);
+            assert_eq!(g.apply(e, pos), Pegs(slow));
         }
     }
 
@@ -246,11 +259,13 @@ mod tests {
     fn orbit_sizes_count_the_distinct_images() {
         let b = builtin("english").unwrap();
         let g = SymmetryGroup::of_board(&b);
-        for pos in [b.full(), b.full() & !(1 << 16), 0b111, 0x1_0203_0405 & b.full(), 1 << 3] {
-            let mut images: Vec<u64> = (0..g.order()).map(|e| g.apply(e, pos)).collect();
+        let positions =
+            [b.full(), b.full().without(16), Pegs(0b111), Pegs(0x1_0203_0405) & b.full(), Pegs::single(3)];
+        for pos in positions {
+            let mut images: Vec<Pegs> = (0..g.order()).map(|e| g.apply(e, pos)).collect();
             images.sort_unstable();
             images.dedup();
-            assert_eq!(g.orbit_size(pos), images.len() as u64, "{pos:#x}");
+            assert_eq!(g.orbit_size(pos), images.len() as u64, "{pos:?}");
         }
     }
 
@@ -258,9 +273,9 @@ mod tests {
     fn stabilizer_of_the_tip_is_the_reflection() {
         let b = builtin("triangle5").unwrap();
         let g = SymmetryGroup::of_board(&b);
-        assert_eq!(g.stabilizer(1).order(), 2);
+        assert_eq!(g.stabilizer(Pegs::single(0)).order(), 2);
         let en = builtin("english").unwrap();
         let centre = en.find_hole("d4").unwrap();
-        assert_eq!(SymmetryGroup::of_board(&en).stabilizer(1 << centre).order(), 8);
+        assert_eq!(SymmetryGroup::of_board(&en).stabilizer(Pegs::single(centre)).order(), 8);
     }
 }

@@ -16,6 +16,7 @@ pub mod seed002;
 
 use crate::error::Error;
 use crate::solitaire::board::{Board, Hole, Jump, Shape, builtin};
+use crate::solitaire::pegs::Pegs;
 use crate::solitaire::solve::Method;
 use std::path::Path;
 use std::str::FromStr;
@@ -24,10 +25,10 @@ use std::str::FromStr;
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Puzzle {
     pub description: Option<String>,
-    /// Pegs at the start (a bitboard).
-    pub start: Option<u64>,
-    /// Pegs at the end (a bitboard).
-    pub finish: Option<u64>,
+    /// Pegs at the start.
+    pub start: Option<Pegs>,
+    /// Pegs at the end.
+    pub finish: Option<Pegs>,
     /// Pegs left at the end, with no jump possible.
     pub finish_count: Option<u32>,
     pub method: Option<Method>,

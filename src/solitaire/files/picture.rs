@@ -29,6 +29,7 @@ use super::{BoardFile, Lattice, Puzzle, board_name, build, check_size, fault};
 use crate::error::Error;
 use crate::solitaire::board::builtin::letters;
 use crate::solitaire::board::{Board, Hole};
+use crate::solitaire::pegs::Pegs;
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -53,8 +54,64 @@ struct Word<'t> {
 }
 
 pub fn parse(path: &Path, text: &str) -> Result<BoardFile, Error> {
-    let mut options: BTreeMap<String, (usize, String)> = BTreeMap::new();
-    let mut picture: Vec<(usize, &str)> = Vec::new();
+    let (options, picture) = sections(path, text)?;
+    let lattice = lattice(path, &options)?;
+    let words: Vec<Word> = picture
+        .iter()
+        .enumerate()
+        .flat_map(|(row, &(line, raw))| {
+            words_of(raw).map(move |(col, text)| Word { row: row as i32, col, line, text })
+        })
+        .collect();
+    if words.is_empty() {
+        return Err(fault(path, "no picture of the board after the options"));
+    }
+    check_size(path, words.len(), "the picture has")?;
+    let cells = cells(path, &words, lattice)?;
+    let order = numbering(path, &options, &words)?;
+    let chess = chess_names(path, &options)?;
+    let holes = name_holes(path, &words, &cells, &order, lattice == Lattice::Triangular, chess)?;
+    let points: Vec<(i32, i32)> = holes.iter().map(|h| (h.x, h.y)).collect();
+    let jumps = lattice.jumps(&points);
+    let name = board_name(path, options.get("name"));
+    let board = build(path, &name, holes, jumps)?;
+    let puzzle = puzzle(path, &options, &board)?;
+    Ok(BoardFile { board, puzzle })
+}
+
+/// The options before the picture: key -> (line, value).
+struct Options(BTreeMap<String, (usize, String)>);
+
+impl Options {
+    fn get(&self, key: &str) -> Option<&str> {
+        self.0.get(key).map(|(_, v)| v.as_str())
+    }
+
+    /// Records `key: value` from line `line`, refusing unknown and repeated keys.
+    fn insert(&mut self, path: &Path, line: usize, key: &str, value: &str) -> Result<(), Error> {
+        let key = key.trim().to_ascii_lowercase().replace('-', "_");
+        if !OPTIONS.contains(&key.as_str()) {
+            return Err(fault(
+                path,
+                format!("line {line}: unknown option {key:?} (known: {})", OPTIONS[..8].join(", ")),
+            ));
+        }
+        let key = if key == "start_empty" { "empty".to_string() } else { key };
+        if self.0.insert(key.clone(), (line, value.trim().to_string())).is_some() {
+            return Err(fault(path, format!("line {line}: option {key:?} is given twice")));
+        }
+        Ok(())
+    }
+}
+
+/// The lines of the picture, each with its line number.
+type Picture<'t> = Vec<(usize, &'t str)>;
+
+/// The options and the picture's lines, without comments, blank lines before the picture,
+/// or blank lines after it.
+fn sections<'t>(path: &Path, text: &'t str) -> Result<(Options, Picture<'t>), Error> {
+    let mut options = Options(BTreeMap::new());
+    let mut picture: Picture = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let line = i + 1;
         let trimmed = raw.trim();
@@ -66,17 +123,7 @@ pub fn parse(path: &Path, text: &str) -> Result<BoardFile, Error> {
                 continue;
             }
             if let Some((key, value)) = trimmed.split_once(':') {
-                let key = key.trim().to_ascii_lowercase().replace('-', "_");
-                if !OPTIONS.contains(&key.as_str()) {
-                    return Err(fault(
-                        path,
-                        format!("line {line}: unknown option {key:?} (known: {})", OPTIONS[..8].join(", ")),
-                    ));
-                }
-                let key = if key == "start_empty" { "empty".to_string() } else { key };
-                if options.insert(key.clone(), (line, value.trim().to_string())).is_some() {
-                    return Err(fault(path, format!("line {line}: option {key:?} is given twice")));
-                }
+                options.insert(path, line, key, value)?;
                 continue;
             }
         }
@@ -94,52 +141,60 @@ pub fn parse(path: &Path, text: &str) -> Result<BoardFile, Error> {
     while picture.last().is_some_and(|(_, l)| l.trim().is_empty()) {
         picture.pop();
     }
-    let option = |key: &str| options.get(key).map(|(_, v)| v.as_str());
-    let lattice = match option("lattice") {
+    Ok((options, picture))
+}
+
+fn lattice(path: &Path, options: &Options) -> Result<Lattice, Error> {
+    match options.get("lattice") {
         None => {
-            return Err(fault(
-                path,
-                "no `lattice:` line (square, square-diagonal or triangular) before the picture",
-            ));
+            Err(fault(path, "no `lattice:` line (square, square-diagonal or triangular) before the picture"))
         }
         Some(l) => Lattice::parse(l).ok_or_else(|| {
             fault(path, format!("unknown lattice {l:?}; use square, square-diagonal or triangular"))
-        })?,
-    };
-    let words: Vec<Word> = picture
-        .iter()
-        .enumerate()
-        .flat_map(|(row, &(line, raw))| {
-            words_of(raw).map(move |(col, text)| Word { row: row as i32, col, line, text })
-        })
-        .collect();
-    if words.is_empty() {
-        return Err(fault(path, "no picture of the board after the options"));
+        }),
     }
-    check_size(path, words.len(), "the picture has")?;
-    let cells = cells(path, &words, lattice)?;
+}
 
-    // Number the holes in reading order, from the top or the bottom row.
+/// The order holes are numbered in: reading order from the top row, or from the bottom.
+fn numbering(path: &Path, options: &Options, words: &[Word]) -> Result<Vec<usize>, Error> {
     let mut order: Vec<usize> = (0..words.len()).collect();
-    match option("numbering").map(str::to_ascii_lowercase).as_deref() {
+    match options.get("numbering").map(str::to_ascii_lowercase).as_deref() {
         None | Some("top-down") => {}
         Some("bottom-up") => order.sort_by_key(|&i| (-words[i].row, words[i].col)),
         Some(other) => {
             return Err(fault(path, format!("numbering must be top-down or bottom-up, not {other:?}")));
         }
     }
-    let chess = match option("names").map(str::to_ascii_lowercase).as_deref() {
-        None | Some("letters") => false,
-        Some("chess") => true,
-        Some(other) => return Err(fault(path, format!("names must be letters or chess, not {other:?}"))),
-    };
+    Ok(order)
+}
+
+/// Whether holes written `o` take chess names (`a1`) rather than letters.
+fn chess_names(path: &Path, options: &Options) -> Result<bool, Error> {
+    match options.get("names").map(str::to_ascii_lowercase).as_deref() {
+        None | Some("letters") => Ok(false),
+        Some("chess") => Ok(true),
+        Some(other) => Err(fault(path, format!("names must be letters or chess, not {other:?}"))),
+    }
+}
+
+/// The holes in numbering order, named by their words (`o`: a letter, or with `chess` a
+/// column letter and a row number counted from the bottom; `triangular` columns are one
+/// drawing column wide, square ones two).
+fn name_holes(
+    path: &Path,
+    words: &[Word],
+    cells: &[(i32, i32)],
+    order: &[usize],
+    triangular: bool,
+    chess: bool,
+) -> Result<Vec<Hole>, Error> {
     let last_row = words.iter().map(|w| w.row).max().unwrap_or(0);
     let mut holes = Vec::with_capacity(words.len());
     for (index, &i) in order.iter().enumerate() {
         let (x, y) = cells[i];
         let name = match words[i].text {
             "o" if chess => {
-                let column = if lattice == Lattice::Triangular { x } else { x / 2 };
+                let column = if triangular { x } else { x / 2 };
                 if column >= 26 {
                     return Err(fault(path, "chess names run out of letters past 26 columns"));
                 }
@@ -150,25 +205,14 @@ pub fn parse(path: &Path, text: &str) -> Result<BoardFile, Error> {
         };
         holes.push(Hole { name, x, y });
     }
-    let points: Vec<(i32, i32)> = holes.iter().map(|h| (h.x, h.y)).collect();
-    let jumps = lattice.jumps(&points);
-    let name = board_name(path, option("name"));
-    let board = build(path, &name, holes, jumps)?;
+    Ok(holes)
+}
 
-    let holes_of = |key: &str| -> Result<Option<u64>, Error> {
-        let Some((line, value)) = options.get(key) else { return Ok(None) };
-        let mut pegs = 0u64;
-        for part in value.split(|c: char| c == ',' || c.is_whitespace()).filter(|p| !p.is_empty()) {
-            let h = board.find_hole(part).map_err(|_| {
-                fault(path, format!("line {line}: {key} names {part:?}, which is not a hole of the board"))
-            })?;
-            pegs |= 1 << h;
-        }
-        Ok(Some(pegs))
-    };
-    let start = holes_of("empty")?.map(|empty| board.full() & !empty);
-    let finish = holes_of("finish")?;
-    let finish_count = match options.get("finish_count") {
+/// The puzzle the options set on `board`: `empty`, `finish`, `finish_count`.
+fn puzzle(path: &Path, options: &Options, board: &Board) -> Result<Puzzle, Error> {
+    let start = holes_of(path, options, board, "empty")?.map(|empty| board.full() & !empty);
+    let finish = holes_of(path, options, board, "finish")?;
+    let finish_count = match options.0.get("finish_count") {
         None => None,
         Some((line, v)) => {
             Some(v.parse::<u32>().ok().filter(|&k| k >= 1 && k as usize <= board.hole_count()).ok_or_else(
@@ -176,14 +220,26 @@ pub fn parse(path: &Path, text: &str) -> Result<BoardFile, Error> {
             )?)
         }
     };
-    let puzzle = Puzzle {
-        description: option("description").map(str::to_string),
+    Ok(Puzzle {
+        description: options.get("description").map(str::to_string),
         start,
         finish,
         finish_count,
         ..Puzzle::default()
-    };
-    Ok(BoardFile { board, puzzle })
+    })
+}
+
+/// The holes an option names (by the board's names, separated by commas or spaces).
+fn holes_of(path: &Path, options: &Options, board: &Board, key: &str) -> Result<Option<Pegs>, Error> {
+    let Some((line, value)) = options.0.get(key) else { return Ok(None) };
+    let mut pegs = Pegs::EMPTY;
+    for part in value.split(|c: char| c == ',' || c.is_whitespace()).filter(|p| !p.is_empty()) {
+        let h = board.find_hole(part).map_err(|_| {
+            fault(path, format!("line {line}: {key} names {part:?}, which is not a hole of the board"))
+        })?;
+        pegs = pegs.with(h);
+    }
+    Ok(Some(pegs))
 }
 
 /// The words of a line with the column (in characters) of their first character. A word
@@ -322,19 +378,21 @@ pub fn render(board: &Board) -> Result<(String, String), Error> {
     }
     // Read it back: the same holes (by name, in place) and the same jumps.
     let back = parse(Path::new(&file_name), &out)?.board;
-    let named = |b: &Board| {
-        let mut holes: Vec<(String, i32, i32)> =
-            b.holes().iter().map(|h| (h.name.clone(), h.x, h.y)).collect();
-        holes.sort();
-        let mut jumps: Vec<[&str; 3]> =
-            b.jumps().iter().map(|j| [b.hole_name(j.from), b.hole_name(j.over), b.hole_name(j.to)]).collect();
-        jumps.sort();
-        (holes, jumps.iter().map(|j| j.join("-")).collect::<Vec<_>>())
-    };
-    if named(&back) != named(board) {
+    if by_name(&back) != by_name(board) {
         return Err(refuse("a picture cannot hold the board unchanged (export it as seed002)"));
     }
     Ok((file_name, out))
+}
+
+/// A board's holes (name and place) and jumps (by hole names), sorted: what a file must
+/// keep whatever order it numbers the holes in.
+fn by_name(b: &Board) -> (Vec<(String, i32, i32)>, Vec<String>) {
+    let mut holes: Vec<(String, i32, i32)> = b.holes().iter().map(|h| (h.name.clone(), h.x, h.y)).collect();
+    holes.sort();
+    let mut jumps: Vec<[&str; 3]> =
+        b.jumps().iter().map(|j| [b.hole_name(j.from), b.hole_name(j.over), b.hole_name(j.to)]).collect();
+    jumps.sort();
+    (holes, jumps.iter().map(|j| j.join("-")).collect())
 }
 
 #[cfg(test)]
@@ -355,7 +413,7 @@ mod tests {
         assert_eq!(f.board.holes(), t5.holes());
         assert_eq!(f.board.jumps(), t5.jumps());
         assert_eq!(f.board.shape(), Shape::Triangle { rows: 5 });
-        assert_eq!(f.puzzle.start, Some(0x7ffe));
+        assert_eq!(f.puzzle.start, Some(Pegs(0x7ffe)));
     }
 
     #[test]

@@ -26,6 +26,7 @@ use super::{BoardFile, Lattice, Puzzle, board_name, build, check_size, fault};
 use crate::error::Error;
 use crate::solitaire::board::builtin::letters;
 use crate::solitaire::board::{Board, Hole, Jump};
+use crate::solitaire::pegs::Pegs;
 use crate::solitaire::solve::Method;
 use serde::Deserialize;
 use std::collections::HashMap;
@@ -63,6 +64,19 @@ fn parse_with(
         b @ (0 | 1) => b,
         b => return Err(fault(path, format!("index_base must be 0 or 1, not {b}"))),
     };
+    let board = read_board(path, &config, base, read)?;
+    let puzzle = read_puzzle(path, config, base, &board)?;
+    Ok(BoardFile { board, puzzle })
+}
+
+/// The board: holes from the adjacency CSV's rows, named by `names`, placed by the layout
+/// CSV; jumps along the adjacency's directions.
+fn read_board(
+    path: &Path,
+    config: &Config,
+    base: i64,
+    read: &dyn Fn(&Path) -> std::io::Result<String>,
+) -> Result<Board, Error> {
     let dir = path.parent().unwrap_or(Path::new(""));
     let resolve = |f: &str| -> PathBuf { if Path::new(f).is_absolute() { f.into() } else { dir.join(f) } };
     let adjacency_path = resolve(&config.board);
@@ -79,41 +93,25 @@ fn parse_with(
     let points = points(&layout_path, &layout, n, base)?;
     let grid = to_grid(&points).map_err(|why| fault(&layout_path, why))?;
 
-    let names = match config.names {
+    let names = match &config.names {
         Some(names) if names.len() != n => {
             return Err(fault(path, format!("names has {} entries for the {n} holes", names.len())));
         }
-        Some(names) => names,
+        Some(names) => names.clone(),
         None => (0..n).map(letters).collect(),
     };
     let holes = names.into_iter().zip(&grid).map(|(name, &(x, y))| Hole { name, x, y }).collect();
     let jumps = jumps(&adjacency_path, &neighbours, base)?;
     let name = board_name(path, config.name.as_deref());
-    let board = build(path, &name, holes, jumps)?;
+    build(path, &name, holes, jumps)
+}
 
-    let positions = |field: &str, list: &Option<Vec<i64>>| -> Result<Option<u64>, Error> {
-        let Some(list) = list else { return Ok(None) };
-        let mut pegs = 0u64;
-        for &v in list {
-            if v < base || v - base >= n as i64 {
-                return Err(fault(
-                    path,
-                    format!(
-                        "{field} names hole {v}, not on the board (holes are {base} to {})",
-                        n as i64 - 1 + base
-                    ),
-                ));
-            }
-            let bit = 1u64 << (v - base);
-            if pegs & bit != 0 {
-                return Err(fault(path, format!("{field} lists hole {v} twice")));
-            }
-            pegs |= bit;
-        }
-        Ok(Some(pegs))
-    };
-    let start = positions("start", &config.start)?;
-    let mut finish = positions("finish", &config.finish)?;
+/// The puzzle fields: start, finish (by default the holes empty at the start), finish
+/// count, method and scope.
+fn read_puzzle(path: &Path, config: Config, base: i64, board: &Board) -> Result<Puzzle, Error> {
+    let n = board.hole_count();
+    let start = positions(path, "start", &config.start, base, n)?;
+    let mut finish = positions(path, "finish", &config.finish, base, n)?;
     let finish_count = match config.finish_count {
         Some(k) if k < 1 || k > n as i64 => {
             return Err(fault(path, format!("finish_count must be between 1 and {n}, not {k}")));
@@ -121,13 +119,13 @@ fn parse_with(
         k => k.map(|k| k as u32),
     };
     if let (Some(f), Some(k)) = (finish, finish_count)
-        && f.count_ones() != k
+        && f.count() != k
     {
-        return Err(fault(path, format!("finish holds {} pegs but finish_count says {k}", f.count_ones())));
+        return Err(fault(path, format!("finish holds {} pegs but finish_count says {k}", f.count())));
     }
     if let (Some(s), None, None) = (start, finish, finish_count) {
         // Seed 002: the finish defaults to the holes empty at the start.
-        finish = Some(board.full() & !s).filter(|&f| f != 0);
+        finish = Some(board.full() & !s).filter(|f| !f.is_empty());
     }
     let method =
         config.method.as_deref().map(str::parse::<Method>).transpose().map_err(|e| fault(path, e))?;
@@ -137,8 +135,36 @@ fn parse_with(
         Some(s) if s == "MULTIPLE" => true,
         Some(s) => return Err(fault(path, format!("scope must be SINGLE or MULTIPLE, not {s:?}"))),
     };
-    let puzzle = Puzzle { description: config.description, start, finish, finish_count, method, all };
-    Ok(BoardFile { board, puzzle })
+    Ok(Puzzle { description: config.description, start, finish, finish_count, method, all })
+}
+
+/// The holes a puzzle field lists (numbered from `base`), each once and on the board.
+fn positions(
+    path: &Path,
+    field: &str,
+    list: &Option<Vec<i64>>,
+    base: i64,
+    n: usize,
+) -> Result<Option<Pegs>, Error> {
+    let Some(list) = list else { return Ok(None) };
+    let mut pegs = Pegs::EMPTY;
+    for &v in list {
+        if v < base || v - base >= n as i64 {
+            return Err(fault(
+                path,
+                format!(
+                    "{field} names hole {v}, not on the board (holes are {base} to {})",
+                    n as i64 - 1 + base
+                ),
+            ));
+        }
+        let hole = (v - base) as u8;
+        if pegs.contains(hole) {
+            return Err(fault(path, format!("{field} lists hole {v} twice")));
+        }
+        pegs = pegs.with(hole);
+    }
+    Ok(Some(pegs))
 }
 
 /// The CSV's records, with their line numbers, without a header row.
@@ -345,8 +371,8 @@ mod tests {
     #[test]
     fn a_seed_002_puzzle_reads_with_its_defaults() {
         let f = cracker("[1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 13]").unwrap();
-        let corners = 1 | 1 << 10 | 1 << 14;
-        assert_eq!(f.puzzle.start, Some(0x7fff & !corners));
+        let corners = Pegs(1 | 1 << 10 | 1 << 14);
+        assert_eq!(f.puzzle.start, Some(Pegs(0x7fff) & !corners));
         assert_eq!(f.puzzle.finish, Some(corners), "finish defaults to the holes empty at the start");
         assert!(f.puzzle.all);
         assert_eq!(f.board.name(), "puzzle");
@@ -403,7 +429,7 @@ mod tests {
         let f =
             from_memory(json, &[("b.csv", "x,y\n2,\n3,1\n,2\n"), ("l.csv", "x,y\n0,0\n1,0\n2,0\n")]).unwrap();
         assert_eq!(f.board.jumps(), [Jump { from: 0, over: 1, to: 2 }, Jump { from: 2, over: 1, to: 0 }]);
-        assert_eq!(f.puzzle.start, Some(0b110));
-        assert_eq!(f.puzzle.finish, Some(0b001));
+        assert_eq!(f.puzzle.start, Some(Pegs(0b110)));
+        assert_eq!(f.puzzle.finish, Some(Pegs(0b001)));
     }
 }

@@ -1,0 +1,137 @@
+//! A bucket of states and their numerators: the keys in one vector, the numerators in one
+//! flat arena of fixed-width limb numbers beside it, so a layer of millions of states costs
+//! two allocations, not one heap number per state.
+
+use super::limbs::{self, add_mul, to_integer};
+use rug::Integer;
+
+/// States with numerators of `stride` limbs each. A bucket is filled by every layer that
+/// has children of its rank; `batches` counts those layers, and more than one means a state
+/// may repeat (see `merged`).
+pub(super) struct Bucket<S> {
+    pub keys: Vec<S>,
+    pub nums: Vec<u64>,
+    pub stride: usize,
+    pub batches: u32,
+}
+
+impl<S> Bucket<S> {
+    pub fn new(stride: usize) -> Bucket<S> {
+        Bucket { keys: Vec::new(), nums: Vec::new(), stride, batches: 0 }
+    }
+
+    pub fn len(&self) -> usize {
+        self.keys.len()
+    }
+
+    /// The limbs of the i-th numerator.
+    #[inline]
+    pub fn limbs(&self, i: usize) -> &[u64] {
+        &self.nums[i * self.stride..(i + 1) * self.stride]
+    }
+}
+
+impl<S: Copy + Ord> Bucket<S> {
+    /// A bucket of one state with numerator 1: where the mass starts.
+    pub fn single(state: S) -> Bucket<S> {
+        let mut bucket = Bucket::new(1);
+        bucket.push(state, &[1]);
+        bucket.batches = 1;
+        bucket
+    }
+
+    /// Re-lays the arena with wider entries (never narrower).
+    fn widen(&mut self, stride: usize) {
+        if stride > self.stride {
+            self.relay(stride);
+        }
+    }
+
+    /// Re-lays the arena with entries of `stride` limbs (wider than now): rare, so kept out
+    /// of `push`, which runs once per child.
+    #[cold]
+    fn relay(&mut self, stride: usize) {
+        let mut nums = vec![0u64; self.keys.len() * stride];
+        for i in 0..self.keys.len() {
+            nums[i * stride..i * stride + self.stride].copy_from_slice(self.limbs(i));
+        }
+        self.nums = nums;
+        self.stride = stride;
+    }
+
+    /// Appends a state; `limbs` may be narrower than the arena (then the arena widens).
+    #[inline]
+    pub fn push(&mut self, key: S, limbs: &[u64]) {
+        self.widen(limbs.len());
+        self.keys.push(key);
+        if limbs.len() == self.stride {
+            self.nums.extend_from_slice(limbs);
+        } else {
+            let start = self.nums.len();
+            self.nums.resize(start + self.stride, 0);
+            self.nums[start..start + limbs.len()].copy_from_slice(limbs);
+        }
+    }
+
+    /// Multiplies every numerator by `factor`: mass waiting at a lower rank follows the
+    /// common denominator when it grows by `factor`. The entries become at least `stride`
+    /// limbs wide.
+    pub fn scale(&mut self, factor: &Integer, stride: usize) {
+        let values: Vec<Integer> = (0..self.keys.len()).map(|i| to_integer(self.limbs(i)) * factor).collect();
+        self.stride = stride.max(self.stride);
+        self.nums = vec![0u64; self.keys.len() * self.stride];
+        for (i, v) in values.iter().enumerate() {
+            limbs::write(&mut self.nums[i * self.stride..(i + 1) * self.stride], v);
+        }
+    }
+
+    /// The bucket with each state once: a bucket fed by more than one layer (moves that skip
+    /// ranks) holds a state once per feeding layer, and its numerators are added here. The
+    /// entries grow by one limb, so the sum of the two or more shares cannot overflow.
+    pub fn merged(mut self) -> Bucket<S> {
+        if self.batches <= 1 {
+            return self;
+        }
+        self.widen(self.stride + 1);
+        let mut order: Vec<usize> = (0..self.keys.len()).collect();
+        order.sort_by_key(|&i| self.keys[i]);
+        let mut out = Bucket::new(self.stride);
+        for i in order {
+            if out.keys.last() == Some(&self.keys[i]) {
+                let last = out.keys.len() - 1;
+                let stride = out.stride;
+                add_mul(&mut out.nums[last * stride..], self.limbs(i), 1);
+            } else {
+                out.push(self.keys[i], self.limbs(i));
+            }
+        }
+        out.batches = 1;
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn merging_adds_the_shares_of_a_repeated_state() {
+        let mut b: Bucket<u8> = Bucket::new(1);
+        b.push(5, &[u64::MAX]);
+        b.push(2, &[7]);
+        b.batches = 2;
+        b.push(5, &[3]);
+        let m = b.merged();
+        assert_eq!(m.keys, [2, 5]);
+        assert_eq!(to_integer(m.limbs(0)), 7);
+        assert_eq!(to_integer(m.limbs(1)), Integer::from(u64::MAX) + 3);
+    }
+
+    #[test]
+    fn scaling_widens_the_entries() {
+        let mut b: Bucket<u8> = Bucket::single(1);
+        b.scale(&Integer::from(Integer::u_pow_u(2, 100)), 2);
+        assert_eq!(b.stride, 2);
+        assert_eq!(to_integer(b.limbs(0)), Integer::from(Integer::u_pow_u(2, 100)));
+    }
+}

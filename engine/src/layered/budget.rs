@@ -1,0 +1,105 @@
+//! The memory budget: a step is refused before it allocates, never halfway through. Two
+//! projections guard a step, one before each big allocation:
+//!
+//! 1. `check_scan`, before the pass over the parents builds the edges: the layer itself
+//!    plus its edges, projected from the moves per state of the layer before;
+//! 2. `check_step`, before the children are built: the layer, its edges (now counted) and
+//!    the next layer, projected from this layer's growth and capped by the moves made.
+//!
+//! Both are estimates (hash maps and allocators add their share), meant to refuse a board
+//! that cannot fit rather than to account for every byte. Besides the budget, `check_layer`
+//! holds a layer to what its `u32` parent indices can address, whatever the budget.
+
+use super::parents::Edge;
+use crate::error::EngineError;
+use std::mem::size_of;
+
+/// What the projections remember of the layers before.
+pub(super) struct History {
+    /// States in the last layer that had moves.
+    pub previous_len: usize,
+    /// Moves per state in the last layer.
+    pub moves_per_state: f64,
+}
+
+impl History {
+    pub fn new() -> History {
+        History { previous_len: 1, moves_per_state: 0.0 }
+    }
+
+    /// This layer's growth over the last expanded one (1 or more).
+    fn growth(&self, n: usize) -> f64 {
+        (n as f64 / self.previous_len as f64).max(1.0)
+    }
+}
+
+/// Refuses a layer of rank `rank` with more than `limit` states.
+pub(super) fn check_layer(rank: u32, states: u64, limit: u64) -> Result<(), EngineError> {
+    if states > limit {
+        return Err(EngineError::LayerTooLarge { rank, states, limit });
+    }
+    Ok(())
+}
+
+/// Projection 1: `n` states of `stride` limbs each, and their edges at the last layer's
+/// moves per state. A refusal names the next layer with a guess at its size from the growth.
+pub(super) fn check_scan<S>(
+    budget: Option<u64>,
+    rank: u32,
+    n: usize,
+    stride: usize,
+    history: &History,
+) -> Result<(), EngineError> {
+    let Some(budget) = budget else { return Ok(()) };
+    let key_bytes = size_of::<S>() as f64;
+    let edge_bytes = size_of::<Edge<S>>() as f64;
+    let bytes = (n as f64 * (key_bytes + 8.0 * stride as f64 + history.moves_per_state * edge_bytes)) as u64;
+    if bytes <= budget {
+        return Ok(());
+    }
+    let states = (n as f64 * history.growth(n)) as u64;
+    Err(EngineError::TooLarge { rank: rank.saturating_sub(1), states, bytes, budget })
+}
+
+/// Projection 2: the layer's `n` states at the children's width `next_stride`, its `moves`
+/// edges, and the next layer, projected from this layer's growth and capped by the moves
+/// (each child held with its key, numerator and about 24 bytes of map).
+pub(super) fn check_step<S>(
+    budget: Option<u64>,
+    rank: u32,
+    n: usize,
+    moves: u64,
+    next_stride: usize,
+    history: &History,
+) -> Result<(), EngineError> {
+    let Some(budget) = budget else { return Ok(()) };
+    let edge_bytes = size_of::<Edge<S>>() as f64;
+    let projected = ((n as f64 * history.growth(n)) as u64).min(moves);
+    let entry = size_of::<S>() as u64 + 8 * next_stride as u64;
+    let bytes = n as u64 * entry + (moves as f64 * edge_bytes) as u64 + projected * (entry + 24);
+    if bytes <= budget {
+        return Ok(());
+    }
+    Err(EngineError::TooLarge { rank: rank.saturating_sub(1), states: projected, bytes, budget })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn projections_count_keys_numerators_and_edges() {
+        let h = History { previous_len: 10, moves_per_state: 2.0 };
+        // 100 u64 keys with 1-limb numerators and 2 edges of 16 bytes each: 100 * 48 bytes.
+        assert_eq!(size_of::<Edge<u64>>(), 16);
+        assert!(check_scan::<u64>(Some(4_800), 5, 100, 1, &h).is_ok());
+        let err = check_scan::<u64>(Some(4_799), 5, 100, 1, &h).unwrap_err();
+        assert_eq!(err, EngineError::TooLarge { rank: 4, states: 1_000, bytes: 4_800, budget: 4_799 });
+        // 100 states at 16 bytes, 300 edges at 16, and min(1000, 300) children at 16 + 24.
+        let bytes = 100 * 16 + 300 * 16 + 300 * 40;
+        assert!(check_step::<u64>(Some(bytes), 5, 100, 300, 1, &h).is_ok());
+        let err = check_step::<u64>(Some(bytes - 1), 5, 100, 300, 1, &h).unwrap_err();
+        assert_eq!(err, EngineError::TooLarge { rank: 4, states: 300, bytes, budget: bytes - 1 });
+        assert!(check_step::<u64>(None, 5, 100, 300, 1, &h).is_ok());
+    }
+}

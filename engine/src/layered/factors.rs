@@ -1,0 +1,124 @@
+//! The step's arithmetic: a layer over denominator D with move totals W_s moves to the
+//! denominator D * L, L = lcm(W_s), so parent s hands its children numerator * (L / W_s),
+//! each child's share times the move's weight. Here: L and the factors L / W_s, the width
+//! of the children's numerators, and every parent's share.
+
+use super::arena::Bucket;
+use super::limbs::{self, copy_into, limbs_for, mul_into, to_integer};
+use super::{Mode, chunk_size};
+use hashbrown::HashMap;
+use rayon::prelude::*;
+use rug::Integer;
+
+/// L / W for one move total W: one limb in practice, a big number in general (when the
+/// totals of a layer have a large lcm).
+pub(super) enum Factor {
+    Small(u64),
+    Big(Integer),
+}
+
+/// Totals below this find their factor in a table, without hashing: in most chains a move
+/// total is the number of moves, or a small multiple of it.
+const TABLE: u64 = 1024;
+
+/// The lcm L of a layer's move totals, and L / W for each distinct total W.
+pub(super) struct Scale {
+    pub lcm: Integer,
+    factors: HashMap<u64, Factor>,
+    /// `small[w]` = L / w for the totals w below `TABLE` whose factor fits one limb; 0 for
+    /// the others (a factor is never 0).
+    small: Vec<u64>,
+}
+
+impl Scale {
+    /// In `Paths` mode nothing is scaled: L = 1 and there are no factors.
+    pub fn of(totals: &[u64], mode: Mode) -> Scale {
+        let mut lcm = Integer::from(1);
+        let mut factors = HashMap::new();
+        let mut small = Vec::new();
+        if mode == Mode::Probability {
+            let mut seen: Vec<u64> = totals.iter().copied().filter(|&w| w > 0).collect();
+            seen.sort_unstable();
+            seen.dedup();
+            for &w in &seen {
+                lcm.lcm_mut(&Integer::from(w));
+            }
+            // L / W once per distinct total, not once per state.
+            small = vec![0; seen.iter().filter(|&&w| w < TABLE).max().map_or(0, |&w| w as usize + 1)];
+            for w in seen {
+                let f = Integer::from(&lcm / w);
+                match (f.to_u64(), small.get_mut(w as usize)) {
+                    (Some(f), Some(slot)) => *slot = f,
+                    (Some(f), None) => _ = factors.insert(w, Factor::Small(f)),
+                    (None, _) => _ = factors.insert(w, Factor::Big(f)),
+                }
+            }
+        }
+        Scale { lcm, factors, small }
+    }
+
+    /// dst = src * L / w, for a total `w` of the layer (once per parent: always inlined).
+    #[inline(always)]
+    fn multiply(&self, dst: &mut [u64], src: &[u64], w: u64) {
+        match self.small.get(w as usize) {
+            Some(&f) if f != 0 => mul_into(dst, src, f),
+            _ => match self.factors.get(&w) {
+                Some(Factor::Small(f)) => mul_into(dst, src, *f),
+                Some(Factor::Big(f)) => limbs::write(dst, &(to_integer(src) * f)),
+                None => unreachable!("every move total has a factor"),
+            },
+        }
+    }
+}
+
+/// Limbs per child numerator. Probabilities: a child's numerator is at most D * L (mass
+/// never exceeds one). Paths: a child's count is at most the sum of its parents' counts
+/// times their multiplicities, below (states) x (largest count) x (moves).
+pub(super) fn child_stride<S: Sync>(
+    mode: Mode,
+    denominator: &Integer,
+    lcm: &Integer,
+    layer: &Bucket<S>,
+    moves: u64,
+) -> usize {
+    match mode {
+        Mode::Probability => limbs_for(denominator.significant_bits() + lcm.significant_bits()),
+        Mode::Paths => {
+            let n = layer.keys.len();
+            let largest = (0..n).into_par_iter().map(|i| bit_length(layer.limbs(i))).max().unwrap_or(0);
+            limbs_for(largest + 64 - (n as u64).leading_zeros() + 64 - moves.leading_zeros())
+        }
+    }
+}
+
+/// Every parent's numerator times its factor L / W_s, in an arena of `stride`-limb entries
+/// (absorbing parents, total 0, stay zero). In `Paths` mode a share is the count itself.
+pub(super) fn shares<S: Sync>(
+    layer: &Bucket<S>,
+    totals: &[u64],
+    scale: &Scale,
+    mode: Mode,
+    stride: usize,
+) -> Vec<u64> {
+    let chunk = chunk_size(layer.len());
+    let mut out = vec![0u64; layer.keys.len() * stride];
+    out.par_chunks_mut(chunk * stride).enumerate().for_each(|(c, part)| {
+        for (j, dst) in part.chunks_mut(stride).enumerate() {
+            let i = c * chunk + j;
+            let (src, w) = (layer.limbs(i), totals[i]);
+            if w == 0 {
+                continue;
+            }
+            match mode {
+                Mode::Paths => copy_into(dst, src),
+                Mode::Probability => scale.multiply(dst, src, w),
+            }
+        }
+    });
+    out
+}
+
+/// The number of significant bits of a limb number.
+fn bit_length(limbs: &[u64]) -> u32 {
+    limbs.iter().rposition(|&l| l != 0).map_or(0, |top| 64 * top as u32 + 64 - limbs[top].leading_zeros())
+}

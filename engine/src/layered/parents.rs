@@ -1,0 +1,186 @@
+//! The pass over a layer's parents: one call of `transitions` per state gives its move
+//! total (0 = it absorbs), its absorbed mass by class, and its moves as edges, bucketed by a
+//! hash shard of the child so that each shard can later add up its children alone.
+
+use super::arena::Bucket;
+use super::limbs::to_integer;
+use super::{Mode, chunk_size};
+use crate::Chain;
+use crate::error::{EngineError, MAX_WEIGHT};
+use rayon::prelude::*;
+use rug::Integer;
+use std::collections::BTreeMap;
+use std::hash::{BuildHasher, Hash};
+
+/// Shards of the children: enough for two to many cores to share the summing evenly.
+pub(super) const SHARDS: usize = 64;
+
+/// A move from parent `parent` (an index in its layer) to `child`, with its weight.
+#[derive(Clone, Copy)]
+pub(super) struct Edge<S> {
+    pub child: S,
+    pub parent: u32,
+    pub weight: u32,
+}
+
+/// Edges by shard, each shard a list of lists (one per chunk of parents, in parent order).
+pub(super) type Shards<S> = Vec<Vec<Vec<Edge<S>>>>;
+
+/// What the pass over one layer found.
+pub(super) struct Scan<K, S> {
+    /// Each parent's move total, 0 for an absorbing state.
+    pub totals: Vec<u64>,
+    /// Numerators (over the layer's denominator) that absorbed here, by class.
+    pub absorbed: BTreeMap<K, Integer>,
+    pub edges: Shards<S>,
+    /// How many edges there are in all.
+    pub moves: u64,
+}
+
+/// What one chunk of a layer yields.
+struct Part<K, S> {
+    totals: Vec<u64>,
+    absorbed: BTreeMap<K, Integer>,
+    edges: Vec<Vec<Edge<S>>>,
+}
+
+/// Expands every state of `layer` (of rank `rank`) once, in parallel chunks, checking the
+/// weights against the chain's contract.
+pub(super) fn scan<C, K, F>(
+    chain: &C,
+    layer: &Bucket<C::State>,
+    rank: u32,
+    mode: Mode,
+    classify: &F,
+    hasher: &(impl BuildHasher + Sync),
+) -> Result<Scan<K, C::State>, EngineError>
+where
+    C: Chain,
+    K: Ord + Send,
+    F: Fn(C::State) -> K + Sync,
+{
+    let pass = Pass { chain, layer, rank, mode, classify, hasher };
+    let chunk = chunk_size(layer.len());
+    let parts: Vec<Part<K, C::State>> = layer
+        .keys
+        .par_chunks(chunk)
+        .enumerate()
+        .map(|(c, states)| pass.chunk(c * chunk, states))
+        .collect::<Result<_, _>>()?;
+    Ok(gather(parts, layer.len()))
+}
+
+/// What every chunk of one pass shares.
+struct Pass<'p, C: Chain, F, H> {
+    chain: &'p C,
+    layer: &'p Bucket<C::State>,
+    rank: u32,
+    mode: Mode,
+    classify: &'p F,
+    hasher: &'p H,
+}
+
+impl<C, K, F, H> Pass<'_, C, F, H>
+where
+    C: Chain,
+    K: Ord,
+    F: Fn(C::State) -> K,
+    H: BuildHasher,
+{
+    /// The states of one chunk, the first of which has index `first` in the layer. The
+    /// caller checked that every index fits a `u32`.
+    fn chunk(&self, first: usize, states: &[C::State]) -> Result<Part<K, C::State>, EngineError> {
+        let mut out = Vec::new();
+        let mut here = Part {
+            totals: Vec::with_capacity(states.len()),
+            absorbed: BTreeMap::new(),
+            edges: (0..SHARDS).map(|_| Vec::new()).collect(),
+        };
+        for (j, state) in states.iter().enumerate() {
+            let total = self.chain.transitions(*state, &mut out);
+            let parent = first + j;
+            if out.is_empty() {
+                *here.absorbed.entry((self.classify)(*state)).or_default() +=
+                    to_integer(self.layer.limbs(parent));
+                here.totals.push(0);
+                continue;
+            }
+            here.totals.push(total);
+            let mut check = WeightCheck::default();
+            for &(child, weight) in &out {
+                check.add(weight);
+                let child = self.chain.canonical(child);
+                // Narrowed before it is checked, but the edges of a state that fails the check
+                // are never used: the pass returns the refusal instead.
+                let weight = if self.mode == Mode::Paths { 1 } else { weight as u32 };
+                here.edges[shard_of(self.hasher, &child)].push(Edge { child, parent: parent as u32, weight });
+            }
+            if !check.passes(total, out.len()) {
+                return Err(refusal(&out, total, self.rank));
+            }
+        }
+        Ok(here)
+    }
+}
+
+/// One state's moves against the contract, on the way: every weight from 1 to
+/// `MAX_WEIGHT`, all adding up to the total. Two operations per move, in the edge loop.
+#[derive(Default)]
+struct WeightCheck {
+    sum: u64,
+    /// The OR of every `w | (w - 1)`: within `MAX_WEIGHT` exactly when every weight is
+    /// from 1 to `MAX_WEIGHT` (w = 0 wraps to all ones).
+    bits: u64,
+}
+
+impl WeightCheck {
+    #[inline(always)]
+    fn add(&mut self, w: u64) {
+        self.sum = self.sum.wrapping_add(w);
+        self.bits |= w | w.wrapping_sub(1);
+    }
+
+    /// With every weight below 2^32 and at most 2^32 moves, the sum cannot have wrapped.
+    #[inline(always)]
+    fn passes(&self, total: u64, moves: usize) -> bool {
+        self.bits <= MAX_WEIGHT && self.sum == total && moves as u64 <= MAX_WEIGHT + 1
+    }
+}
+
+/// The rule the moves broke, first by move, then by their sum.
+#[cold]
+fn refusal<S>(moves: &[(S, u64)], total: u64, rank: u32) -> EngineError {
+    let sum = moves.iter().map(|m| m.1 as u128).sum();
+    for &(_, weight) in moves {
+        if weight == 0 {
+            return EngineError::ZeroWeight { rank };
+        }
+        if weight > MAX_WEIGHT {
+            return EngineError::WeightTooLarge { weight };
+        }
+    }
+    EngineError::WeightsDoNotSum { rank, total, sum }
+}
+
+/// The chunks' findings joined in chunk order.
+fn gather<K: Ord, S>(parts: Vec<Part<K, S>>, n: usize) -> Scan<K, S> {
+    let mut totals = Vec::with_capacity(n);
+    let mut absorbed: BTreeMap<K, Integer> = BTreeMap::new();
+    let mut edges: Shards<S> = (0..SHARDS).map(|_| Vec::new()).collect();
+    for part in parts {
+        totals.extend(part.totals);
+        for (k, v) in part.absorbed {
+            *absorbed.entry(k).or_default() += v;
+        }
+        for (s, list) in part.edges.into_iter().enumerate() {
+            edges[s].push(list);
+        }
+    }
+    let moves = edges.iter().flatten().map(|l| l.len() as u64).sum();
+    Scan { totals, absorbed, edges, moves }
+}
+
+#[inline]
+fn shard_of<S: Hash>(hasher: &impl BuildHasher, state: &S) -> usize {
+    (hasher.hash_one(state) >> 58) as usize % SHARDS
+}

@@ -1,0 +1,68 @@
+//! Mass waiting to be expanded: one bucket per rank below the current layer. A step hands
+//! its children over here by rank; a move may skip ranks, so a bucket can be fed by several
+//! layers before its turn comes (it is merged then, see `Bucket::merged`).
+
+use super::arena::Bucket;
+use super::shards::Children;
+use crate::error::EngineError;
+use rug::Integer;
+use std::collections::BTreeMap;
+
+pub(super) struct Pending<S> {
+    buckets: BTreeMap<u32, Bucket<S>>,
+}
+
+impl<S: Copy + Ord> Pending<S> {
+    /// All the mass on `start`, of rank `rank`.
+    pub fn new(rank: u32, start: S) -> Pending<S> {
+        Pending { buckets: BTreeMap::from([(rank, Bucket::single(start))]) }
+    }
+
+    /// The bucket of the highest rank: no layer can feed it any more.
+    pub fn pop(&mut self) -> Option<(u32, Bucket<S>)> {
+        self.buckets.pop_last()
+    }
+
+    /// Multiplies every waiting numerator by `factor` when the common denominator does.
+    pub fn scale(&mut self, factor: &Integer, stride: usize) {
+        for bucket in self.buckets.values_mut() {
+            bucket.scale(factor, stride);
+        }
+    }
+
+    /// Files the children of the layer of rank `from` under their ranks; a bucket new to
+    /// them counts one more feeding layer. A child whose rank did not fall is refused.
+    pub fn receive(
+        &mut self,
+        children: Vec<Children<S>>,
+        stride: usize,
+        from: u32,
+        rank_of: impl Fn(S) -> u32,
+    ) -> Result<(), EngineError> {
+        let mut touched: Vec<u32> = Vec::new();
+        for (keys, arena) in children {
+            // Children come in runs of one rank (in most chains every move falls by one):
+            // one bucket lookup per run, not per child.
+            let mut i = 0;
+            while i < keys.len() {
+                let r = rank_of(keys[i]);
+                if r >= from {
+                    return Err(EngineError::RankDidNotFall { from, to: r });
+                }
+                let bucket = self.buckets.entry(r).or_insert_with(|| Bucket::new(stride));
+                if !touched.contains(&r) {
+                    touched.push(r);
+                    bucket.batches += 1;
+                }
+                loop {
+                    bucket.push(keys[i], &arena[i * stride..(i + 1) * stride]);
+                    i += 1;
+                    if i == keys.len() || rank_of(keys[i]) != r {
+                        break;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,68 @@
+//! The summing step: each shard of edges adds its children's shares in a small map of its
+//! own, in parallel with the other shards; no lock, and no child is in two shards.
+
+use super::budget::check_layer;
+use super::limbs::add_mul;
+use super::parents::{Edge, Shards};
+use crate::error::EngineError;
+use hashbrown::HashMap;
+use rayon::prelude::*;
+use std::hash::Hash;
+
+/// The children of one shard: their states, and their numerators as `stride`-limb entries.
+pub(super) type Children<S> = (Vec<S>, Vec<u64>);
+
+/// Adds up every child's numerator: the parent's share (from `shares`, `stride` limbs per
+/// parent) times the move's weight, over every move into it. A shard indexes its children
+/// with `u32` slots: one with more moves into it than `limit` (at most `u32::MAX`) is
+/// refused as a layer too large, below the rank `from` of the parents.
+pub(super) fn sum_children<S>(
+    edges: Shards<S>,
+    shares: &[u64],
+    stride: usize,
+    (from, limit): (u32, u64),
+) -> Result<Vec<Children<S>>, EngineError>
+where
+    S: Copy + Eq + Hash + Send,
+{
+    for lists in &edges {
+        let moves: usize = lists.iter().map(|l| l.len()).sum();
+        check_layer(from.saturating_sub(1), moves as u64, limit)?;
+    }
+    Ok(edges.into_par_iter().map(|lists| sum_shard(lists, shares, stride)).collect())
+}
+
+fn sum_shard<S: Copy + Eq + Hash>(lists: Vec<Vec<Edge<S>>>, shares: &[u64], stride: usize) -> Children<S> {
+    let total: usize = lists.iter().map(|l| l.len()).sum();
+    let mut slots: HashMap<S, u32> = HashMap::with_capacity(total / 2);
+    let (mut keys, mut arena) = (Vec::new(), Vec::new());
+    for e in lists.into_iter().flatten() {
+        let slot = *slots.entry(e.child).or_insert_with(|| {
+            keys.push(e.child);
+            arena.resize(arena.len() + stride, 0);
+            (keys.len() - 1) as u32
+        }) as usize;
+        let src = &shares[e.parent as usize * stride..(e.parent as usize + 1) * stride];
+        add_mul(&mut arena[slot * stride..(slot + 1) * stride], src, e.weight as u64);
+    }
+    (keys, arena)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::layered::parents::SHARDS;
+
+    #[test]
+    fn a_shard_adds_each_childs_shares_and_refuses_more_moves_than_its_slots_address() {
+        let mut edges: Shards<u8> = (0..SHARDS).map(|_| Vec::new()).collect();
+        let e = |child, parent, weight| Edge { child, parent, weight };
+        edges[3] = vec![vec![e(7, 0, 2), e(9, 1, 1)], vec![e(7, 1, 5)]];
+        let shares = [10, 0, 3, 0]; // two parents of two limbs each
+        let children = sum_children(edges.clone(), &shares, 2, (4, 3)).unwrap();
+        assert_eq!(children[3], (vec![7, 9], vec![35, 0, 3, 0]));
+        assert!(children.iter().enumerate().all(|(s, c)| s == 3 || c.0.is_empty()));
+        let err = sum_children(edges, &shares, 2, (4, 2)).unwrap_err();
+        assert_eq!(err, EngineError::LayerTooLarge { rank: 3, states: 3, limit: 2 });
+    }
+}

@@ -1,0 +1,157 @@
+//! Forward propagation on toy chains, each value against a closed form or a hand count,
+//! and against the backward recursion (two methods that share nothing but the chain).
+
+mod toys;
+
+use pegchain_engine::{EngineError, Layer, Mode, Options, backward, propagate};
+use rug::{Integer, Rational};
+use std::collections::BTreeMap;
+use toys::{BANK, Coins, Dag, Evening, Frog, Gambler, Node, PRIMES, Purse, Toss, WATER};
+
+fn r(n: i64, d: i64) -> Rational {
+    Rational::from((n, d))
+}
+
+fn binomial(n: u32, k: u32) -> Integer {
+    if k > n { Integer::new() } else { Integer::from(Integer::binomial_u(n, k)) }
+}
+
+fn pow(p: &Rational, e: u32) -> Rational {
+    (0..e).fold(Rational::from(1), |acc, _| acc * p)
+}
+
+#[test]
+fn gamblers_ruin_by_a_deadline_matches_the_hitting_time_theorem_and_the_reflection_principle() {
+    let (k, bets) = (3u32, 12u32);
+    let chain = Gambler { up: 2, down: 3, bets };
+    let (p, q) = (r(2, 5), r(3, 5));
+    let start = Purse { money: k, left: bets };
+    let forward = propagate(&chain, start, Mode::Probability, |s| chain.end(s), Options::default()).unwrap();
+
+    let mut expected = BTreeMap::new();
+    // Ruin first at bet t: (k / t) C(t, u) p^u q^(t - u), with u = (t - k) / 2 bets won.
+    for t in (k..=bets).step_by(2) {
+        let u = (t - k) / 2;
+        let ways = Rational::from((binomial(t, u) * k, Integer::from(t)));
+        expected.insert(Evening::Ruined(t), ways * pow(&p, u) * pow(&q, t - u));
+    }
+    // Solvent with m at the deadline: paths from k to m never at 0, C(T, u) - C(T, u*), with
+    // u* the bets won on the mirrored path from -k.
+    for m in (1..=k + bets).filter(|m| (m + bets + k) % 2 == 0) {
+        let (u, mirrored) = ((bets + m - k) / 2, (bets + m + k) / 2);
+        let ways = binomial(bets, u) - binomial(bets, mirrored);
+        if ways > 0 {
+            expected.insert(Evening::Solvent(m), Rational::from(ways) * pow(&p, u) * pow(&q, bets - u));
+        }
+    }
+    assert_eq!(forward, expected);
+    assert_eq!(forward.values().sum::<Rational>(), 1);
+    assert_eq!(forward[&Evening::Ruined(3)], r(27, 125));
+    assert_eq!(backward::absorption(&chain, start, |s| chain.end(s)), forward);
+}
+
+#[test]
+fn a_layer_whose_lcm_and_factors_exceed_64_bits_stays_exact() {
+    let mut denominators = Vec::new();
+    let mut on_layer = |l: &Layer<'_, Toss>| denominators.push((l.rank, l.denominator.clone()));
+    let options = Options { on_layer: Some(&mut on_layer), ..Options::default() };
+    let forward = propagate(&Coins, Toss::Start, Mode::Probability, |s| s, options).unwrap();
+
+    let heads: Rational = (0..4).map(|i| r(i + 1, PRIMES[i as usize] as i64)).sum::<Rational>() / 4;
+    let tails = Rational::from(1 - &heads);
+    let win = Rational::from(&heads / 3) + &tails * r(4, 7);
+    let lose = &heads * r(2, 3) + tails * r(3, 7);
+    assert_eq!(forward, BTreeMap::from([(Toss::Win, win), (Toss::Lose, lose)]));
+    assert_eq!(backward::absorption(&Coins, Toss::Start, |s| s), forward);
+
+    // The coins' layer moved to 4 * L, L the product of the four primes (about 2^128), and
+    // each of its factors L / W (a product of three primes) is beyond 64 bits.
+    let l: Integer = PRIMES.iter().map(|&p| Integer::from(p)).product();
+    assert!(Integer::from(&l / PRIMES[0]).significant_bits() > 64);
+    let expect = [(3, Integer::from(1)), (2, Integer::from(4)), (1, Integer::from(&l * 4)), (0, l * 4 * 21)];
+    assert_eq!(denominators, expect);
+}
+
+#[test]
+fn moves_that_skip_a_rank_merge_buckets_fed_by_two_layers() {
+    // From n stones, landing on the bank has probability 3/5 + (2/5)(-2/3)^n: the solution
+    // of a_n = a_(n-1) / 3 + 2 a_(n-2) / 3 with a_0 = 1 and a_(-1) = 0.
+    for stones in [1u32, 2, 5, 12] {
+        let forward = propagate(&Frog, stones + 1, Mode::Probability, |s| s, Options::default()).unwrap();
+        let bank = r(3, 5) + r(2, 5) * pow(&r(-2, 3), stones);
+        let water = Rational::from(1 - &bank);
+        assert_eq!(forward, BTreeMap::from([(WATER, water), (BANK, bank)]), "{stones} stones");
+        assert_eq!(backward::absorption(&Frog, stones + 1, |s| s), forward);
+    }
+    // Every stone is fed by the two stones above it: each layer holds one state.
+    let mut sizes = Vec::new();
+    let mut on_layer = |l: &Layer<'_, u32>| sizes.push((l.rank, l.states.to_vec()));
+    let options = Options { on_layer: Some(&mut on_layer), ..Options::default() };
+    propagate(&Frog, 5, Mode::Probability, |s| s, options).unwrap();
+    assert_eq!(sizes, [(5, vec![5]), (4, vec![4]), (3, vec![3]), (2, vec![2]), (1, vec![1]), (0, vec![0])]);
+}
+
+#[test]
+fn path_counts_of_the_frog_are_fibonacci_numbers() {
+    // Sequences of jumps of 1 and 2 over n stones: F(n + 1) land on the bank, and F(n) reach
+    // the last stone and jump 2 into the water.
+    let fib = |n: u32| (1..n).fold((Integer::from(0), Integer::from(1)), |(a, b), _| (b.clone(), a + b)).1;
+    for stones in [1u32, 2, 10, 90] {
+        let counts = propagate(&Frog, stones + 1, Mode::Paths, |s| s, Options::default()).unwrap();
+        let expected =
+            BTreeMap::from([(WATER, Rational::from(fib(stones))), (BANK, Rational::from(fib(stones + 1)))]);
+        assert_eq!(counts, expected, "{stones} stones");
+    }
+    let counts = propagate(&Frog, 91, Mode::Paths, |s| s, Options::default()).unwrap();
+    assert_eq!(counts[&BANK], "4660046610375530309".parse::<Integer>().unwrap());
+}
+
+#[test]
+fn the_hand_drawn_dag_gives_its_hand_counted_paths_and_probabilities() {
+    use Node::*;
+    let paths = propagate(&Dag, S, Mode::Paths, |s| s, Options::default()).unwrap();
+    // To X: A-D-X, A-E-X, B-E-X, C-E-X, C-X. To Y: A-E-Y, B-E-Y, C-E-Y, C-F-Y.
+    assert_eq!(paths, BTreeMap::from([(X, Rational::from(5)), (Y, Rational::from(4))]));
+
+    let mut last = None;
+    let mut on_layer = |l: &Layer<'_, Node>| {
+        last = Some((l.states.to_vec(), (0..l.states.len()).map(|i| l.numerator(i)).collect::<Vec<_>>()));
+        assert_eq!(l.denominator, &[1, 4, 24, 72][3 - l.rank as usize]);
+    };
+    let options = Options { on_layer: Some(&mut on_layer), ..Options::default() };
+    let p = propagate(&Dag, S, Mode::Probability, |s| s, options).unwrap();
+    // X: 1/4 (1/2 + 1/6) + 1/4 (1/3) + 1/2 (1/9 + 1/3) = 17/36.
+    assert_eq!(p, BTreeMap::from([(X, r(17, 36)), (Y, r(19, 36))]));
+    assert_eq!(backward::absorption(&Dag, S, |s| s), p);
+    // X came from C (two layers up, waiting while the denominator grew) and from D and E.
+    assert_eq!(last, Some((vec![X, Y], vec![Integer::from(34), Integer::from(38)])));
+}
+
+#[test]
+fn a_tiny_memory_budget_is_refused_before_the_step() {
+    let chain = Gambler { up: 2, down: 3, bets: 12 };
+    let options = Options { memory_budget: Some(100), ..Options::default() };
+    let err = propagate(&chain, Purse { money: 3, left: 12 }, Mode::Probability, |s| chain.end(s), options)
+        .unwrap_err();
+    // The layer of 2 purses (8-byte keys, one limb each), its 4 edges of 16 bytes, and 4
+    // projected children at 16 + 24 bytes: 32 + 64 + 160 bytes.
+    assert_eq!(err, EngineError::TooLarge { rank: 10, states: 4, bytes: 256, budget: 100 });
+    let options = Options { memory_budget: Some(1 << 20), ..Options::default() };
+    assert!(
+        propagate(&chain, Purse { money: 3, left: 12 }, Mode::Probability, |s| chain.end(s), options).is_ok()
+    );
+}
+
+#[test]
+fn until_rank_stops_with_the_mass_absorbed_so_far() {
+    use Node::*;
+    let options = Options { until_rank: Some(2), ..Options::default() };
+    let p = propagate(&Dag, S, Mode::Probability, |s| s, options).unwrap();
+    assert!(p.is_empty());
+    let chain = Gambler { up: 1, down: 1, bets: 12 };
+    let options = Options { until_rank: Some(9), ..Options::default() };
+    let p = propagate(&chain, Purse { money: 1, left: 12 }, Mode::Probability, |s| chain.end(s), options)
+        .unwrap();
+    // Ruined at bet 1 (1/2) or at bet 3 (1/8); the layer of rank 9 is shown, not expanded.
+    assert_eq!(p, BTreeMap::from([(Evening::Ruined(1), r(1, 2)), (Evening::Ruined(3), r(1, 8))]));
+}
