@@ -11,7 +11,6 @@ use pegchain::solitaire::solve::{DistinctSolutions, Finish, Method, Problem, Sol
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::ops::ControlFlow;
-use std::time::Instant;
 use support::{big, json, pegchain, stdout};
 
 fn jumps_of(solution: &Value) -> Vec<String> {
@@ -121,16 +120,16 @@ fn the_english_centre_game_is_solved_fast_and_replays() {
     let d4 = en.find_hole("d4").unwrap();
     let solver = Solver::new(&en);
     let problem = Problem::new(&en, start_position(&en, d4), Finish::Pegs(1 << d4)).unwrap();
-    let started = Instant::now();
     let mut first = None;
-    solver
+    let summary = solver
         .run(&problem, Method::Dfs, &mut |jumps| {
             first = Some(jumps.to_vec());
             ControlFlow::Break(())
         })
         .unwrap();
-    let elapsed = started.elapsed();
-    assert!(elapsed.as_secs_f64() < 1.0, "took {elapsed:?}");
+    // Fast, counted in work rather than time: the failure table keeps the search this small.
+    // (8,991 positions expanded today).
+    assert!(summary.positions < 20_000, "{} positions expanded", summary.positions);
     assert_eq!(first.unwrap().len(), 31);
 
     let v = json(&["solve", "--board", "english", "--start", "d4", "--finish", "d4"]);
