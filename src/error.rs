@@ -25,6 +25,12 @@ pub enum Error {
          {limit} one layer may hold"
     )]
     LayerTooLarge { layer: String, positions: u64, limit: u64 },
+    /// A search refused before it starts: it could hold up to `bound` positions.
+    #[error(
+        "a breadth-first search of this problem may hold up to {bound} positions (every reachable \
+         one, up to symmetry), over its limit of {limit}"
+    )]
+    SearchTooLarge { bound: u128, limit: u64 },
     #[error("{0}")]
     Invalid(String),
     #[error("cannot write {path}: {why}")]

@@ -2,25 +2,58 @@
 
 mod support;
 use predicates::prelude::*;
-use support::{fails_with, json, pegchain};
+use support::{assert_decimals_are_nearest, fails_with, json, pegchain, stdout};
 
 #[test]
 fn exact_json_has_the_documented_fields() {
     let v = json(&["exact", "--board", "triangle5"]);
-    assert_eq!(v["board"], "triangle5");
+    assert_eq!(v["command"], "exact");
+    assert_eq!(v["board"]["name"], "triangle5");
+    assert_eq!((v["board"]["holes"].as_u64(), v["board"]["symmetry_order"].as_u64()), (Some(15), Some(6)));
     let starts = v["starts"].as_array().unwrap();
     assert_eq!(starts.len(), 15);
     let a = &starts[0];
-    assert_eq!(a["hole"], "A");
-    for key in ["class", "win", "win_decimal", "bits", "pegs_left", "expected_pegs_left", "finish_in_start"] {
+    assert_eq!(a["start"], "A");
+    assert_eq!(a["holes"], serde_json::json!(["A", "K", "O"]));
+    for key in
+        ["class", "win", "bits", "pegs_left", "expected_pegs_left", "finish", "finish_in_start", "positions"]
+    {
         assert!(!a[key].is_null(), "missing {key}");
     }
-    let win = a["win"].as_str().unwrap();
+    let win = a["win"]["fraction"].as_str().unwrap();
     assert!(win.contains('/'), "{win}");
     assert_eq!(v["classes"].as_array().unwrap().len(), 4);
     assert_eq!(v["classes"][0]["holes"], serde_json::json!(["A", "K", "O"]));
     let bits = v["random_start"]["bits"].as_f64().unwrap();
     assert!((bits - 7.79).abs() < 0.01);
+    // A start that cannot finish in its own hole: 0, and no bits for it.
+    let e = &starts[4];
+    assert_eq!((e["start"].as_str(), e["finish_in_start"]["fraction"].as_str()), (Some("E"), Some("0")));
+    assert!(starts.iter().all(|s| s["bits"].is_number()));
+}
+
+#[test]
+fn every_decimal_is_the_double_nearest_its_fraction() {
+    let policies = ["uniform", "peg-first", "hole-first"];
+    for policy in policies {
+        let checked = assert_decimals_are_nearest(&json(&["exact", "--policy", policy]));
+        assert!(checked > 15 * 10, "{policy}: {checked}");
+    }
+    // 530647768748392433/135500669337600000 was once printed as 3.91620035046678.
+    let v = json(&["exact", "--start", "A"]);
+    assert_eq!(v["starts"][0]["expected_pegs_left"]["decimal"].as_f64(), Some(3.9162003504667804));
+    assert!(assert_decimals_are_nearest(&json(&["exact", "--board", "triangle6", "--start", "A"])) > 10);
+}
+
+#[test]
+fn a_start_with_no_win_has_a_zero_probability_and_no_bits() {
+    // Seed 000's triangle of four rows: no start leaves one peg from the tip.
+    let v = json(&["exact", "--board", "triangle4", "--start", "A"]);
+    let a = &v["starts"][0];
+    assert_eq!(a["win"]["fraction"], "0");
+    assert_eq!(a["win"]["decimal"].as_f64(), Some(0.0));
+    assert!(a.get("bits").is_none(), "{a}");
+    assert!(v.get("random_start").is_none(), "only one start was evaluated");
 }
 
 #[test]
@@ -35,7 +68,7 @@ fn count_json_holds_big_numbers_as_strings() {
 
 #[test]
 fn a_hole_by_name_number_or_rank_and_file_is_the_same_hole() {
-    let by = |h: &str| json(&["exact", "--start", h])["starts"][0]["hole"].clone();
+    let by = |h: &str| json(&["exact", "--start", h])["starts"][0]["start"].clone();
     assert_eq!(by("A"), "A");
     assert_eq!(by("1"), "A");
     assert_eq!(by("a1"), "A");
@@ -45,11 +78,15 @@ fn a_hole_by_name_number_or_rank_and_file_is_the_same_hole() {
 
 #[test]
 fn boards_and_show_list_and_draw() {
-    pegchain()
-        .arg("boards")
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("english").and(predicate::str::contains("33 holes")));
+    let boards = stdout(&["boards"]);
+    let english: Vec<&str> =
+        boards.lines().find(|l| l.starts_with("english")).unwrap().split_whitespace().collect();
+    assert_eq!(english, ["english", "33", "76", "8"], "{boards}");
+    let v = json(&["boards"]);
+    assert_eq!(
+        v["boards"][7],
+        serde_json::json!({"name": "english", "holes": 33, "jumps": 76, "symmetry_order": 8})
+    );
     pegchain()
         .args(["show", "--board", "triangle5"])
         .assert()

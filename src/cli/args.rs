@@ -240,8 +240,8 @@ pub struct SolveArgs {
     /// (sweeps every reachable position first; small boards)
     #[arg(long)]
     pub method: Option<String>,
-    /// Draw the board after every jump
-    #[arg(long, conflicts_with_all = ["json", "csv"])]
+    /// Draw the board after every jump (text and Markdown)
+    #[arg(long)]
     pub show: bool,
     /// Keep only solutions that differ in more than the order of their jumps and a symmetry
     /// of the board keeping the start and the finish; count them all

@@ -4,91 +4,89 @@
 use super::args::{AuditArgs, BoardsArgs, CountArgs, ExactArgs, RaceArgs, ShowArgs, SimulateArgs, SolveArgs};
 use super::output::{self, Failure, Stream};
 use super::progress;
-use super::validate::{Output, RaceJob, SolveRequest};
-use pegchain::render::Format;
+use super::validate::{ExportRequest, Output, RaceJob, SolveRequest};
 use pegchain::render::audit::AuditView;
+use pegchain::render::board::{BoardInfo, BoardsView, ExportView, ShowView};
+use pegchain::render::count::CountView;
+use pegchain::render::ends::EndsView;
+use pegchain::render::exact::ExactView;
 use pegchain::render::race::{GameView, GridView, SweepView, grid_svg};
 use pegchain::render::simulate::SimulateView;
-use pegchain::render::solitaire as report;
-use pegchain::render::solve::DistinctCount;
+use pegchain::render::solve::{SolveFooter, SolveHeader, SolveWriter};
 use pegchain::render::{Report, render};
 use pegchain::solitaire::board;
-use pegchain::solitaire::exact::Analysis;
+use pegchain::solitaire::exact::{Analysis, CountReport};
+use pegchain::solitaire::files;
 use pegchain::solitaire::solve::{DistinctSolutions, Solver};
+use pegchain::{Error, SymmetryGroup};
 use std::io::Write;
 use std::ops::ControlFlow;
 
 /// What a command leaves on stdout (files are written before it returns).
 pub type Answer = Result<String, Failure>;
 
-pub fn boards(args: BoardsArgs) -> Answer {
-    let Some(req) = args.validate()? else { return Ok(boards_text()) };
-    let files = pegchain::solitaire::files::render(&req.board, req.format)?;
-    let files: Vec<_> =
-        files.into_iter().map(|(name, text)| (req.dir.join(name), text.into_bytes())).collect();
-    output::write_files_in(&req.dir, &files)?;
-    Ok(files.iter().map(|(path, _)| format!("wrote {}\n", path.display())).collect())
+/// A view in the requested format. `validate` has refused every format a view cannot hold,
+/// so `None` (no table for CSV) is only a safety net.
+fn answer(view: &impl Report, output: Output) -> Answer {
+    render(view, output.format, output.style)
+        .ok_or_else(|| Failure::Input(Error::Invalid("this answer is no table: --csv does not fit".into())))
 }
 
-fn boards_text() -> String {
-    let mut out = String::from("Built-in boards:\n");
-    for b in board::builtin_names().iter().filter_map(|name| board::builtin(name).ok()) {
-        let g = pegchain::SymmetryGroup::of_board(&b);
-        out += &format!(
-            "  {:<11} {:>2} holes  {:>3} jumps  symmetry order {}\n",
-            b.name(),
-            b.hole_count(),
-            b.jumps().len(),
-            g.order()
-        );
+pub fn boards(args: BoardsArgs) -> Answer {
+    let req = args.validate()?;
+    match &req.export {
+        None => answer(&BoardsView::new(builtin_boards()), req.output),
+        Some(export) => answer(&export_board(export)?, req.output),
     }
-    out
+}
+
+fn builtin_boards() -> Vec<BoardInfo> {
+    let boards = board::builtin_names().into_iter().filter_map(|name| board::builtin(&name).ok());
+    boards.map(|b| BoardInfo::new(&b, SymmetryGroup::of_board(&b).order())).collect()
+}
+
+/// Writes the board files (all or none) and says which.
+fn export_board(req: &ExportRequest) -> Result<ExportView, Failure> {
+    let rendered = files::render(&req.board, req.format)?;
+    let files: Vec<_> =
+        rendered.into_iter().map(|(name, text)| (req.dir.join(name), text.into_bytes())).collect();
+    output::write_files_in(&req.dir, &files)?;
+    let info = BoardInfo::new(&req.board, SymmetryGroup::of_board(&req.board).order());
+    let format = match req.format {
+        files::Format::Seed002 => "seed002",
+        files::Format::Picture => "picture",
+    };
+    Ok(ExportView::new(info, format, files.iter().map(|(path, _)| path.display().to_string()).collect()))
 }
 
 pub fn show(args: ShowArgs) -> Answer {
-    let b = pegchain::solitaire::load_board(&args.board.board)?;
-    let group = pegchain::SymmetryGroup::of_board(&b);
-    Ok(format!(
-        "{} ({} holes, {} jumps, symmetry group of order {})\n\n{}",
-        b.name(),
-        b.hole_count(),
-        b.jumps().len(),
-        group.order(),
-        b.draw(|h| b.hole_name(h).to_string())
-    ))
+    let req = args.validate()?;
+    let order = SymmetryGroup::of_board(&req.board).order();
+    answer(&ShowView::new(&req.board, order), req.output)
 }
 
 pub fn exact(args: ExactArgs) -> Answer {
     let req = args.validate()?;
     let analysis = Analysis::new(&req.board);
     let r = analysis.exact(&req.starts, &req.config, &mut progress::layer_printer(&req.board, req.quiet))?;
-    Ok(if req.output.format == Format::Json {
-        json(report::exact_json(&req.board, &r))
-    } else {
-        report::exact_text(&req.board, &r)
-    })
+    answer(&ExactView::new(&req.board, &r), req.output)
 }
 
 pub fn count(args: CountArgs) -> Answer {
     let req = args.validate()?;
-    let analysis = Analysis::new(&req.board);
-    let r = analysis.count(&req.starts, &req.config, &mut progress::layer_printer(&req.board, req.quiet))?;
-    Ok(if req.output.format == Format::Json {
-        json(report::count_json(&req.board, &r))
-    } else {
-        report::count_text(&req.board, &r)
-    })
+    let r = count_games(&req)?;
+    answer(&CountView::new(&req.board, &r), req.output)
 }
 
 pub fn ends(args: CountArgs) -> Answer {
     let req = args.validate()?;
+    let r = count_games(&req)?;
+    answer(&EndsView::new(&req.board, &r), req.output)
+}
+
+fn count_games(req: &super::validate::EngineRequest) -> Result<CountReport, Failure> {
     let analysis = Analysis::new(&req.board);
-    let r = analysis.count(&req.starts, &req.config, &mut progress::layer_printer(&req.board, req.quiet))?;
-    Ok(if req.output.format == Format::Json {
-        json(pegchain::render::ends::ends_json(&req.board, &r))
-    } else {
-        pegchain::render::ends::ends_text(&req.board, &r)
-    })
+    Ok(analysis.count(&req.starts, &req.config, &mut progress::layer_printer(&req.board, req.quiet))?)
 }
 
 pub fn simulate(args: SimulateArgs) -> Answer {
@@ -98,7 +96,7 @@ pub fn simulate(args: SimulateArgs) -> Answer {
     let r = pegchain::solitaire::estimates::run(&req.board, &req.config, &|n| bar.inc(n))?;
     bar.finish_and_clear();
     progress::throughput(total, r.play_time.as_secs_f64(), req.config.threads, req.quiet);
-    Ok(rendered(&SimulateView::new(&req.board, &r), req.output))
+    answer(&SimulateView::new(&req.board, &r), req.output)
 }
 
 pub fn audit(args: AuditArgs) -> Answer {
@@ -113,12 +111,7 @@ pub fn audit(args: AuditArgs) -> Answer {
             .collect();
         output::write_files_in(dir, &files)?;
     }
-    Ok(rendered(&AuditView::new(&r), req.output))
-}
-
-/// A view in the requested format (every view of these commands has a CSV table).
-fn rendered(view: &impl Report, output: Output) -> String {
-    render(view, output.format, output.style).unwrap_or_default()
+    answer(&AuditView::new(&r), req.output)
 }
 
 pub fn race(args: RaceArgs) -> Answer {
@@ -133,7 +126,7 @@ pub fn race(args: RaceArgs) -> Answer {
                 let check = s.check(&r);
                 (s, check)
             });
-            Ok(rendered(&GameView::new(rules, &r, sim.as_ref()), req.output))
+            answer(&GameView::new(rules, &r, sim.as_ref()), req.output)
         }
         RaceJob::Grid { length, svg, mark } => {
             let g = race::grid(rules, length)?;
@@ -141,11 +134,11 @@ pub fn race(args: RaceArgs) -> Answer {
             if let Some(path) = &svg {
                 output::write_file(path, grid_svg(&view, Some(mark)).as_bytes())?;
             }
-            Ok(rendered(&view, req.output))
+            answer(&view, req.output)
         }
         RaceJob::Sweep { swine, butcher, lengths } => {
             let reports = race::sweep(rules, swine, butcher, lengths)?;
-            Ok(rendered(&SweepView::new(rules, &reports), req.output))
+            answer(&SweepView::new(rules, &reports), req.output)
         }
     }
 }
@@ -160,17 +153,20 @@ pub fn solve(args: SolveArgs) -> Answer {
     Ok(String::new())
 }
 
+/// The way to more solutions after a stop at the limit, in flags.
+const MORE_SOLUTIONS: &str = "--limit N or --all for more";
+
 fn stream_solutions(req: &SolveRequest, out: &mut Stream<impl Write>) -> Result<(), Failure> {
-    use pegchain::render::solve as report;
     let (board, problem) = (&req.board, &req.problem);
     let solver = Solver::new(board);
     let mut distinct = req.distinct.then(|| DistinctSolutions::new(&solver, problem));
-    let head = if req.output.format == Format::Json {
-        report::json_header(board, problem, req.method)
-    } else {
-        report::header_text(board, problem, req.method)
+    let writer = SolveWriter {
+        board,
+        format: req.output.format,
+        show: req.show,
+        more: Some(MORE_SOLUTIONS.to_string()),
     };
-    let mut open = out.put(&head);
+    let mut open = out.put(&writer.head(&SolveHeader::new(board, solver.group.order(), problem, req.method)));
     let mut shown = 0;
     let summary = solver.run(problem, req.method, &mut |jumps| {
         if !open {
@@ -180,26 +176,12 @@ fn stream_solutions(req: &SolveRequest, out: &mut Stream<impl Write>) -> Result<
             return ControlFlow::Continue(());
         }
         shown += 1;
-        let text = if req.output.format == Format::Json {
-            report::json_solution(board, shown, jumps)
-        } else {
-            report::solution_text(board, problem.start, shown, jumps, req.show)
-        };
-        open = out.put(&text);
+        open = out.put(&writer.solution(problem.start, shown, jumps));
         if !open || req.limit == Some(shown) { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
     })?;
     if open {
-        let distinct = distinct.map(|d| DistinctCount { classes: d.count(), symmetries: d.symmetries() });
-        let foot = if req.output.format == Format::Json {
-            report::json_footer(&summary, shown, distinct)
-        } else {
-            report::footer_text(&summary, shown, distinct)
-        };
-        out.put(&foot);
+        let distinct = distinct.map(|d| (d.count(), d.symmetries()));
+        out.put(&writer.foot(&SolveFooter::new(&summary, distinct), shown));
     }
     Ok(())
-}
-
-fn json(value: serde_json::Value) -> String {
-    serde_json::to_string_pretty(&value).unwrap_or_default() + "\n"
 }

@@ -47,6 +47,7 @@ pub fn words(e: &Error) -> String {
         Error::TooLarge { .. } => {
             format!("{e} (raise it with --max-memory GB if the machine has the memory)")
         }
+        Error::SearchTooLarge { .. } => format!("{e}; --method dfs (the default) holds far fewer"),
         _ => e.to_string(),
     }
 }

@@ -1,83 +1,119 @@
-//! Report of `ends`: winning games from each start hole to each finish hole, and the set
-//! of possible finish holes per start, from the exact engine's path counts.
+//! `ends`: winning games from each start hole to each finish hole, and the possible finish
+//! holes of each start, from the exact engine's path counts.
 
-use super::{big, table};
-use crate::render::number::grouped;
+use super::board::BoardInfo;
+use super::count::CountView;
+use super::doc::{Doc, Table, left, right};
+use super::values::{Big, Keyed};
+use super::{Report, Style};
 use crate::solitaire::board::Board;
-use crate::solitaire::exact::{CountReport, StartCount};
-use rug::Integer;
-use serde_json::{Map, Value, json};
+use crate::solitaire::exact::CountReport;
+use serde::Serialize;
 
-pub fn ends_text(board: &Board, r: &CountReport) -> String {
-    let mut out = format!(
-        "Board {} ({} holes, {} jumps, symmetry group of order {})\n\
-         Winning games (one peg left) from each start hole (rows) to each finish hole (columns),\n\
-         as exact path counts of the engine; \".\" means none.\n\n",
-        board.name(),
-        board.hole_count(),
-        board.jumps().len(),
-        r.group_order
-    );
-    let mut headers: Vec<&str> = vec!["start"];
-    headers.extend(board.holes().iter().map(|h| h.name.as_str()));
-    headers.push("total");
-    let rows: Vec<Vec<String>> = r
-        .starts
-        .iter()
-        .map(|s| {
-            let mut row = vec![board.hole_name(s.hole).to_string()];
-            row.extend(
-                (0..board.hole_count() as u8)
-                    .map(|f| s.wins_by_finish.get(&f).filter(|n| **n != 0).map_or(".".into(), grouped)),
-            );
-            row.push(grouped(&total(s.wins_by_finish.values())));
-            row
-        })
-        .collect();
-    out += &table(&headers, &rows);
-
-    out += "\nPossible finish holes\n";
-    let rows: Vec<Vec<String>> = r
-        .starts
-        .iter()
-        .map(|s| {
-            let holes: Vec<&str> = finishes(s).map(|(f, _)| board.hole_name(f)).collect();
-            let holes = if holes.is_empty() { "none".to_string() } else { holes.join(" ") };
-            vec![board.hole_name(s.hole).to_string(), holes, grouped(&total(s.wins_by_finish.values()))]
-        })
-        .collect();
-    out += &table(&["start", "holes", "winning games"], &rows);
-    out
+/// One start: its winning games in all and by finish hole (only holes a win can end in).
+#[derive(Clone, Debug, Serialize)]
+pub struct EndsStart {
+    pub start: String,
+    pub class: usize,
+    pub holes: Vec<String>,
+    pub wins: Big,
+    pub wins_by_finish: Keyed<Big>,
 }
 
-fn total<'a>(counts: impl Iterator<Item = &'a Integer>) -> Integer {
-    counts.sum()
+/// The `ends` document.
+#[derive(Clone, Debug, Serialize)]
+pub struct EndsView {
+    pub command: &'static str,
+    pub board: BoardInfo,
+    pub starts: Vec<EndsStart>,
+    /// Every hole of the board, in order: the columns of the text table.
+    #[serde(skip)]
+    pub board_holes: Vec<String>,
 }
 
-/// The finish holes a start can win in, with their counts.
-fn finishes(s: &StartCount) -> impl Iterator<Item = (u8, &Integer)> {
-    s.wins_by_finish.iter().filter(|(_, n)| **n != 0).map(|(&f, n)| (f, n))
-}
-
-pub fn ends_json(board: &Board, r: &CountReport) -> Value {
-    let starts: Vec<Value> = r
-        .starts
-        .iter()
-        .map(|s| {
-            let by_finish: Map<String, Value> =
-                finishes(s).map(|(f, n)| (board.hole_name(f).to_string(), big(n))).collect();
-            json!({
-                "start": board.hole_name(s.hole),
-                "class": s.class + 1,
-                "wins": big(&total(s.wins_by_finish.values())),
-                "finish_holes": finishes(s).map(|(f, _)| board.hole_name(f)).collect::<Vec<_>>(),
-                "wins_by_finish": by_finish,
+impl EndsView {
+    pub fn new(board: &Board, r: &CountReport) -> EndsView {
+        let count = CountView::new(board, r);
+        let starts = count
+            .starts
+            .into_iter()
+            .map(|s| {
+                let wins_by_finish: Keyed<Big> =
+                    s.wins_by_finish.0.into_iter().filter(|(_, n)| n.0 != 0).collect();
+                let wins = Big(wins_by_finish.iter().map(|(_, n)| &n.0).sum());
+                EndsStart { start: s.start, class: s.class, holes: s.holes, wins, wins_by_finish }
             })
-        })
-        .collect();
-    json!({
-        "board": board.name(),
-        "group_order": r.group_order,
-        "starts": starts,
-    })
+            .collect();
+        EndsView {
+            command: "ends",
+            board: count.board,
+            starts,
+            board_holes: board.holes().iter().map(|h| h.name.clone()).collect(),
+        }
+    }
+}
+
+impl Report for EndsView {
+    fn document(&self, _: Style) -> Doc {
+        let mut d = Doc::default();
+        d.heading(self.board.title());
+        d.para(
+            "Winning games (one peg left) from each start hole (rows) to each finish hole (columns),\n\
+             as exact path counts of the engine; \".\" means none.",
+        );
+        d.table(self.matrix());
+        d.heading("Possible finish holes");
+        let mut t = Table::new(vec![left("start"), left("holes"), right("winning games")]);
+        for s in &self.starts {
+            let holes: Vec<&str> = s.wins_by_finish.iter().map(|(h, _)| h).collect();
+            let holes = if holes.is_empty() { "none".to_string() } else { holes.join(" ") };
+            t.row(vec![s.start.clone(), holes, s.wins.grouped()]);
+        }
+        d.table(t);
+        d
+    }
+
+    /// A row per start and finish hole a win can end in; a start with no win has one row with
+    /// no finish and 0 games.
+    fn table(&self) -> Option<Table> {
+        let mut t =
+            Table::new(vec![left("start"), right("class"), left("holes"), left("finish"), right("wins")]);
+        for s in &self.starts {
+            let mut row = |finish: &str, wins: String| {
+                t.row(vec![
+                    s.start.clone(),
+                    s.class.to_string(),
+                    s.holes.join(" "),
+                    finish.to_string(),
+                    wins,
+                ]);
+            };
+            if s.wins_by_finish.is_empty() {
+                row("", "0".into());
+            }
+            for (finish, n) in s.wins_by_finish.iter() {
+                row(finish, n.plain());
+            }
+        }
+        Some(t)
+    }
+}
+
+impl EndsView {
+    /// Starts (rows) by finish holes (columns), with a total per start.
+    fn matrix(&self) -> Table {
+        let mut columns = vec![left("start")];
+        columns.extend(self.board_holes.iter().map(|h| right(h)));
+        columns.push(right("total"));
+        let mut t = Table::new(columns);
+        for s in &self.starts {
+            let mut row = vec![s.start.clone()];
+            row.extend(
+                self.board_holes.iter().map(|h| s.wins_by_finish.get(h).map_or(".".into(), Big::grouped)),
+            );
+            row.push(s.wins.grouped());
+            t.row(row);
+        }
+        t
+    }
 }

@@ -5,15 +5,20 @@
 //! [`number`].
 
 pub mod audit;
+pub mod board;
+pub mod count;
 pub mod doc;
 pub mod ends;
+pub mod exact;
 pub mod number;
+#[cfg(test)]
+mod peg_snapshots;
 pub mod plots;
 pub mod race;
 pub mod simulate;
-pub mod solitaire;
 pub mod solve;
 pub mod svg;
+pub mod values;
 
 pub use doc::{Align, Column, Doc, Table, left, right};
 

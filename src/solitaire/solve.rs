@@ -16,6 +16,8 @@
 //! Solutions are streamed to a callback, never collected, so `--all` runs in the memory of
 //! the search alone.
 
+mod bound;
+
 use crate::error::Error;
 use crate::solitaire::board::{Board, SymmetryGroup};
 use crate::solitaire::moves::MoveTable;
@@ -52,7 +54,7 @@ impl Problem {
             Finish::Pegs(p) if p.is_empty() || outside(p) => {
                 return Err(Error::Invalid("the finish must name at least one hole of the board".into()));
             }
-            Finish::Count(0) => return Err(Error::Invalid("--finish-count must be at least 1".into())),
+            Finish::Count(0) => return Err(Error::Invalid("the finish must leave at least one peg".into())),
             _ => {}
         }
         Ok(Problem { start, finish })
@@ -120,8 +122,10 @@ pub struct Summary {
 /// Entries the DFS failure table may hold (about 150 MB); past it the search goes on,
 /// correct but slower.
 const MAX_FAILED: usize = 1 << 23;
-/// Positions the BFS sweep may hold (about 300 MB) before it refuses.
-pub const MAX_BFS_POSITIONS: u64 = 20_000_000;
+/// Positions the BFS sweep may hold (about 400 MB). A search is refused before it starts
+/// unless its bound (see `bound`) stays within this; every built-in triangle up to 28 holes
+/// fits with a finish by peg count.
+pub const MAX_BFS_POSITIONS: u64 = 25_000_000;
 
 /// The search context of one board: moves and symmetry group, built once.
 pub struct Solver<'a> {
@@ -159,8 +163,39 @@ impl<'a> Solver<'a> {
         }
     }
 
+    /// Refuses a search that could outgrow its memory, before it starts: a breadth-first
+    /// search whose bound on the positions it holds exceeds `MAX_BFS_POSITIONS`. A problem
+    /// the position classes settle needs no search, so it is never refused.
+    pub fn check(&self, problem: &Problem, method: Method) -> Result<(), Error> {
+        if method != Method::Bfs || self.ruled_out(problem) {
+            return Ok(());
+        }
+        let bound = self.bfs_bound(problem);
+        if bound > u128::from(MAX_BFS_POSITIONS) {
+            return Err(Error::SearchTooLarge { bound, limit: MAX_BFS_POSITIONS });
+        }
+        Ok(())
+    }
+
+    /// At most how many positions a breadth-first search of `problem` holds: the orbits, under
+    /// the symmetries it reduces by that keep the start's position class, of the hole sets in
+    /// that class with a peg count between the finish's and the start's.
+    pub fn bfs_bound(&self, problem: &Problem) -> u128 {
+        let class = self.position_class(problem.start);
+        let perms: Vec<&Vec<u8>> = self
+            .finish_preserving(problem)
+            .into_iter()
+            .filter(|&g| self.position_class(self.group.apply(g, problem.start)) == class)
+            .map(|g| &self.group.perms()[g])
+            .collect();
+        let pegs = problem.finish_pegs()..=problem.start.count();
+        let parities: Vec<u64> = self.invariants.iter().map(|p| p.0).collect();
+        bound::orbits(self.board.hole_count(), &perms, &parities, &class, pegs)
+    }
+
     /// Every solution of `problem`, in jump order, passed to `on_solution` as jump indices
-    /// (into `board.jumps()`) until it returns `Break`.
+    /// (into `board.jumps()`) until it returns `Break`. Refused before any search when
+    /// `check` refuses it.
     pub fn run(
         &self,
         problem: &Problem,
@@ -170,6 +205,7 @@ impl<'a> Solver<'a> {
         if self.ruled_out(problem) {
             return Ok(Summary { found: 0, complete: true, positions: 0, ruled_out_by_parity: true });
         }
+        self.check(problem, method)?;
         let canon = Canon::new(&self.group, self.finish_preserving(problem));
         let mut search = Search {
             moves: &self.moves,
@@ -182,7 +218,7 @@ impl<'a> Solver<'a> {
         };
         let outcome = match method {
             Method::Dfs => search.dfs(),
-            Method::Bfs => search.bfs()?,
+            Method::Bfs => search.bfs(),
         };
         Ok(Summary {
             found: search.found,
@@ -207,7 +243,7 @@ impl<'a> Solver<'a> {
 /// flips those three holes, so the parity of the pegs in S never changes. This is the
 /// null space of the jumps' incidence matrix over GF(2), found by Gaussian elimination;
 /// on the English board it gives the classical 16 position classes.
-fn parity_invariants(board: &Board) -> Vec<Pegs> {
+pub(crate) fn parity_invariants(board: &Board) -> Vec<Pegs> {
     let mut rows: Vec<Pegs> =
         board.jumps().iter().map(|j| Pegs::single(j.from).with(j.over).with(j.to)).collect();
     let mut pivots: Vec<(u8, Pegs)> = Vec::new();
@@ -303,7 +339,8 @@ impl Search<'_> {
     }
 
     /// Sweeps forward, prunes backward to the positions that reach the finish, then lists.
-    fn bfs(&mut self) -> Result<ControlFlow<()>, Error> {
+    /// `Solver::check` has bounded the positions it holds.
+    fn bfs(&mut self) -> ControlFlow<()> {
         let last = self.problem.start.count().saturating_sub(self.problem.finish_pegs()) as usize;
         let mut layers: Vec<HashSet<Pegs>> = vec![HashSet::from([self.canon.of(self.problem.start)])];
         self.positions = 1;
@@ -313,16 +350,10 @@ impl Search<'_> {
                 next.extend(self.moves.legal(pos).map(|j| self.canon.of(self.moves.apply(pos, j))));
             }
             self.positions += next.len() as u64;
-            if self.positions > MAX_BFS_POSITIONS {
-                return Err(Error::Invalid(format!(
-                    "--method bfs would hold more than {MAX_BFS_POSITIONS} positions on this board; \
-                     use --method dfs"
-                )));
-            }
             layers.push(next);
         }
         if layers.len() <= last {
-            return Ok(ControlFlow::Continue(()));
+            return ControlFlow::Continue(());
         }
         // Goals have exactly the finish's pegs, so they all sit in the last layer.
         layers[last].retain(|&p| self.problem.is_goal(self.moves, p));
@@ -333,7 +364,7 @@ impl Search<'_> {
                 self.moves.legal(p).any(|j| below.contains(&self.canon.of(self.moves.apply(p, j))))
             });
         }
-        Ok(self.list(self.problem.start, &layers, 0))
+        self.list(self.problem.start, &layers, 0)
     }
 
     /// Every path through the kept positions: each step leads on to a solution.

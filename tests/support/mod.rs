@@ -61,3 +61,35 @@ fn fails_with_code(args: &[&str], code: i32, message: &str) {
     assert!(!err.contains("panicked"));
     assert!(out.stdout.is_empty());
 }
+
+/// A big integer of the JSON vocabulary (a string of digits), as a number.
+pub fn big(v: &Value) -> Option<u64> {
+    v.as_str()?.parse().ok()
+}
+
+/// Checks every exact value (`{"fraction", "decimal"}`) in `v`: its decimal is the double
+/// nearest to its fraction. Returns how many it checked.
+pub fn assert_decimals_are_nearest(v: &Value) -> usize {
+    match v {
+        Value::Object(map) => {
+            let pair =
+                (map.get("fraction").and_then(Value::as_str), map.get("decimal").and_then(Value::as_f64));
+            let own = match pair {
+                (Some(fraction), Some(decimal)) => {
+                    let exact: rug::Rational = fraction.parse().unwrap();
+                    let nearest = pegchain::render::number::nearest_f64(&exact);
+                    assert_eq!(
+                        decimal.to_bits(),
+                        nearest.to_bits(),
+                        "{fraction}: {decimal:e} is not {nearest:e}"
+                    );
+                    1
+                }
+                _ => 0,
+            };
+            own + map.values().map(assert_decimals_are_nearest).sum::<usize>()
+        }
+        Value::Array(items) => items.iter().map(assert_decimals_are_nearest).sum(),
+        _ => 0,
+    }
+}
