@@ -1,0 +1,154 @@
+//! The output contract of docs/output.md, checked on every command in every format: one JSON
+//! vocabulary (every exact value a `{"fraction", "decimal"}` pair whose decimal is the double
+//! nearest to the fraction; nothing `null`), CSV that is one rectangular table, Markdown with
+//! its tables, and the same exit codes for a failed write and a closed pipe.
+
+mod support;
+
+use pegchain::render::number::nearest_f64;
+use rug::Rational;
+use serde_json::Value;
+use std::io::Read;
+use std::process::Stdio;
+use support::stdout;
+
+/// One fast run of every command (and of each mode of `race`).
+const COMMANDS: &[&[&str]] = &[
+    &["boards"],
+    &["show", "--board", "triangle5"],
+    &["exact", "--board", "triangle5", "--start", "A,E"],
+    &["count", "--board", "triangle5", "--start", "A"],
+    &["ends", "--board", "triangle5"],
+    &["solve", "--board", "triangle5", "--start", "A", "--limit", "2"],
+    &["simulate", "--games", "20000", "-q"],
+    &["audit", "--games", "20000", "-q"],
+    &["race"],
+    &["race", "--simulate", "10000"],
+    &["race", "--grid", "--length", "8"],
+    &["race", "--lengths", "8..10"],
+];
+
+fn with(args: &[&str], flag: &str) -> Vec<String> {
+    args.iter().map(|a| a.to_string()).chain([flag.to_string()]).collect()
+}
+
+fn run(args: &[String]) -> String {
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    stdout(&args)
+}
+
+/// Every exact pair's decimal is the nearest double; no value is null. Returns the pairs seen.
+fn check_values(v: &Value, at: &str, pairs: &mut usize) {
+    match v {
+        Value::Null => panic!("{at}: null (a value not computed is absent, never null)"),
+        Value::Object(map) => {
+            if let (Some(Value::String(fraction)), Some(decimal)) = (map.get("fraction"), map.get("decimal"))
+            {
+                let exact: Rational =
+                    fraction.parse().unwrap_or_else(|_| panic!("{at}: fraction {fraction:?}"));
+                let decimal = decimal.as_f64().unwrap_or_else(|| panic!("{at}: decimal {decimal}"));
+                assert_eq!(
+                    decimal,
+                    nearest_f64(&exact),
+                    "{at}: {fraction} is not printed as its nearest double"
+                );
+                *pairs += 1;
+            }
+            for (key, value) in map {
+                check_values(value, &format!("{at}.{key}"), pairs);
+            }
+        }
+        Value::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                check_values(item, &format!("{at}[{i}]"), pairs);
+            }
+        }
+        _ => {}
+    }
+}
+
+#[test]
+fn every_json_document_keeps_the_one_vocabulary() {
+    let mut pairs = 0;
+    for args in COMMANDS {
+        let text = run(&with(args, "--json"));
+        let v: Value =
+            serde_json::from_str(&text).unwrap_or_else(|e| panic!("{args:?}: not one JSON document: {e}"));
+        assert_eq!(v["command"], args[0], "{args:?}: `command` names the subcommand");
+        check_values(&v, args[0], &mut pairs);
+        for old in ["win_decimal", "exact_decimal", "predicted_decimal", "group_order", "interval"] {
+            assert!(!text.contains(&format!("\"{old}\"")), "{args:?}: old key {old}");
+        }
+    }
+    assert!(pairs > 100, "the documents carry exact pairs ({pairs})");
+}
+
+/// `show` draws the board: a drawing is no table, so it has no CSV (refused) and its Markdown
+/// is the drawing in a code block.
+fn tabular(args: &&&[&str]) -> bool {
+    args[0] != "show"
+}
+
+#[test]
+fn every_csv_is_one_rectangular_table() {
+    support::fails_with(&["show", "--csv"], "--csv does not fit");
+    for args in COMMANDS.iter().filter(tabular) {
+        let text = run(&with(args, "--csv"));
+        let mut reader = csv::ReaderBuilder::new().has_headers(true).from_reader(text.as_bytes());
+        let width = reader.headers().unwrap_or_else(|e| panic!("{args:?}: {e}")).len();
+        let mut rows = 0;
+        for record in reader.records() {
+            let record = record.unwrap_or_else(|e| panic!("{args:?}: {e}"));
+            assert_eq!(record.len(), width, "{args:?}: a ragged row");
+            rows += 1;
+        }
+        assert!(rows > 0, "{args:?}: a CSV with no rows");
+    }
+}
+
+#[test]
+fn every_markdown_document_has_its_tables() {
+    assert!(run(&with(&["show"], "--markdown")).contains("```\n    A\n"));
+    for args in COMMANDS.iter().filter(tabular) {
+        let text = run(&with(args, "--markdown"));
+        assert!(text.lines().any(|l| l.starts_with("|") && l.contains("---")), "{args:?}: no table");
+        assert!(text.ends_with('\n'));
+    }
+}
+
+#[test]
+fn a_failed_write_to_stdout_says_so_and_exits_1() {
+    for args in COMMANDS {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_pegchain"))
+            .args(*args)
+            .stdout(std::fs::File::create("/dev/full").unwrap())
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?} > /dev/full: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: one line: {err}");
+        assert!(err.contains("cannot write to standard output"), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn a_closed_pipe_ends_quietly() {
+    // Long outputs, so that the reader is gone before the writer has finished.
+    for args in [
+        &["solve", "--board", "triangle5", "--start", "A", "--all"][..],
+        &["race", "--grid", "--length", "60"],
+    ] {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_pegchain"))
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut first = [0u8; 16];
+        child.stdout.take().unwrap().read_exact(&mut first).unwrap();
+        // The pipe's read end is dropped here.
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{args:?}");
+        assert!(out.stderr.is_empty(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    }
+}
