@@ -7,7 +7,7 @@
 
 use super::{AuditView, Win};
 use crate::render::number::nearest_f64;
-use crate::render::simulate::estimate::{Big, EstimateView, Fraction};
+use crate::render::simulate::estimate::{Big, EstimateView, Value};
 use crate::render::{Table, left};
 use std::fmt::Display;
 
@@ -17,7 +17,7 @@ const COLUMNS: [&str; 5] = ["section", "subject", "measure", "value", "decimal"]
 struct Rows(Table);
 
 impl Rows {
-    fn exact(&mut self, at: (&str, &str), measure: &str, v: &Fraction) {
+    fn exact(&mut self, at: (&str, &str), measure: &str, v: &Value) {
         self.push(at, measure, v.0.to_string(), nearest_f64(&v.0).to_string());
     }
 

@@ -5,9 +5,7 @@
 mod csv;
 
 use super::simulate::SimulationView;
-use super::simulate::estimate::{
-    Big, BoardView, Classes, Fraction, count, hole_names, interval, proportion, signed,
-};
+use super::simulate::estimate::{Big, BoardInfo, Classes, Value, count, interval, names, proportion, signed};
 use super::{Doc, Report, Style, Table, left, right};
 use crate::render::number::{bits, significant, significant_exact};
 use crate::solitaire::audit::{self, AuditReport, Design, Hypothesis, Verdict};
@@ -20,7 +18,7 @@ use std::collections::BTreeMap;
 #[derive(Clone, Debug, Serialize)]
 pub struct AuditView {
     pub command: &'static str,
-    pub board: BoardView,
+    pub board: BoardInfo,
     pub claim: ClaimView,
     pub exact: TruthView,
     /// The book's experiment run again: random start, uniform play.
@@ -40,20 +38,20 @@ pub struct ClaimView {
     pub published_bits: f64,
     pub games: u64,
     /// Every estimate from the first to the second (both included) prints as 0.0070.
-    pub rounded_from: [Fraction; 2],
+    pub rounded_from: [Value; 2],
 }
 
 /// A win probability and its information, -log2 of it (absent for a probability of 0).
 #[derive(Clone, Debug, Serialize)]
 pub struct Win {
-    pub win: Fraction,
+    pub win: Value,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub bits: Option<f64>,
 }
 
 impl Win {
     pub fn of(p: &Rational) -> Win {
-        Win { win: Fraction::of(p), bits: (*p > 0).then(|| bits(p)) }
+        Win { win: Value::of(p), bits: (*p > 0).then(|| bits(p)) }
     }
 
     fn bits_text(&self) -> String {
@@ -104,7 +102,7 @@ pub struct HypothesisView {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub classes: Vec<usize>,
     pub games: u64,
-    pub predicted: Fraction,
+    pub predicted: Value,
     pub sd: f64,
     pub z: f64,
     pub z_nearest: f64,
@@ -122,7 +120,7 @@ impl HypothesisView {
             policy,
             classes,
             games: h.games,
-            predicted: Fraction::of(&h.predicted),
+            predicted: Value::of(&h.predicted),
             sd: h.sd,
             z: h.z,
             z_nearest: h.z_nearest,
@@ -150,8 +148,8 @@ pub struct TipView {
     pub games: Big,
     pub games_by_pegs_left: BTreeMap<u32, Big>,
     /// The share of the complete games that end with each number of pegs.
-    pub share_of_games: BTreeMap<u32, Fraction>,
-    pub pegs_left: BTreeMap<u32, Fraction>,
+    pub share_of_games: BTreeMap<u32, Value>,
+    pub pegs_left: BTreeMap<u32, Value>,
 }
 
 impl AuditView {
@@ -160,7 +158,7 @@ impl AuditView {
         let group = SymmetryGroup::of_board(&board);
         AuditView {
             command: "audit",
-            board: BoardView::of(&board, &group),
+            board: BoardInfo::new(&board, group.order()),
             claim: claim(),
             exact: truth(&board, r),
             simulation: SimulationView::new(&board, &group, &r.simulation),
@@ -184,7 +182,7 @@ fn claim() -> ClaimView {
         win: Win::of(&Rational::from(audit::CLAIM_P)),
         published_bits: audit::CLAIM_BITS,
         games: audit::CLAIM_GAMES,
-        rounded_from: audit::CLAIM_ROUNDED_FROM.map(|p| Fraction(Rational::from(p))),
+        rounded_from: audit::CLAIM_ROUNDED_FROM.map(|p| Value(Rational::from(p))),
     }
 }
 
@@ -195,11 +193,7 @@ fn truth(board: &Board, r: &AuditReport) -> TruthView {
             .exact
             .classes
             .iter()
-            .map(|c| ClassWin {
-                class: c.class + 1,
-                holes: hole_names(board, &c.holes),
-                win: Win::of(&c.value),
-            })
+            .map(|c| ClassWin { class: c.class + 1, holes: names(board, &c.holes), win: Win::of(&c.value) })
             .collect(),
         starts: r
             .exact
@@ -218,14 +212,14 @@ fn truth(board: &Board, r: &AuditReport) -> TruthView {
 fn tip(board: &Board, classes: &Classes, r: &AuditReport) -> TipView {
     let exact = &r.exact.starts[0];
     let counts = &r.tip_counts.starts[0];
-    let share = |n: &Integer| Fraction(Rational::from((n.clone(), counts.games.clone())));
+    let share = |n: &Integer| Value(Rational::from((n.clone(), counts.games.clone())));
     TipView {
         start: board.hole_name(counts.hole).into(),
         class: classes.number(counts.hole),
         games: Big(counts.games.clone()),
         games_by_pegs_left: counts.games_by_pegs_left.iter().map(|(k, n)| (*k, Big(n.clone()))).collect(),
         share_of_games: counts.games_by_pegs_left.iter().map(|(k, n)| (*k, share(n))).collect(),
-        pegs_left: exact.pegs_left.iter().map(|(k, p)| (*k, Fraction::of(p))).collect(),
+        pegs_left: exact.pegs_left.iter().map(|(k, p)| (*k, Value::of(p))).collect(),
     }
 }
 
@@ -267,7 +261,7 @@ impl AuditView {
         );
         d.para(format!(
             "P(one peg left | random start hole) = {} = {} = {} bits.",
-            random.win.text(style),
+            random.win.fraction(style),
             random.win.decimal(),
             random.bits_text()
         ));
@@ -304,7 +298,7 @@ impl AuditView {
                 c.win.bits_text(),
                 sim.map_or("-".into(), |e| proportion(e.estimate)),
                 sim.and_then(|e| e.z).map_or("-".into(), signed),
-                c.win.win.text(style),
+                c.win.win.fraction(style),
             ]);
         }
         t
@@ -383,11 +377,11 @@ impl AuditView {
     fn tip_section(&self, d: &mut Doc) {
         let tip = &self.tip;
         d.heading("Pegs left from the tip: probability is not a share of sequences");
-        let four = |f: Option<&Fraction>| f.map_or("-".into(), |f| significant_exact(&f.0, 4));
+        let four = |f: Option<&Value>| f.map_or("-".into(), |f| significant_exact(&f.0, 4));
         d.para(format!(
             "Seed 000's histogram counts the {} distinct games from the tip; a random player does not pick \
              games uniformly, so one peg is left in {} of the games but with probability {}.",
-            tip.games.text(),
+            tip.games.grouped(),
             four(tip.share_of_games.get(&1)),
             four(tip.pegs_left.get(&1))
         ));
@@ -400,7 +394,7 @@ impl AuditView {
         for (pegs, n) in &tip.games_by_pegs_left {
             t.row(vec![
                 pegs.to_string(),
-                n.text(),
+                n.grouped(),
                 four(tip.share_of_games.get(pegs)),
                 four(tip.pegs_left.get(pegs)),
             ]);

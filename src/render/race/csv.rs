@@ -3,7 +3,7 @@
 
 use super::{GameView, GridView, RaceSimulation, SweepView, TurnsSummary};
 use crate::render::number::nearest_f64;
-use crate::render::simulate::estimate::Fraction;
+use crate::render::simulate::estimate::Value;
 use crate::render::{Table, left};
 
 fn table(columns: &[&str]) -> Table {
@@ -11,7 +11,7 @@ fn table(columns: &[&str]) -> Table {
 }
 
 /// The fraction and its double, as two cells.
-fn pair(f: &Fraction) -> [String; 2] {
+fn pair(f: &Value) -> [String; 2] {
     [f.0.to_string(), nearest_f64(&f.0).to_string()]
 }
 
@@ -19,7 +19,7 @@ fn pair(f: &Fraction) -> [String; 2] {
 /// holds a fraction or a whole number; a simulated or irrational number has only `decimal`.
 pub fn game(v: &GameView) -> Table {
     let mut t = table(&["quantity", "side", "turns", "exact", "decimal"]);
-    let mut exact = |q: &str, side: &str, turns: String, f: &Fraction| {
+    let mut exact = |q: &str, side: &str, turns: String, f: &Value| {
         let [e, d] = pair(f);
         t.row(vec![q.into(), side.into(), turns, e, d]);
     };
@@ -42,7 +42,7 @@ pub fn game(v: &GameView) -> Table {
 }
 
 fn summary_rows(t: &mut Table, s: &TurnsSummary) {
-    let mut exact = |q: &str, side: &str, f: &Fraction| {
+    let mut exact = |q: &str, side: &str, f: &Value| {
         let [e, d] = pair(f);
         t.row(vec![q.into(), side.into(), String::new(), e, d]);
     };

@@ -11,7 +11,7 @@ mod text;
 pub use heatmap::grid_svg;
 
 use super::Report;
-use super::simulate::estimate::{Fraction, Proportion};
+use super::simulate::estimate::{Proportion, Value};
 use crate::race::{CrossCheck, Face, Grid, RaceReport, Rules, Simulation, TurnRow, Turns};
 use rug::Rational;
 use serde::Serialize;
@@ -31,7 +31,7 @@ pub struct FaceView {
     pub face: u32,
     pub swine: u32,
     pub butcher: u32,
-    pub probability: Fraction,
+    pub probability: Value,
 }
 
 impl DieView {
@@ -45,7 +45,7 @@ impl DieView {
                     face: f.face,
                     swine: f.swine,
                     butcher: f.butcher,
-                    probability: Fraction::of(&f.probability),
+                    probability: Value::of(&f.probability),
                 })
                 .collect(),
             text: die_text(rules),
@@ -78,15 +78,15 @@ fn effect(f: &Face) -> String {
 #[derive(Clone, Debug, Serialize)]
 pub struct TurnsSummary {
     /// The probability that a roll moves nobody.
-    pub stay_probability: Fraction,
-    pub mean: Fraction,
-    pub variance: Fraction,
+    pub stay_probability: Value,
+    pub mean: Value,
+    pub variance: Value,
     /// The square root of the variance (not exact).
     pub sd: f64,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub mean_if_swine_wins: Option<Fraction>,
+    pub mean_if_swine_wins: Option<Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub mean_if_butcher_wins: Option<Fraction>,
+    pub mean_if_butcher_wins: Option<Value>,
     pub shortest: u64,
     pub median: u64,
     pub percentile_90: u64,
@@ -98,12 +98,12 @@ pub struct TurnsSummary {
 impl TurnsSummary {
     fn of(t: &Turns) -> TurnsSummary {
         TurnsSummary {
-            stay_probability: Fraction::of(&t.stay),
-            mean: Fraction::of(&t.mean),
-            variance: Fraction::of(&t.variance),
+            stay_probability: Value::of(&t.stay),
+            mean: Value::of(&t.mean),
+            variance: Value::of(&t.variance),
             sd: t.variance.to_f64().sqrt(),
-            mean_if_swine_wins: t.mean_if_swine_wins.as_ref().map(Fraction::of),
-            mean_if_butcher_wins: t.mean_if_butcher_wins.as_ref().map(Fraction::of),
+            mean_if_swine_wins: t.mean_if_swine_wins.as_ref().map(Value::of),
+            mean_if_butcher_wins: t.mean_if_butcher_wins.as_ref().map(Value::of),
             shortest: t.shortest,
             median: t.median,
             percentile_90: t.percentile_90,
@@ -119,17 +119,17 @@ pub struct TurnsView {
     pub summary: TurnsSummary,
     pub distribution: Vec<TurnRowView>,
     /// P(more turns than the last listed): 0 when every game is listed.
-    pub tail: Fraction,
+    pub tail: Value,
 }
 
 /// P(the game ends on this turn), by winner, and P(it is over by then).
 #[derive(Clone, Debug, Serialize)]
 pub struct TurnRowView {
     pub turns: u64,
-    pub probability: Fraction,
-    pub swine: Fraction,
-    pub butcher: Fraction,
-    pub cumulative: Fraction,
+    pub probability: Value,
+    pub swine: Value,
+    pub butcher: Value,
+    pub cumulative: Value,
 }
 
 impl TurnsView {
@@ -143,14 +143,14 @@ impl TurnsView {
                 cumulative += &total;
                 TurnRowView {
                     turns: row.turns,
-                    probability: Fraction(total),
-                    swine: Fraction::of(&row.swine),
-                    butcher: Fraction::of(&row.butcher),
-                    cumulative: Fraction::of(&cumulative),
+                    probability: Value(total),
+                    swine: Value::of(&row.swine),
+                    butcher: Value::of(&row.butcher),
+                    cumulative: Value::of(&cumulative),
                 }
             })
             .collect();
-        TurnsView { summary: TurnsSummary::of(t), distribution, tail: Fraction::of(&t.tail) }
+        TurnsView { summary: TurnsSummary::of(t), distribution, tail: Value::of(&t.tail) }
     }
 }
 
@@ -163,8 +163,8 @@ pub struct GameView {
     pub length: u32,
     pub swine: u32,
     pub butcher: u32,
-    pub swine_wins: Fraction,
-    pub butcher_wins: Fraction,
+    pub swine_wins: Value,
+    pub butcher_wins: Value,
     pub turns: TurnsView,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub simulation: Option<RaceSimulation>,
@@ -184,7 +184,7 @@ pub struct RaceSimulation {
 #[derive(Clone, Debug, Serialize)]
 pub struct MeanEstimate {
     pub estimate: f64,
-    pub exact: Fraction,
+    pub exact: Value,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub z: Option<f64>,
 }
@@ -198,8 +198,8 @@ impl GameView {
             length: r.setup.length,
             swine: r.setup.swine,
             butcher: r.setup.butcher,
-            swine_wins: Fraction::of(&r.swine),
-            butcher_wins: Fraction::of(&r.butcher),
+            swine_wins: Value::of(&r.swine),
+            butcher_wins: Value::of(&r.butcher),
             turns: TurnsView::of(&r.turns),
             simulation: sim.map(|(s, c)| RaceSimulation::new(r, s, c)),
         }
@@ -216,12 +216,12 @@ impl RaceSimulation {
                 wins: s.swine_wins,
                 estimate: c.estimate,
                 ci95: [c.interval.0, c.interval.1],
-                exact: Some(Fraction::of(&r.swine)),
+                exact: Some(Value::of(&r.swine)),
                 z: c.z,
             },
             mean_turns: MeanEstimate {
                 estimate: c.mean_turns,
-                exact: Fraction::of(&r.turns.mean),
+                exact: Value::of(&r.turns.mean),
                 z: c.mean_turns_z,
             },
         }
@@ -245,7 +245,7 @@ pub struct GridView {
 pub struct CellView {
     pub swine: u32,
     pub butcher: u32,
-    pub swine_wins: Fraction,
+    pub swine_wins: Value,
 }
 
 impl GridView {
@@ -258,7 +258,7 @@ impl GridView {
             cells: g
                 .cells
                 .iter()
-                .map(|c| CellView { swine: c.swine, butcher: c.butcher, swine_wins: Fraction::of(&c.p) })
+                .map(|c| CellView { swine: c.swine, butcher: c.butcher, swine_wins: Value::of(&c.p) })
                 .collect(),
             svg,
         }
@@ -279,8 +279,8 @@ pub struct SweepView {
 #[derive(Clone, Debug, Serialize)]
 pub struct LengthView {
     pub length: u32,
-    pub swine_wins: Fraction,
-    pub butcher_wins: Fraction,
+    pub swine_wins: Value,
+    pub butcher_wins: Value,
     pub turns: TurnsSummary,
 }
 
@@ -298,8 +298,8 @@ impl SweepView {
                 .iter()
                 .map(|r| LengthView {
                     length: r.setup.length,
-                    swine_wins: Fraction::of(&r.swine),
-                    butcher_wins: Fraction::of(&r.butcher),
+                    swine_wins: Value::of(&r.swine),
+                    butcher_wins: Value::of(&r.butcher),
                     turns: TurnsSummary::of(&r.turns),
                 })
                 .collect(),

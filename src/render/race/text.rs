@@ -3,16 +3,11 @@
 
 use super::{GameView, GridView, RaceSimulation, SweepView, TurnsSummary, TurnsView};
 use crate::render::number::significant_exact;
-use crate::render::simulate::estimate::{ESTIMATE_DIGITS, Fraction, count, interval, proportion, signed};
+use crate::render::simulate::estimate::{ESTIMATE_DIGITS, Value, count, interval, proportion, signed};
 use crate::render::{Doc, Style, Table, left, right};
 
 /// Significant digits of a probability in the grid, where 198 columns may stand side by side.
 const GRID_DIGITS: usize = 4;
-
-/// "7771/2592 (2.99807)", or the decimal alone for a whole number.
-fn with_decimal(f: &Fraction, style: Style) -> String {
-    if *f.0.denom() == 1 { f.0.to_string() } else { format!("{} ({})", f.text(style), f.decimal()) }
-}
 
 pub fn game(v: &GameView, style: Style) -> Doc {
     let mut d = Doc::default();
@@ -25,7 +20,7 @@ pub fn game(v: &GameView, style: Style) -> Doc {
     d.heading("Who wins");
     let mut t = Table::new(vec![left("side"), right("probability"), left("exact")]);
     for (side, p) in [("swine", &v.swine_wins), ("butcher", &v.butcher_wins)] {
-        t.row(vec![side.into(), p.decimal(), p.text(style)]);
+        t.row(vec![side.into(), p.decimal(), p.fraction(style)]);
     }
     d.table(t);
     d.heading("How long the game takes, in turns (rolls of the die)");
@@ -35,7 +30,7 @@ pub fn game(v: &GameView, style: Style) -> Doc {
     d.table(distribution(&v.turns, style));
     if v.turns.tail.0 != 0 {
         let last = v.turns.distribution.last().map_or(0, |r| r.turns);
-        d.para(format!("P(more than {last} turns) = {}", with_decimal(&v.turns.tail, style)));
+        d.para(format!("P(more than {last} turns) = {}", v.turns.tail.fraction_and_decimal(style)));
     }
     if let Some(s) = &v.simulation {
         simulation(&mut d, s);
@@ -45,18 +40,19 @@ pub fn game(v: &GameView, style: Style) -> Doc {
 
 /// Mean, variance, conditional means and the quantiles, one line each.
 fn turn_lines(t: &TurnsSummary, style: Style) -> [String; 4] {
-    let given = |m: &Option<Fraction>| m.as_ref().map_or("(never wins)".into(), |m| with_decimal(m, style));
+    let given =
+        |m: &Option<Value>| m.as_ref().map_or("(never wins)".into(), |m| m.fraction_and_decimal(style));
     let longest = match t.longest {
         Some(n) => n.to_string(),
         None => {
-            format!("unbounded (a roll moves nobody with probability {})", t.stay_probability.text(style))
+            format!("unbounded (a roll moves nobody with probability {})", t.stay_probability.fraction(style))
         }
     };
     [
-        format!("mean      {}", with_decimal(&t.mean, style)),
+        format!("mean      {}", t.mean.fraction_and_decimal(style)),
         format!(
             "variance  {}, standard deviation {}",
-            with_decimal(&t.variance, style),
+            t.variance.fraction_and_decimal(style),
             crate::render::number::significant(t.sd, 6)
         ),
         format!(
@@ -87,7 +83,7 @@ fn distribution(t: &TurnsView, style: Style) -> Table {
             row.swine.decimal(),
             row.butcher.decimal(),
             row.cumulative.decimal(),
-            row.probability.text(style),
+            row.probability.fraction(style),
         ]);
     }
     table
@@ -109,7 +105,7 @@ fn simulation(d: &mut Doc, s: &RaceSimulation) {
         count(w.wins),
         proportion(w.estimate),
         interval(w.ci95),
-        w.exact.as_ref().map_or("-".into(), Fraction::decimal),
+        w.exact.as_ref().map_or("-".into(), Value::decimal),
         w.z.map_or("undefined".into(), signed),
     ]);
     let m = &s.mean_turns;
@@ -183,7 +179,7 @@ pub fn sweep(v: &SweepView, style: Style) -> Doc {
             turns.median.to_string(),
             turns.percentile_90.to_string(),
             turns.longest.map_or("unbounded".into(), |n| n.to_string()),
-            l.swine_wins.text(style),
+            l.swine_wins.fraction(style),
         ]);
     }
     d.table(t);

@@ -1,104 +1,22 @@
 //! Pieces shared by the views that set simulations beside exact values (`simulate`, `audit`,
-//! `race`): an exact value that serializes as the one `{fraction, decimal}` pair yet stays a
-//! fraction for text, the board object, an estimate with its interval and z, and the few
-//! text forms these views share (a signed z, an interval, a fraction abbreviated by style).
-//!
-//! Kept out of `render/number.rs` (the one formatter, which these only call).
+//! `race`): an estimate with its interval and z, the chi-square test, class numbers, and the
+//! few text forms these views share (a signed z, an interval, a tally). Exact values, big
+//! integers and the board object come from `render::values` and `render::board`.
 
 use crate::engine::stats::ChiSquare;
-use crate::render::Style;
-use crate::render::number::{Exact, abbreviated, grouped, significant, significant_exact};
-use crate::solitaire::board::{Board, SymmetryGroup};
+pub use crate::render::board::{BoardInfo, names};
+use crate::render::number::{grouped, significant};
+pub use crate::render::values::{Big, Value};
+use crate::solitaire::board::SymmetryGroup;
 use crate::solitaire::estimates::Estimate;
-use rug::{Integer, Rational};
-use serde::{Serialize, Serializer};
+use rug::Integer;
+use serde::Serialize;
 use std::collections::BTreeMap;
 
 /// Significant digits of a simulated proportion: its 95% interval rarely supports more.
 pub const ESTIMATE_DIGITS: usize = 4;
-/// Significant digits of an exact value shown as a decimal.
-pub const EXACT_DIGITS: usize = 6;
 /// Significant digits of a z-score or a test statistic.
 pub const STAT_DIGITS: usize = 3;
-/// Characters up to which text shows a fraction whole (unless `--full`).
-pub const FRACTION_CHARS: usize = 40;
-
-/// An exact value held as a fraction, so text can round it exactly; in JSON it is the one
-/// `{"fraction", "decimal"}` pair of [`Exact`].
-#[derive(Clone, Debug, PartialEq)]
-pub struct Fraction(pub Rational);
-
-impl Serialize for Fraction {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        Exact::of(&self.0).serialize(serializer)
-    }
-}
-
-impl Fraction {
-    pub fn of(value: &Rational) -> Fraction {
-        Fraction(value.clone())
-    }
-
-    /// Six significant digits, rounded from the fraction.
-    pub fn decimal(&self) -> String {
-        significant_exact(&self.0, EXACT_DIGITS)
-    }
-
-    /// The fraction for text: whole with `--full`, abbreviated past 40 characters otherwise.
-    pub fn text(&self, style: Style) -> String {
-        fraction_text(&self.0, style)
-    }
-}
-
-/// A big integer from the exact engine (a count of games): a string of digits in JSON, so no
-/// reader rounds it; grouped by thousands in text.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Big(pub Integer);
-
-impl Serialize for Big {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(&self.0.to_string())
-    }
-}
-
-impl Big {
-    pub fn text(&self) -> String {
-        grouped(&self.0)
-    }
-}
-
-/// A fraction for text: whole with `--full`, abbreviated past 40 characters otherwise.
-pub fn fraction_text(value: &Rational, style: Style) -> String {
-    if style.full_fractions { value.to_string() } else { abbreviated(value, FRACTION_CHARS) }
-}
-
-/// `board` on every peg-solitaire document.
-#[derive(Clone, Debug, Serialize)]
-pub struct BoardView {
-    pub name: String,
-    pub holes: usize,
-    pub jumps: usize,
-    pub symmetry_order: usize,
-}
-
-impl BoardView {
-    pub fn of(board: &Board, group: &SymmetryGroup) -> BoardView {
-        BoardView {
-            name: board.name().to_string(),
-            holes: board.hole_count(),
-            jumps: board.jumps().len(),
-            symmetry_order: group.order(),
-        }
-    }
-
-    /// "triangle5: 15 holes, 36 jumps, symmetry order 6".
-    pub fn text(&self) -> String {
-        format!(
-            "{}: {} holes, {} jumps, symmetry order {}",
-            self.name, self.holes, self.jumps, self.symmetry_order
-        )
-    }
-}
 
 /// Symmetry classes of start holes, numbered from 1 in the board's hole order.
 pub struct Classes(Vec<Vec<u8>>);
@@ -112,11 +30,6 @@ impl Classes {
     pub fn number(&self, hole: u8) -> usize {
         self.0.iter().position(|orbit| orbit.contains(&hole)).map_or(0, |i| i + 1)
     }
-}
-
-/// Hole names, in the order given.
-pub fn hole_names(board: &Board, holes: &[u8]) -> Vec<String> {
-    holes.iter().map(|&h| board.hole_name(h).to_string()).collect()
 }
 
 /// `chi_square`: Pearson's test of the pegs-left tallies against the exact distribution.
@@ -152,7 +65,7 @@ pub struct Proportion {
     pub estimate: f64,
     pub ci95: [f64; 2],
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub exact: Option<Fraction>,
+    pub exact: Option<Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub z: Option<f64>,
 }
@@ -165,7 +78,7 @@ impl Proportion {
             count(self.wins),
             proportion(self.estimate),
             interval(self.ci95),
-            self.exact.as_ref().map_or("-".into(), Fraction::decimal),
+            self.exact.as_ref().map_or("-".into(), Value::decimal),
             self.z.map_or("-".into(), signed),
         ]
     }
@@ -179,7 +92,7 @@ pub struct EstimateView {
     pub win: Proportion,
     /// Exact probabilities by pegs left (only those above 0).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub pegs_left: Option<BTreeMap<usize, Fraction>>,
+    pub pegs_left: Option<BTreeMap<usize, Value>>,
     /// Simulated games by pegs left: one peg (the wins) and every other count that occurred
     /// or has an exact probability above 0.
     pub games_by_pegs_left: BTreeMap<usize, u64>,
@@ -194,16 +107,17 @@ impl EstimateView {
             .filter(|&pegs| pegs == 1 || e.pegs_left[pegs] > 0 || possible(pegs))
             .map(|pegs| (pegs, e.pegs_left[pegs]))
             .collect();
-        let pegs_left = e.exact_pegs_left.as_ref().map(|d| {
-            d.iter().enumerate().filter(|(_, p)| **p > 0).map(|(k, p)| (k, Fraction::of(p))).collect()
-        });
+        let pegs_left = e
+            .exact_pegs_left
+            .as_ref()
+            .map(|d| d.iter().enumerate().filter(|(_, p)| **p > 0).map(|(k, p)| (k, Value::of(p))).collect());
         EstimateView {
             win: Proportion {
                 games: e.games,
                 wins: e.wins,
                 estimate: e.estimate(),
                 ci95: [e.ci95.0, e.ci95.1],
-                exact: e.exact.as_ref().map(Fraction::of),
+                exact: e.exact.as_ref().map(Value::of),
                 z: e.z,
             },
             pegs_left,
@@ -240,12 +154,6 @@ pub fn signed(z: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn fractions_serialize_as_the_exact_pair() {
-        let json = serde_json::to_string(&Fraction(Rational::from((13092, 3125)))).unwrap();
-        assert_eq!(json, r#"{"fraction":"13092/3125","decimal":4.18944}"#);
-    }
 
     #[test]
     fn signed_statistics() {

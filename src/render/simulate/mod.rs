@@ -10,14 +10,14 @@ pub mod estimate;
 use crate::render::{Column, Doc, Report, Style, Table, left, right};
 use crate::solitaire::board::{Board, SymmetryGroup};
 use crate::solitaire::estimates::{SimReport, StartPlan};
-use estimate::{BoardView, Classes, ESTIMATE_HEADERS, EstimateView, Fraction, count, hole_names, proportion};
+use estimate::{BoardInfo, Classes, ESTIMATE_HEADERS, EstimateView, Value, count, names, proportion};
 use serde::Serialize;
 
 /// The document of `simulate`.
 #[derive(Clone, Debug, Serialize)]
 pub struct SimulateView {
     pub command: &'static str,
-    pub board: BoardView,
+    pub board: BoardInfo,
     #[serde(flatten)]
     pub simulation: SimulationView,
 }
@@ -65,7 +65,7 @@ impl SimulateView {
         let group = SymmetryGroup::of_board(board);
         SimulateView {
             command: "simulate",
-            board: BoardView::of(board, &group),
+            board: BoardInfo::new(board, group.order()),
             simulation: SimulationView::new(board, &group, r),
         }
     }
@@ -87,7 +87,7 @@ impl SimulationView {
                 .iter()
                 .map(|e| ClassEstimate {
                     class: classes.number(e.holes[0]),
-                    holes: hole_names(board, &e.holes),
+                    holes: names(board, &e.holes),
                     estimate: EstimateView::of(e),
                 })
                 .collect(),
@@ -116,7 +116,7 @@ fn start_token(board: &Board, plan: &StartPlan, games: u64) -> (String, u64) {
     match plan {
         StartPlan::Random => ("random".into(), games),
         StartPlan::Each(holes) if holes.len() == board.hole_count() => ("all".into(), games),
-        StartPlan::Each(holes) => (hole_names(board, holes).join(","), games),
+        StartPlan::Each(holes) => (names(board, holes).join(","), games),
         StartPlan::PerClass(n) => ("per-class".into(), *n),
     }
 }
@@ -134,7 +134,7 @@ fn plan_text(board: &Board, plan: &StartPlan, total: u64, per_run: u64) -> Strin
         }
         StartPlan::Each(holes) => format!(
             "each of the holes {} empty in turn; {n} games from each, {all} in all",
-            hole_names(board, holes).join(" ")
+            names(board, holes).join(" ")
         ),
         StartPlan::PerClass(_) => {
             format!("{n} games in each symmetry class, the empty hole drawn within the class; {all} in all")
@@ -146,7 +146,7 @@ impl Report for SimulateView {
     fn document(&self, _style: Style) -> Doc {
         let mut d = Doc::default();
         d.heading(format!("Simulation: random play on {}", self.board.name));
-        d.para(format!("Board {}.", self.board.text()));
+        d.para(self.board.title());
         self.simulation.describe(&mut d);
         d
     }
@@ -209,7 +209,7 @@ fn estimate_columns(labels: &[&str]) -> Vec<Column> {
 fn pegs_left_table(e: &EstimateView) -> Table {
     let mut t = Table::new(vec![right("pegs left"), right("games"), right("share"), right("probability")]);
     for (&pegs, &n) in &e.games_by_pegs_left {
-        let exact = e.pegs_left.as_ref().and_then(|d| d.get(&pegs)).map_or("-".into(), Fraction::decimal);
+        let exact = e.pegs_left.as_ref().and_then(|d| d.get(&pegs)).map_or("-".into(), Value::decimal);
         t.row(vec![pegs.to_string(), count(n), proportion(share(n, e.win.games)), exact]);
     }
     t
