@@ -4,27 +4,13 @@
 use super::board::{BoardInfo, names};
 use super::count::PositionsView;
 use super::doc::{Doc, Table, left, right};
+pub use super::values::Win;
 use super::values::{Keyed, Value, decimal_cell};
 use super::{Report, Style};
 use crate::solitaire::board::Board;
 use crate::solitaire::exact::{ClassValue, ExactReport, StartExact};
 use rug::Rational;
 use serde::Serialize;
-
-/// P(one peg left) and its information in bits (absent when the probability is 0).
-#[derive(Clone, Debug, Serialize)]
-pub struct Win {
-    pub win: Value,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub bits: Option<f64>,
-}
-
-impl Win {
-    pub fn of(p: &Rational) -> Win {
-        let win = Value::of(p);
-        Win { bits: win.bits(), win }
-    }
-}
 
 /// One start hole, evaluated.
 #[derive(Clone, Debug, Serialize)]

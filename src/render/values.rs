@@ -10,13 +10,34 @@
 use super::Style;
 use super::number::{self, Exact, abbreviated, grouped, significant, significant_exact};
 use rug::{Integer, Rational};
-use serde::ser::{Serialize, SerializeMap, Serializer};
+use serde::Serialize;
+use serde::ser::{SerializeMap, Serializer};
 
 /// Fractions longer than this are abbreviated in text and Markdown unless `--full`.
 pub const FRACTION_CHARS: usize = 40;
 
 /// Significant digits of every decimal a person reads.
 pub const DIGITS: usize = 6;
+
+/// A probability (P(one peg left), say) and its information in bits (absent when the probability is 0).
+#[derive(Clone, Debug, Serialize)]
+pub struct Win {
+    pub win: Value,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bits: Option<f64>,
+}
+
+impl Win {
+    pub fn of(p: &Rational) -> Win {
+        let win = Value::of(p);
+        Win { bits: win.bits(), win }
+    }
+
+    /// The bits as text: six significant digits, `inf` for a probability of zero.
+    pub fn bits_text(&self) -> String {
+        self.win.bits_text()
+    }
+}
 
 /// An exact value: `{"fraction", "decimal"}` in JSON (through [`Exact`]), the rational
 /// itself for text.

@@ -6,8 +6,9 @@ mod csv;
 
 use super::simulate::SimulationView;
 use super::simulate::estimate::{Big, BoardInfo, Classes, Value, count, interval, names, proportion, signed};
+use super::values::Win;
 use super::{Doc, Report, Style, Table, left, right};
-use crate::render::number::{bits, significant, significant_exact};
+use crate::render::number::{significant, significant_exact};
 use crate::solitaire::audit::{self, AuditReport, Design, Hypothesis, Verdict};
 use crate::solitaire::board::{Board, SymmetryGroup, builtin};
 use rug::{Integer, Rational};
@@ -39,24 +40,6 @@ pub struct ClaimView {
     pub games: u64,
     /// Every estimate from the first to the second (both included) prints as 0.0070.
     pub rounded_from: [Value; 2],
-}
-
-/// A win probability and its information, -log2 of it (absent for a probability of 0).
-#[derive(Clone, Debug, Serialize)]
-pub struct Win {
-    pub win: Value,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub bits: Option<f64>,
-}
-
-impl Win {
-    pub fn of(p: &Rational) -> Win {
-        Win { win: Value::of(p), bits: (*p > 0).then(|| bits(p)) }
-    }
-
-    fn bits_text(&self) -> String {
-        self.bits.map_or("inf".into(), |b| format!("{b:.4}"))
-    }
 }
 
 /// The exact truth under uniform random play, and under the other players.
