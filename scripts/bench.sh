@@ -70,7 +70,7 @@ if [ "${1:-}" = "--big" ]; then
       same=$(python3 -c '
 import json, sys
 storm = sorted(l.split(" = ")[1] for l in sys.argv[1].splitlines()[1:])
-ours = sorted(s["win"] for s in json.loads(sys.argv[2])["starts"])
+ours = sorted(s["win"]["fraction"] for s in json.loads(sys.argv[2])["starts"])
 print("same fractions" if storm == ours else "DIFFERENT fractions")' "$storm_out" "$ours_out")
       echo "triangle6 $ours_args: Storm $storm_ms ms, pegchain $ours_ms ms, ratio $(( storm_ms / (ours_ms > 0 ? ours_ms : 1) ))x, $same"
     done

@@ -134,7 +134,11 @@ impl Doc {
         let mut out = String::new();
         for block in &self.0 {
             match block {
-                Block::Heading(h) => out += &format!("\n{h}\n{}\n", "=".repeat(h.chars().count())),
+                Block::Heading(h) => {
+                    // Exactly one blank line before a heading, whatever came before it.
+                    out.truncate(out.trim_end_matches('\n').len());
+                    out += &format!("\n\n{h}\n{}\n", "=".repeat(h.chars().count()));
+                }
                 Block::Para(p) => out += &format!("{p}\n"),
                 Block::Table(t) => out += &(t.text() + "\n"),
                 Block::Pre(p) => out += &format!("{}\n", p.trim_end()),
