@@ -1,0 +1,72 @@
+#!/usr/bin/env python3
+"""Regenerates the README's examples from real output, or checks that they are current.
+
+Every fenced block whose lines start with `$ pegchain ...` is an example: each command runs
+(from the repository root, `pegchain` being target/release/pegchain, through the shell so
+that `| head -n 5` works) and its output replaces the lines up to the next `$ ` line or the
+end of the block. A command followed by a `#` comment (a timing note on a long run) is shown
+but not run.
+
+    python3 scripts/readme_examples.py           # rewrite README.md in place
+    python3 scripts/readme_examples.py --check   # exit 1 and name the stale examples
+"""
+import os
+import re
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BIN = os.path.join(ROOT, "target", "release", "pegchain")
+
+
+def run(command):
+    shell = re.sub(r"^pegchain\b", BIN, command.strip())
+    shell = re.sub(r"\|\s*pegchain\b", "| " + BIN, shell)
+    out = subprocess.run(["bash", "-c", "set -o pipefail; " + shell], cwd=ROOT, capture_output=True,
+                         text=True, timeout=600)
+    if out.returncode not in (0, 141):  # 141: a closed pipe (`| head`) is fine
+        sys.exit(f"readme_examples: `{command}` failed: {out.stderr.strip()}")
+    return out.stdout.rstrip("\n").split("\n") if out.stdout.strip() else []
+
+
+def regenerate(lines):
+    out, stale, i, in_block = [], [], 0, False
+    while i < len(lines):
+        line = lines[i]
+        out.append(line)
+        i += 1
+        if line.startswith("```"):
+            in_block = not in_block
+            continue
+        if not (in_block and line.startswith("$ pegchain")) or "#" in line:
+            continue
+        end = i
+        while end < len(lines) and not lines[end].startswith("$ ") and not lines[end].startswith("```"):
+            end += 1
+        old = lines[i:end]
+        # A blank line between one command's output and the next `$` line stays.
+        keep_blank = end < len(lines) and lines[end].startswith("$ ") and old and old[-1] == ""
+        new = run(line[2:]) + ([""] if keep_blank else [])
+        if new != old:
+            stale.append(line[2:])
+        out.extend(new)
+        i = end
+    return out, stale
+
+
+def main():
+    path = os.path.join(ROOT, "README.md")
+    with open(path) as f:
+        lines = f.read().split("\n")
+    new, stale = regenerate(lines)
+    if "--check" in sys.argv:
+        for command in stale:
+            print(f"stale README example: {command}")
+        sys.exit(1 if stale else 0)
+    with open(path, "w") as f:
+        f.write("\n".join(new))
+    print(f"{len(stale)} examples regenerated")
+
+
+if __name__ == "__main__":
+    main()
