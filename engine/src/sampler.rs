@@ -42,7 +42,7 @@ impl Stream {
 }
 
 /// A seed for a separate run derived from a user's seed (SplitMix64 of seed and label), so
-/// that runs sharing one `--seed` (one per class, say) do not share streams.
+/// that runs sharing one seed (one run per class, say) do not share streams.
 pub fn subseed(seed: u64, label: u64) -> u64 {
     let mut z = seed ^ label.wrapping_mul(0x9E37_79B9_7F4A_7C15);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);

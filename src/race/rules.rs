@@ -158,7 +158,38 @@ impl Rules {
     }
 }
 
+/// The die of a rules file, checked: every side listed once, probabilities that are exact,
+/// non-negative and add up to 1, and moves of zero or more.
 fn check_faces(die: DieFile) -> Result<Vec<Face>, String> {
+    let sides = die.sides;
+    let listed = faces_in_order(die)?;
+    let probabilities = face_probabilities(&listed, sides)?;
+    let denominator = common_denominator(&probabilities)?;
+    let mut faces = Vec::with_capacity(listed.len());
+    for (f, probability) in listed.into_iter().zip(probabilities) {
+        let distance = |who: &str, d: i64| -> Result<u32, String> {
+            if d < 0 {
+                return Err(format!("face {} moves the {who} by {d}: a move must be zero or more", f.face));
+            }
+            u32::try_from(d).map_err(|_| format!("face {} moves the {who} by {d}: too far", f.face))
+        };
+        let weight = Integer::from(probability.numer() * &denominator) / probability.denom();
+        faces.push(Face {
+            face: f.face,
+            swine: distance("swine", f.swine)?,
+            butcher: distance("butcher", f.butcher)?,
+            weight: weight.to_u64().expect("at most the denominator"),
+            probability,
+        });
+    }
+    if faces.iter().all(|f| f.stays() || f.weight == 0) {
+        return Err("no face moves anyone, so the game would never end".into());
+    }
+    Ok(faces)
+}
+
+/// The faces by number, 1 to `sides`: each listed exactly once.
+fn faces_in_order(die: DieFile) -> Result<Vec<FaceFile>, String> {
     let sides = die.sides;
     if sides == 0 {
         return Err("the die needs at least one side (\"sides\" is 0)".into());
@@ -183,22 +214,25 @@ fn check_faces(die: DieFile) -> Result<Vec<Face>, String> {
     let missing: Vec<String> =
         slots.iter().enumerate().filter(|(_, s)| s.is_none()).map(|(i, _)| (i + 1).to_string()).collect();
     match missing.len() {
-        0 => {}
-        1 => return Err(format!("face {} of {sides} is missing", missing[0])),
-        n if n <= 10 => return Err(format!("faces {} of {sides} are missing", missing.join(", "))),
-        n => return Err(format!("{n} faces of {sides} are missing: {}, ...", missing[..10].join(", "))),
+        0 => Ok(slots.into_iter().flatten().collect()),
+        1 => Err(format!("face {} of {sides} is missing", missing[0])),
+        n if n <= 10 => Err(format!("faces {} of {sides} are missing", missing.join(", "))),
+        n => Err(format!("{n} faces of {sides} are missing: {}, ...", missing[..10].join(", "))),
     }
-    let listed: Vec<FaceFile> = slots.into_iter().flatten().collect();
+}
 
+/// Each face's exact probability: all given or none (a fair die), non-negative, adding up
+/// to exactly 1.
+fn face_probabilities(listed: &[FaceFile], sides: u32) -> Result<Vec<Rational>, String> {
     let given = listed.iter().filter(|f| f.probability.is_some()).count();
-    if given != 0 && given != listed.len() {
-        let without = listed.iter().find(|f| f.probability.is_none()).expect("some face lacks one").face;
+    if let Some(without) = listed.iter().find(|f| f.probability.is_none()).filter(|_| given != 0) {
         return Err(format!(
-            "face {without} has no probability but other faces do: give every face a probability, or none"
+            "face {} has no probability but other faces do: give every face a probability, or none",
+            without.face
         ));
     }
     let mut probabilities = Vec::with_capacity(listed.len());
-    for f in &listed {
+    for f in listed {
         let p = match &f.probability {
             None => Rational::from((1, sides)),
             Some(v) => parse_probability(v).ok_or_else(|| {
@@ -214,9 +248,14 @@ fn check_faces(die: DieFile) -> Result<Vec<Face>, String> {
     if sum != 1 {
         return Err(format!("the face probabilities sum to {sum}, not 1"));
     }
+    Ok(probabilities)
+}
 
+/// The probabilities' common denominator: the faces' integer weights add up to it, and the
+/// engine takes weights of at most 32 bits.
+fn common_denominator(probabilities: &[Rational]) -> Result<Integer, String> {
     let mut denominator = Integer::from(1);
-    for p in &probabilities {
+    for p in probabilities {
         denominator.lcm_mut(p.denom());
     }
     if denominator > u32::MAX {
@@ -225,28 +264,7 @@ fn check_faces(die: DieFile) -> Result<Vec<Face>, String> {
             u32::MAX
         ));
     }
-
-    let mut faces = Vec::with_capacity(listed.len());
-    for (f, probability) in listed.into_iter().zip(probabilities) {
-        let distance = |who: &str, d: i64| -> Result<u32, String> {
-            if d < 0 {
-                return Err(format!("face {} moves the {who} by {d}: a move must be zero or more", f.face));
-            }
-            u32::try_from(d).map_err(|_| format!("face {} moves the {who} by {d}: too far", f.face))
-        };
-        let weight = Integer::from(probability.numer() * &denominator) / probability.denom();
-        faces.push(Face {
-            face: f.face,
-            swine: distance("swine", f.swine)?,
-            butcher: distance("butcher", f.butcher)?,
-            weight: weight.to_u64().expect("at most the denominator"),
-            probability,
-        });
-    }
-    if faces.iter().all(|f| f.stays() || f.weight == 0) {
-        return Err("no face moves anyone, so the game would never end".into());
-    }
-    Ok(faces)
+    Ok(denominator)
 }
 
 /// "1/6", "0.25", "1e-3" or a JSON number, exactly (a number through its shortest decimal text).
