@@ -150,10 +150,16 @@ mod tests {
     fn a_cancellable_run_gives_the_same_results_or_stops_before_the_next_batch() {
         let draw = |s: &mut Stream, b: Batch| (0..b.len).map(|_| s.below(36) as u64).sum::<u64>();
         let cancel = crate::Cancel::new();
-        assert_eq!(run_cancellable(300_000, 7, 2, draw, &|_| {}, &cancel), Ok(run(300_000, 7, 2, draw, &|_| {})));
+        assert_eq!(
+            run_cancellable(300_000, 7, 2, draw, &|_| {}, &cancel),
+            Ok(run(300_000, 7, 2, draw, &|_| {}))
+        );
         // Cancelled after the first finished batch, on one thread: no batch starts after it.
         let stop = |_| cancel.cancel();
-        assert_eq!(run_cancellable(300_000, 7, 1, draw, &stop, &cancel), Err(Cancelled { trials_done: BATCH_SIZE }));
+        assert_eq!(
+            run_cancellable(300_000, 7, 1, draw, &stop, &cancel),
+            Err(Cancelled { trials_done: BATCH_SIZE })
+        );
         assert_eq!(run_cancellable(300_000, 7, 2, draw, &|_| {}, &cancel), Err(Cancelled { trials_done: 0 }));
     }
 

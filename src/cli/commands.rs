@@ -93,8 +93,9 @@ pub fn simulate(args: SimulateArgs) -> Answer {
     let req = args.validate()?;
     let total = req.config.total_games(&req.board);
     let bar = progress::games_bar(total, req.quiet);
-    let r = pegchain::solitaire::estimates::run(&req.board, &req.config, &|n| bar.inc(n))?;
+    let r = pegchain::solitaire::estimates::run(&req.board, &req.config, &|n| bar.inc(n));
     bar.finish_and_clear();
+    let r = r?;
     progress::throughput(total, r.play_time.as_secs_f64(), req.config.threads, req.quiet);
     answer(&SimulateView::new(&req.board, &r), req.output)
 }
@@ -102,8 +103,9 @@ pub fn simulate(args: SimulateArgs) -> Answer {
 pub fn audit(args: AuditArgs) -> Answer {
     let req = args.validate()?;
     let bar = progress::games_bar(req.config.games, req.quiet);
-    let r = pegchain::solitaire::audit::run(&req.config, &|n| bar.inc(n))?;
+    let r = pegchain::solitaire::audit::run(&req.config, &|n| bar.inc(n));
     bar.finish_and_clear();
+    let r = r?;
     if let Some(dir) = &req.svg {
         let files: Vec<_> = pegchain::render::plots::audit_plots(&r)
             .into_iter()
@@ -145,11 +147,16 @@ pub fn race(args: RaceArgs) -> Answer {
 
 /// Runs a search, writing each solution as it is found: `--all` never holds them all.
 /// A closed pipe (`| head`) ends the search quietly; any other failed write is a failure.
+/// A signal ends the search early, but the document is still closed (JSON stays valid,
+/// its footer saying `"complete": false, "interrupted": true`) before the interruption is
+/// reported: streaming keeps memory flat, so the output is closed rather than buffered.
 pub fn solve(args: SolveArgs) -> Answer {
     let req = args.validate()?;
     let mut out = Stream::new(std::io::BufWriter::new(std::io::stdout().lock()));
-    stream_solutions(&req, &mut out)?;
+    // An interrupted search has still ended its document: flush it before saying so.
+    let streamed = stream_solutions(&req, &mut out);
     out.finish()?;
+    streamed?;
     Ok(String::new())
 }
 
@@ -158,7 +165,8 @@ const MORE_SOLUTIONS: &str = "--limit N or --all for more";
 
 fn stream_solutions(req: &SolveRequest, out: &mut Stream<impl Write>) -> Result<(), Failure> {
     let (board, problem) = (&req.board, &req.problem);
-    let solver = Solver::new(board);
+    let mut solver = Solver::new(board);
+    solver.cancel = super::interrupt::token();
     let mut distinct = req.distinct.then(|| DistinctSolutions::new(&solver, problem));
     let writer = SolveWriter {
         board,
@@ -182,6 +190,11 @@ fn stream_solutions(req: &SolveRequest, out: &mut Stream<impl Write>) -> Result<
     if open {
         let distinct = distinct.map(|d| (d.count(), d.symmetries()));
         out.put(&writer.foot(&SolveFooter::new(&summary, distinct), shown));
+    }
+    if summary.interrupted {
+        let found = pegchain::render::number::grouped(&summary.found.into());
+        let noun = if summary.found == 1 { "solution" } else { "solutions" };
+        return Err(Failure::Interrupted(format!("{found} {noun} found")));
     }
     Ok(())
 }

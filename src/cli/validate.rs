@@ -2,6 +2,7 @@
 //! computing starts, and every refusal names the flag in the user's words.
 
 use super::args::*;
+use super::interrupt;
 use pegchain::race::{self, Rules, Setup};
 use pegchain::render::{Format, Style};
 use pegchain::solitaire::Pegs;
@@ -71,6 +72,7 @@ impl AuditArgs {
             games: parse_games("--games", &self.games)?,
             seed: self.seed,
             threads: check_threads(self.threads)?,
+            cancel: interrupt::token(),
         };
         if let Some(dir) = &self.svg {
             check_svg_dir(dir)?;
@@ -147,7 +149,8 @@ impl SimulateArgs {
         };
         let exact = self.exact || (!self.no_exact && board.hole_count() <= EXACT_BY_DEFAULT_HOLES);
         let threads = check_threads(self.threads)?;
-        let config = SimConfig { games, seed: self.seed, threads, policy, starts, exact };
+        let config =
+            SimConfig { games, seed: self.seed, threads, policy, starts, exact, cancel: interrupt::token() };
         Ok(SimulateRequest { board, config, output: self.output.validate(), quiet: self.quiet })
     }
 }
@@ -188,7 +191,12 @@ impl CountArgs {
         Ok(EngineRequest {
             board,
             starts,
-            config: EngineConfig { policy, reduce: !self.no_symmetry, memory_budget },
+            config: EngineConfig {
+                policy,
+                reduce: !self.no_symmetry,
+                memory_budget,
+                cancel: interrupt::token(),
+            },
             output: self.output.validate(),
             quiet: self.quiet,
         })

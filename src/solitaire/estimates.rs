@@ -1,6 +1,7 @@
 //! Simulation beside the exact engine: every estimate with its 95% interval, the exact
 //! value it estimates, the z-score between them, and a chi-square test of pegs left.
 
+use crate::engine::Cancel;
 use crate::engine::stats::{self, ChiSquare};
 use crate::error::Error;
 use crate::solitaire::board::Board;
@@ -30,6 +31,8 @@ pub struct SimConfig {
     pub starts: StartPlan,
     /// Compare with the exact engine (skip for boards too big for it).
     pub exact: bool,
+    /// Stops the games (and the exact engine) once cancelled.
+    pub cancel: Cancel,
 }
 
 impl SimConfig {
@@ -110,12 +113,13 @@ pub fn runs_of(board: &Board, analysis: &Analysis, config: &SimConfig) -> Vec<Ru
 pub fn run(board: &Board, config: &SimConfig, done: &(dyn Fn(u64) + Sync)) -> Result<SimReport, Error> {
     let analysis = Analysis::new(board);
     let exact = if config.exact {
-        let engine = EngineConfig { policy: config.policy, ..EngineConfig::default() };
+        let engine =
+            EngineConfig { policy: config.policy, cancel: config.cancel.clone(), ..EngineConfig::default() };
         Some(analysis.exact(&Starts::All, &engine, &mut |_| {})?)
     } else {
         None
     };
-    Ok(play_beside(board, &analysis, config, exact, done))
+    play_beside(board, &analysis, config, exact, done)
 }
 
 /// `run` beside an exact report computed already (the audit has one): it must be the
@@ -136,7 +140,7 @@ pub fn run_with_exact(
             board.hole_count()
         )));
     }
-    Ok(play_beside(board, &Analysis::new(board), config, Some(exact), done))
+    play_beside(board, &Analysis::new(board), config, Some(exact), done)
 }
 
 /// Plays the games and makes every estimate, beside `exact` when there is one.
@@ -146,10 +150,10 @@ fn play_beside(
     config: &SimConfig,
     exact: Option<ExactReport>,
     done: &(dyn Fn(u64) + Sync),
-) -> SimReport {
+) -> Result<SimReport, Error> {
     let runs = runs_of(board, analysis, config);
     let clock = std::time::Instant::now();
-    let tallies = simulate(board, config.policy, &runs, config.seed, config.threads, done);
+    let tallies = simulate(board, config.policy, &runs, config.seed, config.threads, done, &config.cancel)?;
     let play_time = clock.elapsed();
     let n = board.hole_count();
 
@@ -169,7 +173,7 @@ fn play_beside(
             pooled(n, &tallies, orbit.into_iter().filter(|h| played.contains(h)).collect(), exact.as_ref())
         })
         .collect();
-    SimReport {
+    Ok(SimReport {
         config: config.clone(),
         overall,
         runs: runs.into_iter().zip(tallies).collect(),
@@ -177,7 +181,7 @@ fn play_beside(
         starts,
         exact,
         play_time,
-    }
+    })
 }
 
 /// All games pooled. Each run is one design: its games start uniformly in its holes, so
@@ -292,6 +296,7 @@ mod tests {
             policy,
             starts: StartPlan::PerClass(20_000),
             exact: true,
+            cancel: Cancel::new(),
         }
     }
 

@@ -5,7 +5,9 @@
 //! from the user's seed and the run's index. Everything goes through `sampler`, so a seed
 //! fixes every number whatever the thread count.
 
+use crate::engine::Cancel;
 use crate::engine::sampler::{self, Batch, Stream};
+use crate::error::{Error, grouped};
 use crate::solitaire::board::Board;
 use crate::solitaire::moves::{MoveTable, start_position};
 use crate::solitaire::pegs::Pegs;
@@ -137,7 +139,9 @@ impl RunTally {
     }
 }
 
-/// Plays every run. `done` hears of every finished batch (games in it), for progress.
+/// Plays every run. `done` hears of every finished batch (games in it), for progress. Once
+/// `cancel` is cancelled no batch starts, and the answer is `Error::Interrupted` with the
+/// games played by then.
 pub fn simulate(
     board: &Board,
     policy: Policy,
@@ -145,10 +149,13 @@ pub fn simulate(
     seed: u64,
     threads: usize,
     done: &(dyn Fn(u64) + Sync),
-) -> Vec<RunTally> {
+    cancel: &Cancel,
+) -> Result<Vec<RunTally>, Error> {
     let player = Player::new(board, policy);
     let n = board.hole_count();
     let starts: Vec<Pegs> = (0..n as u8).map(|h| start_position(board, h)).collect();
+    let total: u64 = runs.iter().map(|r| r.games).sum();
+    let mut played = 0;
     runs.iter()
         .enumerate()
         .map(|(i, run)| {
@@ -165,7 +172,10 @@ pub fn simulate(
                 }
                 counts
             };
-            let batches = sampler::run(run.games, sampler::subseed(seed, i as u64), threads, work, done);
+            let seed = sampler::subseed(seed, i as u64);
+            let batches = sampler::run_cancellable(run.games, seed, threads, work, done, cancel)
+                .map_err(|c| interrupted(played + c.trials_done, total))?;
+            played += run.games;
             let mut total = vec![vec![0u64; n + 1]; n];
             let mut running = Vec::with_capacity(batches.len());
             let (mut games, mut wins) = (0, 0);
@@ -179,9 +189,14 @@ pub fn simulate(
                 wins += counts.iter().map(|c| c[1]).sum::<u64>();
                 running.push((games, wins));
             }
-            RunTally { counts: total, running }
+            Ok(RunTally { counts: total, running })
         })
         .collect()
+}
+
+/// What an interrupted simulation had done, in games.
+fn interrupted(played: u64, total: u64) -> Error {
+    Error::Interrupted { done: format!("{} of {} games played", grouped(played), grouped(total)) }
 }
 
 #[cfg(test)]

@@ -23,8 +23,8 @@ mod parents;
 mod pending;
 mod shards;
 
-use crate::cancel::{Cancel, requested};
 use crate::Chain;
+use crate::cancel::{Cancel, requested};
 use crate::error::{EngineError, MAX_LAYER_STATES};
 use arena::Bucket;
 use budget::History;

@@ -105,7 +105,7 @@ where
             edges: (0..SHARDS).map(|_| Vec::new()).collect(),
         };
         for (j, state) in states.iter().enumerate() {
-            if j % CANCEL_EVERY == 0 && requested(self.cancel) {
+            if j.is_multiple_of(CANCEL_EVERY) && requested(self.cancel) {
                 break;
             }
             let total = self.chain.transitions(*state, &mut out);
