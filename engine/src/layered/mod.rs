@@ -138,6 +138,9 @@ where
         let n = layer.len();
         if let Some(cb) = options.on_layer.as_mut() {
             cb(&Layer::of(rank, &layer, &denominator));
+            if requested(options.cancel) {
+                return Err(EngineError::Cancelled { finished_layers, rank });
+            }
         }
         budget::check_layer(rank, n as u64, max_layer)?;
         budget::check_scan::<C::State>(options.memory_budget, rank, n, layer.stride, &history)?;
@@ -164,8 +167,12 @@ where
         history.previous_len = n;
         let shares = factors::shares(&layer, &scan.totals, &scale, mode, stride);
         drop(layer.nums);
-        let children = shards::sum_children(scan.edges, &shares, stride, (rank, max_layer))?;
+        let children = shards::sum_children(scan.edges, &shares, stride, (rank, max_layer), options.cancel)?;
         drop(shares);
+        // A cancelled sum stops early with partial sums: drop them.
+        if requested(options.cancel) {
+            return Err(EngineError::Cancelled { finished_layers, rank });
+        }
 
         // Mass still waiting at lower ranks moves to the new denominator too.
         if mode == Mode::Probability && scale.lcm != 1 {
