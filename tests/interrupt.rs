@@ -101,6 +101,14 @@ fn sigterm_stops_a_simulation_with_exit_code_143() {
 }
 
 #[test]
+fn sigint_stops_the_race_simulation() {
+    let ended = Run::start("race", &["race", "--simulate", "1000000000"]).signal_after(SECOND, "INT");
+    let err = ended.interrupted(130);
+    assert!(err.contains(" of 1,000,000,000 games played"), "{err}");
+    assert!(ended.stdout().is_empty());
+}
+
+#[test]
 fn sigint_stops_the_exact_engine_with_the_layers_finished() {
     let args = ["exact", "--board", "triangle8", "--start", "A", "-q"];
     let ended = Run::start("exact", &args).signal_after(SECOND, "INT");

@@ -123,11 +123,14 @@ pub fn race(args: RaceArgs) -> Answer {
     match req.job {
         RaceJob::Game { setup, simulate } => {
             let r = race::analyse(rules, setup)?;
-            let sim = simulate.map(|(games, seed, threads)| {
-                let s = race::simulate(rules, setup, games, seed, threads);
-                let check = s.check(&r);
-                (s, check)
-            });
+            let sim = match simulate {
+                Some(run) => {
+                    let s = race::simulate(rules, setup, run, &super::interrupt::token())?;
+                    let check = s.check(&r);
+                    Some((s, check))
+                }
+                None => None,
+            };
             answer(&GameView::new(rules, &r, sim.as_ref()), req.output)
         }
         RaceJob::Grid { length, svg, mark } => {
