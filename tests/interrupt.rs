@@ -195,3 +195,40 @@ fn sigkill_never_leaves_a_partial_plot() {
         }
     }
 }
+
+/// `--checkpoint` saves the tallies after every wave; `--resume` goes on from them and
+/// prints exactly what the uninterrupted run prints.
+#[test]
+fn a_simulation_interrupted_and_resumed_prints_what_an_uninterrupted_one_does() {
+    let run = ["simulate", "--games", "60000000", "--seed", "3", "-q", "--json"];
+    let whole = support::stdout_bytes(&run);
+    let dir = support::scratch("interrupt-checkpoint");
+    let file = dir.join("games.checkpoint");
+    let file = file.to_str().unwrap();
+    let started = Run::start("checkpoint", &[&run[..], &["--checkpoint", file]].concat());
+    // Interrupted once the first wave is saved (a wave is 16.8 million games).
+    let clock = Instant::now();
+    while !Path::new(file).exists() {
+        assert!(clock.elapsed() < Duration::from_secs(30), "no checkpoint written");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let ended = started.signal_after(Duration::from_millis(100), "INT");
+    ended.interrupted(130);
+    assert!(ended.stdout().is_empty());
+    let resumed = support::stdout_bytes(&[&run[..], &["--resume", file, "--threads", "1"]].concat());
+    assert!(resumed == whole, "the resumed run's output differs");
+    // Another seed, board or game count is refused with one line naming the difference.
+    let other = |flag: &str, value: &str, what: &str| {
+        let mut args = run.to_vec();
+        match args.iter().position(|a| *a == flag) {
+            Some(i) => args[i + 1] = value,
+            None => args.extend([flag, value]),
+        }
+        args.extend(["--resume", file]);
+        support::fails_with(&args, &format!("belongs to another run: its {what}"));
+    };
+    other("--seed", "4", "seed is 3, this run's is 4");
+    other("--games", "70000000", "games is 60000000, this run's is 70000000");
+    other("--board", "triangle6", "board is triangle5, this run's is triangle6");
+    other("--policy", "peg-first", "policy is uniform");
+}

@@ -112,6 +112,25 @@ where
     T: Send,
     W: Fn(&mut Stream, Batch) -> T + Sync,
 {
+    run_batches(trials, seed, threads, 0..u64::MAX, work, done, cancel)
+}
+
+/// [`run_cancellable`] over the batches of the run whose indices fall in `range` only (the
+/// rest of the run is someone else's: an earlier session's, a later wave's). Each batch is
+/// the one it would be in the whole run, so waves added in order give the whole run.
+pub fn run_batches<T, W>(
+    trials: u64,
+    seed: u64,
+    threads: usize,
+    range: std::ops::Range<u64>,
+    work: W,
+    done: &(dyn Fn(u64) + Sync),
+    cancel: &crate::Cancel,
+) -> Result<Vec<T>, Cancelled>
+where
+    T: Send,
+    W: Fn(&mut Stream, Batch) -> T + Sync,
+{
     let finished = std::sync::atomic::AtomicU64::new(0);
     let batch = |b: Batch| {
         if cancel.is_cancelled() {
@@ -123,7 +142,9 @@ where
         Some(out)
     };
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("a thread pool");
-    let results: Option<Vec<T>> = pool.install(|| batches(trials).into_par_iter().map(batch).collect());
+    let mut cut = batches(trials);
+    cut.retain(|b| range.contains(&b.index));
+    let results: Option<Vec<T>> = pool.install(|| cut.into_par_iter().map(batch).collect());
     match results {
         Some(results) if !cancel.is_cancelled() => Ok(results),
         _ => Err(Cancelled { trials_done: finished.into_inner() }),
@@ -161,6 +182,12 @@ mod tests {
             Err(Cancelled { trials_done: BATCH_SIZE })
         );
         assert_eq!(run_cancellable(300_000, 7, 2, draw, &|_| {}, &cancel), Err(Cancelled { trials_done: 0 }));
+        // Waves of batches, added in order, are the whole run.
+        let go = crate::Cancel::new();
+        let whole = run(300_000, 7, 2, draw, &|_| {});
+        let mut waves = run_batches(300_000, 7, 2, 0..2, draw, &|_| {}, &go).unwrap();
+        waves.extend(run_batches(300_000, 7, 1, 2..9, draw, &|_| {}, &go).unwrap());
+        assert_eq!(waves, whole);
     }
 
     #[test]

@@ -17,6 +17,7 @@ use pegchain::render::{Report, render};
 use pegchain::solitaire::board;
 use pegchain::solitaire::exact::{Analysis, CountReport};
 use pegchain::solitaire::files;
+use pegchain::solitaire::simulate::{RunTally, Waves};
 use pegchain::solitaire::solve::{DistinctSolutions, Solver};
 use pegchain::{Error, SymmetryGroup};
 use std::io::Write;
@@ -93,8 +94,23 @@ pub fn simulate(args: SimulateArgs) -> Answer {
     let req = args.validate()?;
     let total = req.config.total_games(&req.board);
     let bar = progress::games_bar(total, req.quiet);
-    let r = pegchain::solitaire::estimates::run(&req.board, &req.config, &|n| bar.inc(n));
+    let run = super::checkpoint::identity(&req);
+    // A checkpoint that cannot be written stops the run; its failure is reported as such.
+    let mut unsaved: Option<Failure> = None;
+    let mut on_wave = |tallies: &[RunTally]| match &req.checkpoint {
+        Some(path) => super::checkpoint::save(path, &run, tallies).map_err(|failure| {
+            unsaved = Some(failure);
+            Error::Invalid("the checkpoint was not saved".into())
+        }),
+        None => Ok(()),
+    };
+    bar.inc(req.resume.iter().map(RunTally::games).sum());
+    let waves = Waves { resume: req.resume.clone(), on_wave: &mut on_wave };
+    let r = pegchain::solitaire::estimates::run_in_waves(&req.board, &req.config, &|n| bar.inc(n), waves);
     bar.finish_and_clear();
+    if let Some(failure) = unsaved {
+        return Err(failure);
+    }
     let r = r?;
     progress::throughput(total, r.play_time.as_secs_f64(), req.config.threads, req.quiet);
     answer(&SimulateView::new(&req.board, &r), req.output)

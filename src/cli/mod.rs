@@ -3,6 +3,7 @@
 //! the one output function (`output`) and the one file writer (`files`).
 
 pub mod args;
+pub mod checkpoint;
 pub mod commands;
 pub mod files;
 pub mod interrupt;

@@ -111,7 +111,7 @@ pub fn write_files_in(dir: &Path, files: &[(PathBuf, Vec<u8>)]) -> Result<(), Fa
 }
 
 /// An I/O error's message without Rust's "(os error 28)" suffix.
-fn plain(e: &io::Error) -> String {
+pub fn plain(e: &io::Error) -> String {
     let text = e.to_string();
     match text.find(" (os error") {
         Some(i) => text[..i].to_string(),

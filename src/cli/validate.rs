@@ -10,6 +10,7 @@ use pegchain::solitaire::audit::AuditConfig;
 use pegchain::solitaire::estimates::{SimConfig, StartPlan};
 use pegchain::solitaire::exact::{EngineConfig, Starts};
 use pegchain::solitaire::files::{self, Puzzle};
+use pegchain::solitaire::simulate::RunTally;
 use pegchain::solitaire::solve::{Finish, Method, Problem, Solver};
 use pegchain::{Board, Error, Policy};
 use std::ops::RangeInclusive;
@@ -110,6 +111,10 @@ const EXACT_BY_DEFAULT_HOLES: usize = 21;
 pub struct SimulateRequest {
     pub board: Board,
     pub config: SimConfig,
+    /// Where to save the tallies after every wave of games.
+    pub checkpoint: Option<PathBuf>,
+    /// The tallies to go on from (read and checked against this run).
+    pub resume: Vec<RunTally>,
     pub output: Output,
     pub quiet: bool,
 }
@@ -151,7 +156,18 @@ impl SimulateArgs {
         let threads = check_threads(self.threads)?;
         let config =
             SimConfig { games, seed: self.seed, threads, policy, starts, exact, cancel: interrupt::token() };
-        Ok(SimulateRequest { board, config, output: self.output.validate(), quiet: self.quiet })
+        let mut req = SimulateRequest {
+            board,
+            config,
+            checkpoint: self.checkpoint.clone(),
+            resume: Vec::new(),
+            output: self.output.validate(),
+            quiet: self.quiet,
+        };
+        if let Some(path) = &self.resume {
+            req.resume = super::checkpoint::load(path, &super::checkpoint::identity(&req))?;
+        }
+        Ok(req)
     }
 }
 

@@ -7,7 +7,7 @@ use crate::error::Error;
 use crate::solitaire::board::Board;
 use crate::solitaire::exact::{Analysis, EngineConfig, ExactReport, Starts};
 use crate::solitaire::policy::Policy;
-use crate::solitaire::simulate::{Run, RunTally, simulate};
+use crate::solitaire::simulate::{Run, RunTally, Waves, simulate_in_waves};
 use rug::Rational;
 
 /// Where the games start.
@@ -111,6 +111,17 @@ pub fn runs_of(board: &Board, analysis: &Analysis, config: &SimConfig) -> Vec<Ru
 
 /// Runs the simulation and sets it beside the exact values (when `config.exact`).
 pub fn run(board: &Board, config: &SimConfig, done: &(dyn Fn(u64) + Sync)) -> Result<SimReport, Error> {
+    run_in_waves(board, config, done, Waves { resume: Vec::new(), on_wave: &mut |_| Ok(()) })
+}
+
+/// `run`, resumed from `waves.resume` and telling `waves.on_wave` of every wave of games
+/// (for checkpoints); the report is the same as an uninterrupted `run`'s.
+pub fn run_in_waves(
+    board: &Board,
+    config: &SimConfig,
+    done: &(dyn Fn(u64) + Sync),
+    waves: Waves<'_>,
+) -> Result<SimReport, Error> {
     let analysis = Analysis::new(board);
     let exact = if config.exact {
         let engine =
@@ -119,7 +130,7 @@ pub fn run(board: &Board, config: &SimConfig, done: &(dyn Fn(u64) + Sync)) -> Re
     } else {
         None
     };
-    play_beside(board, &analysis, config, exact, done)
+    play_beside(board, &analysis, config, exact, done, waves)
 }
 
 /// `run` beside an exact report computed already (the audit has one): it must be the
@@ -140,7 +151,8 @@ pub fn run_with_exact(
             board.hole_count()
         )));
     }
-    play_beside(board, &Analysis::new(board), config, Some(exact), done)
+    let waves = Waves { resume: Vec::new(), on_wave: &mut |_| Ok(()) };
+    play_beside(board, &Analysis::new(board), config, Some(exact), done, waves)
 }
 
 /// Plays the games and makes every estimate, beside `exact` when there is one.
@@ -150,10 +162,13 @@ fn play_beside(
     config: &SimConfig,
     exact: Option<ExactReport>,
     done: &(dyn Fn(u64) + Sync),
+    waves: Waves<'_>,
 ) -> Result<SimReport, Error> {
     let runs = runs_of(board, analysis, config);
     let clock = std::time::Instant::now();
-    let tallies = simulate(board, config.policy, &runs, config.seed, config.threads, done, &config.cancel)?;
+    let (seed, threads) = (config.seed, config.threads);
+    let tallies =
+        simulate_in_waves(board, config.policy, &runs, (seed, threads), done, &config.cancel, waves)?;
     let play_time = clock.elapsed();
     let n = board.hole_count();
 
