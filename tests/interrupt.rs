@@ -121,6 +121,15 @@ fn sigint_stops_the_exact_engine_with_the_layers_finished() {
 }
 
 #[test]
+fn sigint_during_every_start_says_how_many_starts_were_finished() {
+    let args = ["exact", "--board", "triangle7", "--start", "all", "-q"];
+    let ended = Run::start("exact-all", &args).signal_after(SECOND, "INT");
+    let err = ended.interrupted(130);
+    assert!(err.contains(" of 7 start evaluations finished; start "), "{err}");
+    assert!(ended.stdout().is_empty());
+}
+
+#[test]
 fn sigterm_stops_the_exact_engine_with_exit_code_143() {
     let args = ["exact", "--board", "triangle8", "--start", "A", "-q"];
     let ended = Run::start("exact-term", &args).signal_after(SECOND, "TERM");
@@ -231,4 +240,7 @@ fn a_simulation_interrupted_and_resumed_prints_what_an_uninterrupted_one_does() 
     other("--games", "70000000", "games is 60000000, this run's is 70000000");
     other("--board", "triangle6", "board is triangle5, this run's is triangle6");
     other("--policy", "peg-first", "policy is uniform");
+    // A checkpoint that could not be written is refused before the games.
+    let missing = dir.join("missing").join("games.checkpoint");
+    support::fails_with(&["simulate", "--checkpoint", missing.to_str().unwrap()], "no directory");
 }

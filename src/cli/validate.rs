@@ -95,12 +95,18 @@ fn check_svg_dir(dir: &Path) -> Result<(), Error> {
 
 /// `--svg FILE` of the race grid: not a directory, and in a directory that exists.
 fn check_svg_file(file: &Path) -> Result<(), Error> {
+    check_file_target("--svg", file)
+}
+
+/// A file `flag` will write: not a directory, and in a directory that exists (checked
+/// before computing, so that a long run does not fail at its first write).
+fn check_file_target(flag: &str, file: &Path) -> Result<(), Error> {
     if file.is_dir() {
-        return Err(Error::Invalid(format!("--svg {}: a directory, not a file name", file.display())));
+        return Err(Error::Invalid(format!("{flag} {}: a directory, not a file name", file.display())));
     }
     let parent = file.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     if !parent.is_dir() {
-        return Err(Error::Invalid(format!("--svg {}: no directory {}", file.display(), parent.display())));
+        return Err(Error::Invalid(format!("{flag} {}: no directory {}", file.display(), parent.display())));
     }
     Ok(())
 }
@@ -164,6 +170,9 @@ impl SimulateArgs {
             output: self.output.validate(),
             quiet: self.quiet,
         };
+        if let Some(path) = &self.checkpoint {
+            check_file_target("--checkpoint", path)?;
+        }
         if let Some(path) = &self.resume {
             req.resume = super::checkpoint::load(path, &super::checkpoint::identity(&req))?;
         }

@@ -172,12 +172,20 @@ impl<'a> Analysis<'a> {
         let orbits = self.group.hole_orbits();
         let mut done: BTreeMap<usize, (u8, Evaluation)> = BTreeMap::new();
         let mut results = Vec::new();
+        // Evaluations to run: one per class met under symmetry, else one per hole.
+        let mut classes: Vec<usize> = holes.iter().map(|&h| class[h as usize]).collect();
+        classes.sort_unstable();
+        classes.dedup();
+        let planned = if config.reduce { classes.len() } else { holes.len() };
         for &hole in &holes {
             let c = class[hole as usize];
             if !config.reduce || !done.contains_key(&c) {
                 // Under symmetry, evaluate the first requested hole of each class.
                 let rep = if config.reduce && *starts == Starts::All { orbits[c][0] } else { hole };
-                let eval = self.evaluate(rep, mode, config, progress)?;
+                let finished = if config.reduce { done.len() } else { results.len() };
+                let eval = self
+                    .evaluate(rep, mode, config, progress)
+                    .map_err(|e| with_evaluations_done(e, finished, planned))?;
                 if !config.reduce {
                     results.push((hole, eval));
                     continue;
@@ -253,6 +261,17 @@ impl<'a> Analysis<'a> {
         }
         out.sort_by_key(|cv| cv.class);
         out
+    }
+}
+
+/// An interruption during the evaluation of one start among several says how many were
+/// finished before it; any other error, and a lone start, pass unchanged.
+fn with_evaluations_done(e: Error, finished: usize, planned: usize) -> Error {
+    match e {
+        Error::Interrupted { done } if planned > 1 => {
+            Error::Interrupted { done: format!("{finished} of {planned} start evaluations finished; {done}") }
+        }
+        e => e,
     }
 }
 
