@@ -35,7 +35,9 @@ fn simulate(c: &mut Criterion) {
     let mut group = c.benchmark_group("slow");
     group.sample_size(10);
     group.bench_function("simulate 1M random games triangle5", |b| {
-        b.iter(|| simulate(&t5, pegchain::Policy::Uniform, black_box(&run), 1, 0, &|_| {}))
+        b.iter(|| {
+            simulate(&t5, pegchain::Policy::Uniform, black_box(&run), 1, 0, &|_| {}, &pegchain::Cancel::new())
+        })
     });
     group.finish();
 }

@@ -41,6 +41,11 @@ pub enum Error {
     BoardFile { file: String, why: String },
     #[error("cannot export the board as {path}: {why}")]
     Export { path: String, why: String },
+    /// The caller's cancel token stopped the work; `done` says, in the game's words, how far
+    /// it got ("12 of 32 layers finished", "3,145,728 of 100,000,000 games played"). Not bad
+    /// input: the CLI gives it its own exit code.
+    #[error("{done}")]
+    Interrupted { done: String },
 }
 
 impl Error {
@@ -73,8 +78,33 @@ impl Error {
                 layer(from),
                 layer(to)
             )),
+            EngineError::Cancelled { finished_layers, rank } => Error::Interrupted {
+                done: format!(
+                    "{} finished, stopped in {}",
+                    plural(finished_layers.into(), "layer"),
+                    layer(rank)
+                ),
+            },
         }
     }
+}
+
+/// `n` with its digits grouped by thousands: 3,145,728.
+pub(crate) fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, d) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(d);
+    }
+    out
+}
+
+/// "1 layer", "12 layers" (grouped digits).
+pub(crate) fn plural(n: u64, noun: &str) -> String {
+    format!("{} {noun}{}", grouped(n), if n == 1 { "" } else { "s" })
 }
 
 impl From<EngineError> for Error {
@@ -86,6 +116,25 @@ impl From<EngineError> for Error {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn counts_are_grouped_by_thousands() {
+        assert_eq!(grouped(0), "0");
+        assert_eq!(grouped(999), "999");
+        assert_eq!(grouped(1_000), "1,000");
+        assert_eq!(grouped(3_145_728), "3,145,728");
+        assert_eq!(plural(1, "layer"), "1 layer");
+        assert_eq!(plural(1_204, "solution"), "1,204 solutions");
+    }
+
+    #[test]
+    fn a_cancelled_engine_says_how_far_it_got_in_the_games_words() {
+        let e = Error::from_engine(EngineError::Cancelled { finished_layers: 12, rank: 20 }, |p| {
+            format!("the layer with {p} pegs")
+        });
+        assert_eq!(e.to_string(), "12 layers finished, stopped in the layer with 20 pegs");
+        assert!(matches!(e, Error::Interrupted { .. }));
+    }
 
     #[test]
     fn every_engine_refusal_is_put_in_the_games_words() {

@@ -14,5 +14,6 @@ pub mod solitaire;
 
 pub use error::Error;
 pub use pegchain_engine as engine;
+pub use pegchain_engine::Cancel;
 pub use solitaire::board::{Board, SymmetryGroup};
 pub use solitaire::policy::Policy;

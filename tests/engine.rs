@@ -11,7 +11,7 @@ use rug::Rational;
 use std::collections::BTreeMap;
 
 fn config(policy: Policy, reduce: bool) -> EngineConfig {
-    EngineConfig { policy, reduce, memory_budget: None }
+    EngineConfig { policy, reduce, ..EngineConfig::default() }
 }
 
 #[test]

@@ -1,6 +1,7 @@
 //! Simulation against the exact engine, reproducibility, and the audit's hypothesis table.
 
 mod support;
+use pegchain::Cancel;
 use pegchain::Policy;
 use pegchain::solitaire::audit::{self, AuditConfig, Verdict};
 use pegchain::solitaire::board::builtin;
@@ -11,8 +12,15 @@ use support::{fails_at_run_time_with, fails_with, stdout_bytes};
 
 fn per_class(policy: Policy, games: u64, seed: u64) -> estimates::SimReport {
     let board = builtin("triangle5").unwrap();
-    let config =
-        SimConfig { games, seed, threads: 0, policy, starts: StartPlan::PerClass(games), exact: true };
+    let config = SimConfig {
+        games,
+        seed,
+        threads: 0,
+        policy,
+        starts: StartPlan::PerClass(games),
+        exact: true,
+        cancel: Cancel::new(),
+    };
     estimates::run(&board, &config, &|_| {}).unwrap()
 }
 
@@ -99,7 +107,9 @@ fn fixed_starts_and_per_class_runs() {
 
 #[test]
 fn the_audit_hypotheses_are_exact_and_judged() {
-    let r = audit::run(&AuditConfig { games: 4_000_000, seed: 2015, threads: 0 }, &|_| {}).unwrap();
+    let r =
+        audit::run(&AuditConfig { games: 4_000_000, seed: 2015, threads: 0, cancel: Cancel::new() }, &|_| {})
+            .unwrap();
     let random = r.random_start().clone();
     let class = |hole: u8| r.exact.classes.iter().find(|c| c.holes.contains(&hole)).unwrap().value.clone();
     let find = |name: &str| r.hypotheses.iter().find(|h| h.name.contains(name)).unwrap();

@@ -37,4 +37,8 @@ pub enum EngineError {
     /// A move from a state of rank `from` leads to a state of rank `to`, not lower.
     #[error("a move from rank {from} leads to rank {to}: the rank must fall along every move")]
     RankDidNotFall { from: u32, to: u32 },
+    /// The caller's [`Cancel`](crate::Cancel) token asked to stop: `finished_layers` layers
+    /// were done, and the layer of rank `rank` was under way (its work is dropped).
+    #[error("cancelled after {finished_layers} finished layers, in the layer of rank {rank}")]
+    Cancelled { finished_layers: u32, rank: u32 },
 }

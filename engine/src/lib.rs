@@ -7,11 +7,13 @@
 //! of falling rank and every layer is finished before the next one starts.
 
 pub mod backward;
+pub mod cancel;
 pub mod error;
 pub mod layered;
 pub mod sampler;
 pub mod stats;
 
+pub use cancel::Cancel;
 pub use error::EngineError;
 pub use layered::{Layer, Mode, Options, propagate};
 

@@ -90,6 +90,67 @@ where
     })
 }
 
+/// A run stopped by its [`Cancel`](crate::Cancel) token: the batches that had finished held
+/// `trials_done` trials (the others were never started or were dropped).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Cancelled {
+    pub trials_done: u64,
+}
+
+/// [`run`], polling `cancel` before each batch: once it is cancelled no batch starts, and
+/// the run returns [`Cancelled`] with the trials of the batches that had finished. A batch
+/// is short (`BATCH_SIZE` trials), so the run stops soon after the request.
+pub fn run_cancellable<T, W>(
+    trials: u64,
+    seed: u64,
+    threads: usize,
+    work: W,
+    done: &(dyn Fn(u64) + Sync),
+    cancel: &crate::Cancel,
+) -> Result<Vec<T>, Cancelled>
+where
+    T: Send,
+    W: Fn(&mut Stream, Batch) -> T + Sync,
+{
+    run_batches(trials, seed, threads, 0..u64::MAX, work, done, cancel)
+}
+
+/// [`run_cancellable`] over the batches of the run whose indices fall in `range` only (the
+/// rest of the run is someone else's: an earlier session's, a later wave's). Each batch is
+/// the one it would be in the whole run, so waves added in order give the whole run.
+pub fn run_batches<T, W>(
+    trials: u64,
+    seed: u64,
+    threads: usize,
+    range: std::ops::Range<u64>,
+    work: W,
+    done: &(dyn Fn(u64) + Sync),
+    cancel: &crate::Cancel,
+) -> Result<Vec<T>, Cancelled>
+where
+    T: Send,
+    W: Fn(&mut Stream, Batch) -> T + Sync,
+{
+    let finished = std::sync::atomic::AtomicU64::new(0);
+    let batch = |b: Batch| {
+        if cancel.is_cancelled() {
+            return None;
+        }
+        let out = work(&mut Stream::new(seed, b.index), b);
+        finished.fetch_add(b.len, std::sync::atomic::Ordering::Relaxed);
+        done(b.len);
+        Some(out)
+    };
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("a thread pool");
+    let mut cut = batches(trials);
+    cut.retain(|b| range.contains(&b.index));
+    let results: Option<Vec<T>> = pool.install(|| cut.into_par_iter().map(batch).collect());
+    match results {
+        Some(results) if !cancel.is_cancelled() => Ok(results),
+        _ => Err(Cancelled { trials_done: finished.into_inner() }),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -104,6 +165,29 @@ mod tests {
         assert_eq!(one, many);
         assert_ne!(one, run(300_000, 8, 2, draw, &|_| {}));
         assert_eq!(one.len(), 5);
+    }
+
+    #[test]
+    fn a_cancellable_run_gives_the_same_results_or_stops_before_the_next_batch() {
+        let draw = |s: &mut Stream, b: Batch| (0..b.len).map(|_| s.below(36) as u64).sum::<u64>();
+        let cancel = crate::Cancel::new();
+        assert_eq!(
+            run_cancellable(300_000, 7, 2, draw, &|_| {}, &cancel),
+            Ok(run(300_000, 7, 2, draw, &|_| {}))
+        );
+        // Cancelled after the first finished batch, on one thread: no batch starts after it.
+        let stop = |_| cancel.cancel();
+        assert_eq!(
+            run_cancellable(300_000, 7, 1, draw, &stop, &cancel),
+            Err(Cancelled { trials_done: BATCH_SIZE })
+        );
+        assert_eq!(run_cancellable(300_000, 7, 2, draw, &|_| {}, &cancel), Err(Cancelled { trials_done: 0 }));
+        // Waves of batches, added in order, are the whole run.
+        let go = crate::Cancel::new();
+        let whole = run(300_000, 7, 2, draw, &|_| {});
+        let mut waves = run_batches(300_000, 7, 2, 0..2, draw, &|_| {}, &go).unwrap();
+        waves.extend(run_batches(300_000, 7, 1, 2..9, draw, &|_| {}, &go).unwrap());
+        assert_eq!(waves, whole);
     }
 
     #[test]

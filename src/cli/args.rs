@@ -129,6 +129,13 @@ pub struct SimulateArgs {
     /// Do not compute exact values
     #[arg(long)]
     pub no_exact: bool,
+    /// Save the tallies to FILE after every wave of games (whole, replacing the last save)
+    #[arg(long, value_name = "FILE")]
+    pub checkpoint: Option<std::path::PathBuf>,
+    /// Go on from the tallies saved in FILE by --checkpoint with the same flags; the output
+    /// is the same as an uninterrupted run's
+    #[arg(long, value_name = "FILE")]
+    pub resume: Option<std::path::PathBuf>,
     #[command(flatten)]
     pub output: OutputArgs,
     /// No progress bar or timing line on stderr

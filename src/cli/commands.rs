@@ -17,6 +17,7 @@ use pegchain::render::{Report, render};
 use pegchain::solitaire::board;
 use pegchain::solitaire::exact::{Analysis, CountReport};
 use pegchain::solitaire::files;
+use pegchain::solitaire::simulate::{RunTally, Waves};
 use pegchain::solitaire::solve::{DistinctSolutions, Solver};
 use pegchain::{Error, SymmetryGroup};
 use std::io::Write;
@@ -93,8 +94,24 @@ pub fn simulate(args: SimulateArgs) -> Answer {
     let req = args.validate()?;
     let total = req.config.total_games(&req.board);
     let bar = progress::games_bar(total, req.quiet);
-    let r = pegchain::solitaire::estimates::run(&req.board, &req.config, &|n| bar.inc(n))?;
+    let run = super::checkpoint::identity(&req);
+    // A checkpoint that cannot be written stops the run; its failure is reported as such.
+    let mut unsaved: Option<Failure> = None;
+    let mut on_wave = |tallies: &[RunTally]| match &req.checkpoint {
+        Some(path) => super::checkpoint::save(path, &run, tallies).map_err(|failure| {
+            unsaved = Some(failure);
+            Error::Invalid("the checkpoint was not saved".into())
+        }),
+        None => Ok(()),
+    };
+    bar.inc(req.resume.iter().map(RunTally::games).sum());
+    let waves = Waves { resume: req.resume.clone(), on_wave: &mut on_wave };
+    let r = pegchain::solitaire::estimates::run_in_waves(&req.board, &req.config, &|n| bar.inc(n), waves);
     bar.finish_and_clear();
+    if let Some(failure) = unsaved {
+        return Err(failure);
+    }
+    let r = r?;
     progress::throughput(total, r.play_time.as_secs_f64(), req.config.threads, req.quiet);
     answer(&SimulateView::new(&req.board, &r), req.output)
 }
@@ -102,8 +119,9 @@ pub fn simulate(args: SimulateArgs) -> Answer {
 pub fn audit(args: AuditArgs) -> Answer {
     let req = args.validate()?;
     let bar = progress::games_bar(req.config.games, req.quiet);
-    let r = pegchain::solitaire::audit::run(&req.config, &|n| bar.inc(n))?;
+    let r = pegchain::solitaire::audit::run(&req.config, &|n| bar.inc(n));
     bar.finish_and_clear();
+    let r = r?;
     if let Some(dir) = &req.svg {
         let files: Vec<_> = pegchain::render::plots::audit_plots(&r)
             .into_iter()
@@ -121,11 +139,14 @@ pub fn race(args: RaceArgs) -> Answer {
     match req.job {
         RaceJob::Game { setup, simulate } => {
             let r = race::analyse(rules, setup)?;
-            let sim = simulate.map(|(games, seed, threads)| {
-                let s = race::simulate(rules, setup, games, seed, threads);
-                let check = s.check(&r);
-                (s, check)
-            });
+            let sim = match simulate {
+                Some(run) => {
+                    let s = race::simulate(rules, setup, run, &super::interrupt::token())?;
+                    let check = s.check(&r);
+                    Some((s, check))
+                }
+                None => None,
+            };
             answer(&GameView::new(rules, &r, sim.as_ref()), req.output)
         }
         RaceJob::Grid { length, svg, mark } => {
@@ -145,11 +166,16 @@ pub fn race(args: RaceArgs) -> Answer {
 
 /// Runs a search, writing each solution as it is found: `--all` never holds them all.
 /// A closed pipe (`| head`) ends the search quietly; any other failed write is a failure.
+/// A signal ends the search early, but the document is still closed (JSON stays valid,
+/// its footer saying `"complete": false, "interrupted": true`) before the interruption is
+/// reported: streaming keeps memory flat, so the output is closed rather than buffered.
 pub fn solve(args: SolveArgs) -> Answer {
     let req = args.validate()?;
     let mut out = Stream::new(std::io::BufWriter::new(std::io::stdout().lock()));
-    stream_solutions(&req, &mut out)?;
+    // An interrupted search has still ended its document: flush it before saying so.
+    let streamed = stream_solutions(&req, &mut out);
     out.finish()?;
+    streamed?;
     Ok(String::new())
 }
 
@@ -158,7 +184,8 @@ const MORE_SOLUTIONS: &str = "--limit N or --all for more";
 
 fn stream_solutions(req: &SolveRequest, out: &mut Stream<impl Write>) -> Result<(), Failure> {
     let (board, problem) = (&req.board, &req.problem);
-    let solver = Solver::new(board);
+    let mut solver = Solver::new(board);
+    solver.cancel = super::interrupt::token();
     let mut distinct = req.distinct.then(|| DistinctSolutions::new(&solver, problem));
     let writer = SolveWriter {
         board,
@@ -182,6 +209,11 @@ fn stream_solutions(req: &SolveRequest, out: &mut Stream<impl Write>) -> Result<
     if open {
         let distinct = distinct.map(|d| (d.count(), d.symmetries()));
         out.put(&writer.foot(&SolveFooter::new(&summary, distinct), shown));
+    }
+    if summary.interrupted {
+        let found = pegchain::render::number::grouped(&summary.found.into());
+        let noun = if summary.found == 1 { "solution" } else { "solutions" };
+        return Err(Failure::Interrupted(format!("{found} {noun} found")));
     }
     Ok(())
 }

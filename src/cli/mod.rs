@@ -3,8 +3,10 @@
 //! the one output function (`output`) and the one file writer (`files`).
 
 pub mod args;
+pub mod checkpoint;
 pub mod commands;
 pub mod files;
+pub mod interrupt;
 pub mod output;
 pub mod progress;
 pub mod validate;
@@ -32,6 +34,7 @@ pub fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    interrupt::install();
     match run(cli.command).and_then(|text| output::emit(&text)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(failure) => failure.report(),

@@ -2,7 +2,8 @@
 //! at all, and every failure as one line on stderr with its exit code.
 //!
 //! Exit codes: 0 success (a closed pipe included: `| head` is not a failure), 1 a failure
-//! at run time (a write that failed), 2 bad input or usage.
+//! at run time (a write that failed), 2 bad input or usage, 130 interrupted by SIGINT and
+//! 143 by SIGTERM (see `interrupt`).
 
 use super::files::{self, StdoutError};
 use pegchain::Error;
@@ -17,11 +18,16 @@ pub enum Failure {
     Input(Error),
     /// Something failed at run time (a write): exit 1.
     Runtime(String),
+    /// A signal stopped the work; what had been done by then: exit 130 or 143.
+    Interrupted(String),
 }
 
 impl From<Error> for Failure {
     fn from(e: Error) -> Failure {
-        Failure::Input(e)
+        match e {
+            Error::Interrupted { done } => Failure::Interrupted(done),
+            e => Failure::Input(e),
+        }
     }
 }
 
@@ -36,6 +42,10 @@ impl Failure {
             Failure::Runtime(why) => {
                 eprintln!("pegchain: {why}");
                 ExitCode::from(1)
+            }
+            Failure::Interrupted(done) => {
+                eprintln!("pegchain: interrupted: {done}");
+                ExitCode::from(super::interrupt::exit_code())
             }
         }
     }
@@ -101,7 +111,7 @@ pub fn write_files_in(dir: &Path, files: &[(PathBuf, Vec<u8>)]) -> Result<(), Fa
 }
 
 /// An I/O error's message without Rust's "(os error 28)" suffix.
-fn plain(e: &io::Error) -> String {
+pub fn plain(e: &io::Error) -> String {
     let text = e.to_string();
     match text.find(" (os error") {
         Some(i) => text[..i].to_string(),

@@ -2,6 +2,7 @@
 //! computing starts, and every refusal names the flag in the user's words.
 
 use super::args::*;
+use super::interrupt;
 use pegchain::race::{self, Rules, Setup};
 use pegchain::render::{Format, Style};
 use pegchain::solitaire::Pegs;
@@ -9,6 +10,7 @@ use pegchain::solitaire::audit::AuditConfig;
 use pegchain::solitaire::estimates::{SimConfig, StartPlan};
 use pegchain::solitaire::exact::{EngineConfig, Starts};
 use pegchain::solitaire::files::{self, Puzzle};
+use pegchain::solitaire::simulate::RunTally;
 use pegchain::solitaire::solve::{Finish, Method, Problem, Solver};
 use pegchain::{Board, Error, Policy};
 use std::ops::RangeInclusive;
@@ -71,6 +73,7 @@ impl AuditArgs {
             games: parse_games("--games", &self.games)?,
             seed: self.seed,
             threads: check_threads(self.threads)?,
+            cancel: interrupt::token(),
         };
         if let Some(dir) = &self.svg {
             check_svg_dir(dir)?;
@@ -92,12 +95,18 @@ fn check_svg_dir(dir: &Path) -> Result<(), Error> {
 
 /// `--svg FILE` of the race grid: not a directory, and in a directory that exists.
 fn check_svg_file(file: &Path) -> Result<(), Error> {
+    check_file_target("--svg", file)
+}
+
+/// A file `flag` will write: not a directory, and in a directory that exists (checked
+/// before computing, so that a long run does not fail at its first write).
+fn check_file_target(flag: &str, file: &Path) -> Result<(), Error> {
     if file.is_dir() {
-        return Err(Error::Invalid(format!("--svg {}: a directory, not a file name", file.display())));
+        return Err(Error::Invalid(format!("{flag} {}: a directory, not a file name", file.display())));
     }
     let parent = file.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     if !parent.is_dir() {
-        return Err(Error::Invalid(format!("--svg {}: no directory {}", file.display(), parent.display())));
+        return Err(Error::Invalid(format!("{flag} {}: no directory {}", file.display(), parent.display())));
     }
     Ok(())
 }
@@ -108,6 +117,10 @@ const EXACT_BY_DEFAULT_HOLES: usize = 21;
 pub struct SimulateRequest {
     pub board: Board,
     pub config: SimConfig,
+    /// Where to save the tallies after every wave of games.
+    pub checkpoint: Option<PathBuf>,
+    /// The tallies to go on from (read and checked against this run).
+    pub resume: Vec<RunTally>,
     pub output: Output,
     pub quiet: bool,
 }
@@ -147,8 +160,23 @@ impl SimulateArgs {
         };
         let exact = self.exact || (!self.no_exact && board.hole_count() <= EXACT_BY_DEFAULT_HOLES);
         let threads = check_threads(self.threads)?;
-        let config = SimConfig { games, seed: self.seed, threads, policy, starts, exact };
-        Ok(SimulateRequest { board, config, output: self.output.validate(), quiet: self.quiet })
+        let config =
+            SimConfig { games, seed: self.seed, threads, policy, starts, exact, cancel: interrupt::token() };
+        let mut req = SimulateRequest {
+            board,
+            config,
+            checkpoint: self.checkpoint.clone(),
+            resume: Vec::new(),
+            output: self.output.validate(),
+            quiet: self.quiet,
+        };
+        if let Some(path) = &self.checkpoint {
+            check_file_target("--checkpoint", path)?;
+        }
+        if let Some(path) = &self.resume {
+            req.resume = super::checkpoint::load(path, &super::checkpoint::identity(&req))?;
+        }
+        Ok(req)
     }
 }
 
@@ -188,7 +216,12 @@ impl CountArgs {
         Ok(EngineRequest {
             board,
             starts,
-            config: EngineConfig { policy, reduce: !self.no_symmetry, memory_budget },
+            config: EngineConfig {
+                policy,
+                reduce: !self.no_symmetry,
+                memory_budget,
+                cancel: interrupt::token(),
+            },
             output: self.output.validate(),
             quiet: self.quiet,
         })

@@ -5,8 +5,10 @@
 
 use super::RaceReport;
 use super::rules::{Rules, Setup};
+use crate::engine::Cancel;
 use crate::engine::sampler::{self, Stream};
 use crate::engine::stats;
+use crate::error::{Error, grouped};
 
 /// The totals of `trials` simulated games.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -33,8 +35,14 @@ pub struct CrossCheck {
 }
 
 /// Plays `trials` games with `seed` on `threads` threads (0 = all); the result does not
-/// depend on the thread count.
-pub fn simulate(rules: &Rules, setup: Setup, trials: u64, seed: u64, threads: usize) -> Simulation {
+/// depend on the thread count. Once `cancel` is cancelled no batch starts, and the answer
+/// is `Error::Interrupted` with the games played by then.
+pub fn simulate(
+    rules: &Rules,
+    setup: Setup,
+    (trials, seed, threads): (u64, u64, usize),
+    cancel: &Cancel,
+) -> Result<Simulation, Error> {
     // Face i is drawn when a uniform number below the total weight falls under bound[i].
     let mut bounds = Vec::with_capacity(rules.faces.len());
     let mut running = 0u64;
@@ -59,7 +67,7 @@ pub fn simulate(rules: &Rules, setup: Setup, trials: u64, seed: u64, threads: us
             }
         }
     };
-    let batches = sampler::run(
+    let batches = sampler::run_cancellable(
         trials,
         seed,
         threads,
@@ -74,14 +82,18 @@ pub fn simulate(rules: &Rules, setup: Setup, trials: u64, seed: u64, threads: us
             totals
         },
         &|_| {},
-    );
+        cancel,
+    )
+    .map_err(|c| Error::Interrupted {
+        done: format!("{} of {} games played", grouped(c.trials_done), grouped(trials)),
+    })?;
     let mut sim = Simulation { trials, seed, swine_wins: 0, turns: 0, turns_squared: 0 };
     for (wins, turns, squares) in batches {
         sim.swine_wins += wins;
         sim.turns += turns;
         sim.turns_squared += squares;
     }
-    sim
+    Ok(sim)
 }
 
 impl Simulation {

@@ -161,7 +161,7 @@ fn solve_output(format: Format, show: bool, summary: &Summary, distinct: Option<
 }
 
 fn summary(found: u64, complete: bool) -> Summary {
-    Summary { found, complete, positions: 0, ruled_out_by_parity: false }
+    Summary { found, complete, interrupted: false, positions: 0, ruled_out_by_parity: false }
 }
 
 #[test]

@@ -124,6 +124,10 @@ pub struct SolveFooter {
     pub found: Big,
     /// Every solution was seen.
     pub complete: bool,
+    /// The search was stopped from outside (a signal): present, and true, only then, so
+    /// that an interrupted stream still ends as one valid document.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub interrupted: bool,
     /// The position classes alone showed there is none.
     pub ruled_out_by_parity: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -135,6 +139,7 @@ impl SolveFooter {
         SolveFooter {
             found: Big::of(summary.found),
             complete: summary.complete,
+            interrupted: summary.interrupted,
             ruled_out_by_parity: summary.ruled_out_by_parity,
             distinct: distinct
                 .map(|(classes, symmetries)| DistinctView { classes: Big::of(classes), symmetries }),
@@ -284,6 +289,9 @@ fn footer_text(f: &SolveFooter, shown: u64, more: Option<&str>) -> String {
         );
     }
     let solutions = plural(found, "solution", "solutions");
+    if f.interrupted {
+        return format!("{lead}Interrupted after {solutions}: the search was not finished.\n");
+    }
     let text = match (&f.distinct, f.complete) {
         (None, true) => format!("{solutions} in all (the search was exhaustive)."),
         (None, false) => match more {

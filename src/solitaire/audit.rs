@@ -5,6 +5,7 @@
 //! and 7.15 bits from four million random games with a random start hole. Seed 001 found
 //! 0.0045 and suspected one million games per symmetry class, of which only some were kept.
 
+use crate::engine::Cancel;
 use crate::error::Error;
 use crate::solitaire::board::{Board, builtin};
 use crate::solitaire::estimates::{self, SimConfig, SimReport, StartPlan};
@@ -22,6 +23,8 @@ pub struct AuditConfig {
     pub games: u64,
     pub seed: u64,
     pub threads: usize,
+    /// Stops the audit's games and exact runs once cancelled.
+    pub cancel: Cancel,
 }
 
 /// The published 0.0070 has two significant digits: it stands for any estimate from 0.00695
@@ -156,7 +159,11 @@ pub fn run(config: &AuditConfig, done: &(dyn Fn(u64) + Sync)) -> Result<AuditRep
     let board = builtin("triangle5")?;
     let analysis = Analysis::new(&board);
     let exact_of = |policy| {
-        analysis.exact(&Starts::All, &EngineConfig { policy, ..EngineConfig::default() }, &mut |_| {})
+        analysis.exact(
+            &Starts::All,
+            &EngineConfig { policy, cancel: config.cancel.clone(), ..EngineConfig::default() },
+            &mut |_| {},
+        )
     };
     let exact = exact_of(Policy::Uniform)?;
     let mut policies = Vec::new();
@@ -168,7 +175,11 @@ pub fn run(config: &AuditConfig, done: &(dyn Fn(u64) + Sync)) -> Result<AuditRep
         policies.push((policy, win.expect("every start evaluated")));
     }
     let tip = board.find_hole("A")?;
-    let tip_counts = analysis.count(&Starts::Holes(vec![tip]), &EngineConfig::default(), &mut |_| {})?;
+    let tip_counts = analysis.count(
+        &Starts::Holes(vec![tip]),
+        &EngineConfig { cancel: config.cancel.clone(), ..EngineConfig::default() },
+        &mut |_| {},
+    )?;
     let sim_config = SimConfig {
         games: config.games,
         seed: config.seed,
@@ -176,6 +187,7 @@ pub fn run(config: &AuditConfig, done: &(dyn Fn(u64) + Sync)) -> Result<AuditRep
         policy: Policy::Uniform,
         starts: StartPlan::Random,
         exact: true,
+        cancel: config.cancel.clone(),
     };
     let simulation = estimates::run_with_exact(&board, &sim_config, exact.clone(), done)?;
     Ok(AuditReport {

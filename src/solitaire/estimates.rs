@@ -1,12 +1,13 @@
 //! Simulation beside the exact engine: every estimate with its 95% interval, the exact
 //! value it estimates, the z-score between them, and a chi-square test of pegs left.
 
+use crate::engine::Cancel;
 use crate::engine::stats::{self, ChiSquare};
 use crate::error::Error;
 use crate::solitaire::board::Board;
 use crate::solitaire::exact::{Analysis, EngineConfig, ExactReport, Starts};
 use crate::solitaire::policy::Policy;
-use crate::solitaire::simulate::{Run, RunTally, simulate};
+use crate::solitaire::simulate::{Run, RunTally, Waves, simulate_in_waves};
 use rug::Rational;
 
 /// Where the games start.
@@ -30,6 +31,8 @@ pub struct SimConfig {
     pub starts: StartPlan,
     /// Compare with the exact engine (skip for boards too big for it).
     pub exact: bool,
+    /// Stops the games (and the exact engine) once cancelled.
+    pub cancel: Cancel,
 }
 
 impl SimConfig {
@@ -108,14 +111,26 @@ pub fn runs_of(board: &Board, analysis: &Analysis, config: &SimConfig) -> Vec<Ru
 
 /// Runs the simulation and sets it beside the exact values (when `config.exact`).
 pub fn run(board: &Board, config: &SimConfig, done: &(dyn Fn(u64) + Sync)) -> Result<SimReport, Error> {
+    run_in_waves(board, config, done, Waves { resume: Vec::new(), on_wave: &mut |_| Ok(()) })
+}
+
+/// `run`, resumed from `waves.resume` and telling `waves.on_wave` of every wave of games
+/// (for checkpoints); the report is the same as an uninterrupted `run`'s.
+pub fn run_in_waves(
+    board: &Board,
+    config: &SimConfig,
+    done: &(dyn Fn(u64) + Sync),
+    waves: Waves<'_>,
+) -> Result<SimReport, Error> {
     let analysis = Analysis::new(board);
     let exact = if config.exact {
-        let engine = EngineConfig { policy: config.policy, ..EngineConfig::default() };
+        let engine =
+            EngineConfig { policy: config.policy, cancel: config.cancel.clone(), ..EngineConfig::default() };
         Some(analysis.exact(&Starts::All, &engine, &mut |_| {})?)
     } else {
         None
     };
-    Ok(play_beside(board, &analysis, config, exact, done))
+    play_beside(board, &analysis, config, exact, done, waves)
 }
 
 /// `run` beside an exact report computed already (the audit has one): it must be the
@@ -136,7 +151,8 @@ pub fn run_with_exact(
             board.hole_count()
         )));
     }
-    Ok(play_beside(board, &Analysis::new(board), config, Some(exact), done))
+    let waves = Waves { resume: Vec::new(), on_wave: &mut |_| Ok(()) };
+    play_beside(board, &Analysis::new(board), config, Some(exact), done, waves)
 }
 
 /// Plays the games and makes every estimate, beside `exact` when there is one.
@@ -146,10 +162,13 @@ fn play_beside(
     config: &SimConfig,
     exact: Option<ExactReport>,
     done: &(dyn Fn(u64) + Sync),
-) -> SimReport {
+    waves: Waves<'_>,
+) -> Result<SimReport, Error> {
     let runs = runs_of(board, analysis, config);
     let clock = std::time::Instant::now();
-    let tallies = simulate(board, config.policy, &runs, config.seed, config.threads, done);
+    let (seed, threads) = (config.seed, config.threads);
+    let tallies =
+        simulate_in_waves(board, config.policy, &runs, (seed, threads), done, &config.cancel, waves)?;
     let play_time = clock.elapsed();
     let n = board.hole_count();
 
@@ -169,7 +188,7 @@ fn play_beside(
             pooled(n, &tallies, orbit.into_iter().filter(|h| played.contains(h)).collect(), exact.as_ref())
         })
         .collect();
-    SimReport {
+    Ok(SimReport {
         config: config.clone(),
         overall,
         runs: runs.into_iter().zip(tallies).collect(),
@@ -177,7 +196,7 @@ fn play_beside(
         starts,
         exact,
         play_time,
-    }
+    })
 }
 
 /// All games pooled. Each run is one design: its games start uniformly in its holes, so
@@ -292,6 +311,7 @@ mod tests {
             policy,
             starts: StartPlan::PerClass(20_000),
             exact: true,
+            cancel: Cancel::new(),
         }
     }
 

@@ -7,7 +7,7 @@
 //! exactly over the class. With `--start all`, one hole per class is evaluated and the
 //! others are mapped from it by a symmetry.
 
-use crate::engine::{self, Layer, Mode, Options};
+use crate::engine::{self, Cancel, EngineError, Layer, Mode, Options};
 use crate::error::Error;
 use crate::solitaire::board::{Board, SymmetryGroup};
 use crate::solitaire::moves::{MoveTable, start_position};
@@ -33,11 +33,13 @@ pub struct EngineConfig {
     /// Reduce by symmetry (on by default; off only to check the reduction).
     pub reduce: bool,
     pub memory_budget: Option<u64>,
+    /// Stops the evaluation (with `Error::Interrupted`) once cancelled.
+    pub cancel: Cancel,
 }
 
 impl Default for EngineConfig {
     fn default() -> Self {
-        EngineConfig { policy: Policy::Uniform, reduce: true, memory_budget: None }
+        EngineConfig { policy: Policy::Uniform, reduce: true, memory_budget: None, cancel: Cancel::new() }
     }
 }
 
@@ -117,11 +119,30 @@ impl<'a> Analysis<'a> {
             positions.by_layer.push((layer.rank, raw, classes));
             progress(&Progress { start: hole, pegs: layer.rank, positions: raw });
         };
-        let options =
-            Options { memory_budget: config.memory_budget, on_layer: Some(&mut on_layer), until_rank: None };
-        let reduced = engine::propagate(&chain, start_position(self.board, hole), mode, End::of, options)
-            .map_err(|e| Error::from_engine(e, |pegs| format!("the layer with {pegs} pegs")))?;
+        let options = Options {
+            memory_budget: config.memory_budget,
+            on_layer: Some(&mut on_layer),
+            until_rank: None,
+            cancel: Some(&config.cancel),
+        };
+        let start = start_position(self.board, hole);
+        let reduced = engine::propagate(&chain, start, mode, End::of, options)
+            .map_err(|e| self.in_game_words(e, hole, start.count()))?;
         Ok(Evaluation { ends: spread_finishes(reduced, &local), positions })
+    }
+
+    /// An engine error about the start `hole` (with `pegs` pegs) in the game's words; a
+    /// cancelled run counts its layers against the most it could have (one per peg count).
+    fn in_game_words(&self, e: EngineError, hole: u8, pegs: u32) -> Error {
+        let start = self.board.hole_name(hole);
+        match e {
+            EngineError::Cancelled { finished_layers, rank } => Error::Interrupted {
+                done: format!(
+                    "start {start}: {finished_layers} of {pegs} layers finished, stopped in the layer with {rank} pegs"
+                ),
+            },
+            e => Error::from_engine(e, |pegs| format!("the layer with {pegs} pegs")),
+        }
     }
 
     /// A layer's positions reduced by `local`: how many raw positions they stand for, and
@@ -151,12 +172,20 @@ impl<'a> Analysis<'a> {
         let orbits = self.group.hole_orbits();
         let mut done: BTreeMap<usize, (u8, Evaluation)> = BTreeMap::new();
         let mut results = Vec::new();
+        // Evaluations to run: one per class met under symmetry, else one per hole.
+        let mut classes: Vec<usize> = holes.iter().map(|&h| class[h as usize]).collect();
+        classes.sort_unstable();
+        classes.dedup();
+        let planned = if config.reduce { classes.len() } else { holes.len() };
         for &hole in &holes {
             let c = class[hole as usize];
             if !config.reduce || !done.contains_key(&c) {
                 // Under symmetry, evaluate the first requested hole of each class.
                 let rep = if config.reduce && *starts == Starts::All { orbits[c][0] } else { hole };
-                let eval = self.evaluate(rep, mode, config, progress)?;
+                let finished = if config.reduce { done.len() } else { results.len() };
+                let eval = self
+                    .evaluate(rep, mode, config, progress)
+                    .map_err(|e| with_evaluations_done(e, finished, planned))?;
                 if !config.reduce {
                     results.push((hole, eval));
                     continue;
@@ -232,6 +261,17 @@ impl<'a> Analysis<'a> {
         }
         out.sort_by_key(|cv| cv.class);
         out
+    }
+}
+
+/// An interruption during the evaluation of one start among several says how many were
+/// finished before it; any other error, and a lone start, pass unchanged.
+fn with_evaluations_done(e: Error, finished: usize, planned: usize) -> Error {
+    match e {
+        Error::Interrupted { done } if planned > 1 => {
+            Error::Interrupted { done: format!("{finished} of {planned} start evaluations finished; {done}") }
+        }
+        e => e,
     }
 }
 

@@ -5,7 +5,9 @@
 //! from the user's seed and the run's index. Everything goes through `sampler`, so a seed
 //! fixes every number whatever the thread count.
 
+use crate::engine::Cancel;
 use crate::engine::sampler::{self, Batch, Stream};
+use crate::error::{Error, grouped};
 use crate::solitaire::board::Board;
 use crate::solitaire::moves::{MoveTable, start_position};
 use crate::solitaire::pegs::Pegs;
@@ -120,7 +122,7 @@ pub struct Run {
 }
 
 /// The tallies of one run.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct RunTally {
     /// `counts[hole][pegs]`: games started with `hole` empty that ended with `pegs` pegs.
     pub counts: Vec<Vec<u64>>,
@@ -137,7 +139,9 @@ impl RunTally {
     }
 }
 
-/// Plays every run. `done` hears of every finished batch (games in it), for progress.
+/// Plays every run. `done` hears of every finished batch (games in it), for progress. Once
+/// `cancel` is cancelled no batch starts, and the answer is `Error::Interrupted` with the
+/// games played by then.
 pub fn simulate(
     board: &Board,
     policy: Policy,
@@ -145,49 +149,138 @@ pub fn simulate(
     seed: u64,
     threads: usize,
     done: &(dyn Fn(u64) + Sync),
-) -> Vec<RunTally> {
+    cancel: &Cancel,
+) -> Result<Vec<RunTally>, Error> {
+    let waves = Waves { resume: Vec::new(), on_wave: &mut |_| Ok(()) };
+    simulate_in_waves(board, policy, runs, (seed, threads), done, cancel, waves)
+}
+
+/// Batches played between two calls of the wave hook: about 16.8 million games, a
+/// checkpoint every second or so on the small boards.
+pub const WAVE_BATCHES: u64 = 256;
+
+/// Where a simulation resumes and whom it tells after each wave of `WAVE_BATCHES` batches.
+pub struct Waves<'a> {
+    /// The tallies of an earlier session (as `on_wave` saw them): run i's tally holds its
+    /// batches before `running.len()`; the runs after the last are not begun.
+    pub resume: Vec<RunTally>,
+    /// Sees the tallies after every wave (to save them); an error stops the simulation.
+    pub on_wave: &'a mut dyn FnMut(&[RunTally]) -> Result<(), Error>,
+}
+
+/// [`simulate`] in waves: it starts where `waves.resume` stands and shows the tallies to
+/// `waves.on_wave` after every wave. Batches are added in index order whatever the waves,
+/// so a resumed simulation ends with exactly the tallies of an uninterrupted one.
+pub fn simulate_in_waves(
+    board: &Board,
+    policy: Policy,
+    runs: &[Run],
+    (seed, threads): (u64, usize),
+    done: &(dyn Fn(u64) + Sync),
+    cancel: &Cancel,
+    waves: Waves<'_>,
+) -> Result<Vec<RunTally>, Error> {
     let player = Player::new(board, policy);
     let n = board.hole_count();
     let starts: Vec<Pegs> = (0..n as u8).map(|h| start_position(board, h)).collect();
-    runs.iter()
-        .enumerate()
-        .map(|(i, run)| {
-            let work = |stream: &mut Stream, batch: Batch| {
-                let mut counts = vec![vec![0u64; n + 1]; n];
-                for _ in 0..batch.len {
-                    let hole = if run.holes.len() == 1 {
-                        run.holes[0]
-                    } else {
-                        run.holes[stream.below(run.holes.len() as u32) as usize]
-                    };
-                    let end = player.play(stream, starts[hole as usize]);
-                    counts[hole as usize][end.count() as usize] += 1;
-                }
-                counts
-            };
-            let batches = sampler::run(run.games, sampler::subseed(seed, i as u64), threads, work, done);
-            let mut total = vec![vec![0u64; n + 1]; n];
-            let mut running = Vec::with_capacity(batches.len());
-            let (mut games, mut wins) = (0, 0);
-            for counts in batches {
-                for (t, c) in total.iter_mut().zip(&counts) {
-                    for (a, b) in t.iter_mut().zip(c) {
-                        *a += b;
-                    }
-                }
-                games += counts.iter().flatten().sum::<u64>();
-                wins += counts.iter().map(|c| c[1]).sum::<u64>();
-                running.push((games, wins));
+    let total: u64 = runs.iter().map(|r| r.games).sum();
+    let mut tallies = waves.resume;
+    check_resume(&tallies, runs, n)?;
+    for (i, run) in runs.iter().enumerate() {
+        if tallies.len() == i {
+            tallies.push(RunTally { counts: vec![vec![0; n + 1]; n], running: Vec::new() });
+        }
+        let work = |stream: &mut Stream, batch: Batch| {
+            let mut counts = vec![vec![0u64; n + 1]; n];
+            for _ in 0..batch.len {
+                let hole = if run.holes.len() == 1 {
+                    run.holes[0]
+                } else {
+                    run.holes[stream.below(run.holes.len() as u32) as usize]
+                };
+                let end = player.play(stream, starts[hole as usize]);
+                counts[hole as usize][end.count() as usize] += 1;
             }
-            RunTally { counts: total, running }
-        })
-        .collect()
+            counts
+        };
+        let seed = sampler::subseed(seed, i as u64);
+        let batches = run.games.div_ceil(sampler::BATCH_SIZE);
+        while (tallies[i].running.len() as u64) < batches {
+            let from = tallies[i].running.len() as u64;
+            let wave = from..(from + WAVE_BATCHES).min(batches);
+            let played: u64 = tallies.iter().map(RunTally::games).sum();
+            let wave = sampler::run_batches(run.games, seed, threads, wave, work, done, cancel)
+                .map_err(|c| interrupted(played + c.trials_done, total))?;
+            tallies[i].add(wave);
+            (waves.on_wave)(&tallies)?;
+        }
+    }
+    Ok(tallies)
+}
+
+/// Refuses tallies that cannot be an earlier session of these runs on a board of `n` holes.
+fn check_resume(tallies: &[RunTally], runs: &[Run], n: usize) -> Result<(), Error> {
+    let fits = tallies.len() <= runs.len()
+        && tallies.iter().zip(runs).all(|(t, run)| {
+            t.counts.len() == n
+                && t.counts.iter().all(|c| c.len() == n + 1)
+                && t.running.len() as u64 <= run.games.div_ceil(sampler::BATCH_SIZE)
+                && t.running.last().map_or(0, |r| r.0) == t.games()
+        });
+    if fits { Ok(()) } else { Err(Error::Invalid("the saved tallies do not fit this simulation".into())) }
+}
+
+impl RunTally {
+    /// Adds the counts of a wave of batches, in order, each one a step of the running estimate.
+    fn add(&mut self, batches: Vec<Vec<Vec<u64>>>) {
+        let (mut games, mut wins) = self.running.last().copied().unwrap_or((0, 0));
+        for counts in batches {
+            for (t, c) in self.counts.iter_mut().zip(&counts) {
+                for (a, b) in t.iter_mut().zip(c) {
+                    *a += b;
+                }
+            }
+            games += counts.iter().flatten().sum::<u64>();
+            wins += counts.iter().map(|c| c[1]).sum::<u64>();
+            self.running.push((games, wins));
+        }
+    }
+}
+
+/// What an interrupted simulation had done, in games.
+fn interrupted(played: u64, total: u64) -> Error {
+    Error::Interrupted { done: format!("{} of {} games played", grouped(played), grouped(total)) }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::solitaire::board::builtin;
+
+    #[test]
+    fn a_simulation_resumed_from_a_wave_ends_with_the_tallies_of_an_uninterrupted_one() {
+        let board = builtin("triangle5").unwrap();
+        let runs: Vec<Run> = [vec![0], vec![1, 2, 3]]
+            .into_iter()
+            .map(|holes| Run { label: String::new(), holes, games: 150_000 })
+            .collect();
+        let (policy, cancel) = (Policy::Uniform, Cancel::new());
+        let whole = simulate(&board, policy, &runs, 5, 2, &|_| {}, &cancel).unwrap();
+        let mut saved = Vec::new();
+        let mut save = |t: &[RunTally]| {
+            saved.push(t.to_vec());
+            Ok(())
+        };
+        let waves = Waves { resume: Vec::new(), on_wave: &mut save };
+        assert_eq!(simulate_in_waves(&board, policy, &runs, (5, 1), &|_| {}, &cancel, waves).unwrap(), whole);
+        assert_eq!(saved.len(), 2, "one wave per run of 3 batches");
+        let waves = Waves { resume: saved[0].clone(), on_wave: &mut |_| Ok(()) };
+        assert_eq!(simulate_in_waves(&board, policy, &runs, (5, 2), &|_| {}, &cancel, waves).unwrap(), whole);
+        // Tallies of another board are refused.
+        let small = builtin("triangle4").unwrap();
+        let waves = Waves { resume: saved[0].clone(), on_wave: &mut |_| Ok(()) };
+        assert!(simulate_in_waves(&small, policy, &runs[..1], (5, 2), &|_| {}, &cancel, waves).is_err());
+    }
 
     #[test]
     fn dense_and_generated_move_lists_play_the_same_games() {

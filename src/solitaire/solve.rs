@@ -18,6 +18,7 @@
 
 mod bound;
 
+use crate::engine::Cancel;
 use crate::error::Error;
 use crate::solitaire::board::{Board, SymmetryGroup};
 use crate::solitaire::moves::MoveTable;
@@ -110,8 +111,11 @@ impl fmt::Display for Method {
 pub struct Summary {
     /// Solutions passed to the callback.
     pub found: u64,
-    /// The search ran to the end (every solution was seen); false when the callback stopped it.
+    /// The search ran to the end (every solution was seen); false when the callback or the
+    /// cancel token stopped it.
     pub complete: bool,
+    /// The cancel token stopped the search (the solutions passed on so far stand).
+    pub interrupted: bool,
     /// Positions the search expanded (DFS) or held (BFS).
     pub positions: u64,
     /// No search was needed: a parity invariant of the board (a position class) differs
@@ -134,7 +138,14 @@ pub struct Solver<'a> {
     pub group: SymmetryGroup,
     /// Hole sets whose peg count keeps its parity under every jump.
     invariants: Vec<Pegs>,
+    /// Polled every `CANCEL_EVERY` positions: once cancelled the search ends as if the
+    /// callback had stopped it, with `Summary::interrupted` set.
+    pub cancel: Cancel,
 }
+
+/// Positions a search expands between two polls of its cancel token (well under a
+/// millisecond of work).
+const CANCEL_EVERY: u64 = 1 << 12;
 
 impl<'a> Solver<'a> {
     pub fn new(board: &'a Board) -> Solver<'a> {
@@ -143,6 +154,7 @@ impl<'a> Solver<'a> {
             moves: MoveTable::new(board),
             group: SymmetryGroup::of_board(board),
             invariants: parity_invariants(board),
+            cancel: Cancel::new(),
         }
     }
 
@@ -203,7 +215,13 @@ impl<'a> Solver<'a> {
         on_solution: &mut dyn FnMut(&[usize]) -> ControlFlow<()>,
     ) -> Result<Summary, Error> {
         if self.ruled_out(problem) {
-            return Ok(Summary { found: 0, complete: true, positions: 0, ruled_out_by_parity: true });
+            return Ok(Summary {
+                found: 0,
+                complete: true,
+                interrupted: false,
+                positions: 0,
+                ruled_out_by_parity: true,
+            });
         }
         self.check(problem, method)?;
         let canon = Canon::new(&self.group, self.finish_preserving(problem));
@@ -215,6 +233,9 @@ impl<'a> Solver<'a> {
             path: Vec::new(),
             found: 0,
             positions: 0,
+            cancel: &self.cancel,
+            steps: 0,
+            interrupted: false,
         };
         let outcome = match method {
             Method::Dfs => search.dfs(),
@@ -223,6 +244,7 @@ impl<'a> Solver<'a> {
         Ok(Summary {
             found: search.found,
             complete: outcome.is_continue(),
+            interrupted: search.interrupted,
             positions: search.positions,
             ruled_out_by_parity: false,
         })
@@ -296,9 +318,23 @@ struct Search<'s> {
     path: Vec<usize>,
     found: u64,
     positions: u64,
+    cancel: &'s Cancel,
+    steps: u64,
+    interrupted: bool,
 }
 
 impl Search<'_> {
+    /// One more step of the search (a position expanded, swept or listed): stops once the
+    /// token is cancelled, reading it every `CANCEL_EVERY` steps only.
+    fn poll(&mut self) -> ControlFlow<()> {
+        self.steps += 1;
+        if self.steps.is_multiple_of(CANCEL_EVERY) && self.cancel.is_cancelled() {
+            self.interrupted = true;
+            return ControlFlow::Break(());
+        }
+        ControlFlow::Continue(())
+    }
+
     fn emit(&mut self) -> ControlFlow<()> {
         self.found += 1;
         (self.on_solution)(&self.path)
@@ -324,6 +360,7 @@ impl Search<'_> {
             return ControlFlow::Continue(false);
         }
         self.positions += 1;
+        self.poll()?;
         let mut any = false;
         for j in 0..self.moves.jumps().len() {
             if self.moves.is_legal(pos, j) {
@@ -347,6 +384,7 @@ impl Search<'_> {
         while layers.len() <= last && !layers[layers.len() - 1].is_empty() {
             let mut next = HashSet::new();
             for &pos in &layers[layers.len() - 1] {
+                self.poll()?;
                 next.extend(self.moves.legal(pos).map(|j| self.canon.of(self.moves.apply(pos, j))));
             }
             self.positions += next.len() as u64;
@@ -358,6 +396,10 @@ impl Search<'_> {
         // Goals have exactly the finish's pegs, so they all sit in the last layer.
         layers[last].retain(|&p| self.problem.is_goal(self.moves, p));
         for i in (0..last).rev() {
+            if self.cancel.is_cancelled() {
+                self.interrupted = true;
+                return ControlFlow::Break(());
+            }
             let (head, tail) = layers.split_at_mut(i + 1);
             let below = &tail[0];
             head[i].retain(|&p| {
@@ -369,6 +411,7 @@ impl Search<'_> {
 
     /// Every path through the kept positions: each step leads on to a solution.
     fn list(&mut self, pos: Pegs, layers: &[HashSet<Pegs>], depth: usize) -> ControlFlow<()> {
+        self.poll()?;
         if depth + 1 == layers.len() {
             return if layers[depth].contains(&self.canon.of(pos)) {
                 self.emit()

@@ -24,6 +24,7 @@ mod pending;
 mod shards;
 
 use crate::Chain;
+use crate::cancel::{Cancel, requested};
 use crate::error::{EngineError, MAX_LAYER_STATES};
 use arena::Bucket;
 use budget::History;
@@ -73,11 +74,15 @@ pub struct Options<'a, S> {
     /// Stop after the layer of this rank: a partial run, whose result holds only the mass
     /// absorbed by then (for looking at the first layers of a big chain).
     pub until_rank: Option<u32>,
+    /// Polled between layers and every few thousand states within a layer's pass: once it
+    /// is cancelled the run stops with [`EngineError::Cancelled`], so a long run can end
+    /// within a second and say how far it got.
+    pub cancel: Option<&'a Cancel>,
 }
 
 impl<S> Default for Options<'_, S> {
     fn default() -> Self {
-        Options { memory_budget: None, on_layer: None, until_rank: None }
+        Options { memory_budget: None, on_layer: None, until_rank: None, cancel: None }
     }
 }
 
@@ -123,21 +128,33 @@ where
     let mut denominator = Integer::from(1);
     let mut absorbed: BTreeMap<K, Rational> = BTreeMap::new();
     let mut history = History::new();
+    let mut finished_layers = 0;
 
     while let Some((rank, bucket)) = pending.pop() {
+        if requested(options.cancel) {
+            return Err(EngineError::Cancelled { finished_layers, rank });
+        }
         let layer = bucket.merged();
         let n = layer.len();
         if let Some(cb) = options.on_layer.as_mut() {
             cb(&Layer::of(rank, &layer, &denominator));
+            if requested(options.cancel) {
+                return Err(EngineError::Cancelled { finished_layers, rank });
+            }
         }
         budget::check_layer(rank, n as u64, max_layer)?;
         budget::check_scan::<C::State>(options.memory_budget, rank, n, layer.stride, &history)?;
-        let scan = parents::scan(chain, &layer, rank, mode, &classify, &hasher)?;
+        let scan = parents::scan(chain, &layer, rank, mode, &classify, &hasher, options.cancel)?;
+        // A cancelled scan stops early with partial findings: drop them.
+        if requested(options.cancel) {
+            return Err(EngineError::Cancelled { finished_layers, rank });
+        }
         history.moves_per_state = scan.moves as f64 / n as f64;
         for (k, numerator) in scan.absorbed {
             *absorbed.entry(k).or_default() += Rational::from((numerator, denominator.clone()));
         }
         if scan.moves == 0 {
+            finished_layers += 1;
             continue;
         }
         if options.until_rank.is_some_and(|r| rank <= r) {
@@ -150,8 +167,12 @@ where
         history.previous_len = n;
         let shares = factors::shares(&layer, &scan.totals, &scale, mode, stride);
         drop(layer.nums);
-        let children = shards::sum_children(scan.edges, &shares, stride, (rank, max_layer))?;
+        let children = shards::sum_children(scan.edges, &shares, stride, (rank, max_layer), options.cancel)?;
         drop(shares);
+        // A cancelled sum stops early with partial sums: drop them.
+        if requested(options.cancel) {
+            return Err(EngineError::Cancelled { finished_layers, rank });
+        }
 
         // Mass still waiting at lower ranks moves to the new denominator too.
         if mode == Mode::Probability && scale.lcm != 1 {
@@ -159,6 +180,7 @@ where
             denominator *= &scale.lcm;
         }
         pending.receive(children, stride, rank, |s| chain.rank(s))?;
+        finished_layers += 1;
     }
     Ok(absorbed)
 }
@@ -201,6 +223,25 @@ mod tests {
         assert_eq!(
             run(&Fan, 10, Mode::Paths, |s| s, Options::default(), 0).unwrap_err().to_string(),
             "the layer of rank 1 holds up to 1 states, more than the limit of 0"
+        );
+    }
+
+    #[test]
+    fn a_cancelled_run_stops_between_layers_and_says_how_far_it_got() {
+        let cancel = Cancel::new();
+        let with = |cancel| Options { cancel: Some(cancel), ..Options::default() };
+        assert!(propagate(&Fan, 10, Mode::Probability, |s| s, with(&cancel)).is_ok());
+        // Cancelled while the first layer is shown: that layer's work is dropped.
+        let mut stop = |_: &Layer<'_, u8>| cancel.cancel();
+        let options = Options { on_layer: Some(&mut stop), ..with(&cancel) };
+        assert_eq!(
+            propagate(&Fan, 10, Mode::Probability, |s| s, options),
+            Err(EngineError::Cancelled { finished_layers: 0, rank: 1 })
+        );
+        // Cancelled before it starts: nothing done.
+        assert_eq!(
+            propagate(&Fan, 10, Mode::Paths, |s| s, with(&cancel)),
+            Err(EngineError::Cancelled { finished_layers: 0, rank: 1 })
         );
     }
 }

@@ -6,6 +6,7 @@ use super::arena::Bucket;
 use super::limbs::to_integer;
 use super::{Mode, chunk_size};
 use crate::Chain;
+use crate::cancel::{Cancel, requested};
 use crate::error::{EngineError, MAX_WEIGHT};
 use rayon::prelude::*;
 use rug::Integer;
@@ -53,13 +54,14 @@ pub(super) fn scan<C, K, F>(
     mode: Mode,
     classify: &F,
     hasher: &(impl BuildHasher + Sync),
+    cancel: Option<&Cancel>,
 ) -> Result<Scan<K, C::State>, EngineError>
 where
     C: Chain,
     K: Ord + Send,
     F: Fn(C::State) -> K + Sync,
 {
-    let pass = Pass { chain, layer, rank, mode, classify, hasher };
+    let pass = Pass { chain, layer, rank, mode, classify, hasher, cancel };
     let chunk = chunk_size(layer.len());
     let parts: Vec<Part<K, C::State>> = layer
         .keys
@@ -78,7 +80,13 @@ struct Pass<'p, C: Chain, F, H> {
     mode: Mode,
     classify: &'p F,
     hasher: &'p H,
+    /// Polled every `CANCEL_EVERY` states: a cancelled chunk stops early, and the caller
+    /// drops the partial scan.
+    cancel: Option<&'p Cancel>,
 }
+
+/// States between two polls of the cancel token: a few milliseconds of work at most.
+const CANCEL_EVERY: usize = 4096;
 
 impl<C, K, F, H> Pass<'_, C, F, H>
 where
@@ -97,6 +105,9 @@ where
             edges: (0..SHARDS).map(|_| Vec::new()).collect(),
         };
         for (j, state) in states.iter().enumerate() {
+            if j.is_multiple_of(CANCEL_EVERY) && requested(self.cancel) {
+                break;
+            }
             let total = self.chain.transitions(*state, &mut out);
             let parent = first + j;
             if out.is_empty() {

@@ -4,6 +4,7 @@
 use super::budget::check_layer;
 use super::limbs::add_mul;
 use super::parents::{Edge, Shards};
+use crate::cancel::{Cancel, requested};
 use crate::error::EngineError;
 use hashbrown::HashMap;
 use rayon::prelude::*;
@@ -15,12 +16,15 @@ pub(super) type Children<S> = (Vec<S>, Vec<u64>);
 /// Adds up every child's numerator: the parent's share (from `shares`, `stride` limbs per
 /// parent) times the move's weight, over every move into it. A shard indexes its children
 /// with `u32` slots: one with more moves into it than `limit` (at most `u32::MAX`) is
-/// refused as a layer too large, below the rank `from` of the parents.
+/// refused as a layer too large, below the rank `from` of the parents. A shard stops early
+/// once `cancel` is cancelled (polled every `CANCEL_EVERY` edges): the caller then drops
+/// the partial sums.
 pub(super) fn sum_children<S>(
     edges: Shards<S>,
     shares: &[u64],
     stride: usize,
     (from, limit): (u32, u64),
+    cancel: Option<&Cancel>,
 ) -> Result<Vec<Children<S>>, EngineError>
 where
     S: Copy + Eq + Hash + Send,
@@ -29,14 +33,25 @@ where
         let moves: usize = lists.iter().map(|l| l.len()).sum();
         check_layer(from.saturating_sub(1), moves as u64, limit)?;
     }
-    Ok(edges.into_par_iter().map(|lists| sum_shard(lists, shares, stride)).collect())
+    Ok(edges.into_par_iter().map(|lists| sum_shard(lists, shares, stride, cancel)).collect())
 }
 
-fn sum_shard<S: Copy + Eq + Hash>(lists: Vec<Vec<Edge<S>>>, shares: &[u64], stride: usize) -> Children<S> {
+/// Edges a shard adds between two polls of the cancel token: a few milliseconds of work.
+const CANCEL_EVERY: usize = 1 << 16;
+
+fn sum_shard<S: Copy + Eq + Hash>(
+    lists: Vec<Vec<Edge<S>>>,
+    shares: &[u64],
+    stride: usize,
+    cancel: Option<&Cancel>,
+) -> Children<S> {
     let total: usize = lists.iter().map(|l| l.len()).sum();
     let mut slots: HashMap<S, u32> = HashMap::with_capacity(total / 2);
     let (mut keys, mut arena) = (Vec::new(), Vec::new());
-    for e in lists.into_iter().flatten() {
+    for (i, e) in lists.into_iter().flatten().enumerate() {
+        if i.is_multiple_of(CANCEL_EVERY) && requested(cancel) {
+            break;
+        }
         let slot = *slots.entry(e.child).or_insert_with(|| {
             keys.push(e.child);
             arena.resize(arena.len() + stride, 0);
@@ -59,10 +74,10 @@ mod tests {
         let e = |child, parent, weight| Edge { child, parent, weight };
         edges[3] = vec![vec![e(7, 0, 2), e(9, 1, 1)], vec![e(7, 1, 5)]];
         let shares = [10, 0, 3, 0]; // two parents of two limbs each
-        let children = sum_children(edges.clone(), &shares, 2, (4, 3)).unwrap();
+        let children = sum_children(edges.clone(), &shares, 2, (4, 3), None).unwrap();
         assert_eq!(children[3], (vec![7, 9], vec![35, 0, 3, 0]));
         assert!(children.iter().enumerate().all(|(s, c)| s == 3 || c.0.is_empty()));
-        let err = sum_children(edges, &shares, 2, (4, 2)).unwrap_err();
+        let err = sum_children(edges, &shares, 2, (4, 2), None).unwrap_err();
         assert_eq!(err, EngineError::LayerTooLarge { rank: 3, states: 3, limit: 2 });
     }
 }

@@ -52,6 +52,7 @@ fn report() -> SimReport {
         policy: Policy::Uniform,
         starts: StartPlan::Each(vec![0, 1]),
         exact: true,
+        cancel: crate::engine::Cancel::new(),
     };
     SimReport {
         config,

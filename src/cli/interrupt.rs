@@ -1,0 +1,66 @@
+//! SIGINT and SIGTERM, turned into a cancel token the library polls. The handler only sets
+//! flags (all a signal handler may safely do); the library notices within a second, returns
+//! `Error::Interrupted` saying what it had done, and the normal error path reports it,
+//! removes any temporary file and exits 130 (SIGINT) or 143 (SIGTERM). A second signal
+//! ends the process at once with the same code, for a user who will not wait.
+
+use pegchain::Cancel;
+use signal_hook::consts::{SIGINT, SIGTERM};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, OnceLock};
+
+/// The process's token and the number of the signal that set it (0: none yet).
+struct Installed {
+    cancel: Cancel,
+    signal: Arc<AtomicUsize>,
+}
+
+static INSTALLED: OnceLock<Installed> = OnceLock::new();
+
+/// Installs the handlers once; later calls change nothing. If the handlers cannot be
+/// installed, the signals keep their default action (the process ends at once), as before.
+pub fn install() {
+    INSTALLED.get_or_init(|| {
+        let installed = Installed { cancel: Cancel::new(), signal: Arc::new(AtomicUsize::new(0)) };
+        for signal in [SIGINT, SIGTERM] {
+            let _ = handle(signal, &installed);
+        }
+        installed
+    });
+}
+
+/// The second `signal` exits at once (the flag is already set then); the first sets the
+/// flag and records which signal it was.
+fn handle(signal: i32, installed: &Installed) -> std::io::Result<()> {
+    let flag = installed.cancel.flag();
+    signal_hook::flag::register_conditional_shutdown(signal, exit_code_of(signal).into(), Arc::clone(&flag))?;
+    signal_hook::flag::register_usize(signal, Arc::clone(&installed.signal), signal as usize)?;
+    signal_hook::flag::register(signal, flag)?;
+    Ok(())
+}
+
+/// The token requests carry: the process's once `install` ran, else one never cancelled.
+pub fn token() -> Cancel {
+    INSTALLED.get().map(|i| i.cancel.clone()).unwrap_or_default()
+}
+
+/// The exit code of an interrupted run: 128 + the signal's number, as shells report it.
+pub fn exit_code() -> u8 {
+    let signal = INSTALLED.get().map_or(0, |i| i.signal.load(Ordering::Relaxed));
+    exit_code_of(if signal == 0 { SIGINT } else { signal as i32 })
+}
+
+fn exit_code_of(signal: i32) -> u8 {
+    if signal == SIGTERM { 143 } else { 130 }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exit_codes_are_128_plus_the_signal() {
+        assert_eq!(exit_code_of(SIGINT), 130);
+        assert_eq!(exit_code_of(SIGTERM), 143);
+    }
+}

@@ -1,0 +1,246 @@
+//! Interruption: SIGINT and SIGTERM stop every long run within a second, say on one line what
+//! had been done, exit 130 or 143, and leave stdout empty or complete (an interrupted
+//! `solve --json` still ends its document); SIGKILL never leaves a partial output file under
+//! its final name. Each run is the real binary, signalled through `kill`.
+
+mod support;
+
+use serde::de::IgnoredAny;
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::time::{Duration, Instant};
+
+/// How long a run may take to stop after the signal (the tool aims for one second).
+const STOP_WITHIN: Duration = Duration::from_secs(2);
+
+/// A run of the binary with stdout and stderr in files (a pipe left unread could block it).
+struct Run {
+    child: Child,
+    dir: PathBuf,
+}
+
+impl Run {
+    fn start(name: &str, args: &[&str]) -> Run {
+        let dir = support::scratch(&format!("interrupt-{name}"));
+        let child = Command::new(env!("CARGO_BIN_EXE_pegchain"))
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(File::create(dir.join("stdout")).unwrap())
+            .stderr(File::create(dir.join("stderr")).unwrap())
+            .spawn()
+            .unwrap();
+        Run { child, dir }
+    }
+
+    /// Sends `signal` ("INT", "TERM", "KILL") once `after` has passed, and waits for the end
+    /// (killing the run if it outlives `STOP_WITHIN`, so that a failing test cannot hang).
+    fn signal_after(mut self, after: Duration, signal: &str) -> Ended {
+        std::thread::sleep(after);
+        assert!(self.child.try_wait().unwrap().is_none(), "the run ended before the signal: make it longer");
+        let sent = Instant::now();
+        let kill = Command::new("kill").arg(format!("-{signal}")).arg(self.child.id().to_string()).status();
+        assert!(kill.unwrap().success());
+        let status = loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                break status;
+            }
+            if sent.elapsed() > STOP_WITHIN + Duration::from_secs(3) {
+                let _ = self.child.kill();
+                panic!("still running {:?} after SIG{signal}", sent.elapsed());
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        };
+        Ended { status, took: sent.elapsed(), dir: self.dir }
+    }
+}
+
+struct Ended {
+    status: ExitStatus,
+    took: Duration,
+    dir: PathBuf,
+}
+
+impl Ended {
+    fn stdout(&self) -> Vec<u8> {
+        std::fs::read(self.dir.join("stdout")).unwrap()
+    }
+
+    fn stderr(&self) -> String {
+        std::fs::read_to_string(self.dir.join("stderr")).unwrap()
+    }
+
+    /// Stopped in time with `code` and one line on stderr saying what was done; returns it.
+    fn interrupted(&self, code: i32) -> String {
+        let err = self.stderr();
+        assert_eq!(self.status.code(), Some(code), "{err}");
+        assert!(self.took < STOP_WITHIN, "took {:?} to stop", self.took);
+        assert_eq!(err.lines().count(), 1, "one line: {err}");
+        assert!(err.starts_with("pegchain: interrupted: "), "{err}");
+        err
+    }
+}
+
+const SECOND: Duration = Duration::from_secs(1);
+
+#[test]
+fn sigint_stops_a_simulation_with_the_games_played_and_nothing_on_stdout() {
+    let ended =
+        Run::start("simulate", &["simulate", "--games", "1000000000", "-q"]).signal_after(SECOND, "INT");
+    let err = ended.interrupted(130);
+    assert!(err.contains(" of 1,000,000,000 games played"), "{err}");
+    assert!(ended.stdout().is_empty());
+}
+
+#[test]
+fn sigterm_stops_a_simulation_with_exit_code_143() {
+    let ended = Run::start("simulate-term", &["simulate", "--games", "1000000000", "-q"])
+        .signal_after(SECOND, "TERM");
+    ended.interrupted(143);
+    assert!(ended.stdout().is_empty());
+}
+
+#[test]
+fn sigint_stops_the_race_simulation() {
+    let ended = Run::start("race", &["race", "--simulate", "1000000000"]).signal_after(SECOND, "INT");
+    let err = ended.interrupted(130);
+    assert!(err.contains(" of 1,000,000,000 games played"), "{err}");
+    assert!(ended.stdout().is_empty());
+}
+
+#[test]
+fn sigint_stops_the_exact_engine_with_the_layers_finished() {
+    let args = ["exact", "--board", "triangle8", "--start", "A", "-q"];
+    let ended = Run::start("exact", &args).signal_after(SECOND, "INT");
+    let err = ended.interrupted(130);
+    assert!(
+        err.contains("start A: ") && err.contains(" of 35 layers finished, stopped in the layer with "),
+        "{err}"
+    );
+    assert!(ended.stdout().is_empty());
+}
+
+#[test]
+fn sigint_during_every_start_says_how_many_starts_were_finished() {
+    let args = ["exact", "--board", "triangle7", "--start", "all", "-q"];
+    let ended = Run::start("exact-all", &args).signal_after(SECOND, "INT");
+    let err = ended.interrupted(130);
+    assert!(err.contains(" of 7 start evaluations finished; start "), "{err}");
+    assert!(ended.stdout().is_empty());
+}
+
+#[test]
+fn sigterm_stops_the_exact_engine_with_exit_code_143() {
+    let args = ["exact", "--board", "triangle8", "--start", "A", "-q"];
+    let ended = Run::start("exact-term", &args).signal_after(SECOND, "TERM");
+    ended.interrupted(143);
+    assert!(ended.stdout().is_empty());
+}
+
+/// The search streams its solutions: on a signal it closes the JSON document, whose footer
+/// says the search is incomplete and was interrupted.
+#[test]
+fn an_interrupted_json_search_leaves_one_valid_document() {
+    for (signal, code) in [("INT", 130), ("TERM", 143)] {
+        let args = ["solve", "--board", "english", "--start", "d4", "--all", "--json"];
+        let ended = Run::start(&format!("solve-{signal}"), &args).signal_after(SECOND, signal);
+        let err = ended.interrupted(code);
+        assert!(err.ends_with(" solutions found\n"), "{err}");
+        let out = ended.stdout();
+        // Valid JSON, read without building the (large) document.
+        serde_json::from_slice::<IgnoredAny>(&out).expect("one valid JSON document");
+        let tail = String::from_utf8_lossy(&out[out.len().saturating_sub(300)..]).into_owned();
+        assert!(tail.contains("\"complete\": false") && tail.contains("\"interrupted\": true"), "{tail}");
+    }
+}
+
+#[test]
+fn an_interrupted_text_search_ends_with_a_line_saying_so() {
+    let args = ["solve", "--board", "english", "--start", "d4", "--all"];
+    let ended = Run::start("solve-text", &args).signal_after(SECOND, "INT");
+    ended.interrupted(130);
+    let out = String::from_utf8(ended.stdout()).unwrap();
+    let last = out.lines().last().unwrap();
+    assert!(
+        last.starts_with("Interrupted after ") && last.ends_with(": the search was not finished."),
+        "{last}"
+    );
+}
+
+/// The `.svg` files directly in `dir` (temporaries are hidden: they start with a dot).
+fn final_svgs(dir: &Path) -> Vec<PathBuf> {
+    let names = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path());
+    names.filter(|p| p.extension().is_some_and(|e| e == "svg")).collect()
+}
+
+#[test]
+fn sigint_during_an_audit_writes_no_file() {
+    let dir = support::scratch("interrupt-audit-svg");
+    let svg = dir.to_str().unwrap();
+    let ended = Run::start("audit", &["audit", "--games", "1000000000", "-q", "--svg", svg])
+        .signal_after(SECOND, "INT");
+    ended.interrupted(130);
+    assert!(ended.stdout().is_empty());
+    let left: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+    assert!(left.is_empty(), "{left:?}");
+}
+
+/// SIGKILL cannot be caught: whenever it lands, the plots under their final names are
+/// whole or absent (a hidden temporary may stay behind).
+#[test]
+fn sigkill_never_leaves_a_partial_plot() {
+    let dir = support::scratch("interrupt-plots-kill");
+    let svg = dir.to_str().unwrap();
+    // A 4,000,000-game audit takes about half a second: the kills land before, during and
+    // after the writing of the plots.
+    for ms in [100, 250, 350, 400, 450, 500, 600] {
+        let mut run = Run::start("audit-kill", &["audit", "--games", "4000000", "-q", "--svg", svg]);
+        std::thread::sleep(Duration::from_millis(ms));
+        let _ = run.child.kill();
+        run.child.wait().unwrap();
+        for path in final_svgs(&dir) {
+            let text = std::fs::read_to_string(&path).unwrap();
+            assert!(text.trim_end().ends_with("</svg>"), "{} is partial after {ms} ms", path.display());
+        }
+    }
+}
+
+/// `--checkpoint` saves the tallies after every wave; `--resume` goes on from them and
+/// prints exactly what the uninterrupted run prints.
+#[test]
+fn a_simulation_interrupted_and_resumed_prints_what_an_uninterrupted_one_does() {
+    let run = ["simulate", "--games", "60000000", "--seed", "3", "-q", "--json"];
+    let whole = support::stdout_bytes(&run);
+    let dir = support::scratch("interrupt-checkpoint");
+    let file = dir.join("games.checkpoint");
+    let file = file.to_str().unwrap();
+    let started = Run::start("checkpoint", &[&run[..], &["--checkpoint", file]].concat());
+    // Interrupted once the first wave is saved (a wave is 16.8 million games).
+    let clock = Instant::now();
+    while !Path::new(file).exists() {
+        assert!(clock.elapsed() < Duration::from_secs(30), "no checkpoint written");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let ended = started.signal_after(Duration::from_millis(100), "INT");
+    ended.interrupted(130);
+    assert!(ended.stdout().is_empty());
+    let resumed = support::stdout_bytes(&[&run[..], &["--resume", file, "--threads", "1"]].concat());
+    assert!(resumed == whole, "the resumed run's output differs");
+    // Another seed, board or game count is refused with one line naming the difference.
+    let other = |flag: &str, value: &str, what: &str| {
+        let mut args = run.to_vec();
+        match args.iter().position(|a| *a == flag) {
+            Some(i) => args[i + 1] = value,
+            None => args.extend([flag, value]),
+        }
+        args.extend(["--resume", file]);
+        support::fails_with(&args, &format!("belongs to another run: its {what}"));
+    };
+    other("--seed", "4", "seed is 3, this run's is 4");
+    other("--games", "70000000", "games is 60000000, this run's is 70000000");
+    other("--board", "triangle6", "board is triangle5, this run's is triangle6");
+    other("--policy", "peg-first", "policy is uniform");
+    // A checkpoint that could not be written is refused before the games.
+    let missing = dir.join("missing").join("games.checkpoint");
+    support::fails_with(&["simulate", "--checkpoint", missing.to_str().unwrap()], "no directory");
+}
