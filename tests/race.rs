@@ -242,7 +242,7 @@ fn the_seeded_simulation_lands_within_four_standard_errors() {
     for (rules, golden) in [(Rules::default_game(), (102_171, 599_491)), (distracted().0, (160_758, 837_922))]
     {
         let exact = race::analyse(&rules, default_setup()).unwrap();
-        let sim = race::simulate(&rules, default_setup(), 200_000, 4, 2);
+        let sim = race::simulate(&rules, default_setup(), 200_000, 4, 2, &|_| {});
         let check = sim.check(&exact);
         assert!(check.z.unwrap().abs() < 4.0, "{check:?}");
         assert!(check.mean_turns_z.unwrap().abs() < 4.0, "{check:?}");
@@ -250,7 +250,7 @@ fn the_seeded_simulation_lands_within_four_standard_errors() {
         assert!(check.interval.0 < p + 0.01 && p - 0.01 < check.interval.1);
         // The fixed seed's exact figures, identical for any thread count.
         assert_eq!((sim.swine_wins, sim.turns), golden, "{}", rules.name);
-        assert_eq!(sim, race::simulate(&rules, default_setup(), 200_000, 4, 1));
+        assert_eq!(sim, race::simulate(&rules, default_setup(), 200_000, 4, 1, &|_| {}));
     }
 }
 

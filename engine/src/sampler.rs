@@ -3,7 +3,8 @@
 //!
 //! A run of N trials is cut into batches of `BATCH_SIZE` (so the cut depends on N only).
 //! Batch i draws from its own stream: ChaCha8 keyed by the seed, with stream number i, a
-//! portable generator whose streams never overlap. Batch results come back in index order.
+//! portable generator whose streams never overlap. Batch results are added up in index order,
+//! a wave of batches at a time, so memory does not grow with N.
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
@@ -59,35 +60,80 @@ pub struct Batch {
     pub len: u64,
 }
 
-/// The batches of a run of `trials` trials.
-pub fn batches(trials: u64) -> Vec<Batch> {
-    (0..trials.div_ceil(BATCH_SIZE))
-        .map(|index| {
-            let first = index * BATCH_SIZE;
-            Batch { index, first, len: BATCH_SIZE.min(trials - first) }
-        })
-        .collect()
+/// Batch `index` of a run of `trials` trials (the cut depends on `trials` only).
+pub fn batch(trials: u64, index: u64) -> Batch {
+    let first = index * BATCH_SIZE;
+    Batch { index, first, len: BATCH_SIZE.min(trials - first) }
 }
 
+/// The number of batches of a run of `trials` trials.
+pub fn batch_count(trials: u64) -> u64 {
+    trials.div_ceil(BATCH_SIZE)
+}
+
+/// The batches of a run of `trials` trials (a list: for small runs and tests).
+pub fn batches(trials: u64) -> Vec<Batch> {
+    (0..batch_count(trials)).map(|index| batch(trials, index)).collect()
+}
+
+/// Batches in flight per worker thread: enough to keep every core busy while a wave's
+/// slowest batch finishes, few enough that a wave's results take no memory to speak of.
+const WAVE_PER_THREAD: u64 = 4;
+
 /// Runs `work` on every batch, on `threads` threads (0 = all cores), and returns the results
-/// in batch order. `done` hears of every finished batch (for a progress bar).
+/// in batch order. `done` hears of every finished batch (for a progress bar). The list grows
+/// with the number of batches: long runs use [`run_folded`].
 pub fn run<T, W>(trials: u64, seed: u64, threads: usize, work: W, done: &(dyn Fn(u64) + Sync)) -> Vec<T>
 where
     T: Send,
     W: Fn(&mut Stream, Batch) -> T + Sync,
 {
+    run_folded(trials, seed, threads, work, Vec::new(), |all: &mut Vec<T>, _, t| all.push(t), done)
+}
+
+/// Runs `work` on every batch, on `threads` threads (0 = all cores), and folds the results
+/// into `init` with `add(accumulator, batch, result)` in batch order, so the answer is the
+/// same for any thread count. Batches run in waves of a few per thread, so memory does not
+/// grow with the number of trials. `done` hears of every finished batch (for a progress bar).
+pub fn run_folded<T, A, W, F>(
+    trials: u64,
+    seed: u64,
+    threads: usize,
+    work: W,
+    init: A,
+    mut add: F,
+    done: &(dyn Fn(u64) + Sync),
+) -> A
+where
+    T: Send,
+    W: Fn(&mut Stream, Batch) -> T + Sync,
+    F: FnMut(&mut A, Batch, T),
+{
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("a thread pool");
-    pool.install(|| {
-        batches(trials)
-            .into_par_iter()
-            .map(|batch| {
-                let mut stream = Stream::new(seed, batch.index);
-                let out = work(&mut stream, batch);
-                done(batch.len);
-                out
-            })
-            .collect()
-    })
+    let wave = pool.current_num_threads() as u64 * WAVE_PER_THREAD;
+    let count = batch_count(trials);
+    let mut acc = init;
+    let mut start = 0;
+    while start < count {
+        let end = count.min(start.saturating_add(wave));
+        let results: Vec<(Batch, T)> = pool.install(|| {
+            (start..end)
+                .into_par_iter()
+                .map(|index| {
+                    let batch = batch(trials, index);
+                    let mut stream = Stream::new(seed, batch.index);
+                    let out = work(&mut stream, batch);
+                    done(batch.len);
+                    (batch, out)
+                })
+                .collect()
+        });
+        for (batch, out) in results {
+            add(&mut acc, batch, out);
+        }
+        start = end;
+    }
+    acc
 }
 
 #[cfg(test)]
@@ -104,6 +150,45 @@ mod tests {
         assert_eq!(one, many);
         assert_ne!(one, run(300_000, 8, 2, draw, &|_| {}));
         assert_eq!(one.len(), 5);
+    }
+
+    #[test]
+    fn folded_results_do_not_depend_on_the_thread_count() {
+        let draw = |s: &mut Stream, b: Batch| (0..b.len).map(|_| s.below(36) as u64).sum::<u64>();
+        let fold = |threads| {
+            run_folded(300_000, 7, threads, draw, Vec::new(), |v: &mut Vec<u64>, _, t| v.push(t), &|_| {})
+        };
+        assert_eq!(fold(1), run(300_000, 7, 1, draw, &|_| {}));
+        assert_eq!(fold(1), fold(2));
+        assert_eq!(fold(1), fold(5));
+    }
+
+    #[test]
+    fn a_folded_run_keeps_only_its_accumulator_whatever_the_batch_count() {
+        // 10^5 batches of one trial each would be 10^5 results if they were collected; the fold
+        // sees them one by one, in order, and keeps a constant-size accumulator.
+        let trials = 100_000 * BATCH_SIZE;
+        let (count, last, in_order) = run_folded(
+            trials,
+            1,
+            2,
+            |_, b: Batch| b.index,
+            (0u64, None::<u64>, true),
+            |acc: &mut (u64, Option<u64>, bool), b, index| {
+                acc.2 &= acc.1.map_or(index == 0, |last| index == last + 1) && b.index == index;
+                acc.0 += 1;
+                acc.1 = Some(index);
+            },
+            &|_| {},
+        );
+        assert_eq!((count, last, in_order), (100_000, Some(99_999), true));
+    }
+
+    #[test]
+    fn the_last_batch_of_the_largest_run_is_addressable() {
+        let b = batch(u64::MAX, batch_count(u64::MAX) - 1);
+        assert_eq!(b.first + b.len, u64::MAX);
+        assert_eq!(batch_count(u64::MAX), 1 << 48);
     }
 
     #[test]

@@ -92,6 +92,9 @@ fn count_games(req: &super::validate::EngineRequest) -> Result<CountReport, Fail
 pub fn simulate(args: SimulateArgs) -> Answer {
     let req = args.validate()?;
     let total = req.config.total_games(&req.board);
+    progress::warn_if_long(total, req.config.threads, req.quiet, || {
+        pegchain::solitaire::estimates::calibrate(&req.board, &req.config, progress::CALIBRATION_GAMES)
+    });
     let bar = progress::games_bar(total, req.quiet);
     let r = pegchain::solitaire::estimates::run(&req.board, &req.config, &|n| bar.inc(n))?;
     bar.finish_and_clear();
@@ -101,6 +104,9 @@ pub fn simulate(args: SimulateArgs) -> Answer {
 
 pub fn audit(args: AuditArgs) -> Answer {
     let req = args.validate()?;
+    progress::warn_if_long(req.config.games, req.config.threads, req.quiet, || {
+        pegchain::solitaire::audit::calibrate(&req.config, progress::CALIBRATION_GAMES)
+    });
     let bar = progress::games_bar(req.config.games, req.quiet);
     let r = pegchain::solitaire::audit::run(&req.config, &|n| bar.inc(n))?;
     bar.finish_and_clear();
@@ -122,7 +128,12 @@ pub fn race(args: RaceArgs) -> Answer {
         RaceJob::Game { setup, simulate } => {
             let r = race::analyse(rules, setup)?;
             let sim = simulate.map(|(games, seed, threads)| {
-                let s = race::simulate(rules, setup, games, seed, threads);
+                progress::warn_if_long(games, threads, req.quiet, || {
+                    race::simulate(rules, setup, progress::CALIBRATION_GAMES, seed, 1, &|_| {});
+                });
+                let bar = progress::games_bar(games, req.quiet);
+                let s = race::simulate(rules, setup, games, seed, threads, &|n| bar.inc(n));
+                bar.finish_and_clear();
                 let check = s.check(&r);
                 (s, check)
             });

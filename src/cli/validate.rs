@@ -132,6 +132,22 @@ pub fn parse_games(flag: &str, text: &str) -> Result<u64, Error> {
     if n == 0 { Err(bad()) } else { Ok(n) }
 }
 
+/// A plan whose games in all cannot be counted (more than u64::MAX) is refused: its tallies
+/// could not be added up.
+fn check_total_games(board: &Board, config: &SimConfig) -> Result<(), Error> {
+    if config.checked_total_games(board).is_some() {
+        return Ok(());
+    }
+    let (flag, count, runs) = match &config.starts {
+        StartPlan::PerClass(n) => ("--per-class", *n, "symmetry classes"),
+        _ => ("--games", config.games, "start holes"),
+    };
+    Err(Error::Invalid(format!(
+        "{flag} {count} over these {runs} makes more than {} games in all, more than can be counted",
+        u64::MAX
+    )))
+}
+
 impl SimulateArgs {
     pub fn validate(&self) -> Result<SimulateRequest, Error> {
         let board = pegchain::solitaire::load_board(&self.board.board)?;
@@ -148,6 +164,7 @@ impl SimulateArgs {
         let exact = self.exact || (!self.no_exact && board.hole_count() <= EXACT_BY_DEFAULT_HOLES);
         let threads = check_threads(self.threads)?;
         let config = SimConfig { games, seed: self.seed, threads, policy, starts, exact };
+        check_total_games(&board, &config)?;
         Ok(SimulateRequest { board, config, output: self.output.validate(), quiet: self.quiet })
     }
 }
@@ -241,6 +258,7 @@ pub struct RaceRequest {
     pub rules: Rules,
     pub job: RaceJob,
     pub output: Output,
+    pub quiet: bool,
 }
 
 impl RaceArgs {
@@ -280,7 +298,7 @@ impl RaceArgs {
             race::check_length(length)?;
             RaceJob::Game { setup: Setup::new(length, swine, butcher)?, simulate }
         };
-        Ok(RaceRequest { rules, job, output: self.output.validate() })
+        Ok(RaceRequest { rules, job, output: self.output.validate(), quiet: self.quiet })
     }
 }
 
@@ -532,6 +550,24 @@ mod sim_tests {
         );
         assert!(
             unparsed(&["simulate", "--per-class", "100", "--games", "5"]).contains("cannot be used with")
+        );
+    }
+
+    #[test]
+    fn games_that_cannot_be_counted_in_all_are_refused() {
+        let max = u64::MAX.to_string();
+        assert!(
+            refused(simulate(&["--games", &max, "--start", "all"]))
+                .contains("makes more than 18446744073709551615 games in all")
+        );
+        assert!(
+            refused(simulate(&["--per-class", &max])).starts_with("--per-class 18446744073709551615 over")
+        );
+        // One run of u64::MAX games (a random start) is counted: it is streamed, not refused.
+        assert_eq!(simulate(&["--games", &max]).unwrap().config.games, u64::MAX);
+        assert_eq!(
+            simulate(&["--games", &(u64::MAX / 15).to_string(), "--start", "all"]).unwrap().config.games,
+            u64::MAX / 15
         );
     }
 

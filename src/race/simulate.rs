@@ -33,8 +33,16 @@ pub struct CrossCheck {
 }
 
 /// Plays `trials` games with `seed` on `threads` threads (0 = all); the result does not
-/// depend on the thread count.
-pub fn simulate(rules: &Rules, setup: Setup, trials: u64, seed: u64, threads: usize) -> Simulation {
+/// depend on the thread count. Batches are added up as they finish, so memory does not grow
+/// with `trials`; `done` hears of every finished batch (games in it), for progress.
+pub fn simulate(
+    rules: &Rules,
+    setup: Setup,
+    trials: u64,
+    seed: u64,
+    threads: usize,
+    done: &(dyn Fn(u64) + Sync),
+) -> Simulation {
     // Face i is drawn when a uniform number below the total weight falls under bound[i].
     let mut bounds = Vec::with_capacity(rules.faces.len());
     let mut running = 0u64;
@@ -59,29 +67,23 @@ pub fn simulate(rules: &Rules, setup: Setup, trials: u64, seed: u64, threads: us
             }
         }
     };
-    let batches = sampler::run(
-        trials,
-        seed,
-        threads,
-        |stream, batch| {
-            let mut totals = (0u64, 0u64, 0u128);
-            for _ in 0..batch.len {
-                let (swine_won, turns) = play(stream);
-                totals.0 += u64::from(swine_won);
-                totals.1 += turns;
-                totals.2 += u128::from(turns) * u128::from(turns);
-            }
-            totals
-        },
-        &|_| {},
-    );
-    let mut sim = Simulation { trials, seed, swine_wins: 0, turns: 0, turns_squared: 0 };
-    for (wins, turns, squares) in batches {
+    let work = |stream: &mut Stream, batch: sampler::Batch| {
+        let mut totals = (0u64, 0u64, 0u128);
+        for _ in 0..batch.len {
+            let (swine_won, turns) = play(stream);
+            totals.0 += u64::from(swine_won);
+            totals.1 += turns;
+            totals.2 += u128::from(turns) * u128::from(turns);
+        }
+        totals
+    };
+    let init = Simulation { trials, seed, swine_wins: 0, turns: 0, turns_squared: 0 };
+    let add = |sim: &mut Simulation, _, (wins, turns, squares): (u64, u64, u128)| {
         sim.swine_wins += wins;
-        sim.turns += turns;
-        sim.turns_squared += squares;
-    }
-    sim
+        sim.turns = sim.turns.saturating_add(turns);
+        sim.turns_squared = sim.turns_squared.saturating_add(squares);
+    };
+    sampler::run_folded(trials, seed, threads, work, init, add, done)
 }
 
 impl Simulation {

@@ -124,7 +124,8 @@ pub struct Run {
 pub struct RunTally {
     /// `counts[hole][pegs]`: games started with `hole` empty that ended with `pegs` pegs.
     pub counts: Vec<Vec<u64>>,
-    /// (games played, wins so far) after every batch, in order: the running estimate.
+    /// (games played, wins so far) after every batch, in order: the running estimate. Runs of
+    /// more than `RUNNING_POINTS` batches keep it after every k-th batch and after the last.
     pub running: Vec<(u64, u64)>,
 }
 
@@ -134,6 +135,37 @@ impl RunTally {
     }
     pub fn wins(&self) -> u64 {
         self.counts.iter().map(|c| c[1]).sum()
+    }
+}
+
+/// The most points the running estimate keeps, whatever the number of games.
+pub const RUNNING_POINTS: u64 = 1_000;
+
+/// The running estimate keeps a point after every `running_every(batches)`-th batch (and
+/// after the last), so a run of any length keeps at most `RUNNING_POINTS` points; up to that
+/// many batches, it keeps every one.
+pub fn running_every(batches: u64) -> u64 {
+    if batches <= RUNNING_POINTS { 1 } else { batches.div_ceil(RUNNING_POINTS - 1) }
+}
+
+/// A run's tallies as the batches come in: counts by hole and pegs left, the running
+/// estimate, and (games, wins) so far.
+type Totals = (Vec<Vec<u64>>, Vec<(u64, u64)>, (u64, u64));
+
+/// Adds one batch's counts to the totals, keeping a point of the running estimate after
+/// every `every`-th batch and after the last one (the one that ends the run's `trials`).
+fn add(every: u64, trials: u64) -> impl FnMut(&mut Totals, Batch, Vec<Vec<u64>>) {
+    move |(total, running, (games, wins)), batch, counts| {
+        for (t, c) in total.iter_mut().zip(&counts) {
+            for (a, b) in t.iter_mut().zip(c) {
+                *a += b;
+            }
+        }
+        *games += batch.len;
+        *wins += counts.iter().map(|c| c[1]).sum::<u64>();
+        if (batch.index + 1) % every == 0 || batch.first + batch.len == trials {
+            running.push((*games, *wins));
+        }
     }
 }
 
@@ -165,20 +197,11 @@ pub fn simulate(
                 }
                 counts
             };
-            let batches = sampler::run(run.games, sampler::subseed(seed, i as u64), threads, work, done);
-            let mut total = vec![vec![0u64; n + 1]; n];
-            let mut running = Vec::with_capacity(batches.len());
-            let (mut games, mut wins) = (0, 0);
-            for counts in batches {
-                for (t, c) in total.iter_mut().zip(&counts) {
-                    for (a, b) in t.iter_mut().zip(c) {
-                        *a += b;
-                    }
-                }
-                games += counts.iter().flatten().sum::<u64>();
-                wins += counts.iter().map(|c| c[1]).sum::<u64>();
-                running.push((games, wins));
-            }
+            let every = running_every(sampler::batch_count(run.games));
+            let init = (vec![vec![0u64; n + 1]; n], Vec::new(), (0, 0));
+            let seed = sampler::subseed(seed, i as u64);
+            let (total, running, _) =
+                sampler::run_folded(run.games, seed, threads, work, init, add(every, run.games), done);
             RunTally { counts: total, running }
         })
         .collect()
@@ -203,6 +226,30 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn the_running_estimate_keeps_at_most_its_cap_of_points_deterministically() {
+        // Counts of one hole, one game per "batch": only the running estimate is of interest.
+        let thin = |batches: u64| {
+            let mut totals: Totals = (vec![vec![0; 2]], Vec::new(), (0, 0));
+            let mut add = add(running_every(batches), batches * sampler::BATCH_SIZE);
+            for index in 0..batches {
+                let batch = sampler::batch(batches * sampler::BATCH_SIZE, index);
+                add(&mut totals, batch, vec![vec![0, index % 2]]);
+            }
+            totals.1
+        };
+        for batches in [1, 2, 999, 1_000, 1_001, 5_000, 123_457] {
+            let points = thin(batches);
+            assert!(points.len() as u64 <= RUNNING_POINTS, "{batches} batches: {} points", points.len());
+            assert_eq!(points.last().unwrap().0, batches * sampler::BATCH_SIZE, "the last batch is kept");
+            assert_eq!(points, thin(batches), "deterministic");
+        }
+        // Up to the cap, every batch keeps its point (as before the cap).
+        assert_eq!(thin(1_000).len(), 1_000);
+        assert_eq!(thin(1_001).len(), 501);
+        assert_eq!(thin(10).iter().map(|p| p.1).collect::<Vec<_>>(), [0, 1, 1, 2, 2, 3, 3, 4, 4, 5]);
     }
 
     #[test]
