@@ -25,6 +25,10 @@ pub enum EngineError {
     /// states, more than the `limit` a layer's indices can address.
     #[error("the layer of rank {rank} holds up to {states} states, more than the limit of {limit}")]
     LayerTooLarge { rank: u32, states: u64, limit: u64 },
+    /// The system refused an allocation of `bytes` bytes: the process may use less memory
+    /// than the budget allowed (an address-space or cgroup limit), or the projection fell short.
+    #[error("the system refused an allocation of {bytes} bytes")]
+    AllocationFailed { bytes: u64 },
     /// A move's weight is over [`MAX_WEIGHT`].
     #[error("a move has weight {weight}, more than the limit of {limit}", limit = MAX_WEIGHT)]
     WeightTooLarge { weight: u64 },

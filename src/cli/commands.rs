@@ -68,7 +68,9 @@ pub fn show(args: ShowArgs) -> Answer {
 pub fn exact(args: ExactArgs) -> Answer {
     let req = args.validate()?;
     let analysis = Analysis::new(&req.board);
-    let r = analysis.exact(&req.starts, &req.config, &mut progress::layer_printer(&req.board, req.quiet))?;
+    let r = analysis
+        .exact(&req.starts, &req.config, &mut progress::layer_printer(&req.board, req.quiet))
+        .map_err(|e| super::limits::explain(e, req.budget))?;
     answer(&ExactView::new(&req.board, &r), req.output)
 }
 
@@ -86,7 +88,9 @@ pub fn ends(args: CountArgs) -> Answer {
 
 fn count_games(req: &super::validate::EngineRequest) -> Result<CountReport, Failure> {
     let analysis = Analysis::new(&req.board);
-    Ok(analysis.count(&req.starts, &req.config, &mut progress::layer_printer(&req.board, req.quiet))?)
+    Ok(analysis
+        .count(&req.starts, &req.config, &mut progress::layer_printer(&req.board, req.quiet))
+        .map_err(|e| super::limits::explain(e, req.budget))?)
 }
 
 pub fn simulate(args: SimulateArgs) -> Answer {

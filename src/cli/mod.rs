@@ -5,6 +5,7 @@
 pub mod args;
 pub mod commands;
 pub mod files;
+pub mod limits;
 pub mod output;
 pub mod progress;
 pub mod validate;

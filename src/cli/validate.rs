@@ -2,6 +2,7 @@
 //! computing starts, and every refusal names the flag in the user's words.
 
 use super::args::*;
+use pegchain::budget::Budget;
 use pegchain::race::{self, Rules, Setup};
 use pegchain::render::{Format, Style};
 use pegchain::solitaire::Pegs;
@@ -172,6 +173,8 @@ impl SimulateArgs {
 /// A validated engine request.
 pub struct EngineRequest {
     pub board: Board,
+    /// The memory budget and the limit it came from (`config.memory_budget` is its bytes).
+    pub budget: Option<Budget>,
     pub starts: Starts,
     pub config: EngineConfig,
     pub output: Output,
@@ -200,12 +203,15 @@ impl CountArgs {
                 )));
             }
             Some(gb) => Some((gb * 1e9) as u64),
-            None => available_memory().map(|b| b / 5 * 4),
+            None => None,
         };
+        let budget = super::limits::read(memory_budget).budget();
+        let memory_budget = budget.map(|b| b.bytes);
         Ok(EngineRequest {
             board,
             starts,
             config: EngineConfig { policy, reduce: !self.no_symmetry, memory_budget },
+            budget,
             output: self.output.validate(),
             quiet: self.quiet,
         })
@@ -224,14 +230,6 @@ pub fn parse_starts(board: &Board, text: &str) -> Result<Starts, Error> {
         }
     }
     Ok(Starts::Holes(holes))
-}
-
-/// MemAvailable from /proc/meminfo, in bytes.
-fn available_memory() -> Option<u64> {
-    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb * 1024)
 }
 
 /// What `race` is asked to compute.
