@@ -2,8 +2,8 @@
 //! It knows no game and no flag; callers put these into their users' words.
 //!
 //! Two kinds of refusal: a chain too big for the machine or for the engine's compact
-//! storage (`TooLarge`, `LayerTooLarge`), and a chain that breaks the contract of
-//! [`Chain`](crate::Chain) (the rest). Nothing is narrowed or skipped silently.
+//! storage (`TooLarge`, `LayerTooLarge`, `AllocationFailed`), and a chain that breaks the
+//! contract of [`Chain`](crate::Chain) (the rest). Nothing is narrowed or skipped silently.
 
 use thiserror::Error;
 

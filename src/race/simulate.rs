@@ -14,7 +14,8 @@ pub struct Simulation {
     pub trials: u64,
     pub seed: u64,
     pub swine_wins: u64,
-    /// The sum of the games' turns, and of their squares.
+    /// The sum of the games' turns, and of their squares (each saturating at its maximum,
+    /// beyond the reach of any run that finishes).
     pub turns: u64,
     pub turns_squared: u128,
 }
