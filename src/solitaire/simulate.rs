@@ -230,7 +230,7 @@ mod tests {
 
     #[test]
     fn the_running_estimate_keeps_at_most_its_cap_of_points_deterministically() {
-        // Counts of one hole, one game per "batch": only the running estimate is of interest.
+        // Hand-made counts (one hole, a win in every other batch): only the running estimate matters.
         let thin = |batches: u64| {
             let mut totals: Totals = (vec![vec![0; 2]], Vec::new(), (0, 0));
             let mut add = add(running_every(batches), batches * sampler::BATCH_SIZE);
