@@ -19,6 +19,14 @@ pub enum Error {
         gb = *bytes as f64 / 1e9, budget_gb = *budget as f64 / 1e9
     )]
     TooLarge { layer: String, positions: u64, bytes: u64, budget: u64 },
+    /// The system refused memory the budget allowed: the process may use less than the
+    /// readings the budget came from (or the engine's projection fell short).
+    #[error(
+        "too large for the exact engine: the system refused {gb:.2} GB of memory within the memory \
+         budget; this process may use less than the budget assumed",
+        gb = *bytes as f64 / 1e9
+    )]
+    AllocationFailed { bytes: u64 },
     /// Beyond what the exact engine can index, whatever the memory: no flag raises it.
     #[error(
         "too large for the exact engine: {layer} holds up to {positions} positions, more than the \
@@ -58,6 +66,7 @@ impl Error {
             EngineError::TooLarge { rank, states, bytes, budget } => {
                 Error::TooLarge { layer: layer(rank), positions: states, bytes, budget }
             }
+            EngineError::AllocationFailed { bytes } => Error::AllocationFailed { bytes },
             EngineError::LayerTooLarge { rank, states, limit } => {
                 Error::LayerTooLarge { layer: layer(rank), positions: states, limit }
             }

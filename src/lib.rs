@@ -5,8 +5,10 @@
 //! sampling, statistics; it knows no game) <- the games (`solitaire`, `race`) <- `render`
 //! (typed results to bytes) <- the `pegchain` binary's `cli` (flags to validated requests,
 //! one output function). Data flows one way; the library never parses arguments, never
-//! prints and never names a flag.
+//! prints and never names a flag. `budget` turns the process's memory limits into the exact
+//! engine's budget.
 
+pub mod budget;
 pub mod error;
 pub mod race;
 pub mod render;

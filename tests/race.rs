@@ -182,7 +182,7 @@ fn the_turn_distribution_sums_to_one_and_gives_the_recursions_moments() {
     // 1/6 of games end on the first roll (a 6 takes the butcher onto the swine); none lasts
     // beyond 6 moves (one butcher's 5, then five single steps of the swine).
     assert_eq!(t.rows[0].total(), r(1, 6));
-    assert_eq!((t.shortest, t.median, t.percentile_90, t.longest), (1, 3, 5, Some(6)));
+    assert_eq!((t.shortest, t.median, t.percentile_90, t.longest), (1, Some(3), Some(5), Some(6)));
 }
 
 /// The seed's die with its 6 replaced by a face that moves nobody.
@@ -242,7 +242,7 @@ fn the_seeded_simulation_lands_within_four_standard_errors() {
     for (rules, golden) in [(Rules::default_game(), (102_171, 599_491)), (distracted().0, (160_758, 837_922))]
     {
         let exact = race::analyse(&rules, default_setup()).unwrap();
-        let sim = race::simulate(&rules, default_setup(), (200_000, 4, 2), &Cancel::new()).unwrap();
+        let sim = race::simulate(&rules, default_setup(), (200_000, 4, 2), &|_| {}, &Cancel::new()).unwrap();
         let check = sim.check(&exact);
         assert!(check.z.unwrap().abs() < 4.0, "{check:?}");
         assert!(check.mean_turns_z.unwrap().abs() < 4.0, "{check:?}");
@@ -250,7 +250,10 @@ fn the_seeded_simulation_lands_within_four_standard_errors() {
         assert!(check.interval.0 < p + 0.01 && p - 0.01 < check.interval.1);
         // The fixed seed's exact figures, identical for any thread count.
         assert_eq!((sim.swine_wins, sim.turns), golden, "{}", rules.name);
-        assert_eq!(sim, race::simulate(&rules, default_setup(), (200_000, 4, 1), &Cancel::new()).unwrap());
+        assert_eq!(
+            sim,
+            race::simulate(&rules, default_setup(), (200_000, 4, 1), &|_| {}, &Cancel::new()).unwrap()
+        );
     }
 }
 
@@ -414,4 +417,51 @@ fn only_the_distances_matter_so_a_longer_board_shifts_the_grid() {
         let shifted = long.cells.iter().find(|c| (c.swine, c.butcher) == (cell.swine + 8, cell.butcher + 8));
         assert_eq!(Some(&cell.p), shifted.map(|c| &c.p), "{cell:?}");
     }
+}
+
+#[test]
+fn a_likely_idle_face_answers_at_once_with_a_capped_list_and_its_exact_tail() {
+    // Seed 004's die scaled to 1/1000 of the rolls, and a seventh face that moves nobody with
+    // probability 999/1000 (once: nothing printed in 30 s).
+    let mut faces: Vec<String> = [(1, 0), (2, 0), (3, 0), (1, 1), (0, 5), (0, 6)]
+        .iter()
+        .enumerate()
+        .map(|(i, (s, b))| {
+            format!(r#"{{"face": {}, "swine": {s}, "butcher": {b}, "probability": "1/6000"}}"#, i + 1)
+        })
+        .collect();
+    faces.push(r#"{"face": 7, "swine": 0, "butcher": 0, "probability": "999/1000"}"#.into());
+    let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("idle-999.json");
+    std::fs::write(&path, format!(r#"{{"die": {{"sides": 7, "faces": [{}]}}}}"#, faces.join(","))).unwrap();
+    let rules = Rules::load(&path).unwrap();
+    assert_eq!(rules.stay_probability(), r(999, 1000));
+
+    let idle = race::analyse(&rules, default_setup()).unwrap();
+    let plain = race::analyse(&Rules::default_game(), default_setup()).unwrap();
+    assert_eq!(idle.swine, plain.swine, "who wins does not depend on the idle face");
+    // E[T] = E[K] / (1 - q): each move waits 1000 rolls on average.
+    assert_eq!(idle.turns.mean, &plain.turns.mean * r(1000, 1));
+    let t = &idle.turns;
+    assert_eq!(t.rows.len(), race::turns::MAX_ROWS);
+    let listed: Rational = t.rows.iter().map(|row| row.total()).sum();
+    assert_eq!(listed + &t.tail, 1, "the tail is exact: the list and it are the whole");
+    assert!(t.tail > r(1, 2), "200 turns are a fifth of one move's wait: most games last longer");
+    assert_eq!((t.median, t.percentile_90), (None, None));
+
+    // The command line, in every format.
+    let file = path.to_str().unwrap();
+    let v = json(&["--rules", file]);
+    assert_eq!(v["swine_wins"]["fraction"], "221/432");
+    assert_eq!(v["turns"]["mean"]["fraction"], "971375/324", "7771/2592 times 1000");
+    assert_eq!(v["turns"]["distribution"].as_array().unwrap().len(), race::turns::MAX_ROWS);
+    assert_eq!(v["turns"]["tail"]["fraction"], t.tail.to_string());
+    assert!(v["turns"].get("median").is_none());
+    let text = pegchain().args(["race", "--rules", file]).output().unwrap();
+    let text = String::from_utf8(text.stdout).unwrap();
+    assert!(text.contains("median > 200, 90th percentile > 200"), "{text}");
+    assert!(text.contains("P(more than 200 turns) = "), "{text}");
+    assert!(text.contains("The list stops at 200 turns"), "{text}");
+    let csv = pegchain().args(["race", "--rules", file, "--csv"]).output().unwrap();
+    let csv = String::from_utf8(csv.stdout).unwrap();
+    assert!(csv.contains("more_turns_than,,200,"), "{csv}");
 }

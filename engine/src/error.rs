@@ -2,8 +2,8 @@
 //! It knows no game and no flag; callers put these into their users' words.
 //!
 //! Two kinds of refusal: a chain too big for the machine or for the engine's compact
-//! storage (`TooLarge`, `LayerTooLarge`), and a chain that breaks the contract of
-//! [`Chain`](crate::Chain) (the rest). Nothing is narrowed or skipped silently.
+//! storage (`TooLarge`, `LayerTooLarge`, `AllocationFailed`), and a chain that breaks the
+//! contract of [`Chain`](crate::Chain) (the rest). Nothing is narrowed or skipped silently.
 
 use thiserror::Error;
 
@@ -25,6 +25,10 @@ pub enum EngineError {
     /// states, more than the `limit` a layer's indices can address.
     #[error("the layer of rank {rank} holds up to {states} states, more than the limit of {limit}")]
     LayerTooLarge { rank: u32, states: u64, limit: u64 },
+    /// The system refused an allocation of `bytes` bytes: the process may use less memory
+    /// than the budget allowed (an address-space or cgroup limit), or the projection fell short.
+    #[error("the system refused an allocation of {bytes} bytes")]
+    AllocationFailed { bytes: u64 },
     /// A move's weight is over [`MAX_WEIGHT`].
     #[error("a move has weight {weight}, more than the limit of {limit}", limit = MAX_WEIGHT)]
     WeightTooLarge { weight: u64 },

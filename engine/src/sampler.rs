@@ -3,7 +3,8 @@
 //!
 //! A run of N trials is cut into batches of `BATCH_SIZE` (so the cut depends on N only).
 //! Batch i draws from its own stream: ChaCha8 keyed by the seed, with stream number i, a
-//! portable generator whose streams never overlap. Batch results come back in index order.
+//! portable generator whose streams never overlap. Batch results are added up in index order,
+//! a wave of batches at a time, so memory does not grow with N.
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
@@ -59,35 +60,61 @@ pub struct Batch {
     pub len: u64,
 }
 
-/// The batches of a run of `trials` trials.
-pub fn batches(trials: u64) -> Vec<Batch> {
-    (0..trials.div_ceil(BATCH_SIZE))
-        .map(|index| {
-            let first = index * BATCH_SIZE;
-            Batch { index, first, len: BATCH_SIZE.min(trials - first) }
-        })
-        .collect()
+/// Batch `index` of a run of `trials` trials (the cut depends on `trials` only).
+pub fn batch(trials: u64, index: u64) -> Batch {
+    let first = index * BATCH_SIZE;
+    Batch { index, first, len: BATCH_SIZE.min(trials - first) }
 }
 
+/// The number of batches of a run of `trials` trials.
+pub fn batch_count(trials: u64) -> u64 {
+    trials.div_ceil(BATCH_SIZE)
+}
+
+/// The batches of a run of `trials` trials (a list: for small runs and tests).
+pub fn batches(trials: u64) -> Vec<Batch> {
+    (0..batch_count(trials)).map(|index| batch(trials, index)).collect()
+}
+
+/// Batches in flight per worker thread: enough to keep every core busy while a wave's
+/// slowest batch finishes, few enough that a wave's results take no memory to speak of.
+const WAVE_PER_THREAD: u64 = 4;
+
 /// Runs `work` on every batch, on `threads` threads (0 = all cores), and returns the results
-/// in batch order. `done` hears of every finished batch (for a progress bar).
+/// in batch order. `done` hears of every finished batch (for a progress bar). The list grows
+/// with the number of batches: long runs use [`run_folded`].
 pub fn run<T, W>(trials: u64, seed: u64, threads: usize, work: W, done: &(dyn Fn(u64) + Sync)) -> Vec<T>
 where
     T: Send,
     W: Fn(&mut Stream, Batch) -> T + Sync,
 {
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("a thread pool");
-    pool.install(|| {
-        batches(trials)
-            .into_par_iter()
-            .map(|batch| {
-                let mut stream = Stream::new(seed, batch.index);
-                let out = work(&mut stream, batch);
-                done(batch.len);
-                out
-            })
-            .collect()
-    })
+    run_folded(trials, seed, threads, work, Vec::new(), |all: &mut Vec<T>, _, t| all.push(t), done)
+}
+
+/// Runs `work` on every batch, on `threads` threads (0 = all cores), and folds the results
+/// into `init` with `add(accumulator, batch, result)` in batch order, so the answer is the
+/// same for any thread count. Batches run in waves of a few per thread, so memory does not
+/// grow with the number of trials. `done` hears of every finished batch (for a progress bar).
+pub fn run_folded<T, A, W, F>(
+    trials: u64,
+    seed: u64,
+    threads: usize,
+    work: W,
+    init: A,
+    add: F,
+    done: &(dyn Fn(u64) + Sync),
+) -> A
+where
+    T: Send,
+    W: Fn(&mut Stream, Batch) -> T + Sync,
+    F: FnMut(&mut A, Batch, T),
+{
+    let never = crate::Cancel::new();
+    let all = 0..batch_count(trials);
+    match fold_batches(trials, seed, threads, all, work, init, add, done, &never) {
+        Ok(acc) => acc,
+        Err((acc, _)) => acc, // unreachable: nothing cancels `never`
+    }
 }
 
 /// A run stopped by its [`Cancel`](crate::Cancel) token: the batches that had finished held
@@ -97,27 +124,33 @@ pub struct Cancelled {
     pub trials_done: u64,
 }
 
-/// [`run`], polling `cancel` before each batch: once it is cancelled no batch starts, and
-/// the run returns [`Cancelled`] with the trials of the batches that had finished. A batch
-/// is short (`BATCH_SIZE` trials), so the run stops soon after the request.
-pub fn run_cancellable<T, W>(
+/// [`run_folded`], polling `cancel` before each batch: once it is cancelled no batch starts,
+/// and the run returns [`Cancelled`] with the trials of the batches folded in by then (a batch
+/// is short, `BATCH_SIZE` trials, so the run stops soon after the request).
+#[allow(clippy::too_many_arguments)]
+pub fn run_folded_cancellable<T, A, W, F>(
     trials: u64,
     seed: u64,
     threads: usize,
     work: W,
+    init: A,
+    add: F,
     done: &(dyn Fn(u64) + Sync),
     cancel: &crate::Cancel,
-) -> Result<Vec<T>, Cancelled>
+) -> Result<A, Cancelled>
 where
     T: Send,
     W: Fn(&mut Stream, Batch) -> T + Sync,
+    F: FnMut(&mut A, Batch, T),
 {
-    run_batches(trials, seed, threads, 0..u64::MAX, work, done, cancel)
+    let all = 0..batch_count(trials);
+    fold_batches(trials, seed, threads, all, work, init, add, done, cancel).map_err(|(_, c)| c)
 }
 
-/// [`run_cancellable`] over the batches of the run whose indices fall in `range` only (the
-/// rest of the run is someone else's: an earlier session's, a later wave's). Each batch is
-/// the one it would be in the whole run, so waves added in order give the whole run.
+/// The results of the batches of the run whose indices fall in `range` only, in order (the
+/// rest of the run is someone else's: an earlier session's, a later wave's). Each batch is the
+/// one it would be in the whole run, so ranges added in order give the whole run. Polls
+/// `cancel` before each batch, as [`run_folded_cancellable`].
 pub fn run_batches<T, W>(
     trials: u64,
     seed: u64,
@@ -131,24 +164,62 @@ where
     T: Send,
     W: Fn(&mut Stream, Batch) -> T + Sync,
 {
-    let finished = std::sync::atomic::AtomicU64::new(0);
-    let batch = |b: Batch| {
-        if cancel.is_cancelled() {
-            return None;
-        }
-        let out = work(&mut Stream::new(seed, b.index), b);
-        finished.fetch_add(b.len, std::sync::atomic::Ordering::Relaxed);
-        done(b.len);
-        Some(out)
-    };
+    let range = range.start..range.end.min(batch_count(trials));
+    let add = |all: &mut Vec<T>, _: Batch, t: T| all.push(t);
+    fold_batches(trials, seed, threads, range, work, Vec::new(), add, done, cancel).map_err(|(_, c)| c)
+}
+
+/// The one loop under every run: the batches of `range` in waves of a few per thread, each
+/// wave's results folded in batch order; no batch starts once `cancel` is cancelled. On
+/// cancellation the accumulator holds every batch finished before the wave that saw it.
+#[allow(clippy::too_many_arguments)]
+fn fold_batches<T, A, W, F>(
+    trials: u64,
+    seed: u64,
+    threads: usize,
+    range: std::ops::Range<u64>,
+    work: W,
+    init: A,
+    mut add: F,
+    done: &(dyn Fn(u64) + Sync),
+    cancel: &crate::Cancel,
+) -> Result<A, (A, Cancelled)>
+where
+    T: Send,
+    W: Fn(&mut Stream, Batch) -> T + Sync,
+    F: FnMut(&mut A, Batch, T),
+{
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("a thread pool");
-    let mut cut = batches(trials);
-    cut.retain(|b| range.contains(&b.index));
-    let results: Option<Vec<T>> = pool.install(|| cut.into_par_iter().map(batch).collect());
-    match results {
-        Some(results) if !cancel.is_cancelled() => Ok(results),
-        _ => Err(Cancelled { trials_done: finished.into_inner() }),
+    let wave = pool.current_num_threads() as u64 * WAVE_PER_THREAD;
+    let (mut acc, mut folded, mut start) = (init, 0u64, range.start);
+    while start < range.end {
+        let end = range.end.min(start.saturating_add(wave));
+        let results: Option<Vec<(Batch, T)>> = pool.install(|| {
+            (start..end)
+                .into_par_iter()
+                .map(|index| {
+                    if cancel.is_cancelled() {
+                        return None;
+                    }
+                    let batch = batch(trials, index);
+                    let out = work(&mut Stream::new(seed, batch.index), batch);
+                    done(batch.len);
+                    Some((batch, out))
+                })
+                .collect()
+        });
+        match results {
+            Some(results) if !cancel.is_cancelled() => {
+                for (batch, out) in results {
+                    folded += batch.len;
+                    add(&mut acc, batch, out);
+                }
+            }
+            _ => return Err((acc, Cancelled { trials_done: folded })),
+        }
+        start = end;
     }
+    Ok(acc)
 }
 
 #[cfg(test)]
@@ -167,27 +238,93 @@ mod tests {
         assert_eq!(one.len(), 5);
     }
 
+    fn run_cancellable_test<W: Fn(&mut Stream, Batch) -> u64 + Sync>(
+        trials: u64,
+        seed: u64,
+        threads: usize,
+        work: W,
+        done: &(dyn Fn(u64) + Sync),
+        cancel: &crate::Cancel,
+    ) -> Result<Vec<u64>, Cancelled> {
+        run_batches(trials, seed, threads, 0..u64::MAX, work, done, cancel)
+    }
+
     #[test]
     fn a_cancellable_run_gives_the_same_results_or_stops_before_the_next_batch() {
         let draw = |s: &mut Stream, b: Batch| (0..b.len).map(|_| s.below(36) as u64).sum::<u64>();
         let cancel = crate::Cancel::new();
         assert_eq!(
-            run_cancellable(300_000, 7, 2, draw, &|_| {}, &cancel),
+            run_cancellable_test(300_000, 7, 2, draw, &|_| {}, &cancel),
             Ok(run(300_000, 7, 2, draw, &|_| {}))
         );
-        // Cancelled after the first finished batch, on one thread: no batch starts after it.
+        // Cancelled after the first finished batch, on one thread: no batch starts after it,
+        // and the wave it was in is dropped (its results would not be whole).
         let stop = |_| cancel.cancel();
         assert_eq!(
-            run_cancellable(300_000, 7, 1, draw, &stop, &cancel),
-            Err(Cancelled { trials_done: BATCH_SIZE })
+            run_cancellable_test(300_000, 7, 1, draw, &stop, &cancel),
+            Err(Cancelled { trials_done: 0 })
         );
-        assert_eq!(run_cancellable(300_000, 7, 2, draw, &|_| {}, &cancel), Err(Cancelled { trials_done: 0 }));
+        let cancel = crate::Cancel::new();
+        let stop_late = |_: u64| {
+            static SEEN: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+            if SEEN.fetch_add(1, std::sync::atomic::Ordering::Relaxed) == WAVE_PER_THREAD {
+                cancel.cancel();
+            }
+        };
+        // On one thread the first wave (4 batches) is folded in before the cancel is seen.
+        assert_eq!(
+            run_cancellable_test(300_000, 7, 1, draw, &stop_late, &cancel),
+            Err(Cancelled { trials_done: WAVE_PER_THREAD * BATCH_SIZE })
+        );
+        assert_eq!(
+            run_cancellable_test(300_000, 7, 2, draw, &|_| {}, &cancel),
+            Err(Cancelled { trials_done: 0 })
+        );
         // Waves of batches, added in order, are the whole run.
         let go = crate::Cancel::new();
         let whole = run(300_000, 7, 2, draw, &|_| {});
         let mut waves = run_batches(300_000, 7, 2, 0..2, draw, &|_| {}, &go).unwrap();
         waves.extend(run_batches(300_000, 7, 1, 2..9, draw, &|_| {}, &go).unwrap());
         assert_eq!(waves, whole);
+    }
+
+    #[test]
+    fn folded_results_do_not_depend_on_the_thread_count() {
+        let draw = |s: &mut Stream, b: Batch| (0..b.len).map(|_| s.below(36) as u64).sum::<u64>();
+        let fold = |threads| {
+            run_folded(300_000, 7, threads, draw, Vec::new(), |v: &mut Vec<u64>, _, t| v.push(t), &|_| {})
+        };
+        assert_eq!(fold(1), run(300_000, 7, 1, draw, &|_| {}));
+        assert_eq!(fold(1), fold(2));
+        assert_eq!(fold(1), fold(5));
+    }
+
+    #[test]
+    fn a_folded_run_keeps_only_its_accumulator_whatever_the_batch_count() {
+        // 10^5 batches of one trial each would be 10^5 results if they were collected; the fold
+        // sees them one by one, in order, and keeps a constant-size accumulator.
+        let trials = 100_000 * BATCH_SIZE;
+        let (count, last, in_order) = run_folded(
+            trials,
+            1,
+            2,
+            |_, b: Batch| b.index,
+            (0u64, None::<u64>, true),
+            |acc: &mut (u64, Option<u64>, bool), b, index| {
+                acc.2 &= acc.1.map_or(index == 0, |last| index == last + 1) && b.index == index;
+                acc.0 += 1;
+                acc.1 = Some(index);
+            },
+            &|_| {},
+        );
+        assert_eq!((count, last, in_order), (100_000, Some(99_999), true));
+    }
+
+    #[test]
+    fn the_last_batch_of_the_largest_run_is_addressable() {
+        let b = batch(u64::MAX, batch_count(u64::MAX) - 1);
+        assert_eq!(b.first + b.len, u64::MAX);
+        assert_eq!(batch_count(u64::MAX), 1 << 48);
     }
 
     #[test]

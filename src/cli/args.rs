@@ -202,6 +202,9 @@ pub struct RaceArgs {
     pub threads: usize,
     #[command(flatten)]
     pub output: OutputArgs,
+    /// No progress bar or time estimate on stderr
+    #[arg(long, short)]
+    pub quiet: bool,
 }
 
 #[derive(Args, Debug)]

@@ -69,7 +69,9 @@ pub fn show(args: ShowArgs) -> Answer {
 pub fn exact(args: ExactArgs) -> Answer {
     let req = args.validate()?;
     let analysis = Analysis::new(&req.board);
-    let r = analysis.exact(&req.starts, &req.config, &mut progress::layer_printer(&req.board, req.quiet))?;
+    let r = analysis
+        .exact(&req.starts, &req.config, &mut progress::layer_printer(&req.board, req.quiet))
+        .map_err(|e| super::limits::explain(e, req.budget))?;
     answer(&ExactView::new(&req.board, &r), req.output)
 }
 
@@ -87,12 +89,17 @@ pub fn ends(args: CountArgs) -> Answer {
 
 fn count_games(req: &super::validate::EngineRequest) -> Result<CountReport, Failure> {
     let analysis = Analysis::new(&req.board);
-    Ok(analysis.count(&req.starts, &req.config, &mut progress::layer_printer(&req.board, req.quiet))?)
+    Ok(analysis
+        .count(&req.starts, &req.config, &mut progress::layer_printer(&req.board, req.quiet))
+        .map_err(|e| super::limits::explain(e, req.budget))?)
 }
 
 pub fn simulate(args: SimulateArgs) -> Answer {
     let req = args.validate()?;
     let total = req.config.total_games(&req.board);
+    progress::warn_if_long(total, req.config.threads, req.quiet, || {
+        pegchain::solitaire::estimates::calibrate(&req.board, &req.config, progress::CALIBRATION_GAMES)
+    });
     let bar = progress::games_bar(total, req.quiet);
     let run = super::checkpoint::identity(&req);
     // A checkpoint that cannot be written stops the run; its failure is reported as such.
@@ -118,6 +125,9 @@ pub fn simulate(args: SimulateArgs) -> Answer {
 
 pub fn audit(args: AuditArgs) -> Answer {
     let req = args.validate()?;
+    progress::warn_if_long(req.config.games, req.config.threads, req.quiet, || {
+        pegchain::solitaire::audit::calibrate(&req.config, progress::CALIBRATION_GAMES)
+    });
     let bar = progress::games_bar(req.config.games, req.quiet);
     let r = pegchain::solitaire::audit::run(&req.config, &|n| bar.inc(n));
     bar.finish_and_clear();
@@ -140,8 +150,16 @@ pub fn race(args: RaceArgs) -> Answer {
         RaceJob::Game { setup, simulate } => {
             let r = race::analyse(rules, setup)?;
             let sim = match simulate {
-                Some(run) => {
-                    let s = race::simulate(rules, setup, run, &super::interrupt::token())?;
+                Some((games, seed, threads)) => {
+                    let cancel = super::interrupt::token();
+                    progress::warn_if_long(games, threads, req.quiet, || {
+                        let calibration = (progress::CALIBRATION_GAMES, seed, 1);
+                        let _ = race::simulate(rules, setup, calibration, &|_| {}, &cancel);
+                    });
+                    let bar = progress::games_bar(games, req.quiet);
+                    let s = race::simulate(rules, setup, (games, seed, threads), &|n| bar.inc(n), &cancel);
+                    bar.finish_and_clear();
+                    let s = s?;
                     let check = s.check(&r);
                     Some((s, check))
                 }

@@ -7,6 +7,7 @@ pub mod checkpoint;
 pub mod commands;
 pub mod files;
 pub mod interrupt;
+pub mod limits;
 pub mod output;
 pub mod progress;
 pub mod validate;

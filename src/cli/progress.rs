@@ -79,3 +79,55 @@ pub fn throughput(games: u64, seconds: f64, threads: usize, quiet: bool) {
         );
     }
 }
+
+/// Games a calibration plays: enough to time, a few milliseconds on any board.
+pub const CALIBRATION_GAMES: u64 = 20_000;
+
+/// A run projected to take longer than this says so before it starts.
+const LONG_RUN_SECONDS: f64 = 3600.0;
+
+/// Before a long simulation of `total` games on `threads` threads (0 = all), times
+/// `calibrate` (which plays `CALIBRATION_GAMES` games on one thread) and, when the whole run
+/// is projected to take more than an hour, says on stderr how long. Silent with --quiet and for
+/// runs too short to matter (no calibration is played then).
+pub fn warn_if_long(total: u64, threads: usize, quiet: bool, calibrate: impl FnOnce()) {
+    if quiet || total <= 100 * CALIBRATION_GAMES {
+        return;
+    }
+    let clock = Instant::now();
+    calibrate();
+    let per_game = clock.elapsed().as_secs_f64() / CALIBRATION_GAMES as f64;
+    let threads = if threads == 0 { rayon::current_num_threads() } else { threads };
+    let seconds = per_game * total as f64 / threads as f64;
+    if seconds > LONG_RUN_SECONDS {
+        eprintln!(
+            "{} games: about {} on {threads} threads (from a calibration of {} games)",
+            grouped(&total.into()),
+            duration_words(seconds),
+            grouped(&CALIBRATION_GAMES.into())
+        );
+    }
+}
+
+/// A long duration in the largest fitting unit: "3.2 hours", "41 days", "2.1e6 years".
+pub fn duration_words(seconds: f64) -> String {
+    const UNITS: [(&str, f64); 4] =
+        [("years", 365.25 * 86400.0), ("days", 86400.0), ("hours", 3600.0), ("minutes", 60.0)];
+    let (unit, size) =
+        UNITS.iter().find(|(_, size)| seconds >= 2.0 * size).copied().unwrap_or(("seconds", 1.0));
+    let amount = seconds / size;
+    if amount >= 1e6 { format!("{amount:.1e} {unit}") } else { format!("{amount:.1} {unit}") }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_durations_are_said_in_the_largest_unit() {
+        assert_eq!(duration_words(7200.0), "2.0 hours");
+        assert_eq!(duration_words(5.0 * 86400.0), "5.0 days");
+        assert_eq!(duration_words(3.0 * 365.25 * 86400.0), "3.0 years");
+        assert_eq!(duration_words(4e6 * 365.25 * 86400.0), "4.0e6 years");
+    }
+}

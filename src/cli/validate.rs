@@ -3,6 +3,7 @@
 
 use super::args::*;
 use super::interrupt;
+use pegchain::budget::Budget;
 use pegchain::race::{self, Rules, Setup};
 use pegchain::render::{Format, Style};
 use pegchain::solitaire::Pegs;
@@ -145,6 +146,22 @@ pub fn parse_games(flag: &str, text: &str) -> Result<u64, Error> {
     if n == 0 { Err(bad()) } else { Ok(n) }
 }
 
+/// A plan whose games in all cannot be counted (more than u64::MAX) is refused: its tallies
+/// could not be added up.
+fn check_total_games(board: &Board, config: &SimConfig) -> Result<(), Error> {
+    if config.checked_total_games(board).is_some() {
+        return Ok(());
+    }
+    let (flag, count, runs) = match &config.starts {
+        StartPlan::PerClass(n) => ("--per-class", *n, "symmetry classes"),
+        _ => ("--games", config.games, "start holes"),
+    };
+    Err(Error::Invalid(format!(
+        "{flag} {count} over these {runs} makes more than {} games in all, more than can be counted",
+        u64::MAX
+    )))
+}
+
 impl SimulateArgs {
     pub fn validate(&self) -> Result<SimulateRequest, Error> {
         let board = pegchain::solitaire::load_board(&self.board.board)?;
@@ -162,6 +179,7 @@ impl SimulateArgs {
         let threads = check_threads(self.threads)?;
         let config =
             SimConfig { games, seed: self.seed, threads, policy, starts, exact, cancel: interrupt::token() };
+        check_total_games(&board, &config)?;
         let mut req = SimulateRequest {
             board,
             config,
@@ -183,6 +201,8 @@ impl SimulateArgs {
 /// A validated engine request.
 pub struct EngineRequest {
     pub board: Board,
+    /// The memory budget and the limit it came from (`config.memory_budget` is its bytes).
+    pub budget: Option<Budget>,
     pub starts: Starts,
     pub config: EngineConfig,
     pub output: Output,
@@ -211,8 +231,10 @@ impl CountArgs {
                 )));
             }
             Some(gb) => Some((gb * 1e9) as u64),
-            None => available_memory().map(|b| b / 5 * 4),
+            None => None,
         };
+        let budget = super::limits::read(memory_budget).budget();
+        let memory_budget = budget.map(|b| b.bytes);
         Ok(EngineRequest {
             board,
             starts,
@@ -222,6 +244,7 @@ impl CountArgs {
                 memory_budget,
                 cancel: interrupt::token(),
             },
+            budget,
             output: self.output.validate(),
             quiet: self.quiet,
         })
@@ -240,14 +263,6 @@ pub fn parse_starts(board: &Board, text: &str) -> Result<Starts, Error> {
         }
     }
     Ok(Starts::Holes(holes))
-}
-
-/// MemAvailable from /proc/meminfo, in bytes.
-fn available_memory() -> Option<u64> {
-    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb * 1024)
 }
 
 /// What `race` is asked to compute.
@@ -274,6 +289,7 @@ pub struct RaceRequest {
     pub rules: Rules,
     pub job: RaceJob,
     pub output: Output,
+    pub quiet: bool,
 }
 
 impl RaceArgs {
@@ -313,7 +329,7 @@ impl RaceArgs {
             race::check_length(length)?;
             RaceJob::Game { setup: Setup::new(length, swine, butcher)?, simulate }
         };
-        Ok(RaceRequest { rules, job, output: self.output.validate() })
+        Ok(RaceRequest { rules, job, output: self.output.validate(), quiet: self.quiet })
     }
 }
 
@@ -565,6 +581,24 @@ mod sim_tests {
         );
         assert!(
             unparsed(&["simulate", "--per-class", "100", "--games", "5"]).contains("cannot be used with")
+        );
+    }
+
+    #[test]
+    fn games_that_cannot_be_counted_in_all_are_refused() {
+        let max = u64::MAX.to_string();
+        assert!(
+            refused(simulate(&["--games", &max, "--start", "all"]))
+                .contains("makes more than 18446744073709551615 games in all")
+        );
+        assert!(
+            refused(simulate(&["--per-class", &max])).starts_with("--per-class 18446744073709551615 over")
+        );
+        // One run of u64::MAX games (a random start) is counted: it is streamed, not refused.
+        assert_eq!(simulate(&["--games", &max]).unwrap().config.games, u64::MAX);
+        assert_eq!(
+            simulate(&["--games", &(u64::MAX / 15).to_string(), "--start", "all"]).unwrap().config.games,
+            u64::MAX / 15
         );
     }
 

@@ -16,7 +16,8 @@ pub struct Simulation {
     pub trials: u64,
     pub seed: u64,
     pub swine_wins: u64,
-    /// The sum of the games' turns, and of their squares.
+    /// The sum of the games' turns, and of their squares (each saturating at its maximum,
+    /// beyond the reach of any run that finishes).
     pub turns: u64,
     pub turns_squared: u128,
 }
@@ -35,12 +36,15 @@ pub struct CrossCheck {
 }
 
 /// Plays `trials` games with `seed` on `threads` threads (0 = all); the result does not
-/// depend on the thread count. Once `cancel` is cancelled no batch starts, and the answer
-/// is `Error::Interrupted` with the games played by then.
+/// depend on the thread count. Batches are added up as they finish, so memory does not grow
+/// with `trials`; `done` hears of every finished batch (games in it), for progress. Once
+/// `cancel` is cancelled no batch starts, and the answer is `Error::Interrupted` with the
+/// games played by then.
 pub fn simulate(
     rules: &Rules,
     setup: Setup,
     (trials, seed, threads): (u64, u64, usize),
+    done: &(dyn Fn(u64) + Sync),
     cancel: &Cancel,
 ) -> Result<Simulation, Error> {
     // Face i is drawn when a uniform number below the total weight falls under bound[i].
@@ -67,33 +71,25 @@ pub fn simulate(
             }
         }
     };
-    let batches = sampler::run_cancellable(
-        trials,
-        seed,
-        threads,
-        |stream, batch| {
-            let mut totals = (0u64, 0u64, 0u128);
-            for _ in 0..batch.len {
-                let (swine_won, turns) = play(stream);
-                totals.0 += u64::from(swine_won);
-                totals.1 += turns;
-                totals.2 += u128::from(turns) * u128::from(turns);
-            }
-            totals
-        },
-        &|_| {},
-        cancel,
-    )
-    .map_err(|c| Error::Interrupted {
-        done: format!("{} of {} games played", grouped(c.trials_done), grouped(trials)),
-    })?;
-    let mut sim = Simulation { trials, seed, swine_wins: 0, turns: 0, turns_squared: 0 };
-    for (wins, turns, squares) in batches {
+    let work = |stream: &mut Stream, batch: sampler::Batch| {
+        let mut totals = (0u64, 0u64, 0u128);
+        for _ in 0..batch.len {
+            let (swine_won, turns) = play(stream);
+            totals.0 += u64::from(swine_won);
+            totals.1 += turns;
+            totals.2 += u128::from(turns) * u128::from(turns);
+        }
+        totals
+    };
+    let init = Simulation { trials, seed, swine_wins: 0, turns: 0, turns_squared: 0 };
+    let add = |sim: &mut Simulation, _, (wins, turns, squares): (u64, u64, u128)| {
         sim.swine_wins += wins;
-        sim.turns += turns;
-        sim.turns_squared += squares;
-    }
-    Ok(sim)
+        sim.turns = sim.turns.saturating_add(turns);
+        sim.turns_squared = sim.turns_squared.saturating_add(squares);
+    };
+    sampler::run_folded_cancellable(trials, seed, threads, work, init, add, done, cancel).map_err(|c| {
+        Error::Interrupted { done: format!("{} of {} games played", grouped(c.trials_done), grouped(trials)) }
+    })
 }
 
 impl Simulation {

@@ -6,14 +6,21 @@
 //!   P(T = t, winner) = sum over k of P(K = k, winner) C(t-1, k-1) p^k q^(t-k),
 //!   E[T] = E[K] / p,   Var[T] = Var[K] / p^2 + E[K] q / p^2.
 //! Then T has no upper bound; its distribution is listed until all but `TAIL` of it is
-//! covered, and the mass beyond is reported exactly.
+//! covered or `MAX_ROWS` turns are listed, whichever comes first, and the mass beyond is
+//! reported exactly. The mean and variance above are closed forms, exact whatever the list
+//! shows; a quantile beyond the list is reported as such. (A likely idle face stretches the
+//! game over thousands of turns whose exact terms grow with every turn: listing them all
+//! would take minutes and say nothing the tail does not.)
 
 use rug::ops::Pow;
 use rug::{Integer, Rational};
 use std::collections::BTreeMap;
 
-/// With faces that move nobody, the listed distribution stops once less than this is left.
-const TAIL: (u32, u32) = (1, 1000);
+/// With faces that move nobody, the listed distribution stops once less than this is left...
+pub const TAIL: (u32, u32) = (1, 1000);
+
+/// ...or once this many turns are listed, whichever comes first.
+pub const MAX_ROWS: usize = 200;
 
 /// The probability that the game ends on a given turn, by winner.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -39,13 +46,14 @@ pub struct Turns {
     pub mean_if_swine_wins: Option<Rational>,
     pub mean_if_butcher_wins: Option<Rational>,
     pub shortest: u64,
-    /// The smallest t with P(T <= t) >= 1/2.
-    pub median: u64,
-    /// The smallest t with P(T <= t) >= 9/10.
-    pub percentile_90: u64,
+    /// The smallest t with P(T <= t) >= 1/2; None when it lies beyond the listed turns.
+    pub median: Option<u64>,
+    /// The smallest t with P(T <= t) >= 9/10; None when it lies beyond the listed turns.
+    pub percentile_90: Option<u64>,
     /// The longest possible game; None when it is unbounded (a face moves nobody).
     pub longest: Option<u64>,
-    /// P(T = t) by winner for every t from `shortest` on, up to `longest` or the cut-off.
+    /// P(T = t) by winner for every t from `shortest` on, up to `longest` or the cut-off
+    /// (less than `TAIL` left, or `MAX_ROWS` rows).
     pub rows: Vec<TurnRow>,
     /// P(T > last listed t): 0 when every game is listed.
     pub tail: Rational,
@@ -93,15 +101,15 @@ pub fn turns(by_moves: &BTreeMap<u32, (Rational, Rational)>, stay: &Rational) ->
         rows_with_stays(by_moves, stay, &go)
     };
     let covered: Rational = rows.iter().map(TurnRow::total).sum();
-    let percentile = |level: Rational| -> u64 {
+    let percentile = |level: Rational| -> Option<u64> {
         let mut cumulative = Rational::new();
         for row in &rows {
             cumulative += row.total();
             if cumulative >= level {
-                return row.turns;
+                return Some(row.turns);
             }
         }
-        unreachable!("the rows reach past the 90th percentile")
+        None
     };
     Turns {
         stay: stay.clone(),
@@ -118,7 +126,8 @@ pub fn turns(by_moves: &BTreeMap<u32, (Rational, Rational)>, stay: &Rational) ->
     }
 }
 
-/// P(T = t) by winner, t = shortest, shortest + 1, ..., until the tail is below `TAIL`.
+/// P(T = t) by winner, t = shortest, shortest + 1, ..., until the tail is below `TAIL` or
+/// `MAX_ROWS` rows are listed.
 fn rows_with_stays(
     by_moves: &BTreeMap<u32, (Rational, Rational)>,
     stay: &Rational,
@@ -133,7 +142,7 @@ fn rows_with_stays(
     let mut rows = Vec::new();
     let mut t = shortest;
     let mut pending = by_moves.iter().peekable();
-    while left >= limit {
+    while left >= limit && rows.len() < MAX_ROWS {
         for (k, _, chance) in term.iter_mut() {
             *chance *= Rational::from((Integer::from(t - 1), Integer::from(t - *k))) * stay;
         }
@@ -168,7 +177,7 @@ mod tests {
         assert_eq!(t.mean, r(2, 1));
         // E[K^2] = 1/2 + 9/2 = 5, Var = 5 - 4.
         assert_eq!(t.variance, r(1, 1));
-        assert_eq!((t.shortest, t.median, t.percentile_90, t.longest), (1, 1, 3, Some(3)));
+        assert_eq!((t.shortest, t.median, t.percentile_90, t.longest), (1, Some(1), Some(3), Some(3)));
         assert_eq!(t.rows.len(), 3);
         assert_eq!(t.rows[1].total(), 0);
         assert_eq!(t.tail, 0);
@@ -189,7 +198,7 @@ mod tests {
             assert_eq!(row.swine, expected, "t = {}", row.turns);
         }
         // P(T <= t) = 1 - (2/3)^t: 1/2 first reached at t = 2, 9/10 at t = 6.
-        assert_eq!((t.median, t.percentile_90), (2, 6));
+        assert_eq!((t.median, t.percentile_90), (Some(2), Some(6)));
         assert_eq!(t.tail, r(2, 3).pow(t.rows.len() as u32));
         assert!(t.tail < r(1, 1000));
         assert_eq!(t.mean_if_butcher_wins, None);
@@ -205,5 +214,18 @@ mod tests {
         }
         assert_eq!(t.mean, r(4, 1));
         assert_eq!(t.variance, r(4, 1));
+    }
+
+    #[test]
+    fn a_likely_stay_lists_at_most_max_rows_and_the_exact_rest() {
+        // One move, each roll moves with probability 1/1000: T ~ Geometric(1/1000), whose
+        // list would run to about 6,900 turns before less than 1/1000 is left.
+        let by_moves = BTreeMap::from([(1, (r(1, 1), r(0, 1)))]);
+        let t = turns(&by_moves, &r(999, 1000));
+        assert_eq!(t.rows.len(), MAX_ROWS);
+        assert_eq!(t.tail, r(999, 1000).pow(MAX_ROWS as u32), "P(T > 200) exactly");
+        assert_eq!((t.mean, t.variance), (r(1000, 1), r(999_000, 1)));
+        // P(T <= 200) is about 0.18: neither quantile is listed.
+        assert_eq!((t.median, t.percentile_90), (None, None));
     }
 }

@@ -221,7 +221,10 @@ fn draw_running(c: &mut Chart, points: &Running, exact: f64, claim_shown: bool) 
 }
 
 fn running_legend(c: &mut Chart, r: &AuditReport, few: bool, claim_shown: bool) {
-    let batch = grouped(&Integer::from(crate::engine::sampler::BATCH_SIZE));
+    // Long runs keep a point every few batches (see `running_every`): the legend says how many games.
+    let games = r.simulation.runs[0].1.running.last().map_or(0, |g| g.0);
+    let every = crate::solitaire::simulate::running_every(crate::engine::sampler::batch_count(games));
+    let batch = grouped(&Integer::from(crate::engine::sampler::BATCH_SIZE * every));
     c.legend(SIMULATED, Swatch::Line, &format!("running estimate, after each batch of {batch} games"));
     if few {
         c.legend(INTERVAL, Swatch::Interval, "its 95% interval");

@@ -153,6 +153,22 @@ impl AuditReport {
     }
 }
 
+/// Plays `games` of the audit's random games on one thread (a calibration: the caller times it).
+pub fn calibrate(config: &AuditConfig, games: u64) {
+    if let Ok(board) = builtin("triangle5") {
+        let sim = SimConfig {
+            games,
+            seed: config.seed,
+            threads: 1,
+            policy: Policy::Uniform,
+            starts: StartPlan::Random,
+            exact: false,
+            cancel: config.cancel.clone(),
+        };
+        estimates::calibrate(&board, &sim, games);
+    }
+}
+
 /// The whole audit on the 15-hole board. Each policy's exact values are computed once:
 /// the uniform player's report serves the table, the hypotheses and the simulation alike.
 pub fn run(config: &AuditConfig, done: &(dyn Fn(u64) + Sync)) -> Result<AuditReport, Error> {

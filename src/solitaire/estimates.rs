@@ -36,16 +36,39 @@ pub struct SimConfig {
 }
 
 impl SimConfig {
-    /// How many games the plan plays in all on `board`.
+    /// How many games the plan plays in all on `board` (at most u64::MAX: see
+    /// [`SimConfig::checked_total_games`]).
     pub fn total_games(&self, board: &Board) -> u64 {
+        self.checked_total_games(board).unwrap_or(u64::MAX)
+    }
+
+    /// How many games the plan plays in all on `board`, or None when that count does not fit
+    /// in a u64 (the runs' counts are added in one).
+    pub fn checked_total_games(&self, board: &Board) -> Option<u64> {
         match &self.starts {
-            StartPlan::Random => self.games,
-            StartPlan::Each(holes) => self.games.saturating_mul(holes.len() as u64),
+            StartPlan::Random => Some(self.games),
+            StartPlan::Each(holes) => self.games.checked_mul(holes.len() as u64),
             StartPlan::PerClass(n) => {
-                n.saturating_mul(crate::SymmetryGroup::of_board(board).hole_orbits().len() as u64)
+                n.checked_mul(crate::SymmetryGroup::of_board(board).hole_orbits().len() as u64)
             }
         }
     }
+}
+
+/// Plays `games` games of the plan's board and policy from random starts on one thread and
+/// throws them away: timed by the caller, a projection of a long run's duration.
+pub fn calibrate(board: &Board, config: &SimConfig, games: u64) {
+    let holes = (0..board.hole_count() as u8).collect();
+    let run = Run { label: String::new(), holes, games };
+    let _ = crate::solitaire::simulate::simulate(
+        board,
+        config.policy,
+        &[run],
+        config.seed,
+        1,
+        &|_| {},
+        &config.cancel,
+    );
 }
 
 /// One estimate: a set of games, what they gave, and what the exact engine says.

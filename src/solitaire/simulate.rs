@@ -126,8 +126,11 @@ pub struct Run {
 pub struct RunTally {
     /// `counts[hole][pegs]`: games started with `hole` empty that ended with `pegs` pegs.
     pub counts: Vec<Vec<u64>>,
-    /// (games played, wins so far) after every batch, in order: the running estimate.
+    /// (games played, wins so far) after every batch, in order: the running estimate. Runs of
+    /// more than `RUNNING_POINTS` batches keep it after every k-th batch and after the last.
     pub running: Vec<(u64, u64)>,
+    /// Batches played so far (where a resumed run picks up).
+    pub batches: u64,
 }
 
 impl RunTally {
@@ -137,6 +140,16 @@ impl RunTally {
     pub fn wins(&self) -> u64 {
         self.counts.iter().map(|c| c[1]).sum()
     }
+}
+
+/// The most points the running estimate keeps, whatever the number of games.
+pub const RUNNING_POINTS: u64 = 1_000;
+
+/// The running estimate keeps a point after every `running_every(batches)`-th batch (and
+/// after the last), so a run of any length keeps at most `RUNNING_POINTS` points; up to that
+/// many batches, it keeps every one.
+pub fn running_every(batches: u64) -> u64 {
+    if batches <= RUNNING_POINTS { 1 } else { batches.div_ceil(RUNNING_POINTS - 1) }
 }
 
 /// Plays every run. `done` hears of every finished batch (games in it), for progress. Once
@@ -188,7 +201,7 @@ pub fn simulate_in_waves(
     check_resume(&tallies, runs, n)?;
     for (i, run) in runs.iter().enumerate() {
         if tallies.len() == i {
-            tallies.push(RunTally { counts: vec![vec![0; n + 1]; n], running: Vec::new() });
+            tallies.push(RunTally { counts: vec![vec![0; n + 1]; n], running: Vec::new(), batches: 0 });
         }
         let work = |stream: &mut Stream, batch: Batch| {
             let mut counts = vec![vec![0u64; n + 1]; n];
@@ -205,13 +218,14 @@ pub fn simulate_in_waves(
         };
         let seed = sampler::subseed(seed, i as u64);
         let batches = run.games.div_ceil(sampler::BATCH_SIZE);
-        while (tallies[i].running.len() as u64) < batches {
-            let from = tallies[i].running.len() as u64;
+        let every = running_every(batches);
+        while tallies[i].batches < batches {
+            let from = tallies[i].batches;
             let wave = from..(from + WAVE_BATCHES).min(batches);
             let played: u64 = tallies.iter().map(RunTally::games).sum();
             let wave = sampler::run_batches(run.games, seed, threads, wave, work, done, cancel)
                 .map_err(|c| interrupted(played + c.trials_done, total))?;
-            tallies[i].add(wave);
+            tallies[i].add(wave, every, batches);
             (waves.on_wave)(&tallies)?;
         }
     }
@@ -224,17 +238,18 @@ fn check_resume(tallies: &[RunTally], runs: &[Run], n: usize) -> Result<(), Erro
         && tallies.iter().zip(runs).all(|(t, run)| {
             t.counts.len() == n
                 && t.counts.iter().all(|c| c.len() == n + 1)
-                && t.running.len() as u64 <= run.games.div_ceil(sampler::BATCH_SIZE)
-                && t.running.last().map_or(0, |r| r.0) == t.games()
+                && t.batches <= run.games.div_ceil(sampler::BATCH_SIZE)
+                && t.games() == (t.batches * sampler::BATCH_SIZE).min(run.games)
         });
     if fits { Ok(()) } else { Err(Error::Invalid("the saved tallies do not fit this simulation".into())) }
 }
 
 impl RunTally {
-    /// Adds the counts of a wave of batches, in order, each one a step of the running estimate.
-    fn add(&mut self, batches: Vec<Vec<Vec<u64>>>) {
-        let (mut games, mut wins) = self.running.last().copied().unwrap_or((0, 0));
-        for counts in batches {
+    /// Adds the counts of a wave of batches, in order, keeping a point of the running estimate
+    /// after every `every`-th batch and after the last of the run's `batches`.
+    fn add(&mut self, wave: Vec<Vec<Vec<u64>>>, every: u64, batches: u64) {
+        let (mut games, mut wins) = (self.games(), self.wins());
+        for counts in wave {
             for (t, c) in self.counts.iter_mut().zip(&counts) {
                 for (a, b) in t.iter_mut().zip(c) {
                     *a += b;
@@ -242,7 +257,10 @@ impl RunTally {
             }
             games += counts.iter().flatten().sum::<u64>();
             wins += counts.iter().map(|c| c[1]).sum::<u64>();
-            self.running.push((games, wins));
+            self.batches += 1;
+            if self.batches.is_multiple_of(every) || self.batches == batches {
+                self.running.push((games, wins));
+            }
         }
     }
 }
@@ -296,6 +314,28 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn the_running_estimate_keeps_at_most_its_cap_of_points_deterministically() {
+        // Hand-made counts (one hole, a win in every other batch): only the running estimate matters.
+        let thin = |batches: u64| {
+            let mut tally = RunTally { counts: vec![vec![0; 2]], running: Vec::new(), batches: 0 };
+            let wave =
+                (0..batches).map(|index| vec![vec![sampler::BATCH_SIZE - index % 2, index % 2]]).collect();
+            tally.add(wave, running_every(batches), batches);
+            tally.running
+        };
+        for batches in [1, 2, 999, 1_000, 1_001, 5_000, 123_457] {
+            let points = thin(batches);
+            assert!(points.len() as u64 <= RUNNING_POINTS, "{batches} batches: {} points", points.len());
+            assert_eq!(points.last().unwrap().0, batches * sampler::BATCH_SIZE, "the last batch is kept");
+            assert_eq!(points, thin(batches), "deterministic");
+        }
+        // Up to the cap, every batch keeps its point (as before the cap).
+        assert_eq!(thin(1_000).len(), 1_000);
+        assert_eq!(thin(1_001).len(), 501);
+        assert_eq!(thin(10).iter().map(|p| p.1).collect::<Vec<_>>(), [0, 1, 1, 2, 2, 3, 3, 4, 4, 5]);
     }
 
     #[test]

@@ -2,7 +2,9 @@
 //! flat arena of fixed-width limb numbers beside it, so a layer of millions of states costs
 //! two allocations, not one heap number per state.
 
+use super::alloc;
 use super::limbs::{self, add_mul, to_integer};
+use crate::error::EngineError;
 use rug::Integer;
 
 /// States with numerators of `stride` limbs each. A bucket is filled by every layer that
@@ -34,36 +36,39 @@ impl<S> Bucket<S> {
 impl<S: Copy + Ord> Bucket<S> {
     /// A bucket of one state with numerator 1: where the mass starts.
     pub fn single(state: S) -> Bucket<S> {
-        let mut bucket = Bucket::new(1);
-        bucket.push(state, &[1]);
+        let mut bucket = Bucket { keys: vec![state], nums: vec![1], stride: 1, batches: 0 };
         bucket.batches = 1;
         bucket
     }
 
     /// Re-lays the arena with wider entries (never narrower).
-    fn widen(&mut self, stride: usize) {
+    fn widen(&mut self, stride: usize) -> Result<(), EngineError> {
         if stride > self.stride {
-            self.relay(stride);
+            self.relay(stride)?;
         }
+        Ok(())
     }
 
     /// Re-lays the arena with entries of `stride` limbs (wider than now): rare, so kept out
     /// of `push`, which runs once per child.
     #[cold]
-    fn relay(&mut self, stride: usize) {
-        let mut nums = vec![0u64; self.keys.len() * stride];
+    fn relay(&mut self, stride: usize) -> Result<(), EngineError> {
+        let mut nums = alloc::zeroed(self.keys.len() * stride)?;
         for i in 0..self.keys.len() {
             nums[i * stride..i * stride + self.stride].copy_from_slice(self.limbs(i));
         }
         self.nums = nums;
         self.stride = stride;
+        Ok(())
     }
 
-    /// Appends a state; `limbs` may be narrower than the arena (then the arena widens).
+    /// Appends a state; `limbs` may be narrower than the arena (then the arena widens). The
+    /// arena grows fallibly: a refused allocation is an error, not an abort.
     #[inline]
-    pub fn push(&mut self, key: S, limbs: &[u64]) {
-        self.widen(limbs.len());
-        self.keys.push(key);
+    pub fn push(&mut self, key: S, limbs: &[u64]) -> Result<(), EngineError> {
+        self.widen(limbs.len())?;
+        alloc::push(&mut self.keys, key)?;
+        alloc::reserve(&mut self.nums, self.stride)?;
         if limbs.len() == self.stride {
             self.nums.extend_from_slice(limbs);
         } else {
@@ -71,28 +76,31 @@ impl<S: Copy + Ord> Bucket<S> {
             self.nums.resize(start + self.stride, 0);
             self.nums[start..start + limbs.len()].copy_from_slice(limbs);
         }
+        Ok(())
     }
 
     /// Multiplies every numerator by `factor`: mass waiting at a lower rank follows the
     /// common denominator when it grows by `factor`. The entries become at least `stride`
     /// limbs wide.
-    pub fn scale(&mut self, factor: &Integer, stride: usize) {
+    pub fn scale(&mut self, factor: &Integer, stride: usize) -> Result<(), EngineError> {
         let values: Vec<Integer> = (0..self.keys.len()).map(|i| to_integer(self.limbs(i)) * factor).collect();
         self.stride = stride.max(self.stride);
-        self.nums = vec![0u64; self.keys.len() * self.stride];
+        self.nums = Vec::new();
+        self.nums = alloc::zeroed(self.keys.len() * self.stride)?;
         for (i, v) in values.iter().enumerate() {
             limbs::write(&mut self.nums[i * self.stride..(i + 1) * self.stride], v);
         }
+        Ok(())
     }
 
     /// The bucket with each state once: a bucket fed by more than one layer (moves that skip
     /// ranks) holds a state once per feeding layer, and its numerators are added here. The
     /// entries grow by one limb, so the sum of the two or more shares cannot overflow.
-    pub fn merged(mut self) -> Bucket<S> {
+    pub fn merged(mut self) -> Result<Bucket<S>, EngineError> {
         if self.batches <= 1 {
-            return self;
+            return Ok(self);
         }
-        self.widen(self.stride + 1);
+        self.widen(self.stride + 1)?;
         let mut order: Vec<usize> = (0..self.keys.len()).collect();
         order.sort_by_key(|&i| self.keys[i]);
         let mut out = Bucket::new(self.stride);
@@ -102,11 +110,11 @@ impl<S: Copy + Ord> Bucket<S> {
                 let stride = out.stride;
                 add_mul(&mut out.nums[last * stride..], self.limbs(i), 1);
             } else {
-                out.push(self.keys[i], self.limbs(i));
+                out.push(self.keys[i], self.limbs(i))?;
             }
         }
         out.batches = 1;
-        out
+        Ok(out)
     }
 }
 
@@ -117,11 +125,11 @@ mod tests {
     #[test]
     fn merging_adds_the_shares_of_a_repeated_state() {
         let mut b: Bucket<u8> = Bucket::new(1);
-        b.push(5, &[u64::MAX]);
-        b.push(2, &[7]);
+        b.push(5, &[u64::MAX]).unwrap();
+        b.push(2, &[7]).unwrap();
         b.batches = 2;
-        b.push(5, &[3]);
-        let m = b.merged();
+        b.push(5, &[3]).unwrap();
+        let m = b.merged().unwrap();
         assert_eq!(m.keys, [2, 5]);
         assert_eq!(to_integer(m.limbs(0)), 7);
         assert_eq!(to_integer(m.limbs(1)), Integer::from(u64::MAX) + 3);
@@ -130,7 +138,7 @@ mod tests {
     #[test]
     fn scaling_widens_the_entries() {
         let mut b: Bucket<u8> = Bucket::single(1);
-        b.scale(&Integer::from(Integer::u_pow_u(2, 100)), 2);
+        b.scale(&Integer::from(Integer::u_pow_u(2, 100)), 2).unwrap();
         assert_eq!(b.stride, 2);
         assert_eq!(to_integer(b.limbs(0)), Integer::from(Integer::u_pow_u(2, 100)));
     }

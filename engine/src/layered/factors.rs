@@ -6,6 +6,7 @@
 use super::arena::Bucket;
 use super::limbs::{self, copy_into, limbs_for, mul_into, to_integer};
 use super::{Mode, chunk_size};
+use crate::error::EngineError;
 use hashbrown::HashMap;
 use rayon::prelude::*;
 use rug::Integer;
@@ -99,9 +100,9 @@ pub(super) fn shares<S: Sync>(
     scale: &Scale,
     mode: Mode,
     stride: usize,
-) -> Vec<u64> {
+) -> Result<Vec<u64>, EngineError> {
     let chunk = chunk_size(layer.len());
-    let mut out = vec![0u64; layer.keys.len() * stride];
+    let mut out = super::alloc::zeroed(layer.keys.len() * stride)?;
     out.par_chunks_mut(chunk * stride).enumerate().for_each(|(c, part)| {
         for (j, dst) in part.chunks_mut(stride).enumerate() {
             let i = c * chunk + j;
@@ -115,7 +116,7 @@ pub(super) fn shares<S: Sync>(
             }
         }
     });
-    out
+    Ok(out)
 }
 
 /// The number of significant bits of a limb number.

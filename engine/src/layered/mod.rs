@@ -15,6 +15,7 @@
 //! 4. `shards`: each shard adds up its children's numerators in a small map of its own;
 //! 5. `pending`: the children are filed by rank, to wait for their layer's turn.
 
+mod alloc;
 mod arena;
 mod budget;
 mod factors;
@@ -134,7 +135,7 @@ where
         if requested(options.cancel) {
             return Err(EngineError::Cancelled { finished_layers, rank });
         }
-        let layer = bucket.merged();
+        let layer = bucket.merged()?;
         let n = layer.len();
         if let Some(cb) = options.on_layer.as_mut() {
             cb(&Layer::of(rank, &layer, &denominator));
@@ -165,7 +166,7 @@ where
         let stride = factors::child_stride(mode, &denominator, &scale.lcm, &layer, scan.moves);
         budget::check_step::<C::State>(options.memory_budget, rank, n, scan.moves, stride, &history)?;
         history.previous_len = n;
-        let shares = factors::shares(&layer, &scan.totals, &scale, mode, stride);
+        let shares = factors::shares(&layer, &scan.totals, &scale, mode, stride)?;
         drop(layer.nums);
         let children = shards::sum_children(scan.edges, &shares, stride, (rank, max_layer), options.cancel)?;
         drop(shares);
@@ -176,7 +177,7 @@ where
 
         // Mass still waiting at lower ranks moves to the new denominator too.
         if mode == Mode::Probability && scale.lcm != 1 {
-            pending.scale(&scale.lcm, stride);
+            pending.scale(&scale.lcm, stride)?;
             denominator *= &scale.lcm;
         }
         pending.receive(children, stride, rank, |s| chain.rank(s))?;

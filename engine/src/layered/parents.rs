@@ -124,7 +124,8 @@ where
                 // Narrowed before it is checked, but the edges of a state that fails the check
                 // are never used: the pass returns the refusal instead.
                 let weight = if self.mode == Mode::Paths { 1 } else { weight as u32 };
-                here.edges[shard_of(self.hasher, &child)].push(Edge { child, parent: parent as u32, weight });
+                let edge = Edge { child, parent: parent as u32, weight };
+                super::alloc::push(&mut here.edges[shard_of(self.hasher, &child)], edge)?;
             }
             if !check.passes(total, out.len()) {
                 return Err(refusal(&out, total, self.rank));

@@ -24,10 +24,11 @@ impl<S: Copy + Ord> Pending<S> {
     }
 
     /// Multiplies every waiting numerator by `factor` when the common denominator does.
-    pub fn scale(&mut self, factor: &Integer, stride: usize) {
+    pub fn scale(&mut self, factor: &Integer, stride: usize) -> Result<(), EngineError> {
         for bucket in self.buckets.values_mut() {
-            bucket.scale(factor, stride);
+            bucket.scale(factor, stride)?;
         }
+        Ok(())
     }
 
     /// Files the children of the layer of rank `from` under their ranks; a bucket new to
@@ -55,7 +56,7 @@ impl<S: Copy + Ord> Pending<S> {
                     bucket.batches += 1;
                 }
                 loop {
-                    bucket.push(keys[i], &arena[i * stride..(i + 1) * stride]);
+                    bucket.push(keys[i], &arena[i * stride..(i + 1) * stride])?;
                     i += 1;
                     if i == keys.len() || rank_of(keys[i]) != r {
                         break;

@@ -1,14 +1,17 @@
 //! The summing step: each shard of edges adds its children's shares in a small map of its
 //! own, in parallel with the other shards; no lock, and no child is in two shards.
 
+use super::alloc;
 use super::budget::check_layer;
 use super::limbs::add_mul;
 use super::parents::{Edge, Shards};
 use crate::cancel::{Cancel, requested};
 use crate::error::EngineError;
 use hashbrown::HashMap;
+use hashbrown::hash_map::Entry;
 use rayon::prelude::*;
 use std::hash::Hash;
+use std::mem::size_of;
 
 /// The children of one shard: their states, and their numerators as `stride`-limb entries.
 pub(super) type Children<S> = (Vec<S>, Vec<u64>);
@@ -33,34 +36,48 @@ where
         let moves: usize = lists.iter().map(|l| l.len()).sum();
         check_layer(from.saturating_sub(1), moves as u64, limit)?;
     }
-    Ok(edges.into_par_iter().map(|lists| sum_shard(lists, shares, stride, cancel)).collect())
+    edges.into_par_iter().map(|lists| sum_shard(lists, shares, stride, cancel)).collect()
 }
 
 /// Edges a shard adds between two polls of the cancel token: a few milliseconds of work.
 const CANCEL_EVERY: usize = 1 << 16;
 
+/// One shard's children, each once, with its numerator. Every structure grows fallibly:
+/// a refused allocation is an error, not an abort.
 fn sum_shard<S: Copy + Eq + Hash>(
     lists: Vec<Vec<Edge<S>>>,
     shares: &[u64],
     stride: usize,
     cancel: Option<&Cancel>,
-) -> Children<S> {
+) -> Result<Children<S>, EngineError> {
     let total: usize = lists.iter().map(|l| l.len()).sum();
-    let mut slots: HashMap<S, u32> = HashMap::with_capacity(total / 2);
+    let mut slots: HashMap<S, u32> = HashMap::new();
+    let refused =
+        |_| EngineError::AllocationFailed { bytes: (total as u64 / 2) * (size_of::<S>() as u64 + 5) };
+    slots.try_reserve(total / 2).map_err(refused)?;
     let (mut keys, mut arena) = (Vec::new(), Vec::new());
     for (i, e) in lists.into_iter().flatten().enumerate() {
         if i.is_multiple_of(CANCEL_EVERY) && requested(cancel) {
             break;
         }
-        let slot = *slots.entry(e.child).or_insert_with(|| {
-            keys.push(e.child);
-            arena.resize(arena.len() + stride, 0);
-            (keys.len() - 1) as u32
-        }) as usize;
+        // A full map would grow inside `entry`, infallibly: it grows here first.
+        if slots.len() == slots.capacity() {
+            slots.try_reserve(slots.len().max(1)).map_err(refused)?;
+        }
+        let slot = match slots.entry(e.child) {
+            Entry::Occupied(o) => *o.get() as usize,
+            Entry::Vacant(v) => {
+                alloc::push(&mut keys, e.child)?;
+                alloc::reserve(&mut arena, stride)?;
+                arena.resize(arena.len() + stride, 0);
+                v.insert((keys.len() - 1) as u32);
+                keys.len() - 1
+            }
+        };
         let src = &shares[e.parent as usize * stride..(e.parent as usize + 1) * stride];
         add_mul(&mut arena[slot * stride..(slot + 1) * stride], src, e.weight as u64);
     }
-    (keys, arena)
+    Ok((keys, arena))
 }
 
 #[cfg(test)]

@@ -58,8 +58,12 @@ fn summary_rows(t: &mut Table, s: &TurnsSummary) {
     let mut whole =
         |q: &str, n: u64| t.row(vec![q.into(), String::new(), String::new(), n.to_string(), n.to_string()]);
     whole("shortest", s.shortest);
-    whole("median", s.median);
-    whole("percentile_90", s.percentile_90);
+    // A quantile beyond the listed turns is left out, as `longest` is when unbounded.
+    for (q, n) in [("median", s.median), ("percentile_90", s.percentile_90)] {
+        if let Some(n) = n {
+            whole(q, n);
+        }
+    }
     if let Some(n) = s.longest {
         whole("longest", n);
     }
@@ -126,7 +130,8 @@ pub fn sweep(v: &SweepView) -> Table {
             row.extend(pair(f));
         }
         row.push(s.sd.to_string());
-        row.extend([s.shortest, s.median, s.percentile_90].map(|n| n.to_string()));
+        row.push(s.shortest.to_string());
+        row.extend([s.median, s.percentile_90].map(|n| n.map_or(String::new(), |n| n.to_string())));
         row.push(s.longest.map_or(String::new(), |n| n.to_string()));
         t.row(row);
     }

@@ -88,14 +88,25 @@ pub struct TurnsSummary {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub mean_if_butcher_wins: Option<Value>,
     pub shortest: u64,
-    pub median: u64,
-    pub percentile_90: u64,
+    /// Absent when it lies beyond the listed turns (a likely idle face): see `listed_to`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub median: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub percentile_90: Option<u64>,
+    /// The last turn listed in the distribution (the text says a quantile is beyond it).
+    #[serde(skip)]
+    pub listed_to: u64,
     /// Absent when a face moves nobody: then a game can last any number of turns.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub longest: Option<u64>,
 }
 
 impl TurnsSummary {
+    /// A quantile in words: its turn, or "> N" when it lies beyond the listed turns.
+    pub fn quantile_text(&self, q: Option<u64>) -> String {
+        q.map_or_else(|| format!("> {}", self.listed_to), |n| n.to_string())
+    }
+
     fn of(t: &Turns) -> TurnsSummary {
         TurnsSummary {
             stay_probability: Value::of(&t.stay),
@@ -107,6 +118,7 @@ impl TurnsSummary {
             shortest: t.shortest,
             median: t.median,
             percentile_90: t.percentile_90,
+            listed_to: t.rows.last().map_or(0, |r| r.turns),
             longest: t.longest,
         }
     }

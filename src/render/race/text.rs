@@ -2,9 +2,11 @@
 //! fractions abbreviated past 40 characters unless `--full`.
 
 use super::{GameView, GridView, RaceSimulation, SweepView, TurnsSummary, TurnsView};
+use crate::race::turns::{MAX_ROWS, TAIL};
 use crate::render::number::significant_exact;
 use crate::render::simulate::estimate::{ESTIMATE_DIGITS, Value, count, interval, proportion, signed};
 use crate::render::{Doc, Style, Table, left, right};
+use rug::Rational;
 
 /// Significant digits of a probability in the grid, where 198 columns may stand side by side.
 const GRID_DIGITS: usize = 4;
@@ -31,6 +33,14 @@ pub fn game(v: &GameView, style: Style) -> Doc {
     if v.turns.tail.0 != 0 {
         let last = v.turns.distribution.last().map_or(0, |r| r.turns);
         d.para(format!("P(more than {last} turns) = {}", v.turns.tail.fraction_and_decimal(style)));
+        if v.turns.distribution.len() >= MAX_ROWS && v.turns.tail.0 >= Rational::from(TAIL) {
+            d.para(format!(
+                "The list stops at {MAX_ROWS} turns (it would stop once less than {}/{} of the games is \
+                 left): the longer games are given by this exact tail, and the mean and variance \
+                 above are exact closed forms.",
+                TAIL.0, TAIL.1
+            ));
+        }
     }
     if let Some(s) = &v.simulation {
         simulation(&mut d, s);
@@ -62,7 +72,9 @@ fn turn_lines(t: &TurnsSummary, style: Style) -> [String; 4] {
         ),
         format!(
             "shortest {}, median {}, 90th percentile {}, longest {longest}",
-            t.shortest, t.median, t.percentile_90
+            t.shortest,
+            t.quantile_text(t.median),
+            t.quantile_text(t.percentile_90)
         ),
     ]
 }
@@ -176,8 +188,8 @@ pub fn sweep(v: &SweepView, style: Style) -> Doc {
             l.swine_wins.decimal(),
             turns.mean.decimal(),
             crate::render::number::significant(turns.sd, 6),
-            turns.median.to_string(),
-            turns.percentile_90.to_string(),
+            turns.quantile_text(turns.median),
+            turns.quantile_text(turns.percentile_90),
             turns.longest.map_or("unbounded".into(), |n| n.to_string()),
             l.swine_wins.fraction(style),
         ]);

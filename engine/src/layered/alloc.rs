@@ -1,0 +1,50 @@
+//! Fallible growth for the engine's large vectors. The budget's projections are estimates,
+//! and the process may be held to less memory than the budget was told (an address-space or
+//! cgroup limit): an allocation the system refuses becomes `EngineError::AllocationFailed`,
+//! a refusal the caller words, never an abort.
+
+use crate::error::EngineError;
+use std::mem::size_of;
+
+/// Room for `additional` more elements (amortized: the vector may take more, as `push` would).
+pub(super) fn reserve<T>(v: &mut Vec<T>, additional: usize) -> Result<(), EngineError> {
+    v.try_reserve(additional).map_err(|_| failed::<T>(v.len().saturating_add(additional)))
+}
+
+/// Appends `x`, growing the vector fallibly when it is full (one comparison otherwise).
+#[inline]
+pub(super) fn push<T>(v: &mut Vec<T>, x: T) -> Result<(), EngineError> {
+    if v.len() == v.capacity() {
+        reserve(v, 1)?;
+    }
+    v.push(x);
+    Ok(())
+}
+
+/// `n` zero limbs in one allocation of exactly that size.
+pub(super) fn zeroed(n: usize) -> Result<Vec<u64>, EngineError> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(n).map_err(|_| failed::<u64>(n))?;
+    v.resize(n, 0);
+    Ok(v)
+}
+
+fn failed<T>(elements: usize) -> EngineError {
+    EngineError::AllocationFailed { bytes: (elements as u64).saturating_mul(size_of::<T>() as u64) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_allocation_beyond_any_machine_is_a_refusal_not_an_abort() {
+        assert_eq!(zeroed(usize::MAX / 16), Err(EngineError::AllocationFailed { bytes: u64::MAX / 16 * 8 }));
+        let mut v: Vec<u64> = vec![1];
+        assert!(matches!(reserve(&mut v, usize::MAX / 2), Err(EngineError::AllocationFailed { .. })));
+        assert_eq!(v, [1], "a refused reservation leaves the vector as it was");
+        push(&mut v, 2).unwrap();
+        assert_eq!(zeroed(3).unwrap(), [0, 0, 0]);
+        assert_eq!(v, [1, 2]);
+    }
+}

@@ -1,0 +1,70 @@
+//! The process's memory limits as this machine reports them, read for `pegchain::budget`:
+//! MemAvailable, the address-space limit (RLIMIT_AS) and the cgroup's memory limit.
+
+use pegchain::Error;
+use pegchain::budget::{self, Budget, HEADROOM_PERCENT, Limits, Source};
+
+/// Every limit the process is held to, and the user's request (bytes), if any.
+pub fn read(requested: Option<u64>) -> Limits {
+    let file = |path: &str| std::fs::read_to_string(path).ok();
+    Limits {
+        available: file("/proc/meminfo").as_deref().and_then(budget::meminfo_available),
+        address_space: address_space(),
+        cgroup: cgroup(),
+        requested,
+    }
+}
+
+/// RLIMIT_AS, the soft limit; None when unlimited.
+fn address_space() -> Option<u64> {
+    let mut limit = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
+    // SAFETY: getrlimit writes one rlimit into the struct it is given, which lives here.
+    let ok = unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut limit) } == 0;
+    (ok && limit.rlim_cur != libc::RLIM_INFINITY).then_some(limit.rlim_cur)
+}
+
+/// The memory limit of this process's cgroup: v2 (its own group's `memory.max`, else the
+/// root's), else v1's `memory.limit_in_bytes`. None when there is none.
+fn cgroup() -> Option<u64> {
+    let own = std::fs::read_to_string("/proc/self/cgroup")
+        .ok()
+        .and_then(|t| t.lines().find_map(|l| l.strip_prefix("0::").map(str::to_string)));
+    let mut paths: Vec<String> =
+        own.map(|p| format!("/sys/fs/cgroup{}/memory.max", p.trim_end_matches('/'))).into_iter().collect();
+    paths.push("/sys/fs/cgroup/memory.max".into());
+    paths.push("/sys/fs/cgroup/memory/memory.limit_in_bytes".into());
+    paths.iter().find_map(|p| std::fs::read_to_string(p).ok().map(|t| budget::cgroup_limit(&t)))?
+}
+
+/// A memory refusal that says where its budget came from. A budget the user asked for keeps
+/// the hint to raise it (`output::words`); one from the machine's limits names that limit,
+/// which no flag raises.
+pub fn explain(e: Error, budget: Option<Budget>) -> Error {
+    match (&e, budget.map(|b| b.source)) {
+        (Error::TooLarge { .. }, Some(source)) if source != Source::Requested => {
+            Error::Invalid(format!("{e} ({HEADROOM_PERCENT}% {})", source.words()))
+        }
+        _ => e,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_refusal_names_the_limit_its_budget_came_from() {
+        let e =
+            || Error::TooLarge { layer: "the layer with 9 pegs".into(), positions: 5, bytes: 9, budget: 8 };
+        let named = |source| explain(e(), Some(Budget { bytes: 8, source })).to_string();
+        assert!(named(Source::AddressSpace).ends_with("(80% of the address-space limit)"));
+        assert!(named(Source::Cgroup).ends_with("(80% of the cgroup's memory limit)"));
+        assert!(named(Source::Available).ends_with("(80% of the available memory)"));
+        assert!(matches!(
+            explain(e(), Some(Budget { bytes: 8, source: Source::Requested })),
+            Error::TooLarge { .. }
+        ));
+        let other = Error::Invalid("x".into());
+        assert_eq!(explain(other, None).to_string(), "x");
+    }
+}
