@@ -8,6 +8,7 @@
 //! prints and never names a flag.
 
 pub mod error;
+pub mod input;
 pub mod race;
 pub mod render;
 pub mod solitaire;

@@ -119,8 +119,8 @@ impl Rules {
 
     pub fn load(path: &Path) -> Result<Rules, Error> {
         let file = path.display().to_string();
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| Error::BadRules { file: file.clone(), why: format!("cannot read it: {e}") })?;
+        let text =
+            crate::input::read_input(path).map_err(|why| Error::BadRules { file: file.clone(), why })?;
         Rules::from_json(&text, &file)
     }
 

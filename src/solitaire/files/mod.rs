@@ -63,7 +63,7 @@ impl FromStr for Format {
 /// Reads a board file: JSON (seed 002's format) by its `.json` extension or a leading `{`,
 /// otherwise a picture.
 pub fn load(path: &Path) -> Result<BoardFile, Error> {
-    let text = std::fs::read_to_string(path).map_err(|e| fault(path, format!("cannot read it: {e}")))?;
+    let text = crate::input::read_input(path).map_err(|why| fault(path, why))?;
     let json = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("json"))
         || text.trim_start().starts_with('{');
     if json { seed002::parse(path, &text) } else { picture::parse(path, &text) }
