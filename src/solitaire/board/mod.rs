@@ -46,6 +46,9 @@ pub struct Board {
     shape: Shape,
     holes: Vec<Hole>,
     jumps: Vec<Jump>,
+    /// The symmetry group's elements, found once when the board is built (and shared by
+    /// clones): a board whose group is beyond the tool's limits is refused there.
+    symmetries: std::sync::Arc<[symmetry::Perm]>,
 }
 
 impl Board {
@@ -81,7 +84,8 @@ impl Board {
         let mut jumps = jumps;
         jumps.sort();
         jumps.dedup();
-        Ok(Board { name: name.to_string(), shape, holes, jumps })
+        let symmetries = symmetry::automorphisms(holes.len(), &jumps).map_err(|e| bad(e.to_string()))?;
+        Ok(Board { name: name.to_string(), shape, holes, jumps, symmetries: symmetries.into() })
     }
 
     pub fn name(&self) -> &str {
@@ -98,6 +102,18 @@ impl Board {
     }
     pub fn jumps(&self) -> &[Jump] {
         &self.jumps
+    }
+    /// The elements of the symmetry group (see `SymmetryGroup::of_board`).
+    pub fn symmetries(&self) -> &[symmetry::Perm] {
+        &self.symmetries
+    }
+    /// How many holes take part in no jump: every symmetry fixes them.
+    pub fn isolated_holes(&self) -> usize {
+        let mut touched = Pegs::EMPTY;
+        for j in &self.jumps {
+            touched = touched.with(j.from).with(j.over).with(j.to);
+        }
+        self.holes.len() - touched.count() as usize
     }
     pub fn hole_name(&self, hole: u8) -> &str {
         &self.holes[hole as usize].name
