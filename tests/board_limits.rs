@@ -106,3 +106,76 @@ fn a_board_with_a_huge_symmetry_group_is_refused_at_once() {
         assert!(started.elapsed() < Duration::from_secs(2), "{:?}", started.elapsed());
     }
 }
+
+/// A shipped triangle5 seed 002 file with `names` given: the JSON file's path.
+fn triangle5_named(dir: &Path, file: &str, names: &[String]) -> PathBuf {
+    let boards = support::data("boards");
+    let names: Vec<String> = names.iter().map(|n| serde_json::to_string(n).unwrap()).collect();
+    let text = format!(
+        r#"{{"board": "{0}/triangle5.adjacency.csv", "layout": "{0}/triangle5.layout.csv", "names": [{1}]}}"#,
+        boards.display(),
+        names.join(", ")
+    );
+    let path = dir.join(file);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// A 65,535-character name panicked (`Formatting argument out of range`); names longer than
+/// 16 characters are refused when the file is read, as are control characters.
+#[test]
+fn long_and_unprintable_names_are_refused() {
+    let dir = scratch("long-names");
+    let mut names: Vec<String> = (0..15).map(|i| format!("h{i}")).collect();
+    names[3] = "x".repeat(16);
+    let fine = triangle5_named(&dir, "fine.json", &names).display().to_string();
+    assert_eq!(quickly(&["show", "--board", &fine])["board"]["holes"], 15);
+    for long in [21, 70_000] {
+        names[3] = "x".repeat(long);
+        let f = triangle5_named(&dir, "long.json", &names).display().to_string();
+        fails_with(
+            &["show", "--board", &f],
+            &format!(
+                "board file {f}: hole 3 has a name of {long} characters (\"xxxxxxxxxxxxxxxxxxxx\"...), more than 16"
+            ),
+        );
+    }
+    names[3] = "a\u{7}".into();
+    let f = triangle5_named(&dir, "bell.json", &names).display().to_string();
+    fails_with(
+        &["show", "--board", &f],
+        "hole 3 has the name \"a\\u{7}\"; names must be non-empty printable text",
+    );
+    let f = dir.join("named.txt");
+    std::fs::write(&f, format!("name: {}\nlattice: square\na b c\n", "n".repeat(100))).unwrap();
+    let f = f.display().to_string();
+    fails_with(
+        &["show", "--board", &f],
+        "the board name \"nnnnnnnnnnnnnnnnnnnn\"... has 100 characters, more than 64",
+    );
+}
+
+/// A 4 KB picture with one 4,000-character row made `show` run for over 100 s; rows are at
+/// most 200 characters and pictures at most 200 rows, refused naming the line.
+#[test]
+fn wide_and_tall_pictures_are_refused_naming_the_line() {
+    let dir = scratch("wide-pictures");
+    let wide = dir.join("wide.txt");
+    std::fs::write(&wide, format!("lattice: square\na b c\n{}x\n", " ".repeat(3999))).unwrap();
+    let f = wide.display().to_string();
+    fails_with(
+        &["show", "--board", &f],
+        &format!("board file {f}: line 3: a picture row of 4000 characters, more than 200"),
+    );
+    let widest = dir.join("widest.txt");
+    std::fs::write(&widest, format!("lattice: square\na b c\n{}x\n", " ".repeat(198))).unwrap();
+    let f = widest.display().to_string();
+    assert_eq!(quickly(&["show", "--board", &f])["board"]["holes"], 4);
+    let tall = dir.join("tall.txt");
+    std::fs::write(&tall, format!("lattice: square\na b c\n{}x\n", "\n".repeat(250))).unwrap();
+    let f = tall.display().to_string();
+    fails_with(
+        &["show", "--board", &f],
+        &format!("board file {f}: line 202: the picture has more than 200 rows"),
+    );
+}

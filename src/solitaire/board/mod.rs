@@ -170,14 +170,17 @@ impl Board {
                 .map(|(h, l)| (h.x - min_x, l.as_str()))
                 .collect();
             row.sort();
+            // Counted as it grows: measuring the line at every step would be quadratic.
             let mut line = String::new();
+            let mut chars = 0;
             for (x, l) in row {
                 // One grid column is `width` characters wide: unit spacing keeps shapes.
                 let col = x as usize * width;
-                while line.chars().count() < col {
-                    line.push(' ');
-                }
-                line.push_str(&format!("{l:>width$}"));
+                let label = l.chars().count();
+                let pad = col.saturating_sub(chars) + width.saturating_sub(label);
+                line.extend(std::iter::repeat_n(' ', pad));
+                line.push_str(l);
+                chars += pad + label;
             }
             lines.push(line.trim_end().to_string());
         }
