@@ -33,6 +33,15 @@ pub fn read_input(path: &Path) -> Result<String, String> {
         .map_err(|e| format!("not UTF-8 text (an invalid byte at offset {})", e.utf8_error().valid_up_to()))
 }
 
+/// A parser's message made one line: messages may quote the input (serde names an unknown
+/// field as written), and the input may hold line breaks or other control characters.
+pub fn one_line(message: &str) -> String {
+    message
+        .chars()
+        .map(|c| if c.is_control() { c.escape_debug().to_string() } else { c.to_string() })
+        .collect()
+}
+
 fn too_large() -> String {
     format!("larger than the {} bytes (1 MiB) an input file may hold", MAX_INPUT_BYTES)
 }
@@ -59,6 +68,11 @@ fn kind(meta: &std::fs::Metadata) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn quoted_line_breaks_are_escaped() {
+        assert_eq!(one_line("unknown field `sw\ne`\t"), "unknown field `sw\\ne`\\t");
+    }
 
     #[test]
     fn devices_and_directories_are_refused_before_reading() {

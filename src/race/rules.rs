@@ -126,7 +126,8 @@ impl Rules {
 
     /// Parses and checks a rules file's text; `source` names it in errors.
     pub fn from_json(text: &str, source: &str) -> Result<Rules, Error> {
-        let bad = |why: String| Error::BadRules { file: source.to_string(), why };
+        let one_line = crate::input::one_line;
+        let bad = |why: String| Error::BadRules { file: one_line(source), why: one_line(&why) };
         let raw: RulesFile = serde_json::from_str(text).map_err(|e| bad(e.to_string()))?;
         let faces = check_faces(raw.die).map_err(bad)?;
         let total_weight = faces.iter().map(|f| f.weight).sum();

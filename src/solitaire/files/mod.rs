@@ -77,9 +77,11 @@ pub fn render(board: &Board, format: Format) -> Result<Vec<(String, String)>, Er
     }
 }
 
-/// A fault in a board file, as one line naming the file.
+/// A fault in a board file, as one line naming the file (a line break in the file's name
+/// or in quoted input is escaped).
 pub(crate) fn fault(file: &Path, why: impl Into<String>) -> Error {
-    Error::BoardFile { file: file.display().to_string(), why: why.into() }
+    let one_line = crate::input::one_line;
+    Error::BoardFile { file: one_line(&file.display().to_string()), why: one_line(&why.into()) }
 }
 
 /// The board's name: the one given in the file, else the file name without its extension.
