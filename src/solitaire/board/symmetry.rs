@@ -300,6 +300,36 @@ mod tests {
         assert_eq!(SymmetryGroup::of_board(&builtin("european").unwrap()).order(), 8);
     }
 
+    /// `copies` disjoint lines a-b-c with jumps both ways: order 2^copies * copies!.
+    fn lines(copies: u8) -> Vec<super::super::Jump> {
+        use super::super::Jump;
+        (0..copies)
+            .flat_map(|c| {
+                let a = 3 * c;
+                [Jump { from: a, over: a + 1, to: a + 2 }, Jump { from: a + 2, over: a + 1, to: a }]
+            })
+            .collect()
+    }
+
+    #[test]
+    fn holes_in_no_jump_are_fixed() {
+        let t4 = builtin("triangle4").unwrap();
+        let perms = automorphisms(t4.hole_count() + 10, t4.jumps()).unwrap();
+        assert_eq!(perms.len(), 6);
+        assert!(perms.iter().all(|p| (10..20).all(|h| p[h] == h as u8)));
+    }
+
+    #[test]
+    fn large_groups_stop_at_the_element_limit_after_few_steps() {
+        assert_eq!(automorphisms(12, &lines(4)).unwrap().len(), 384);
+        // 2^6 * 6! = 46,080 elements; 2^21 * 21! is astronomically many. Pruning keeps the
+        // partial maps tried far below the step limit: the element limit is what stops both.
+        for copies in [6, 21] {
+            let refused = automorphisms(3 * copies as usize, &lines(copies)).unwrap_err();
+            assert_eq!(refused, TooManySymmetries::Elements, "{copies} lines");
+        }
+    }
+
     #[test]
     fn triangle5_start_classes_are_the_four_of_seed_001() {
         let b = builtin("triangle5").unwrap();
