@@ -10,6 +10,7 @@
 
 pub mod budget;
 pub mod error;
+pub mod input;
 pub mod race;
 pub mod render;
 pub mod solitaire;

@@ -119,14 +119,15 @@ impl Rules {
 
     pub fn load(path: &Path) -> Result<Rules, Error> {
         let file = path.display().to_string();
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| Error::BadRules { file: file.clone(), why: format!("cannot read it: {e}") })?;
+        let text =
+            crate::input::read_input(path).map_err(|why| Error::BadRules { file: file.clone(), why })?;
         Rules::from_json(&text, &file)
     }
 
     /// Parses and checks a rules file's text; `source` names it in errors.
     pub fn from_json(text: &str, source: &str) -> Result<Rules, Error> {
-        let bad = |why: String| Error::BadRules { file: source.to_string(), why };
+        let one_line = crate::input::one_line;
+        let bad = |why: String| Error::BadRules { file: one_line(source), why: one_line(&why) };
         let raw: RulesFile = serde_json::from_str(text).map_err(|e| bad(e.to_string()))?;
         let faces = check_faces(raw.die).map_err(bad)?;
         let total_weight = faces.iter().map(|f| f.weight).sum();

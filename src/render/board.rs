@@ -7,13 +7,23 @@ use super::{Report, Style};
 use crate::solitaire::board::{Board, Jump};
 use serde::Serialize;
 
-/// The `board` object: `{"name", "holes", "jumps", "symmetry_order"}`.
+/// The `board` object: `{"name", "holes", "jumps", "symmetry_order"}`, and `"fixed_holes"`
+/// when some holes take part in no jump.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct BoardInfo {
     pub name: String,
     pub holes: usize,
     pub jumps: usize,
+    /// The order of the group the tool reduces by: the jumps' automorphisms that fix every
+    /// hole in no jump (permuting those would change nothing but cost k! elements).
     pub symmetry_order: usize,
+    /// How many holes take part in no jump (every counted symmetry fixes them).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub fixed_holes: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 impl BoardInfo {
@@ -25,14 +35,21 @@ impl BoardInfo {
             holes: board.hole_count(),
             jumps: board.jumps().len(),
             symmetry_order,
+            fixed_holes: board.isolated_holes(),
         }
     }
 
     /// "Board triangle5 (15 holes, 36 jumps, symmetry group of order 6)": the first line of
     /// every peg-solitaire report.
+    /// With holes in no jump: "..., symmetry group of order 6 fixing the 10 holes in no jump)".
     pub fn title(&self) -> String {
+        let fixed = match self.fixed_holes {
+            0 => String::new(),
+            1 => " fixing the hole in no jump".to_string(),
+            k => format!(" fixing the {k} holes in no jump"),
+        };
         format!(
-            "Board {} ({} holes, {} jumps, symmetry group of order {})",
+            "Board {} ({} holes, {} jumps, symmetry group of order {}{fixed})",
             self.name, self.holes, self.jumps, self.symmetry_order
         )
     }

@@ -137,7 +137,8 @@ fn ends_view() {
 fn board_views() {
     let b = board();
     snapshot_all("show", &ShowView::new(&b, 6));
-    let english = BoardInfo { name: "english".into(), holes: 33, jumps: 76, symmetry_order: 8 };
+    let english =
+        BoardInfo { name: "english".into(), holes: 33, jumps: 76, symmetry_order: 8, fixed_holes: 0 };
     snapshot_all("boards", &BoardsView::new(vec![BoardInfo::new(&b, 6), english.clone()]));
     let files = vec!["out/english.json".into(), "out/english.adjacency.csv".into()];
     snapshot_all("export", &ExportView::new(english, "seed002", files));

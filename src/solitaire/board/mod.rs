@@ -46,6 +46,9 @@ pub struct Board {
     shape: Shape,
     holes: Vec<Hole>,
     jumps: Vec<Jump>,
+    /// The symmetry group's elements, found once when the board is built (and shared by
+    /// clones): a board whose group is beyond the tool's limits is refused there.
+    symmetries: std::sync::Arc<[symmetry::Perm]>,
 }
 
 impl Board {
@@ -81,7 +84,8 @@ impl Board {
         let mut jumps = jumps;
         jumps.sort();
         jumps.dedup();
-        Ok(Board { name: name.to_string(), shape, holes, jumps })
+        let symmetries = symmetry::automorphisms(holes.len(), &jumps).map_err(|e| bad(e.to_string()))?;
+        Ok(Board { name: name.to_string(), shape, holes, jumps, symmetries: symmetries.into() })
     }
 
     pub fn name(&self) -> &str {
@@ -98,6 +102,18 @@ impl Board {
     }
     pub fn jumps(&self) -> &[Jump] {
         &self.jumps
+    }
+    /// The elements of the symmetry group (see `SymmetryGroup::of_board`).
+    pub fn symmetries(&self) -> &[symmetry::Perm] {
+        &self.symmetries
+    }
+    /// How many holes take part in no jump: every symmetry fixes them.
+    pub fn isolated_holes(&self) -> usize {
+        let mut touched = Pegs::EMPTY;
+        for j in &self.jumps {
+            touched = touched.with(j.from).with(j.over).with(j.to);
+        }
+        self.holes.len() - touched.count() as usize
     }
     pub fn hole_name(&self, hole: u8) -> &str {
         &self.holes[hole as usize].name
@@ -154,14 +170,17 @@ impl Board {
                 .map(|(h, l)| (h.x - min_x, l.as_str()))
                 .collect();
             row.sort();
+            // Counted as it grows: measuring the line at every step would be quadratic.
             let mut line = String::new();
+            let mut chars = 0;
             for (x, l) in row {
                 // One grid column is `width` characters wide: unit spacing keeps shapes.
                 let col = x as usize * width;
-                while line.chars().count() < col {
-                    line.push(' ');
-                }
-                line.push_str(&format!("{l:>width$}"));
+                let label = l.chars().count();
+                let pad = col.saturating_sub(chars) + width.saturating_sub(label);
+                line.extend(std::iter::repeat_n(' ', pad));
+                line.push_str(l);
+                chars += pad + label;
             }
             lines.push(line.trim_end().to_string());
         }

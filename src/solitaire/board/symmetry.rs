@@ -20,9 +20,10 @@ pub struct SymmetryGroup {
 }
 
 impl SymmetryGroup {
-    /// All automorphisms of the board's jumps (the identity comes first).
+    /// The board's symmetries: the automorphisms of its jumps that fix every hole in no
+    /// jump (the identity comes first). `Board::new` found them, so this cannot fail.
     pub fn of_board(board: &Board) -> SymmetryGroup {
-        SymmetryGroup::from_perms(automorphisms(board), board.hole_count())
+        SymmetryGroup::from_perms(board.symmetries().to_vec(), board.hole_count())
     }
 
     /// The group with only the identity: no reduction at all.
@@ -117,15 +118,53 @@ impl SymmetryGroup {
 /// A jump as a triple of holes, for set lookups.
 type Triple = (u8, u8, u8);
 
-/// Backtracking search for every hole permutation that maps the jump set onto itself.
-fn automorphisms(board: &Board) -> Vec<Perm> {
-    let n = board.hole_count();
-    let jumps: HashSet<Triple> = board.jumps().iter().map(|j| (j.from, j.over, j.to)).collect();
+/// The most elements a symmetry group may have. The tool keeps every element (a table of
+/// 16 KB per element on a 64-hole board) and puts each position in canonical form by trying
+/// all of them, so a larger group would cost more than it saves. Real boards have 6 or 8.
+pub const MAX_SYMMETRIES: usize = 1000;
+
+/// The most partial maps the search may try. Pruning keeps real boards (and boards of many
+/// alike parts) far below this; it bounds the time of any board whatever its shape.
+pub const MAX_SEARCH_STEPS: u64 = 2_000_000;
+
+/// Why a board's symmetry group was not found: it is too large for the tool.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TooManySymmetries {
+    /// The group has more than `MAX_SYMMETRIES` elements.
+    Elements,
+    /// The search tried more than `MAX_SEARCH_STEPS` partial maps.
+    Steps,
+}
+
+impl std::fmt::Display for TooManySymmetries {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TooManySymmetries::Elements => write!(
+                f,
+                "its symmetry group has more than {MAX_SYMMETRIES} elements, the most this tool supports"
+            ),
+            TooManySymmetries::Steps => write!(
+                f,
+                "its symmetry search needs more than {MAX_SEARCH_STEPS} steps, the most this tool allows"
+            ),
+        }
+    }
+}
+
+/// Backtracking search for the hole permutations that map the jump set onto itself and fix
+/// every hole that takes part in no jump.
+///
+/// Fixing those holes is exact: no jump ever changes them, and reducing by any subgroup of
+/// the automorphism group is exact (orbits of a subgroup only split the full group's). The
+/// full group would add every permutation of the isolated holes: k! elements for k of them.
+/// The order reported for a board is the order of this group.
+pub(crate) fn automorphisms(holes: usize, jumps: &[super::Jump]) -> Result<Vec<Perm>, TooManySymmetries> {
+    let set: HashSet<Triple> = jumps.iter().map(|j| (j.from, j.over, j.to)).collect();
     // Jumps touching each hole, to check a new assignment against the ones already made.
-    let mut touching = vec![Vec::new(); n];
+    let mut touching = vec![Vec::new(); holes];
     // A hole's role counts (as from, over, to) must be kept by any symmetry.
-    let mut roles = vec![(0u32, 0u32, 0u32); n];
-    for j in board.jumps() {
+    let mut roles = vec![(0u32, 0u32, 0u32); holes];
+    for j in jumps {
         for h in [j.from, j.over, j.to] {
             touching[h as usize].push((j.from, j.over, j.to));
         }
@@ -133,17 +172,22 @@ fn automorphisms(board: &Board) -> Vec<Perm> {
         roles[j.over as usize].1 += 1;
         roles[j.to as usize].2 += 1;
     }
+    for t in &mut touching {
+        t.sort_unstable();
+        t.dedup();
+    }
     let mut search = Search {
         order: search_order(&touching),
         roles,
         touching,
-        jumps: &jumps,
-        image: vec![None; n],
-        used: vec![false; n],
+        jumps: &set,
+        image: vec![None; holes],
+        used: vec![false; holes],
         found: Vec::new(),
+        steps: 0,
     };
-    search.extend(0);
-    search.found
+    search.extend(0)?;
+    Ok(search.found)
 }
 
 /// The holes in breadth-first order through the jumps, so that every hole after the first
@@ -175,8 +219,8 @@ fn search_order(touching: &[Vec<Triple>]) -> Vec<usize> {
     order
 }
 
-/// The state of the backtracking search: holes placed so far (`image`) and the targets
-/// they took (`used`).
+/// The state of the backtracking search: holes placed so far (`image`), the targets they
+/// took (`used`), the elements found and the partial maps tried (`steps`).
 struct Search<'a> {
     order: Vec<usize>,
     roles: Vec<(u32, u32, u32)>,
@@ -185,38 +229,59 @@ struct Search<'a> {
     image: Vec<Option<u8>>,
     used: Vec<bool>,
     found: Vec<Perm>,
+    steps: u64,
 }
 
 impl Search<'_> {
-    /// Every jump at `hole` whose holes are all placed maps onto a jump.
-    fn consistent(&self, hole: usize) -> bool {
+    /// Every jump at `hole` maps, on its placed holes, onto some jump at the hole's image:
+    /// a jump whose holes are all placed maps onto a jump, and one partly placed can still
+    /// be completed. Checking partly placed jumps prunes a wrong choice at once rather than
+    /// after the rest of its part of the board is placed.
+    fn consistent(&self, hole: usize, target: usize) -> bool {
         self.touching[hole].iter().all(|&(a, b, c)| {
-            match (self.image[a as usize], self.image[b as usize], self.image[c as usize]) {
-                (Some(x), Some(y), Some(z)) => self.jumps.contains(&(x, y, z)),
-                _ => true,
+            let images = [a, b, c].map(|h| self.image[h as usize]);
+            if let [Some(x), Some(y), Some(z)] = images {
+                return self.jumps.contains(&(x, y, z));
             }
+            self.touching[target]
+                .iter()
+                .any(|&(x, y, z)| [x, y, z].iter().zip(images).all(|(&t, i)| i.is_none_or(|i| i == t)))
         })
     }
 
-    /// Places the hole at `depth` in the order on every target that keeps the jumps.
-    fn extend(&mut self, depth: usize) {
+    /// The targets hole `hole` may take: itself when no jump touches it (see
+    /// `automorphisms`), else every unused hole of the same roles.
+    fn targets(&self, hole: usize) -> Vec<usize> {
+        if self.touching[hole].is_empty() {
+            return vec![hole];
+        }
+        (0..self.image.len()).filter(|&t| !self.used[t] && self.roles[t] == self.roles[hole]).collect()
+    }
+
+    /// Places the hole at `depth` in the order on every target that keeps the jumps,
+    /// stopping as soon as the group or the search passes its limit.
+    fn extend(&mut self, depth: usize) -> Result<(), TooManySymmetries> {
         if depth == self.order.len() {
+            if self.found.len() == MAX_SYMMETRIES {
+                return Err(TooManySymmetries::Elements);
+            }
             self.found.push(self.image.iter().map(|i| i.unwrap()).collect());
-            return;
+            return Ok(());
         }
         let hole = self.order[depth];
-        for target in 0..self.image.len() {
-            if self.used[target] || self.roles[target] != self.roles[hole] {
-                continue;
+        for target in self.targets(hole) {
+            self.steps += 1;
+            if self.steps > MAX_SEARCH_STEPS {
+                return Err(TooManySymmetries::Steps);
             }
             self.image[hole] = Some(target as u8);
             self.used[target] = true;
-            if self.consistent(hole) {
-                self.extend(depth + 1);
-            }
+            let result = if self.consistent(hole, target) { self.extend(depth + 1) } else { Ok(()) };
             self.used[target] = false;
             self.image[hole] = None;
+            result?;
         }
+        Ok(())
     }
 }
 
@@ -233,6 +298,36 @@ mod tests {
         }
         assert_eq!(SymmetryGroup::of_board(&builtin("english").unwrap()).order(), 8);
         assert_eq!(SymmetryGroup::of_board(&builtin("european").unwrap()).order(), 8);
+    }
+
+    /// `copies` disjoint lines a-b-c with jumps both ways: order 2^copies * copies!.
+    fn lines(copies: u8) -> Vec<super::super::Jump> {
+        use super::super::Jump;
+        (0..copies)
+            .flat_map(|c| {
+                let a = 3 * c;
+                [Jump { from: a, over: a + 1, to: a + 2 }, Jump { from: a + 2, over: a + 1, to: a }]
+            })
+            .collect()
+    }
+
+    #[test]
+    fn holes_in_no_jump_are_fixed() {
+        let t4 = builtin("triangle4").unwrap();
+        let perms = automorphisms(t4.hole_count() + 10, t4.jumps()).unwrap();
+        assert_eq!(perms.len(), 6);
+        assert!(perms.iter().all(|p| (10..20).all(|h| p[h] == h as u8)));
+    }
+
+    #[test]
+    fn large_groups_stop_at_the_element_limit_after_few_steps() {
+        assert_eq!(automorphisms(12, &lines(4)).unwrap().len(), 384);
+        // 2^6 * 6! = 46,080 elements; 2^21 * 21! is astronomically many. Pruning keeps the
+        // partial maps tried far below the step limit: the element limit is what stops both.
+        for copies in [6, 21] {
+            let refused = automorphisms(3 * copies as usize, &lines(copies)).unwrap_err();
+            assert_eq!(refused, TooManySymmetries::Elements, "{copies} lines");
+        }
     }
 
     #[test]

@@ -63,7 +63,7 @@ impl FromStr for Format {
 /// Reads a board file: JSON (seed 002's format) by its `.json` extension or a leading `{`,
 /// otherwise a picture.
 pub fn load(path: &Path) -> Result<BoardFile, Error> {
-    let text = std::fs::read_to_string(path).map_err(|e| fault(path, format!("cannot read it: {e}")))?;
+    let text = crate::input::read_input(path).map_err(|why| fault(path, why))?;
     let json = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("json"))
         || text.trim_start().starts_with('{');
     if json { seed002::parse(path, &text) } else { picture::parse(path, &text) }
@@ -77,9 +77,11 @@ pub fn render(board: &Board, format: Format) -> Result<Vec<(String, String)>, Er
     }
 }
 
-/// A fault in a board file, as one line naming the file.
+/// A fault in a board file, as one line naming the file (a line break in the file's name
+/// or in quoted input is escaped).
 pub(crate) fn fault(file: &Path, why: impl Into<String>) -> Error {
-    Error::BoardFile { file: file.display().to_string(), why: why.into() }
+    let one_line = crate::input::one_line;
+    Error::BoardFile { file: one_line(&file.display().to_string()), why: one_line(&why.into()) }
 }
 
 /// The board's name: the one given in the file, else the file name without its extension.
@@ -90,8 +92,17 @@ fn board_name(path: &Path, given: Option<&str>) -> String {
     })
 }
 
+/// The longest hole name, in characters. Names are typed on the command line and drawn in
+/// a grid whose every column is as wide as the longest name: 16 fits every notation in use
+/// (`a1`, `d4`, `h10`) with room to spare, and keeps drawings and tables narrow.
+pub const MAX_NAME_CHARS: usize = 16;
+
+/// The longest board name, in characters (it heads every report).
+pub const MAX_BOARD_NAME_CHARS: usize = 64;
+
 /// Builds and checks the board, reporting faults against `path`.
 fn build(path: &Path, name: &str, holes: Vec<Hole>, jumps: Vec<Jump>) -> Result<Board, Error> {
+    check_board_name(path, name)?;
     check_names(path, &holes)?;
     let shape = shape_of(holes.len(), &jumps);
     Board::new(name, shape, holes, jumps).map_err(|e| match e {
@@ -100,15 +111,57 @@ fn build(path: &Path, name: &str, holes: Vec<Hole>, jumps: Vec<Jump>) -> Result<
     })
 }
 
-/// Names must be usable on the command line: non-empty, unique, no spaces or commas.
+/// The start of a text too long to show whole in a one-line message.
+fn shown(text: &str) -> String {
+    const SHOWN: usize = 20;
+    if text.chars().count() <= SHOWN {
+        format!("{text:?}")
+    } else {
+        format!("{:?}...", text.chars().take(SHOWN).collect::<String>())
+    }
+}
+
+/// A board name is printable text of at most `MAX_BOARD_NAME_CHARS` characters.
+fn check_board_name(path: &Path, name: &str) -> Result<(), Error> {
+    let chars = name.chars().count();
+    if chars > MAX_BOARD_NAME_CHARS {
+        return Err(fault(
+            path,
+            format!(
+                "the board name {} has {chars} characters, more than {MAX_BOARD_NAME_CHARS}",
+                shown(name)
+            ),
+        ));
+    }
+    if name.is_empty() || name.contains(char::is_control) {
+        return Err(fault(path, format!("the board name {} must be non-empty printable text", shown(name))));
+    }
+    Ok(())
+}
+
+/// Names must be usable on the command line and in a drawing: non-empty, at most
+/// `MAX_NAME_CHARS` characters, unique, printable, no spaces, commas or colons.
 fn check_names(path: &Path, holes: &[Hole]) -> Result<(), Error> {
     for (i, h) in holes.iter().enumerate() {
-        if h.name.is_empty() || h.name.contains(|c: char| c.is_whitespace() || c == ',' || c == ':') {
+        let chars = h.name.chars().count();
+        if chars > MAX_NAME_CHARS {
             return Err(fault(
                 path,
                 format!(
-                    "hole {} has the name {:?}; names must be non-empty, without spaces, commas or colons",
-                    i, h.name
+                    "hole {i} has a name of {chars} characters ({}), more than {MAX_NAME_CHARS}",
+                    shown(&h.name)
+                ),
+            ));
+        }
+        let bad = |c: char| c.is_whitespace() || c.is_control() || c == ',' || c == ':';
+        if h.name.is_empty() || h.name.contains(bad) {
+            return Err(fault(
+                path,
+                format!(
+                    "hole {} has the name {}; names must be non-empty printable text, without spaces, \
+                     commas or colons",
+                    i,
+                    shown(&h.name)
                 ),
             ));
         }

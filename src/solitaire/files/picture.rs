@@ -107,6 +107,29 @@ impl Options {
 /// The lines of the picture, each with its line number.
 type Picture<'t> = Vec<(usize, &'t str)>;
 
+/// The widest picture row, in characters. A row holds at most 64 holes; 200 columns draw
+/// any of them, and keeps the work of placing and drawing a row small.
+pub const MAX_ROW_CHARS: usize = 200;
+
+/// The most rows a picture may have (blank ones inside it included), for the same reason.
+pub const MAX_PICTURE_ROWS: usize = 200;
+
+/// Fails when picture line `line` is wider than `MAX_ROW_CHARS` or the picture, with this
+/// line, has more than `MAX_PICTURE_ROWS` rows.
+fn check_row(path: &Path, line: usize, raw: &str, rows: usize) -> Result<(), Error> {
+    let chars = raw.trim_end().chars().count();
+    if chars > MAX_ROW_CHARS {
+        return Err(fault(
+            path,
+            format!("line {line}: a picture row of {chars} characters, more than {MAX_ROW_CHARS}"),
+        ));
+    }
+    if rows > MAX_PICTURE_ROWS {
+        return Err(fault(path, format!("line {line}: the picture has more than {MAX_PICTURE_ROWS} rows")));
+    }
+    Ok(())
+}
+
 /// The options and the picture's lines, without comments, blank lines before the picture,
 /// or blank lines after it.
 fn sections<'t>(path: &Path, text: &'t str) -> Result<(Options, Picture<'t>), Error> {
@@ -136,6 +159,7 @@ fn sections<'t>(path: &Path, text: &'t str) -> Result<(Options, Picture<'t>), Er
                 format!("line {line}: a ':' inside the picture (options go before it; names have no ':')"),
             ));
         }
+        check_row(path, line, raw, picture.len() + 1)?;
         picture.push((line, raw));
     }
     while picture.last().is_some_and(|(_, l)| l.trim().is_empty()) {

@@ -51,13 +51,15 @@ struct Config {
 
 /// Reads the JSON file at `path` (already read as `text`) and the CSV files it names.
 pub fn parse(path: &Path, text: &str) -> Result<BoardFile, Error> {
-    parse_with(path, text, &|p: &Path| std::fs::read_to_string(p))
+    parse_with(path, text, &crate::input::read_input)
 }
 
-fn parse_with(
+/// `parse` with the named files read by `read` (which says why it could not, in words that
+/// follow the file's name): lets tests and fuzzers hold every file in memory.
+pub fn parse_with(
     path: &Path,
     text: &str,
-    read: &dyn Fn(&Path) -> std::io::Result<String>,
+    read: &dyn Fn(&Path) -> Result<String, String>,
 ) -> Result<BoardFile, Error> {
     let config: Config = serde_json::from_str(text).map_err(|e| fault(path, format!("invalid JSON: {e}")))?;
     let base = match config.index_base.unwrap_or(0) {
@@ -75,7 +77,7 @@ fn read_board(
     path: &Path,
     config: &Config,
     base: i64,
-    read: &dyn Fn(&Path) -> std::io::Result<String>,
+    read: &dyn Fn(&Path) -> Result<String, String>,
 ) -> Result<Board, Error> {
     let dir = path.parent().unwrap_or(Path::new(""));
     let resolve = |f: &str| -> PathBuf { if Path::new(f).is_absolute() { f.into() } else { dir.join(f) } };
@@ -170,9 +172,9 @@ fn positions(
 /// The CSV's records, with their line numbers, without a header row.
 fn read_csv(
     path: &Path,
-    read: &dyn Fn(&Path) -> std::io::Result<String>,
+    read: &dyn Fn(&Path) -> Result<String, String>,
 ) -> Result<Vec<(u64, Vec<String>)>, Error> {
-    let text = read(path).map_err(|e| fault(path, format!("cannot read it: {e}")))?;
+    let text = read(path).map_err(|why| fault(path, why))?;
     let mut reader = csv::ReaderBuilder::new()
         .has_headers(false)
         .flexible(true)
@@ -332,7 +334,7 @@ pub fn render(board: &Board) -> Result<Vec<(String, String)>, Error> {
         HashMap::from([(adjacency_name.clone(), adjacency.clone()), (layout_name.clone(), layout.clone())]);
     let read = |p: &Path| {
         let name = p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        files.get(&name).cloned().ok_or_else(|| std::io::Error::from(std::io::ErrorKind::NotFound))
+        files.get(&name).cloned().ok_or_else(|| "cannot read it: not found".to_string())
     };
     let back = parse_with(Path::new(&format!("{stem}.json")), &json_text, &read)?.board;
     if back.holes() != board.holes() || back.jumps() != board.jumps() {
@@ -351,7 +353,7 @@ mod tests {
             files.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect();
         let read = |p: &Path| {
             let name = p.file_name().unwrap().to_string_lossy().into_owned();
-            files.get(&name).cloned().ok_or_else(|| std::io::Error::from(std::io::ErrorKind::NotFound))
+            files.get(&name).cloned().ok_or_else(|| "cannot read it: not found".to_string())
         };
         parse_with(Path::new("dir/puzzle.json"), json, &read)
     }

@@ -1,0 +1,100 @@
+//! The one reader of every file the tool is given (board JSON, adjacency and layout CSV,
+//! pictures, race rules files).
+//!
+//! A user can name anything as an input: a device (`/dev/zero` never ends), a FIFO (blocks
+//! until someone writes), a directory, or a huge file. So the kind is checked before the
+//! file is opened, and at most `MAX_INPUT_BYTES + 1` bytes are read, whatever the file
+//! claims its size to be (it may grow while being read).
+
+use std::io::Read;
+use std::path::Path;
+
+/// The largest input file read: 1 MiB. The largest shipped board file is a few KB; a
+/// 64-hole board with long names stays far below this.
+pub const MAX_INPUT_BYTES: u64 = 1 << 20;
+
+/// The text of the regular file at `path`, or why it cannot be read, in words meant to
+/// follow the file's name ("not a regular file (a FIFO)").
+pub fn read_input(path: &Path) -> Result<String, String> {
+    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read it: {e}"))?;
+    if !meta.is_file() {
+        return Err(format!("not a regular file ({}); only regular files are read", kind(&meta)));
+    }
+    if meta.len() > MAX_INPUT_BYTES {
+        return Err(too_large());
+    }
+    let file = std::fs::File::open(path).map_err(|e| format!("cannot read it: {e}"))?;
+    let mut bytes = Vec::new();
+    file.take(MAX_INPUT_BYTES + 1).read_to_end(&mut bytes).map_err(|e| format!("cannot read it: {e}"))?;
+    if bytes.len() as u64 > MAX_INPUT_BYTES {
+        return Err(too_large());
+    }
+    String::from_utf8(bytes)
+        .map_err(|e| format!("not UTF-8 text (an invalid byte at offset {})", e.utf8_error().valid_up_to()))
+}
+
+/// A parser's message made one line: messages may quote the input (serde names an unknown
+/// field as written), and the input may hold line breaks or other control characters.
+pub fn one_line(message: &str) -> String {
+    message
+        .chars()
+        .map(|c| if c.is_control() { c.escape_debug().to_string() } else { c.to_string() })
+        .collect()
+}
+
+fn too_large() -> String {
+    format!("larger than the {} bytes (1 MiB) an input file may hold", MAX_INPUT_BYTES)
+}
+
+/// What kind of file a non-regular file is, in words.
+fn kind(meta: &std::fs::Metadata) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    let t = meta.file_type();
+    if t.is_dir() {
+        "a directory"
+    } else if t.is_fifo() {
+        "a FIFO"
+    } else if t.is_char_device() {
+        "a character device"
+    } else if t.is_block_device() {
+        "a block device"
+    } else if t.is_socket() {
+        "a socket"
+    } else {
+        "not a regular file"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quoted_line_breaks_are_escaped() {
+        assert_eq!(one_line("unknown field `sw\ne`\t"), "unknown field `sw\\ne`\\t");
+    }
+
+    #[test]
+    fn devices_and_directories_are_refused_before_reading() {
+        let why = read_input(Path::new("/dev/zero")).unwrap_err();
+        assert_eq!(why, "not a regular file (a character device); only regular files are read");
+        let why = read_input(Path::new("/")).unwrap_err();
+        assert!(why.contains("(a directory)"), "{why}");
+    }
+
+    #[test]
+    fn large_and_binary_files_are_refused() {
+        let dir = std::env::temp_dir().join(format!("pegchain-input-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let big = dir.join("big.txt");
+        std::fs::write(&big, vec![b'a'; (MAX_INPUT_BYTES + 1) as usize]).unwrap();
+        assert!(read_input(&big).unwrap_err().starts_with("larger than the 1048576 bytes"));
+        let exact = dir.join("exact.txt");
+        std::fs::write(&exact, vec![b'a'; MAX_INPUT_BYTES as usize]).unwrap();
+        assert_eq!(read_input(&exact).unwrap().len(), MAX_INPUT_BYTES as usize);
+        let binary = dir.join("binary.txt");
+        std::fs::write(&binary, b"ab\xff").unwrap();
+        assert_eq!(read_input(&binary).unwrap_err(), "not UTF-8 text (an invalid byte at offset 2)");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

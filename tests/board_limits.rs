@@ -1,0 +1,181 @@
+//! Boards the tool must handle in bounded time and memory, or refuse with one line: holes
+//! in no jump (fixed by every symmetry), boards whose symmetry group is too large, and
+//! names, rows and drawings beyond their limits.
+
+mod support;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+use support::{fails_with, json, pegchain, scratch};
+
+/// Writes a seed 002 board file of `lines` adjacency rows and `layout` rows; returns the
+/// JSON file's path.
+fn seed002(dir: &Path, name: &str, adjacency: &[String], layout: &[String]) -> PathBuf {
+    std::fs::write(dir.join(format!("{name}.adjacency.csv")), adjacency.join("\n") + "\n").unwrap();
+    std::fs::write(dir.join(format!("{name}.layout.csv")), layout.join("\n") + "\n").unwrap();
+    let json = dir.join(format!("{name}.json"));
+    let text =
+        format!(r#"{{"name": "{name}", "board": "{name}.adjacency.csv", "layout": "{name}.layout.csv"}}"#);
+    std::fs::write(&json, text).unwrap();
+    json
+}
+
+/// A shipped board's CSV rows, with `k` holes in no jump added at the end.
+fn with_isolated_holes(dir: &Path, board: &str, k: usize) -> PathBuf {
+    let rows = |suffix: &str| -> Vec<String> {
+        let text = std::fs::read_to_string(support::data(&format!("boards/{board}.{suffix}.csv"))).unwrap();
+        text.lines().map(str::to_string).collect()
+    };
+    let (mut adjacency, mut layout) = (rows("adjacency"), rows("layout"));
+    for i in 0..k {
+        adjacency.push(",,,,,".into());
+        layout.push(format!("{},-9", 10 + i));
+    }
+    seed002(dir, &format!("{board}-isolated"), &adjacency, &layout)
+}
+
+/// Runs `args`, which must succeed within a second.
+fn quickly(args: &[&str]) -> Value {
+    let started = Instant::now();
+    let doc = json(args);
+    assert!(started.elapsed() < Duration::from_secs(1), "{args:?} took {:?}", started.elapsed());
+    doc
+}
+
+/// The pegs-left distribution of `start` on `board`, keyed by pegs left plus `shift`.
+fn pegs_left(board: &str, start: &str, shift: usize) -> Vec<(usize, Value)> {
+    let doc = quickly(&["exact", "--board", board, "--start", start]);
+    let left = doc["starts"][0]["pegs_left"].as_object().unwrap().clone();
+    left.into_iter().map(|(pegs, p)| (pegs.parse::<usize>().unwrap() + shift, p)).collect()
+}
+
+/// The isolated holes keep their pegs: every figure is the board's own with 10 more pegs
+/// left, found in well under a second (it took k! steps, 35 s and an abort for k = 10).
+#[test]
+fn holes_in_no_jump_are_fixed_and_change_nothing_but_the_count() {
+    let dir = scratch("isolated-holes");
+    let k = 10;
+    for (board, starts) in [("triangle4", &["A", "B", "E"][..]), ("triangle5", &["A", "B", "D", "E"])] {
+        let file = with_isolated_holes(&dir, board, k).display().to_string();
+        let shown = quickly(&["show", "--board", &file]);
+        assert_eq!(shown["board"]["symmetry_order"], 6);
+        assert_eq!(shown["board"]["fixed_holes"], 10);
+        for start in starts {
+            assert_eq!(pegs_left(&file, start, 0), pegs_left(board, start, k), "{board} {start}");
+        }
+    }
+    let file = dir.join("triangle4-isolated.json").display().to_string();
+    let text =
+        String::from_utf8(pegchain().args(["show", "--board", &file]).output().unwrap().stdout).unwrap();
+    assert!(text.starts_with(
+        "Board triangle4-isolated (20 holes, 18 jumps, symmetry group of order 6 fixing the 10 holes in no jump)"
+    ));
+}
+
+/// `copies` disjoint lines a-b-c with jumps both ways: a group of order 2^copies * copies!.
+fn lines(dir: &Path, copies: usize) -> PathBuf {
+    let mut adjacency = Vec::new();
+    let mut layout = Vec::new();
+    for c in 0..copies {
+        let a = 3 * c;
+        adjacency.push(format!("{},", a + 1));
+        adjacency.push(format!("{},{}", a + 2, a));
+        adjacency.push(format!(",{}", a + 1));
+        for x in 0..3 {
+            layout.push(format!("{x},{}", 2 * c));
+        }
+    }
+    seed002(dir, &format!("lines{copies}"), &adjacency, &layout)
+}
+
+#[test]
+fn a_board_with_a_huge_symmetry_group_is_refused_at_once() {
+    let dir = scratch("huge-group");
+    let small = lines(&dir, 4).display().to_string();
+    assert_eq!(quickly(&["show", "--board", &small])["board"]["symmetry_order"], 384);
+    for copies in [6, 21] {
+        let file = lines(&dir, copies).display().to_string();
+        let started = Instant::now();
+        fails_with(
+            &["show", "--board", &file],
+            &format!(
+                "board file {file}: not a usable board: its symmetry group has more than 1000 elements, the \
+                 most this tool supports"
+            ),
+        );
+        assert!(started.elapsed() < Duration::from_secs(2), "{:?}", started.elapsed());
+    }
+}
+
+/// A shipped triangle5 seed 002 file with `names` given: the JSON file's path.
+fn triangle5_named(dir: &Path, file: &str, names: &[String]) -> PathBuf {
+    let boards = support::data("boards");
+    let names: Vec<String> = names.iter().map(|n| serde_json::to_string(n).unwrap()).collect();
+    let text = format!(
+        r#"{{"board": "{0}/triangle5.adjacency.csv", "layout": "{0}/triangle5.layout.csv", "names": [{1}]}}"#,
+        boards.display(),
+        names.join(", ")
+    );
+    let path = dir.join(file);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// A 65,535-character name panicked (`Formatting argument out of range`); names longer than
+/// 16 characters are refused when the file is read, as are control characters.
+#[test]
+fn long_and_unprintable_names_are_refused() {
+    let dir = scratch("long-names");
+    let mut names: Vec<String> = (0..15).map(|i| format!("h{i}")).collect();
+    names[3] = "x".repeat(16);
+    let fine = triangle5_named(&dir, "fine.json", &names).display().to_string();
+    assert_eq!(quickly(&["show", "--board", &fine])["board"]["holes"], 15);
+    for long in [21, 70_000] {
+        names[3] = "x".repeat(long);
+        let f = triangle5_named(&dir, "long.json", &names).display().to_string();
+        fails_with(
+            &["show", "--board", &f],
+            &format!(
+                "board file {f}: hole 3 has a name of {long} characters (\"xxxxxxxxxxxxxxxxxxxx\"...), more than 16"
+            ),
+        );
+    }
+    names[3] = "a\u{7}".into();
+    let f = triangle5_named(&dir, "bell.json", &names).display().to_string();
+    fails_with(
+        &["show", "--board", &f],
+        "hole 3 has the name \"a\\u{7}\"; names must be non-empty printable text",
+    );
+    let f = dir.join("named.txt");
+    std::fs::write(&f, format!("name: {}\nlattice: square\na b c\n", "n".repeat(100))).unwrap();
+    let f = f.display().to_string();
+    fails_with(
+        &["show", "--board", &f],
+        "the board name \"nnnnnnnnnnnnnnnnnnnn\"... has 100 characters, more than 64",
+    );
+}
+
+/// A 4 KB picture with one 4,000-character row made `show` run for over 100 s; rows are at
+/// most 200 characters and pictures at most 200 rows, refused naming the line.
+#[test]
+fn wide_and_tall_pictures_are_refused_naming_the_line() {
+    let dir = scratch("wide-pictures");
+    let wide = dir.join("wide.txt");
+    std::fs::write(&wide, format!("lattice: square\na b c\n{}x\n", " ".repeat(3999))).unwrap();
+    let f = wide.display().to_string();
+    fails_with(
+        &["show", "--board", &f],
+        &format!("board file {f}: line 3: a picture row of 4000 characters, more than 200"),
+    );
+    let widest = dir.join("widest.txt");
+    std::fs::write(&widest, format!("lattice: square\na b c\n{}x\n", " ".repeat(198))).unwrap();
+    let f = widest.display().to_string();
+    assert_eq!(quickly(&["show", "--board", &f])["board"]["holes"], 4);
+    let tall = dir.join("tall.txt");
+    std::fs::write(&tall, format!("lattice: square\na b c\n{}x\n", "\n".repeat(250))).unwrap();
+    let f = tall.display().to_string();
+    fails_with(
+        &["show", "--board", &f],
+        &format!("board file {f}: line 202: the picture has more than 200 rows"),
+    );
+}

@@ -1,0 +1,295 @@
+//! Fuzzing the parsers in process: board files (seed 002's JSON with its two CSVs, and
+//! pictures) and race rules files, mutated from the shipped files in data/.
+//!
+//! Every case must end in `Ok` or in an error of one line, never a panic; a board that
+//! loads must have its symmetry group found and be drawn (both bounded by construction:
+//! the search stops past its limits, names and rows are capped when the file is read).
+//! The suite runs 300 cases per target; `PEGCHAIN_FUZZ_CASES` asks for more, and
+//! `scripts/fuzz.sh SECONDS` loops them for a while. Inputs worth keeping go to
+//! tests/corpus/, which `corpus_files_keep_the_contract` runs through the binary.
+
+mod support;
+use pegchain::SymmetryGroup;
+use pegchain::race::Rules;
+use pegchain::solitaire::board::Board;
+use pegchain::solitaire::files::{picture, seed002};
+use proptest::prelude::*;
+use proptest::test_runner::{Config, TestRunner};
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+/// Cases per target: 300 by default, `PEGCHAIN_FUZZ_CASES` otherwise.
+fn cases() -> u32 {
+    std::env::var("PEGCHAIN_FUZZ_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(300)
+}
+
+/// One change to a text.
+#[derive(Clone, Debug)]
+enum Mutation {
+    /// Replaces the byte at (index mod length) by this byte.
+    Flip(usize, u8),
+    DeleteLine(usize),
+    DuplicateLine(usize),
+    /// Inserts the text at (index mod length), on a char boundary.
+    Insert(usize, String),
+    /// Replaces the line by an empty one.
+    EmptyLine(usize),
+    /// Replaces the (index mod count)-th number by the text: keeps JSON and CSV valid, so
+    /// the checks behind the syntax are reached.
+    Number(usize, String),
+    /// Removes the numbers of line (index mod lines), keeping its commas: in an adjacency
+    /// CSV, a hole in no jump.
+    ClearNumbers(usize),
+}
+
+/// Numbers that sit on or beyond a limit, or name holes that exist.
+fn number() -> impl Strategy<Value = String> {
+    prop_oneof![
+        (0u32..70).prop_map(|n| n.to_string()),
+        Just(String::new()),
+        Just("-1".to_string()),
+        Just("4294967296".to_string()),
+        Just("18446744073709551616".to_string()),
+        Just("1e308".to_string()),
+        Just("0.5".to_string()),
+    ]
+}
+
+/// Texts that found faults or sit on a limit: huge and negative numbers, long names.
+fn nasty() -> impl Strategy<Value = String> {
+    prop_oneof![
+        Just("18446744073709551616".to_string()),
+        Just("-1".to_string()),
+        Just("1e308".to_string()),
+        Just("99999999999".to_string()),
+        Just("NaN".to_string()),
+        Just(",,,,,,,,,,,,".to_string()),
+        Just("\"".to_string()),
+        Just("\u{7}".to_string()),
+        (1usize..80).prop_map(|n| "x".repeat(n)),
+        Just("y".repeat(70_000)),
+        Just(" ".repeat(4000)),
+        "[ -~]{0,12}",
+    ]
+}
+
+fn mutation() -> impl Strategy<Value = Mutation> {
+    prop_oneof![
+        1 => (any::<usize>(), any::<u8>()).prop_map(|(i, b)| Mutation::Flip(i, b)),
+        1 => any::<usize>().prop_map(Mutation::DeleteLine),
+        1 => any::<usize>().prop_map(Mutation::DuplicateLine),
+        1 => (any::<usize>(), nasty()).prop_map(|(i, s)| Mutation::Insert(i, s)),
+        1 => any::<usize>().prop_map(Mutation::EmptyLine),
+        3 => (any::<usize>(), number()).prop_map(|(i, s)| Mutation::Number(i, s)),
+        1 => any::<usize>().prop_map(Mutation::ClearNumbers),
+    ]
+}
+
+/// `text` with `m` applied (as valid UTF-8: the reader refuses anything else).
+fn mutate(text: &str, m: &Mutation) -> String {
+    let mut lines: Vec<&str> = text.split('\n').collect();
+    let n = lines.len();
+    match m {
+        Mutation::Flip(i, b) if !text.is_empty() => {
+            let mut bytes = text.as_bytes().to_vec();
+            let len = bytes.len();
+            bytes[i % len] = *b;
+            String::from_utf8_lossy(&bytes).into_owned()
+        }
+        Mutation::Flip(..) => text.to_string(),
+        Mutation::DeleteLine(i) => {
+            lines.remove(i % n);
+            lines.join("\n")
+        }
+        Mutation::DuplicateLine(i) => {
+            lines.insert(i % n, lines[i % n]);
+            lines.join("\n")
+        }
+        Mutation::EmptyLine(i) => {
+            lines[i % n] = "";
+            lines.join("\n")
+        }
+        Mutation::Number(i, s) => replace_number(text, *i, s),
+        Mutation::ClearNumbers(i) => {
+            let cleared: String = lines[i % n].chars().filter(|c| !c.is_ascii_digit() && *c != '.').collect();
+            lines[i % n] = &cleared;
+            lines.join("\n")
+        }
+        Mutation::Insert(i, s) => {
+            let mut at = i % (text.len() + 1);
+            while !text.is_char_boundary(at) {
+                at -= 1;
+            }
+            format!("{}{s}{}", &text[..at], &text[at..])
+        }
+    }
+}
+
+/// `text` with its (i mod count)-th run of digits replaced by `by`.
+fn replace_number(text: &str, i: usize, by: &str) -> String {
+    let bytes = text.as_bytes();
+    let runs: Vec<(usize, usize)> = (0..bytes.len())
+        .filter(|&k| bytes[k].is_ascii_digit() && (k == 0 || !bytes[k - 1].is_ascii_digit()))
+        .map(|k| (k, (k..bytes.len()).find(|&e| !bytes[e].is_ascii_digit()).unwrap_or(bytes.len())))
+        .collect();
+    if runs.is_empty() {
+        return text.to_string();
+    }
+    let (start, end) = runs[i % runs.len()];
+    format!("{}{by}{}", &text[..start], &text[end..])
+}
+
+fn shipped(path: &str) -> String {
+    std::fs::read_to_string(support::data(path)).unwrap()
+}
+
+const BOARDS: [&str; 9] = [
+    "triangle4",
+    "triangle5",
+    "triangle6",
+    "triangle7",
+    "triangle8",
+    "triangle9",
+    "triangle10",
+    "english",
+    "european",
+];
+
+/// A parser's verdict: an `Ok` value, or an error of one line.
+fn one_line<T>(result: Result<T, pegchain::Error>, input: &str) -> Result<Option<T>, TestCaseError> {
+    match result {
+        Ok(v) => Ok(Some(v)),
+        Err(e) => {
+            let message = e.to_string();
+            prop_assert!(!message.contains('\n'), "{message:?} for {input:?}");
+            prop_assert!(!message.is_empty());
+            Ok(None)
+        }
+    }
+}
+
+/// A loaded board has its symmetry group found and is drawn, quickly.
+fn usable(board: &Board) -> Result<(), TestCaseError> {
+    let started = Instant::now();
+    let group = SymmetryGroup::of_board(board);
+    prop_assert!(group.order() >= 1);
+    let drawing = board.draw_position(board.full());
+    prop_assert!(drawing.lines().count() >= 1);
+    prop_assert!(started.elapsed() < Duration::from_secs(2), "{:?}", started.elapsed());
+    Ok(())
+}
+
+/// Runs `test` on `cases()` inputs from `strategy` (`test` says whether the input was
+/// accepted); prints how many ran and how many were accepted (fuzz.sh adds these up).
+fn run<S: Strategy>(target: &str, strategy: S, test: impl Fn(S::Value) -> Result<bool, TestCaseError>) {
+    let config = Config { cases: cases(), failure_persistence: None, ..Config::default() };
+    let mut runner = TestRunner::new(config);
+    let accepted = AtomicUsize::new(0);
+    let result = runner.run(&strategy, |input| {
+        if test(input)? {
+            accepted.fetch_add(1, Ordering::Relaxed);
+        }
+        Ok(())
+    });
+    if let Err(e) = result {
+        panic!("fuzz target {target}: {e}");
+    }
+    println!("fuzz target {target}: {} cases, {} accepted", cases(), accepted.into_inner());
+}
+
+#[test]
+fn fuzz_seed002_board_files() {
+    let strategy = (0..BOARDS.len(), 0..3usize, prop::collection::vec(mutation(), 1..4));
+    run("seed002", strategy, |(board, file, mutations)| {
+        let name = BOARDS[board];
+        let mut files: Vec<String> = ["json", "adjacency.csv", "layout.csv"]
+            .iter()
+            .map(|ext| shipped(&format!("boards/{name}.{ext}")))
+            .collect();
+        for m in &mutations {
+            files[file] = mutate(&files[file], m);
+        }
+        let named: HashMap<String, String> = [
+            (format!("{name}.adjacency.csv"), files[1].clone()),
+            (format!("{name}.layout.csv"), files[2].clone()),
+        ]
+        .into();
+        let read = |p: &Path| {
+            let key = p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            named.get(&key).cloned().ok_or_else(|| "cannot read it: not found".to_string())
+        };
+        let path = format!("data/boards/{name}.json");
+        let parsed = seed002::parse_with(Path::new(&path), &files[0], &read);
+        let parsed = one_line(parsed, &files[file])?;
+        if let Some(f) = &parsed {
+            usable(&f.board)?;
+        }
+        Ok(parsed.is_some())
+    });
+}
+
+#[test]
+fn fuzz_pictures() {
+    let strategy = (0..BOARDS.len(), prop::collection::vec(mutation(), 1..4));
+    run("picture", strategy, |(board, mutations)| {
+        let mut text = shipped(&format!("boards/{}.txt", BOARDS[board]));
+        for m in &mutations {
+            text = mutate(&text, m);
+        }
+        let parsed = one_line(picture::parse(Path::new("board.txt"), &text), &text)?;
+        if let Some(f) = &parsed {
+            usable(&f.board)?;
+        }
+        Ok(parsed.is_some())
+    });
+}
+
+#[test]
+fn fuzz_race_rules() {
+    let strategy = (0..2usize, prop::collection::vec(mutation(), 1..4));
+    run("rules", strategy, |(file, mutations)| {
+        let mut text = shipped(["race/swine-butcher.json", "race/distracted-butcher.json"][file]);
+        for m in &mutations {
+            text = mutate(&text, m);
+        }
+        let parsed = one_line(Rules::from_json(&text, "rules.json"), &text)?;
+        if let Some(rules) = &parsed {
+            prop_assert!(rules.faces.iter().map(|f| f.weight).sum::<u64>() == rules.total_weight);
+        }
+        Ok(parsed.is_some())
+    });
+}
+
+/// Every file in tests/corpus/ (inputs that once crashed, hung or sit on a limit) goes
+/// through the binary: exit code 0 or 2, at most one line on stderr, no panic, within a
+/// time limit. Boards are `.json` (not `.rules.json`) and `.txt`; rules are `.rules.json`.
+#[test]
+fn corpus_files_keep_the_contract() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus");
+    let mut ran = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let file = path.display().to_string();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let runs: Vec<Vec<&str>> = if name.ends_with(".rules.json") {
+            vec![vec!["race", "--rules", &file]]
+        } else if name.ends_with(".json") || name.ends_with(".txt") {
+            vec![vec!["show", "--board", &file], vec!["count", "--board", &file, "--start", "all"]]
+        } else {
+            continue;
+        };
+        for args in runs {
+            let started = Instant::now();
+            let out = support::pegchain().args(&args).timeout(Duration::from_secs(20)).output().unwrap();
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert!(matches!(out.status.code(), Some(0 | 2)), "{args:?}: {:?} {err}", out.status);
+            assert!(err.lines().count() <= 1, "{args:?}: {err}");
+            assert!(!err.contains("panicked"), "{args:?}: {err}");
+            assert!(started.elapsed() < Duration::from_secs(10), "{args:?}: {:?}", started.elapsed());
+            ran += 1;
+        }
+    }
+    assert!(ran >= 5, "the corpus holds its files ({ran} runs)");
+}
