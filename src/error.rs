@@ -2,6 +2,7 @@
 //! prints it as one line and exits with code 2.
 
 use crate::engine::EngineError;
+use crate::render::number::plural;
 use thiserror::Error;
 
 #[derive(Debug, Error)]
@@ -90,30 +91,12 @@ impl Error {
             EngineError::Cancelled { finished_layers, rank } => Error::Interrupted {
                 done: format!(
                     "{} finished, stopped in {}",
-                    plural(finished_layers.into(), "layer"),
+                    plural(finished_layers.into(), "layer", "layers"),
                     layer(rank)
                 ),
             },
         }
     }
-}
-
-/// `n` with its digits grouped by thousands: 3,145,728.
-pub(crate) fn grouped(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, d) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(d);
-    }
-    out
-}
-
-/// "1 layer", "12 layers" (grouped digits).
-pub(crate) fn plural(n: u64, noun: &str) -> String {
-    format!("{} {noun}{}", grouped(n), if n == 1 { "" } else { "s" })
 }
 
 impl From<EngineError> for Error {
@@ -125,16 +108,6 @@ impl From<EngineError> for Error {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn counts_are_grouped_by_thousands() {
-        assert_eq!(grouped(0), "0");
-        assert_eq!(grouped(999), "999");
-        assert_eq!(grouped(1_000), "1,000");
-        assert_eq!(grouped(3_145_728), "3,145,728");
-        assert_eq!(plural(1, "layer"), "1 layer");
-        assert_eq!(plural(1_204, "solution"), "1,204 solutions");
-    }
 
     #[test]
     fn a_cancelled_engine_says_how_far_it_got_in_the_games_words() {

@@ -229,7 +229,7 @@ fn stream_solutions(req: &SolveRequest, out: &mut Stream<impl Write>) -> Result<
         out.put(&writer.foot(&SolveFooter::new(&summary, distinct), shown));
     }
     if summary.interrupted {
-        let found = pegchain::render::number::grouped(&summary.found.into());
+        let found = pegchain::render::number::grouped(summary.found);
         let noun = if summary.found == 1 { "solution" } else { "solutions" };
         return Err(Failure::Interrupted(format!("{found} {noun} found")));
     }

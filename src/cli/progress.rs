@@ -20,7 +20,7 @@ pub fn layer_printer(board: &Board, quiet: bool) -> impl FnMut(&Progress) + '_ {
             eprint!(
                 "\r\x1b[Kstart {}: {} positions with {} pegs, {:.2} GB resident, {:.1} s",
                 board.hole_name(p.start),
-                grouped(&p.positions.into()),
+                grouped(p.positions),
                 p.pegs,
                 resident_bytes() as f64 / 1e9,
                 started.elapsed().as_secs_f64()
@@ -102,9 +102,9 @@ pub fn warn_if_long(total: u64, threads: usize, quiet: bool, calibrate: impl FnO
     if seconds > LONG_RUN_SECONDS {
         eprintln!(
             "{} games: about {} on {threads} threads (from a calibration of {} games)",
-            grouped(&total.into()),
+            grouped(total),
             duration_words(seconds),
-            grouped(&CALIBRATION_GAMES.into())
+            grouped(CALIBRATION_GAMES)
         );
     }
 }

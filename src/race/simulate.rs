@@ -8,7 +8,8 @@ use super::rules::{Rules, Setup};
 use crate::engine::Cancel;
 use crate::engine::sampler::{self, Stream};
 use crate::engine::stats;
-use crate::error::{Error, grouped};
+use crate::error::Error;
+use crate::render::number::grouped;
 
 /// The totals of `trials` simulated games.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -272,18 +272,23 @@ pub fn bits_ratio(q: &Rational, p: &Rational) -> f64 {
     bits(p) - bits(q)
 }
 
-/// A big integer with thousands separators: 568,630.
-pub fn grouped(n: &Integer) -> String {
+/// An integer (a big one, or any primitive) with thousands separators: 568,630.
+pub fn grouped(n: impl std::fmt::Display) -> String {
     let text = n.to_string();
     let (sign, digits) = split_sign(&text);
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);
     }
     format!("{sign}{out}")
+}
+
+/// A count and its noun: "1 solution", "1,204 solutions".
+pub fn plural(n: u64, one: &str, many: &str) -> String {
+    format!("{} {}", grouped(n), if n == 1 { one } else { many })
 }
 
 #[cfg(test)]
@@ -375,12 +380,18 @@ mod tests {
 
     #[test]
     fn grouped_thousands() {
-        assert_eq!(grouped(&Integer::from(568_630)), "568,630");
-        assert_eq!(grouped(&Integer::from(324)), "324");
-        assert_eq!(grouped(&Integer::from(-1_000)), "-1,000");
-        assert_eq!(grouped(&Integer::from(0)), "0");
-        assert_eq!(grouped(&Integer::from(-999)), "-999");
-        assert_eq!(grouped(&Integer::from(1_234_567_890)), "1,234,567,890");
+        assert_eq!(grouped(0), "0");
+        assert_eq!(grouped(999), "999");
+        assert_eq!(grouped(1_000), "1,000");
+        assert_eq!(grouped(3_145_728), "3,145,728");
+        assert_eq!(plural(1, "layer", "layers"), "1 layer");
+        assert_eq!(plural(1_204, "solution", "solutions"), "1,204 solutions");
+        assert_eq!(grouped(568_630), "568,630");
+        assert_eq!(grouped(324), "324");
+        assert_eq!(grouped(-1_000), "-1,000");
+        assert_eq!(grouped(0), "0");
+        assert_eq!(grouped(-999), "-999");
+        assert_eq!(grouped(1_234_567_890), "1,234,567,890");
     }
 
     // ---- nearest_f64 ----

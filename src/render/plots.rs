@@ -10,7 +10,7 @@ use crate::engine::stats::wilson95;
 use crate::solitaire::audit::{AuditReport, CLAIM_P};
 use crate::solitaire::board::builtin;
 use crate::solitaire::estimates::Estimate;
-use rug::{Integer, Rational};
+use rug::Rational;
 
 const EXACT: &str = "#1f77b4";
 const SIMULATED: &str = "#e6550d";
@@ -36,7 +36,7 @@ fn claim() -> f64 {
 fn simulated(r: &AuditReport) -> String {
     format!(
         "{} games from a uniformly random empty hole, uniform random jumps, seed {}",
-        grouped(&Integer::from(r.simulation.overall.games)),
+        grouped(r.simulation.overall.games),
         r.config.seed
     )
 }
@@ -111,7 +111,7 @@ fn class_labels(r: &AuditReport, sims: &[Option<&Estimate>]) -> Vec<(f64, String
         .enumerate()
         .map(|(i, (cl, sim))| {
             let holes: Vec<&str> = cl.holes.iter().map(|&h| board.hole_name(h)).collect();
-            let games = grouped(&Integer::from(sim.map_or(0, |e| e.games)));
+            let games = grouped(sim.map_or(0, |e| e.games));
             (i as f64 + 0.5, format!("{}: {}\n{games} games", cl.class + 1, holes.join(" ")))
         })
         .collect()
@@ -224,7 +224,7 @@ fn running_legend(c: &mut Chart, r: &AuditReport, few: bool, claim_shown: bool) 
     // Long runs keep a point every few batches (see `running_every`): the legend says how many games.
     let games = r.simulation.runs[0].1.running.last().map_or(0, |g| g.0);
     let every = crate::solitaire::simulate::running_every(crate::engine::sampler::batch_count(games));
-    let batch = grouped(&Integer::from(crate::engine::sampler::BATCH_SIZE * every));
+    let batch = grouped(crate::engine::sampler::BATCH_SIZE * every);
     c.legend(SIMULATED, Swatch::Line, &format!("running estimate, after each batch of {batch} games"));
     if few {
         c.legend(INTERVAL, Swatch::Interval, "its 95% interval");

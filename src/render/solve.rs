@@ -8,11 +8,10 @@ use super::board::{BoardInfo, jump_name};
 use super::doc::{Doc, Table, left, right};
 use super::values::Big;
 use super::{Format, json};
-use crate::render::number::grouped;
+use crate::render::number::plural;
 use crate::solitaire::board::Board;
 use crate::solitaire::pegs::Pegs;
 use crate::solitaire::solve::{Finish, Method, Problem, Summary};
-use rug::Integer;
 use serde::Serialize;
 
 /// What is asked: the board, the start, the finish and the method.
@@ -91,10 +90,6 @@ fn search_text(method: Method) -> &'static str {
         Method::Dfs => "depth-first search with a table of failed positions",
         Method::Bfs => "breadth-first sweep of every reachable position",
     }
-}
-
-fn plural(n: u64, one: &str, many: &str) -> String {
-    format!("{} {}", grouped(&Integer::from(n)), if n == 1 { one } else { many })
 }
 
 /// One solution: its number in the listing and its jumps.

@@ -254,8 +254,9 @@ fn wrap(text: &str, width: usize) -> Vec<String> {
     lines
 }
 
-fn escape(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+/// Text made safe inside SVG elements and attribute values.
+pub fn escape(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 
 /// Evenly spaced ticks from `lo` to `hi` in steps of `step`, labelled by `fmt`.

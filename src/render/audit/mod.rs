@@ -5,10 +5,10 @@
 mod csv;
 
 use super::simulate::SimulationView;
-use super::simulate::estimate::{Big, BoardInfo, Classes, Value, count, interval, names, proportion, signed};
+use super::simulate::estimate::{Big, BoardInfo, Classes, Value, interval, names, proportion, signed};
 use super::values::Win;
 use super::{Doc, Report, Style, Table, left, right};
-use crate::render::number::{significant, significant_exact};
+use crate::render::number::{grouped, significant, significant_exact};
 use crate::solitaire::audit::{self, AuditReport, Design, Hypothesis, Verdict};
 use crate::solitaire::board::{Board, SymmetryGroup, builtin};
 use rug::{Integer, Rational};
@@ -230,7 +230,7 @@ impl AuditView {
         d.para(format!(
             "Introduction to Evolutionary Informatics (section 5.4.1.2): with a random start hole and random \
              moves, simulation of {} games gave p = 0.0070, an endogenous information of {} bits.",
-            count(self.claim.games),
+            grouped(self.claim.games),
             self.claim.published_bits
         ));
     }
@@ -250,7 +250,7 @@ impl AuditView {
         ));
         d.para(format!(
             "Per symmetry class, beside the {}-game simulation below (z = (estimate - exact) / sd):",
-            count(self.simulation.overall.win.games)
+            grouped(self.simulation.overall.win.games)
         ));
         d.table(self.class_table(style));
         let others: Vec<String> = self
@@ -294,9 +294,9 @@ impl AuditView {
         d.para(format!(
             "{} games, each from a uniformly random empty hole, uniform random jumps, seed {}: {} wins, \
              estimate {}, 95% interval {}.",
-            count(o.games),
+            grouped(o.games),
             s.seed,
-            count(o.wins),
+            grouped(o.wins),
             proportion(o.estimate),
             interval(o.ci95)
         ));
@@ -310,7 +310,7 @@ impl AuditView {
             d.para(format!(
                 "The published 0.0070 against this design's exact value, over the book's {} games: \
                  z = (0.0070 - exact) / sd = {} (the first design below).",
-                count(h.games),
+                grouped(h.games),
                 signed(h.z)
             ));
         }
@@ -412,7 +412,7 @@ pub fn hypothesis_table(hypotheses: &[HypothesisView]) -> Table {
     for h in hypotheses {
         t.row(vec![
             h.hypothesis.clone(),
-            count(h.games),
+            grouped(h.games),
             h.predicted.decimal(),
             significant(h.sd, 3),
             signed(h.z),

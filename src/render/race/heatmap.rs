@@ -7,6 +7,7 @@
 
 use super::GridView;
 use crate::render::number::{abbreviated, nearest_f64, significant_exact};
+use crate::render::svg::escape;
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
@@ -209,10 +210,6 @@ fn colour(p: f64) -> String {
     let (from, to, t) = if p < 0.5 { (red, white, p * 2.0) } else { (white, blue, p * 2.0 - 1.0) };
     let mix = |i: usize| (from[i] + (to[i] - from[i]) * t.clamp(0.0, 1.0)).round() as u8;
     format!("#{:02x}{:02x}{:02x}", mix(0), mix(1), mix(2))
-}
-
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 
 #[cfg(test)]

@@ -3,8 +3,8 @@
 
 use super::{GameView, GridView, RaceSimulation, SweepView, TurnsSummary, TurnsView};
 use crate::race::turns::{MAX_ROWS, TAIL};
-use crate::render::number::significant_exact;
-use crate::render::simulate::estimate::{ESTIMATE_DIGITS, Value, count, interval, proportion, signed};
+use crate::render::number::{grouped, significant_exact};
+use crate::render::simulate::estimate::{ESTIMATE_DIGITS, Value, interval, proportion, signed};
 use crate::render::{Doc, Style, Table, left, right};
 use rug::Rational;
 
@@ -102,7 +102,7 @@ fn distribution(t: &TurnsView, style: Style) -> Table {
 }
 
 fn simulation(d: &mut Doc, s: &RaceSimulation) {
-    d.heading(format!("Simulation: {} games, seed {}", count(s.games), s.seed));
+    d.heading(format!("Simulation: {} games, seed {}", grouped(s.games), s.seed));
     let mut t = Table::new(vec![
         left(""),
         right("wins"),
@@ -114,7 +114,7 @@ fn simulation(d: &mut Doc, s: &RaceSimulation) {
     let w = &s.swine_wins;
     t.row(vec![
         "P(swine wins)".into(),
-        count(w.wins),
+        grouped(w.wins),
         proportion(w.estimate),
         interval(w.ci95),
         w.exact.as_ref().map_or("-".into(), Value::decimal),

@@ -9,7 +9,6 @@ use crate::render::number::{grouped, significant};
 pub use crate::render::values::{Big, Value};
 use crate::solitaire::board::SymmetryGroup;
 use crate::solitaire::estimates::Estimate;
-use rug::Integer;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -74,8 +73,8 @@ impl Proportion {
     /// The cells games, wins, estimate, 95% interval, exact, z (for people).
     pub fn cells(&self) -> Vec<String> {
         vec![
-            count(self.games),
-            count(self.wins),
+            grouped(self.games),
+            grouped(self.wins),
             proportion(self.estimate),
             interval(self.ci95),
             self.exact.as_ref().map_or("-".into(), Value::decimal),
@@ -129,11 +128,6 @@ impl EstimateView {
 
 /// Headers of [`Proportion::cells`].
 pub const ESTIMATE_HEADERS: [&str; 6] = ["games", "wins", "estimate", "95% interval", "exact", "z"];
-
-/// A tally with thousands separators.
-pub fn count(n: u64) -> String {
-    grouped(&Integer::from(n))
-}
 
 /// A simulated proportion, to four significant digits.
 pub fn proportion(p: f64) -> String {

@@ -7,10 +7,11 @@
 
 pub mod estimate;
 
+use crate::render::number::grouped;
 use crate::render::{Column, Doc, Report, Style, Table, left, right};
 use crate::solitaire::board::{Board, SymmetryGroup};
 use crate::solitaire::estimates::{SimReport, StartPlan};
-use estimate::{BoardInfo, Classes, ESTIMATE_HEADERS, EstimateView, Value, count, names, proportion};
+use estimate::{BoardInfo, Classes, ESTIMATE_HEADERS, EstimateView, Value, names, proportion};
 use serde::Serialize;
 
 /// The document of `simulate`.
@@ -123,7 +124,7 @@ fn start_token(board: &Board, plan: &StartPlan, games: u64) -> (String, u64) {
 
 /// The start plan in words: "a uniformly random empty hole for every game; 100,000 games".
 fn plan_text(board: &Board, plan: &StartPlan, total: u64, per_run: u64) -> String {
-    let (n, all) = (count(per_run), count(total));
+    let (n, all) = (grouped(per_run), grouped(total));
     match plan {
         StartPlan::Random => format!("a uniformly random empty hole for every game; {n} games"),
         StartPlan::Each(holes) if holes.len() == 1 => {
@@ -210,7 +211,7 @@ fn pegs_left_table(e: &EstimateView) -> Table {
     let mut t = Table::new(vec![right("pegs left"), right("games"), right("share"), right("probability")]);
     for (&pegs, &n) in &e.games_by_pegs_left {
         let exact = e.pegs_left.as_ref().and_then(|d| d.get(&pegs)).map_or("-".into(), Value::decimal);
-        t.row(vec![pegs.to_string(), count(n), proportion(share(n, e.win.games)), exact]);
+        t.row(vec![pegs.to_string(), grouped(n), proportion(share(n, e.win.games)), exact]);
     }
     t
 }
