@@ -88,6 +88,11 @@ impl Error {
                 layer(from),
                 layer(to)
             )),
+            EngineError::NotSaved { finished_layers } => Error::Invalid(format!(
+                "the evaluation after {} was not saved",
+                plural(finished_layers.into(), "finished layer", "finished layers")
+            )),
+            EngineError::ResumedElsewhere => invalid("the saved evaluation began from another start".into()),
             EngineError::Cancelled { finished_layers, rank } => Error::Interrupted {
                 done: format!(
                     "{} finished, stopped in {}",

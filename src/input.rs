@@ -16,21 +16,28 @@ pub const MAX_INPUT_BYTES: u64 = 1 << 20;
 /// The text of the regular file at `path`, or why it cannot be read, in words meant to
 /// follow the file's name ("not a regular file (a FIFO)").
 pub fn read_input(path: &Path) -> Result<String, String> {
+    let bytes = read_bytes(path, MAX_INPUT_BYTES)?;
+    String::from_utf8(bytes)
+        .map_err(|e| format!("not UTF-8 text (an invalid byte at offset {})", e.utf8_error().valid_up_to()))
+}
+
+/// The bytes of the regular file at `path`, at most `max` of them, or why they cannot be
+/// read (see `read_input`).
+pub fn read_bytes(path: &Path, max: u64) -> Result<Vec<u8>, String> {
     let meta = std::fs::metadata(path).map_err(|e| format!("cannot read it: {e}"))?;
     if !meta.is_file() {
         return Err(format!("not a regular file ({}); only regular files are read", kind(&meta)));
     }
-    if meta.len() > MAX_INPUT_BYTES {
-        return Err(too_large());
+    if meta.len() > max {
+        return Err(too_large(max));
     }
     let file = std::fs::File::open(path).map_err(|e| format!("cannot read it: {e}"))?;
     let mut bytes = Vec::new();
-    file.take(MAX_INPUT_BYTES + 1).read_to_end(&mut bytes).map_err(|e| format!("cannot read it: {e}"))?;
-    if bytes.len() as u64 > MAX_INPUT_BYTES {
-        return Err(too_large());
+    file.take(max.saturating_add(1)).read_to_end(&mut bytes).map_err(|e| format!("cannot read it: {e}"))?;
+    if bytes.len() as u64 > max {
+        return Err(too_large(max));
     }
-    String::from_utf8(bytes)
-        .map_err(|e| format!("not UTF-8 text (an invalid byte at offset {})", e.utf8_error().valid_up_to()))
+    Ok(bytes)
 }
 
 /// A parser's message made one line: messages may quote the input (serde names an unknown
@@ -42,8 +49,12 @@ pub fn one_line(message: &str) -> String {
         .collect()
 }
 
-fn too_large() -> String {
-    format!("larger than the {} bytes (1 MiB) an input file may hold", MAX_INPUT_BYTES)
+fn too_large(max: u64) -> String {
+    if max == MAX_INPUT_BYTES {
+        format!("larger than the {max} bytes (1 MiB) an input file may hold")
+    } else {
+        format!("larger than the {max} bytes such a file may hold")
+    }
 }
 
 /// What kind of file a non-regular file is, in words.

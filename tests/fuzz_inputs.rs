@@ -4,6 +4,8 @@
 //! Every case must end in `Ok` or in an error of one line, never a panic; a board that
 //! loads must have its symmetry group found and be drawn (both bounded by construction:
 //! the search stops past its limits, names and rows are capped when the file is read).
+//! Every case stays under a fixed time (`CASE_TIME`) and a fixed memory cap (`CASE_MEMORY`,
+//! the peak of the bytes its thread holds, counted by this binary's allocator).
 //! The suite runs 300 cases per target; `PEGCHAIN_FUZZ_CASES` asks for more, and
 //! `scripts/fuzz.sh SECONDS` loops them for a while. Inputs worth keeping go to
 //! tests/corpus/, which `corpus_files_keep_the_contract` runs through the binary.
@@ -15,10 +17,68 @@ use pegchain::solitaire::board::Board;
 use pegchain::solitaire::files::{picture, seed002};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
+
+/// The most time one case may take.
+const CASE_TIME: Duration = Duration::from_secs(2);
+/// The most memory one case may hold at once.
+const CASE_MEMORY: isize = 256 << 20;
+
+/// The system allocator, counting the bytes each thread holds and their peak: the cases of
+/// one target run on one thread, while other targets run on theirs.
+struct Counting;
+
+thread_local! {
+    static HELD: Cell<isize> = const { Cell::new(0) };
+    static PEAK: Cell<isize> = const { Cell::new(0) };
+}
+
+fn count(bytes: isize) {
+    // `try_with`: a thread being torn down has no counters left, and must still free.
+    let _ = HELD.try_with(|held| {
+        held.set(held.get() + bytes);
+        let _ = PEAK.try_with(|peak| peak.set(peak.get().max(held.get())));
+    });
+}
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let p = unsafe { System.alloc(layout) };
+        if !p.is_null() {
+            count(layout.size() as isize);
+        }
+        p
+    }
+    unsafe fn dealloc(&self, p: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(p, layout) };
+        count(-(layout.size() as isize));
+    }
+    unsafe fn realloc(&self, p: *mut u8, layout: Layout, size: usize) -> *mut u8 {
+        let q = unsafe { System.realloc(p, layout, size) };
+        if !q.is_null() {
+            count(size as isize - layout.size() as isize);
+        }
+        q
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+/// Runs `case`, and returns what it returned with the most memory it held above what was
+/// held before it, and its time.
+fn measured<T>(case: impl FnOnce() -> T) -> (T, isize, Duration) {
+    let before = HELD.with(Cell::get);
+    PEAK.with(|p| p.set(before));
+    let started = Instant::now();
+    let out = case();
+    (out, PEAK.with(Cell::get) - before, started.elapsed())
+}
 
 /// Cases per target: 300 by default, `PEGCHAIN_FUZZ_CASES` otherwise.
 fn cases() -> u32 {
@@ -170,14 +230,12 @@ fn one_line<T>(result: Result<T, pegchain::Error>, input: &str) -> Result<Option
     }
 }
 
-/// A loaded board has its symmetry group found and is drawn, quickly.
+/// A loaded board has its symmetry group found and is drawn (within the case's limits).
 fn usable(board: &Board) -> Result<(), TestCaseError> {
-    let started = Instant::now();
     let group = SymmetryGroup::of_board(board);
     prop_assert!(group.order() >= 1);
     let drawing = board.draw_position(board.full());
     prop_assert!(drawing.lines().count() >= 1);
-    prop_assert!(started.elapsed() < Duration::from_secs(2), "{:?}", started.elapsed());
     Ok(())
 }
 
@@ -187,8 +245,14 @@ fn run<S: Strategy>(target: &str, strategy: S, test: impl Fn(S::Value) -> Result
     let config = Config { cases: cases(), failure_persistence: None, ..Config::default() };
     let mut runner = TestRunner::new(config);
     let accepted = AtomicUsize::new(0);
+    let most = std::sync::Mutex::new((0isize, Duration::ZERO));
     let result = runner.run(&strategy, |input| {
-        if test(input)? {
+        let (verdict, memory, time) = measured(|| test(input));
+        prop_assert!(memory <= CASE_MEMORY, "a case held {memory} bytes, over {CASE_MEMORY}");
+        prop_assert!(time <= CASE_TIME, "a case took {time:?}, over {CASE_TIME:?}");
+        let mut most = most.lock().unwrap();
+        *most = (most.0.max(memory), most.1.max(time));
+        if verdict? {
             accepted.fetch_add(1, Ordering::Relaxed);
         }
         Ok(())
@@ -196,7 +260,14 @@ fn run<S: Strategy>(target: &str, strategy: S, test: impl Fn(S::Value) -> Result
     if let Err(e) = result {
         panic!("fuzz target {target}: {e}");
     }
-    println!("fuzz target {target}: {} cases, {} accepted", cases(), accepted.into_inner());
+    let (memory, time) = *most.lock().unwrap();
+    println!(
+        "fuzz target {target}: {} cases, {} accepted; the largest case held {} KB, the slowest took {} ms",
+        cases(),
+        accepted.into_inner(),
+        memory / 1024,
+        time.as_millis()
+    );
 }
 
 #[test]
@@ -263,8 +334,8 @@ fn fuzz_race_rules() {
 }
 
 /// Every file in tests/corpus/ (inputs that once crashed, hung or sit on a limit) goes
-/// through the binary: exit code 0 or 2, at most one line on stderr, no panic, within a
-/// time limit. Boards are `.json` (not `.rules.json`) and `.txt`; rules are `.rules.json`.
+/// through the binary under a 4 GB address-space limit (as the fuzzing that found them ran):
+/// exit code 0 or 2, at most one line on stderr, no panic or abort, within a time limit. Boards are `.json` (not `.rules.json`) and `.txt`; rules are `.rules.json`.
 #[test]
 fn corpus_files_keep_the_contract() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus");
@@ -282,7 +353,12 @@ fn corpus_files_keep_the_contract() {
         };
         for args in runs {
             let started = Instant::now();
-            let out = support::pegchain().args(&args).timeout(Duration::from_secs(20)).output().unwrap();
+            let out = assert_cmd::Command::new("bash")
+                .args(["-c", "ulimit -v 4000000 && exec \"$@\"", "pegchain", env!("CARGO_BIN_EXE_pegchain")])
+                .args(&args)
+                .timeout(Duration::from_secs(20))
+                .output()
+                .unwrap();
             let err = String::from_utf8_lossy(&out.stderr);
             assert!(matches!(out.status.code(), Some(0 | 2)), "{args:?}: {:?} {err}", out.status);
             assert!(err.lines().count() <= 1, "{args:?}: {err}");

@@ -244,3 +244,131 @@ fn a_simulation_interrupted_and_resumed_prints_what_an_uninterrupted_one_does() 
     let missing = dir.join("missing").join("games.checkpoint");
     support::fails_with(&["simulate", "--checkpoint", missing.to_str().unwrap()], "no directory");
 }
+
+/// Waits until `file` exists (a run has saved its first checkpoint).
+fn wait_for(file: &str) {
+    let clock = Instant::now();
+    while !Path::new(file).exists() {
+        assert!(clock.elapsed() < Duration::from_secs(30), "no checkpoint written");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// `exact --checkpoint` saves the evaluation after every finished layer (the starts done and
+/// the engine's state in the one under way); `--resume` goes on from it and prints exactly
+/// what the uninterrupted run prints, even when interrupted again and resumed again.
+#[test]
+fn an_exact_evaluation_interrupted_and_resumed_prints_what_an_uninterrupted_one_does() {
+    // 21 starts without symmetry: about two seconds, so the signals land mid-run.
+    let run = ["exact", "--board", "triangle6", "--start", "all", "--no-symmetry", "-q", "--json"];
+    let whole = support::stdout_bytes(&run);
+    let dir = support::scratch("interrupt-exact-checkpoint");
+    let file = dir.join("exact.checkpoint");
+    let file = file.to_str().unwrap();
+    let first = Run::start("exact-checkpoint", &[&run[..], &["--checkpoint", file]].concat());
+    wait_for(file);
+    let ended = first.signal_after(Duration::from_millis(300), "INT");
+    let said = ended.interrupted(130);
+    assert!(said.contains("of 21 start evaluations finished"), "{said}");
+    assert!(ended.stdout().is_empty());
+    // Resumed and saved to the same file, interrupted again, resumed to the end.
+    let again =
+        Run::start("exact-checkpoint-2", &[&run[..], &["--resume", file, "--checkpoint", file]].concat());
+    again.signal_after(Duration::from_millis(300), "INT").interrupted(130);
+    let resumed = support::stdout_bytes(&[&run[..], &["--resume", file]].concat());
+    assert!(resumed == whole, "the resumed run's output differs");
+
+    // Another policy, command or board is refused with one line naming the difference.
+    fn with<'a>(args: &[&'a str], file: &'a str) -> Vec<&'a str> {
+        [args, &["--resume", file]].concat()
+    }
+    support::fails_with(
+        &with(&[&run[..], &["--policy", "peg-first"]].concat(), file),
+        "its policy is uniform",
+    );
+    support::fails_with(
+        &with(&["exact", "--board", "triangle6", "--start", "all"], file),
+        "belongs to another run: its symmetry is false, this run's is true",
+    );
+    support::fails_with(
+        &with(&["count", "--board", "triangle6"], file),
+        "is not a pegchain count checkpoint",
+    );
+    // A damaged save is refused, never half read.
+    let bytes = std::fs::read(file).unwrap();
+    let cut = dir.join("cut.checkpoint");
+    std::fs::write(&cut, &bytes[..bytes.len() - 9]).unwrap();
+    support::fails_with(
+        &[&run[..], &["--resume", cut.to_str().unwrap()]].concat(),
+        "is damaged: its saved state is not whole",
+    );
+}
+
+/// `count` saves and resumes the same way, with whole-number path counts.
+#[test]
+fn a_count_interrupted_and_resumed_prints_what_an_uninterrupted_one_does() {
+    let run = ["count", "--board", "triangle6", "--start", "all", "--no-symmetry", "-q", "--csv"];
+    let whole = support::stdout_bytes(&run);
+    let dir = support::scratch("interrupt-count-checkpoint");
+    let file = dir.join("count.checkpoint");
+    let file = file.to_str().unwrap();
+    let first = Run::start("count-checkpoint", &[&run[..], &["--checkpoint", file]].concat());
+    wait_for(file);
+    first.signal_after(Duration::from_millis(200), "TERM").interrupted(143);
+    // `ends` is the same evaluation: it goes on from `count`'s save.
+    let ends =
+        support::stdout_bytes(&["ends", "--board", "triangle6", "--start", "all", "--no-symmetry", "-q"]);
+    let resumed_ends = support::stdout_bytes(&[
+        "ends",
+        "--board",
+        "triangle6",
+        "--start",
+        "all",
+        "--no-symmetry",
+        "-q",
+        "--resume",
+        file,
+    ]);
+    assert!(resumed_ends == ends, "ends resumed from a count checkpoint differs");
+    let resumed = support::stdout_bytes(&[&run[..], &["--resume", file]].concat());
+    assert!(resumed == whole, "the resumed run's output differs");
+}
+
+/// `solve --checkpoint` saves the search when interrupted (and every few seconds): where it
+/// stood, the positions known to fail and the solutions shown. `--resume` shows those again
+/// and goes on: the output is exactly the uninterrupted run's, for both methods.
+#[test]
+fn a_search_interrupted_and_resumed_prints_what_an_uninterrupted_one_does() {
+    for (method, format) in [("dfs", "--json"), ("bfs", "--csv")] {
+        // 300,000 solutions: about a second and a half.
+        let run = [
+            "solve",
+            "--board",
+            "triangle6",
+            "--start",
+            "A",
+            "--limit",
+            "300000",
+            "--method",
+            method,
+            format,
+        ];
+        let whole = support::stdout_bytes(&run);
+        let dir = support::scratch(&format!("interrupt-solve-{method}"));
+        let file = dir.join("solve.checkpoint");
+        let file = file.to_str().unwrap();
+        let first = Run::start(&format!("solve-{method}"), &[&run[..], &["--checkpoint", file]].concat());
+        let ended = first.signal_after(Duration::from_millis(400), "INT");
+        assert!(ended.interrupted(130).contains("solutions found"));
+        assert!(Path::new(file).exists(), "no checkpoint saved when interrupted");
+        let resumed = support::stdout_bytes(&[&run[..], &["--resume", file]].concat());
+        assert!(resumed == whole, "the resumed {method} search's output differs");
+        // Another limit or method is refused with one line naming the difference.
+        let mut other = run.to_vec();
+        other[6] = "300001";
+        support::fails_with(
+            &[&other[..], &["--resume", file]].concat(),
+            "its limit is 300000, this run's is 300001",
+        );
+    }
+}

@@ -45,4 +45,10 @@ pub enum EngineError {
     /// were done, and the layer of rank `rank` was under way (its work is dropped).
     #[error("cancelled after {finished_layers} finished layers, in the layer of rank {rank}")]
     Cancelled { finished_layers: u32, rank: u32 },
+    /// The caller's checkpoint could not save the state after `finished_layers` layers.
+    #[error("the state after {finished_layers} finished layers was not saved")]
+    NotSaved { finished_layers: u32 },
+    /// A saved state handed back to resume from begins at another start.
+    #[error("the saved run began from another start")]
+    ResumedElsewhere,
 }

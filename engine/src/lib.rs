@@ -15,7 +15,7 @@ pub mod stats;
 
 pub use cancel::Cancel;
 pub use error::EngineError;
-pub use layered::{Layer, Mode, Options, propagate};
+pub use layered::{Layer, Mode, Options, RunState, propagate};
 
 use std::hash::Hash;
 

@@ -3,7 +3,7 @@
 
 mod toys;
 
-use pegchain_engine::{EngineError, Layer, Mode, Options, backward, propagate};
+use pegchain_engine::{EngineError, Layer, Mode, Options, RunState, backward, propagate};
 use rug::{Integer, Rational};
 use std::collections::BTreeMap;
 use toys::{BANK, Coins, Dag, Evening, Frog, Gambler, Node, PRIMES, Purse, Toss, WATER};
@@ -154,4 +154,63 @@ fn until_rank_stops_with_the_mass_absorbed_so_far() {
         .unwrap();
     // Ruined at bet 1 (1/2) or at bet 3 (1/8); the layer of rank 9 is shown, not expanded.
     assert_eq!(p, BTreeMap::from([(Evening::Ruined(1), r(1, 2)), (Evening::Ruined(3), r(1, 8))]));
+}
+
+/// Runs `Frog` from `stones` stones, saving the encoded state after every finished layer.
+fn frog_saving_every_layer(stones: u32, mode: Mode) -> (BTreeMap<u32, Rational>, Vec<Vec<u8>>) {
+    let mut saved = Vec::new();
+    let mut save = |run: &RunState<u32, u32>| {
+        saved.push(run.encode(u64::from, |&k| u64::from(k)));
+        Ok(())
+    };
+    let options = Options { checkpoint: Some(&mut save), ..Options::default() };
+    let ends = propagate(&Frog, stones + 1, mode, |s| s, options).unwrap();
+    (ends, saved)
+}
+
+fn decode_frog(bytes: &[u8]) -> RunState<u32, u32> {
+    RunState::decode(bytes, |w| u32::try_from(w).ok(), |w| u32::try_from(w).ok()).unwrap()
+}
+
+#[test]
+fn a_run_resumed_from_any_saved_layer_ends_as_the_uninterrupted_run() {
+    for mode in [Mode::Probability, Mode::Paths] {
+        // 60 stones: numerators of several limbs, and buckets fed by two layers each.
+        let (ends, saved) = frog_saving_every_layer(60, mode);
+        assert_eq!(saved.len(), 61, "one save after every layer but the last of 62");
+        for (i, bytes) in saved.iter().enumerate() {
+            let run = decode_frog(bytes);
+            assert_eq!(run.finished_layers() as usize, i + 1);
+            let options = Options { resume: Some(run), ..Options::default() };
+            let resumed = propagate(&Frog, 61, mode, |s| s, options).unwrap();
+            assert_eq!(resumed, ends, "resumed after {} layers in {mode:?}", i + 1);
+        }
+    }
+    // Two methods: the same frog by the backward recursion.
+    let (ends, _) = frog_saving_every_layer(60, Mode::Probability);
+    assert_eq!(ends, backward::absorption(&Frog, 61, |s| s));
+}
+
+#[test]
+fn a_resumed_run_is_saved_again_only_after_its_next_layer_and_a_failed_save_stops_the_run() {
+    let (_, saved) = frog_saving_every_layer(10, Mode::Probability);
+    let mut layers = Vec::new();
+    let mut save = |run: &RunState<u32, u32>| {
+        layers.push(run.finished_layers());
+        Ok(())
+    };
+    let options =
+        Options { checkpoint: Some(&mut save), resume: Some(decode_frog(&saved[4])), ..Options::default() };
+    propagate(&Frog, 11, Mode::Probability, |s| s, options).unwrap();
+    assert_eq!(layers, (6..=11).collect::<Vec<u32>>(), "saved after layers 6 to 11 of 12");
+
+    let mut refuse = |_: &RunState<u32, u32>| Err(());
+    let options = Options { checkpoint: Some(&mut refuse), ..Options::default() };
+    assert_eq!(
+        propagate(&Frog, 11, Mode::Probability, |s| s, options),
+        Err(EngineError::NotSaved { finished_layers: 1 })
+    );
+    // A state saved from another start is not resumed.
+    let options = Options { resume: Some(decode_frog(&saved[4])), ..Options::default() };
+    assert_eq!(propagate(&Frog, 12, Mode::Probability, |s| s, options), Err(EngineError::ResumedElsewhere));
 }

@@ -37,6 +37,19 @@ pub enum Command {
     Ends(CountArgs),
 }
 
+/// Saving a long run as it goes, and going on from a save.
+#[derive(Args, Debug, Clone, Default)]
+pub struct CheckpointArgs {
+    /// Save the run to FILE as it goes, whole, replacing the last save (simulate: after every
+    /// wave of games; exact, count, ends: after every finished layer; solve: after every branch)
+    #[arg(long, value_name = "FILE")]
+    pub checkpoint: Option<PathBuf>,
+    /// Go on from the run saved in FILE by --checkpoint with the same flags; the output is
+    /// the same as an uninterrupted run's
+    #[arg(long, value_name = "FILE")]
+    pub resume: Option<PathBuf>,
+}
+
 /// The output format flags every command takes: text by default.
 #[derive(Args, Debug, Clone, Default)]
 pub struct OutputArgs {
@@ -88,6 +101,8 @@ pub struct CountArgs {
     /// Follow every position instead of one per symmetry class (slower; for checking)
     #[arg(long)]
     pub no_symmetry: bool,
+    #[command(flatten)]
+    pub saving: CheckpointArgs,
 }
 
 /// `exact` also asks how the random player moves; counts do not depend on it.
@@ -129,13 +144,8 @@ pub struct SimulateArgs {
     /// Do not compute exact values
     #[arg(long)]
     pub no_exact: bool,
-    /// Save the tallies to FILE after every wave of games (whole, replacing the last save)
-    #[arg(long, value_name = "FILE")]
-    pub checkpoint: Option<std::path::PathBuf>,
-    /// Go on from the tallies saved in FILE by --checkpoint with the same flags; the output
-    /// is the same as an uninterrupted run's
-    #[arg(long, value_name = "FILE")]
-    pub resume: Option<std::path::PathBuf>,
+    #[command(flatten)]
+    pub saving: CheckpointArgs,
     #[command(flatten)]
     pub output: OutputArgs,
     /// No progress bar or timing line on stderr
@@ -257,6 +267,8 @@ pub struct SolveArgs {
     /// of the board keeping the start and the finish; count them all
     #[arg(long)]
     pub distinct: bool,
+    #[command(flatten)]
+    pub saving: CheckpointArgs,
     #[command(flatten)]
     pub output: OutputArgs,
 }

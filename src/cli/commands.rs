@@ -2,6 +2,7 @@
 //! rendered, the bytes handed to `output`. No domain logic lives here.
 
 use super::args::{AuditArgs, BoardsArgs, CountArgs, ExactArgs, RaceArgs, ShowArgs, SimulateArgs, SolveArgs};
+use super::checkpoint::Saver;
 use super::output::{self, Failure, Stream};
 use super::progress;
 use super::validate::{ExportRequest, Output, RaceJob, SolveRequest};
@@ -15,10 +16,11 @@ use pegchain::render::simulate::SimulateView;
 use pegchain::render::solve::{SolveFooter, SolveHeader, SolveWriter};
 use pegchain::render::{Report, render};
 use pegchain::solitaire::board;
-use pegchain::solitaire::exact::{Analysis, CountReport};
+use pegchain::solitaire::exact::{Analysis, CountReport, Saving};
 use pegchain::solitaire::files;
+use pegchain::solitaire::saved::SavedSearch;
 use pegchain::solitaire::simulate::{RunTally, Waves};
-use pegchain::solitaire::solve::{DistinctSolutions, Solver};
+use pegchain::solitaire::solve::{DistinctSolutions, SearchSaving, SearchState, Solver};
 use pegchain::{Error, SymmetryGroup};
 use std::io::Write;
 use std::ops::ControlFlow;
@@ -67,31 +69,37 @@ pub fn show(args: ShowArgs) -> Answer {
 }
 
 pub fn exact(args: ExactArgs) -> Answer {
-    let req = args.validate()?;
+    let mut req = args.validate()?;
     let analysis = Analysis::new(&req.board);
-    let r = analysis
-        .exact(&req.starts, &req.config, &mut progress::layer_printer(&req.board, req.quiet))
-        .map_err(|e| super::limits::explain(e, req.budget))?;
+    let mut saver = Saver::new(req.checkpoint.as_deref(), &req.run);
+    let mut save = |bytes: &[u8]| saver.save(bytes);
+    let saving = Saving { resume: req.resume.take(), save: Some(&mut save) };
+    let mut progress = progress::layer_printer(&req.board, req.quiet);
+    let r = analysis.exact_saving(&req.starts, &req.config, &mut progress, saving);
+    let r = saver.outcome(r.map_err(|e| super::limits::explain(e, req.budget)))?;
     answer(&ExactView::new(&req.board, &r), req.output)
 }
 
 pub fn count(args: CountArgs) -> Answer {
-    let req = args.validate()?;
-    let r = count_games(&req)?;
+    let mut req = args.validate()?;
+    let r = count_games(&mut req)?;
     answer(&CountView::new(&req.board, &r), req.output)
 }
 
 pub fn ends(args: CountArgs) -> Answer {
-    let req = args.validate()?;
-    let r = count_games(&req)?;
+    let mut req = args.validate()?;
+    let r = count_games(&mut req)?;
     answer(&EndsView::new(&req.board, &r), req.output)
 }
 
-fn count_games(req: &super::validate::EngineRequest) -> Result<CountReport, Failure> {
+fn count_games(req: &mut super::validate::EngineRequest) -> Result<CountReport, Failure> {
     let analysis = Analysis::new(&req.board);
-    Ok(analysis
-        .count(&req.starts, &req.config, &mut progress::layer_printer(&req.board, req.quiet))
-        .map_err(|e| super::limits::explain(e, req.budget))?)
+    let mut saver = Saver::new(req.checkpoint.as_deref(), &req.run);
+    let mut save = |bytes: &[u8]| saver.save(bytes);
+    let saving = Saving { resume: req.resume.take(), save: Some(&mut save) };
+    let mut progress = progress::layer_printer(&req.board, req.quiet);
+    let r = analysis.count_saving(&req.starts, &req.config, &mut progress, saving);
+    saver.outcome(r.map_err(|e| super::limits::explain(e, req.budget)))
 }
 
 pub fn simulate(args: SimulateArgs) -> Answer {
@@ -101,24 +109,15 @@ pub fn simulate(args: SimulateArgs) -> Answer {
         pegchain::solitaire::estimates::calibrate(&req.board, &req.config, progress::CALIBRATION_GAMES)
     });
     let bar = progress::games_bar(total, req.quiet);
-    let run = super::checkpoint::identity(&req);
     // A checkpoint that cannot be written stops the run; its failure is reported as such.
-    let mut unsaved: Option<Failure> = None;
-    let mut on_wave = |tallies: &[RunTally]| match &req.checkpoint {
-        Some(path) => super::checkpoint::save(path, &run, tallies).map_err(|failure| {
-            unsaved = Some(failure);
-            Error::Invalid("the checkpoint was not saved".into())
-        }),
-        None => Ok(()),
-    };
+    let mut saver = Saver::new(req.checkpoint.as_deref(), &req.run);
+    let mut on_wave =
+        |tallies: &[RunTally]| saver.save(&serde_json::to_vec(tallies).expect("tallies serialize"));
     bar.inc(req.resume.iter().map(RunTally::games).sum());
     let waves = Waves { resume: req.resume.clone(), on_wave: &mut on_wave };
     let r = pegchain::solitaire::estimates::run_in_waves(&req.board, &req.config, &|n| bar.inc(n), waves);
     bar.finish_and_clear();
-    if let Some(failure) = unsaved {
-        return Err(failure);
-    }
-    let r = r?;
+    let r = saver.outcome(r)?;
     progress::throughput(total, r.play_time.as_secs_f64(), req.config.threads, req.quiet);
     answer(&SimulateView::new(&req.board, &r), req.output)
 }
@@ -188,10 +187,10 @@ pub fn race(args: RaceArgs) -> Answer {
 /// its footer saying `"complete": false, "interrupted": true`) before the interruption is
 /// reported: streaming keeps memory flat, so the output is closed rather than buffered.
 pub fn solve(args: SolveArgs) -> Answer {
-    let req = args.validate()?;
+    let mut req = args.validate()?;
     let mut out = Stream::new(std::io::BufWriter::new(std::io::stdout().lock()));
     // An interrupted search has still ended its document: flush it before saying so.
-    let streamed = stream_solutions(&req, &mut out);
+    let streamed = stream_solutions(&mut req, &mut out);
     out.finish()?;
     streamed?;
     Ok(String::new())
@@ -200,7 +199,7 @@ pub fn solve(args: SolveArgs) -> Answer {
 /// The way to more solutions after a stop at the limit, in flags.
 const MORE_SOLUTIONS: &str = "--limit N or --all for more";
 
-fn stream_solutions(req: &SolveRequest, out: &mut Stream<impl Write>) -> Result<(), Failure> {
+fn stream_solutions(req: &mut SolveRequest, out: &mut Stream<impl Write>) -> Result<(), Failure> {
     let (board, problem) = (&req.board, &req.problem);
     let mut solver = Solver::new(board);
     solver.cancel = super::interrupt::token();
@@ -212,21 +211,49 @@ fn stream_solutions(req: &SolveRequest, out: &mut Stream<impl Write>) -> Result<
         more: Some(MORE_SOLUTIONS.to_string()),
     };
     let mut open = out.put(&writer.head(&SolveHeader::new(board, solver.group.order(), problem, req.method)));
-    let mut shown = 0;
-    let summary = solver.run(problem, req.method, &mut |jumps| {
-        if !open {
-            return ControlFlow::Break(());
+    // A resumed search shows again what it had shown; a saved one keeps what it shows.
+    let (resume, shown_before) = match req.resume.take() {
+        Some(saved) => (Some(saved.search), saved.shown),
+        None => (None, Vec::new()),
+    };
+    for (i, jumps) in shown_before.iter().enumerate() {
+        if let Some(d) = distinct.as_mut() {
+            d.insert(jumps);
         }
-        if distinct.as_mut().is_some_and(|d| !d.insert(jumps)) {
-            return ControlFlow::Continue(());
-        }
-        shown += 1;
-        open = out.put(&writer.solution(problem.start, shown, jumps));
-        if !open || req.limit == Some(shown) { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
-    })?;
+        open = open && out.put(&writer.solution(problem.start, i as u64 + 1, jumps));
+    }
+    // Only a saved search keeps what it showed: `--all` alone holds no solution.
+    let mut count = shown_before.len() as u64;
+    let shown = std::cell::RefCell::new(shown_before);
+    let mut saver = Saver::new(req.checkpoint.as_deref(), &req.run);
+    let mut save = |search: &SearchState| {
+        let saved = SavedSearch { search: search.clone(), shown: shown.borrow().clone() };
+        saver.save(&saved.encode()).map_err(|_| ())
+    };
+    let saving = SearchSaving { resume, save: req.checkpoint.is_some().then_some(&mut save as _) };
+    let summary = solver.run_saving(
+        problem,
+        req.method,
+        &mut |jumps| {
+            if !open {
+                return ControlFlow::Break(());
+            }
+            if distinct.as_mut().is_some_and(|d| !d.insert(jumps)) {
+                return ControlFlow::Continue(());
+            }
+            count += 1;
+            if req.checkpoint.is_some() {
+                shown.borrow_mut().push(jumps.to_vec());
+            }
+            open = out.put(&writer.solution(problem.start, count, jumps));
+            if !open || req.limit == Some(count) { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+        },
+        saving,
+    );
+    let summary = saver.outcome(summary)?;
     if open {
         let distinct = distinct.map(|d| (d.count(), d.symmetries()));
-        out.put(&writer.foot(&SolveFooter::new(&summary, distinct), shown));
+        out.put(&writer.foot(&SolveFooter::new(&summary, distinct), count));
     }
     if summary.interrupted {
         let found = pegchain::render::number::grouped(summary.found);

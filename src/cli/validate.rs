@@ -2,6 +2,7 @@
 //! computing starts, and every refusal names the flag in the user's words.
 
 use super::args::*;
+use super::checkpoint::Run;
 use super::interrupt;
 use pegchain::budget::Budget;
 use pegchain::race::{self, Rules, Setup};
@@ -11,6 +12,7 @@ use pegchain::solitaire::audit::AuditConfig;
 use pegchain::solitaire::estimates::{SimConfig, StartPlan};
 use pegchain::solitaire::exact::{EngineConfig, Starts};
 use pegchain::solitaire::files::{self, Puzzle};
+use pegchain::solitaire::saved::{Saved, SavedSearch};
 use pegchain::solitaire::simulate::RunTally;
 use pegchain::solitaire::solve::{Finish, Method, Problem, Solver};
 use pegchain::{Board, Error, Policy};
@@ -118,8 +120,9 @@ const EXACT_BY_DEFAULT_HOLES: usize = 21;
 pub struct SimulateRequest {
     pub board: Board,
     pub config: SimConfig,
-    /// Where to save the tallies after every wave of games.
+    /// Where to save the tallies after every wave of games, and the run they belong to.
     pub checkpoint: Option<PathBuf>,
+    pub run: Run,
     /// The tallies to go on from (read and checked against this run).
     pub resume: Vec<RunTally>,
     pub output: Output,
@@ -162,6 +165,42 @@ fn check_total_games(board: &Board, config: &SimConfig) -> Result<(), Error> {
     )))
 }
 
+/// What fixes a simulation's answer, for its checkpoints: `--threads` does not.
+fn simulate_run(board: &Board, c: &SimConfig) -> Run {
+    Run::new(
+        "simulate",
+        board,
+        vec![
+            ("games", c.games.to_string()),
+            ("start plan", format!("{:?}", c.starts)),
+            ("policy", c.policy.to_string()),
+            ("seed", c.seed.to_string()),
+            ("exact values", c.exact.to_string()),
+        ],
+    )
+}
+
+impl CheckpointArgs {
+    /// Where to save (checked writable now, before any work) and the state saved for `run`
+    /// to go on from (read and checked against it now).
+    fn validate(&self, run: &Run) -> Result<(Option<PathBuf>, Option<Vec<u8>>), Error> {
+        if let Some(path) = &self.checkpoint {
+            check_file_target("--checkpoint", path)?;
+        }
+        let saved = match &self.resume {
+            Some(path) => Some(super::checkpoint::load(path, run)?),
+            None => None,
+        };
+        Ok((self.checkpoint.clone(), saved))
+    }
+}
+
+/// The refusal of a checkpoint whose header is right but whose state is not whole.
+fn not_whole(args: &CheckpointArgs) -> Error {
+    let name = args.resume.as_deref().unwrap_or(Path::new("")).display();
+    Error::Invalid(format!("the checkpoint {name} is damaged: its saved state is not whole"))
+}
+
 impl SimulateArgs {
     pub fn validate(&self) -> Result<SimulateRequest, Error> {
         let board = pegchain::solitaire::load_board(&self.board.board)?;
@@ -180,27 +219,32 @@ impl SimulateArgs {
         let config =
             SimConfig { games, seed: self.seed, threads, policy, starts, exact, cancel: interrupt::token() };
         check_total_games(&board, &config)?;
-        let mut req = SimulateRequest {
+        let run = simulate_run(&board, &config);
+        let (checkpoint, saved) = self.saving.validate(&run)?;
+        let resume = match saved {
+            Some(bytes) => serde_json::from_slice(&bytes).map_err(|_| not_whole(&self.saving))?,
+            None => Vec::new(),
+        };
+        Ok(SimulateRequest {
             board,
             config,
-            checkpoint: self.checkpoint.clone(),
-            resume: Vec::new(),
+            checkpoint,
+            run,
+            resume,
             output: self.output.validate(),
             quiet: self.quiet,
-        };
-        if let Some(path) = &self.checkpoint {
-            check_file_target("--checkpoint", path)?;
-        }
-        if let Some(path) = &self.resume {
-            req.resume = super::checkpoint::load(path, &super::checkpoint::identity(&req))?;
-        }
-        Ok(req)
+        })
     }
 }
 
 /// A validated engine request.
 pub struct EngineRequest {
     pub board: Board,
+    /// Where to save the evaluation after every finished layer, and the run it belongs to.
+    pub checkpoint: Option<PathBuf>,
+    pub run: Run,
+    /// The saved evaluation to go on from (read and checked against this run).
+    pub resume: Option<Saved>,
     /// The memory budget and the limit it came from (`config.memory_budget` is its bytes).
     pub budget: Option<Budget>,
     pub starts: Starts,
@@ -212,16 +256,17 @@ pub struct EngineRequest {
 impl ExactArgs {
     pub fn validate(&self) -> Result<EngineRequest, Error> {
         let policy: Policy = self.policy.parse().map_err(Error::Invalid)?;
-        self.engine.validate_with(policy)
+        self.engine.validate_with("exact", policy)
     }
 }
 
 impl CountArgs {
     pub fn validate(&self) -> Result<EngineRequest, Error> {
-        self.validate_with(Policy::Uniform)
+        self.validate_with("count", Policy::Uniform)
     }
 
-    fn validate_with(&self, policy: Policy) -> Result<EngineRequest, Error> {
+    /// `command` is `exact` or `count` (which `ends` shares): it names the checkpoints.
+    fn validate_with(&self, command: &'static str, policy: Policy) -> Result<EngineRequest, Error> {
         let board = pegchain::solitaire::load_board(&self.board.board)?;
         let starts = parse_starts(&board, &self.start)?;
         let memory_budget = match self.max_memory {
@@ -235,8 +280,20 @@ impl CountArgs {
         };
         let budget = super::limits::read(memory_budget).budget();
         let memory_budget = budget.map(|b| b.bytes);
+        // What fixes the answer: the memory budget does not.
+        let mut fixed = vec![("start", format!("{starts:?}")), ("symmetry", (!self.no_symmetry).to_string())];
+        if command == "exact" {
+            fixed.push(("policy", policy.to_string()));
+        }
+        let run = Run::new(command, &board, fixed);
+        let (checkpoint, saved) = self.saving.validate(&run)?;
+        let resume =
+            saved.map(|bytes| Saved::decode(&bytes)).transpose().map_err(|_| not_whole(&self.saving))?;
         Ok(EngineRequest {
             board,
+            checkpoint,
+            run,
+            resume,
             starts,
             config: EngineConfig {
                 policy,
@@ -399,6 +456,11 @@ pub struct SolveRequest {
     pub distinct: bool,
     pub show: bool,
     pub output: Output,
+    /// Where to save the search as it goes, and the run it belongs to.
+    pub checkpoint: Option<PathBuf>,
+    pub run: Run,
+    /// The saved search to go on from (read and checked against this run).
+    pub resume: Option<SavedSearch>,
 }
 
 impl SolveArgs {
@@ -431,7 +493,32 @@ impl SolveArgs {
             (None, true, _) | (None, false, true) => None,
             (None, false, false) => Some(1),
         };
-        Ok(SolveRequest { board, problem, method, limit, distinct: self.distinct, show: self.show, output })
+        // What fixes the solutions shown: the format and --show do not.
+        let fixed = vec![
+            ("start", format!("{:#x}", problem.start.0)),
+            ("finish", format!("{:?}", problem.finish)),
+            ("method", method.to_string()),
+            ("limit", limit.map_or("none".to_string(), |n| n.to_string())),
+            ("distinct", self.distinct.to_string()),
+        ];
+        let run = Run::new("solve", &board, fixed);
+        let (checkpoint, saved) = self.saving.validate(&run)?;
+        let resume = saved
+            .map(|bytes| SavedSearch::decode(&bytes, board.jumps().len()))
+            .transpose()
+            .map_err(|_| not_whole(&self.saving))?;
+        Ok(SolveRequest {
+            board,
+            problem,
+            method,
+            limit,
+            distinct: self.distinct,
+            show: self.show,
+            output,
+            checkpoint,
+            run,
+            resume,
+        })
     }
 
     /// The output format; drawings (`--show`) fit only text and Markdown.

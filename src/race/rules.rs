@@ -6,7 +6,7 @@
 //!   "board": { "length": 12, "swine": 7, "butcher": 1 },
 //!   "die": { "sides": 6, "faces": [ { "face": 1, "swine": 1, "butcher": 0 }, ... ] } }
 //! ```
-//! `name` and `board` (the default start) are optional. Every face from 1 to `sides` is
+//! `name` (at most 80 printable characters) and `board` (the default start) are optional. Every face from 1 to `sides` is
 //! listed once. A face may carry a `probability` ("1/6", "0.25" or a number); then every face
 //! must, and they must sum to exactly 1. Without them the die is fair.
 
@@ -22,6 +22,9 @@ const DEFAULT_SOURCE: &str = "data/race/swine-butcher.json (built in)";
 
 /// More sides than any real die, few enough to list.
 pub const MAX_SIDES: u32 = 10_000;
+
+/// The longest rules name: it heads every report and must fit a line.
+pub const MAX_NAME_CHARS: usize = 80;
 
 /// What one face of the die does.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -129,6 +132,9 @@ impl Rules {
         let one_line = crate::input::one_line;
         let bad = |why: String| Error::BadRules { file: one_line(source), why: one_line(&why) };
         let raw: RulesFile = serde_json::from_str(text).map_err(|e| bad(e.to_string()))?;
+        if let Some(name) = &raw.name {
+            check_name(name).map_err(bad)?;
+        }
         let faces = check_faces(raw.die).map_err(bad)?;
         let total_weight = faces.iter().map(|f| f.weight).sum();
         Ok(Rules {
@@ -157,6 +163,18 @@ impl Rules {
     pub fn is_fair(&self) -> bool {
         self.faces.iter().all(|f| f.probability == self.faces[0].probability)
     }
+}
+
+/// A name of at most `MAX_NAME_CHARS` printable characters.
+fn check_name(name: &str) -> Result<(), String> {
+    let chars = name.chars().count();
+    if chars > MAX_NAME_CHARS {
+        return Err(format!("the name has {chars} characters, more than {MAX_NAME_CHARS}"));
+    }
+    if name.chars().any(char::is_control) {
+        return Err("the name holds a control character (a line break or a tab, say)".into());
+    }
+    Ok(())
 }
 
 /// The die of a rules file, checked: every side listed once, probabilities that are exact,
@@ -313,6 +331,19 @@ mod tests {
 
     fn why(faces: &str) -> String {
         rules(faces).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn long_or_unprintable_names_are_refused() {
+        let rules = |name: &str| {
+            let faces = r#"[{"face": 1, "swine": 1, "butcher": 0}, {"face": 2, "swine": 0, "butcher": 1}]"#;
+            let name = serde_json::to_string(name).unwrap();
+            let text = format!(r#"{{"name": {name}, "die": {{"sides": 2, "faces": {faces}}}}}"#);
+            Rules::from_json(&text, "r.json").map(|r| r.name).map_err(|e| e.to_string())
+        };
+        assert_eq!(rules(&"n".repeat(80)).unwrap().len(), 80);
+        assert!(rules(&"n".repeat(81)).unwrap_err().contains("the name has 81 characters, more than 80"));
+        assert!(rules("a\nb").unwrap_err().contains("control character"));
     }
 
     #[test]

@@ -7,12 +7,13 @@
 //! exactly over the class. With `--start all`, one hole per class is evaluated and the
 //! others are mapped from it by a symmetry.
 
-use crate::engine::{self, Cancel, EngineError, Layer, Mode, Options};
+use crate::engine::{self, Cancel, EngineError, Layer, Mode, Options, RunState};
 use crate::error::Error;
 use crate::solitaire::board::{Board, SymmetryGroup};
 use crate::solitaire::moves::{MoveTable, start_position};
 use crate::solitaire::pegs::Pegs;
 use crate::solitaire::policy::Policy;
+use crate::solitaire::saved::{Finished, Resumed, Saved};
 
 pub use crate::solitaire::chain::{End, PegChain};
 use rayon::prelude::*;
@@ -44,7 +45,7 @@ impl Default for EngineConfig {
 }
 
 /// Reachable positions of one start, per layer and in all.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Positions {
     /// Distinct positions, as a player would see them.
     pub raw: u64,
@@ -63,10 +64,24 @@ pub struct Progress {
 }
 
 /// One start, evaluated: the end distribution with finish holes on raw holes.
-struct Evaluation {
-    ends: BTreeMap<End, Rational>,
-    positions: Positions,
+type Evaluation = Finished;
+
+/// Saving a long evaluation after every finished layer, and going on from a saved one.
+#[derive(Default)]
+pub struct Saving<'a> {
+    /// An evaluation saved by an earlier run of the same request: this run goes on from it
+    /// and returns what the uninterrupted run would have.
+    pub resume: Option<Saved>,
+    /// Receives the bytes of the whole evaluation after every finished layer (see
+    /// [`Saved`]); an error stops the run with that error.
+    pub save: Option<&'a mut SaveBytes<'a>>,
 }
+
+/// Receives the bytes of a saved evaluation.
+pub type SaveBytes<'a> = dyn FnMut(&[u8]) -> Result<(), Error> + 'a;
+
+/// Receives the positions counted so far and the engine's state after a finished layer.
+type SaveLayer<'a> = dyn FnMut(&Positions, &RunState<Pegs, End>) -> Result<(), ()> + 'a;
 
 /// The analysis context of one board: its moves and its symmetry group.
 pub struct Analysis<'a> {
@@ -99,36 +114,49 @@ impl<'a> Analysis<'a> {
         class
     }
 
-    /// One start, evaluated with symmetry reduction by the stabilizer of its hole.
+    /// One start, evaluated with symmetry reduction by the stabilizer of its hole, going on
+    /// from `resume` (its positions and the engine's state) when given, and handing the
+    /// engine's state with the positions so far to `save` after every finished layer.
     fn evaluate(
         &self,
         hole: u8,
         mode: Mode,
         config: &EngineConfig,
         progress: &mut dyn FnMut(&Progress),
+        resume: Option<(Positions, RunState<Pegs, End>)>,
+        save: Option<&mut SaveLayer<'_>>,
     ) -> Result<Evaluation, Error> {
         let n = self.board.hole_count();
         let local =
             if config.reduce { self.group.stabilizer(Pegs::single(hole)) } else { SymmetryGroup::trivial(n) };
         let chain = PegChain { moves: &self.moves, policy: config.policy, group: &local };
-        let mut positions = Positions::default();
+        let (positions, run) = match resume {
+            Some((positions, run)) => (positions, Some(run)),
+            None => (Positions::default(), None),
+        };
+        let positions = std::cell::RefCell::new(positions);
         let mut on_layer = |layer: &Layer<'_, Pegs>| {
             let (raw, classes) = self.count_layer(layer.states, &local);
+            let mut positions = positions.borrow_mut();
             positions.raw += raw;
             positions.up_to_symmetry += classes;
             positions.by_layer.push((layer.rank, raw, classes));
             progress(&Progress { start: hole, pegs: layer.rank, positions: raw });
         };
+        let counted = &positions;
+        let mut checkpoint = save.map(|save| move |run: &RunState<Pegs, End>| save(&counted.borrow(), run));
         let options = Options {
             memory_budget: config.memory_budget,
             on_layer: Some(&mut on_layer),
             until_rank: None,
             cancel: Some(&config.cancel),
+            checkpoint: checkpoint.as_mut().map(|c| c as &mut engine::layered::Checkpoint<'_, Pegs, End>),
+            resume: run,
         };
         let start = start_position(self.board, hole);
         let reduced = engine::propagate(&chain, start, mode, End::of, options)
             .map_err(|e| self.in_game_words(e, hole, start.count()))?;
-        Ok(Evaluation { ends: spread_finishes(reduced, &local), positions })
+        Ok(Evaluation { hole, ends: spread_finishes(reduced, &local), positions: positions.into_inner() })
     }
 
     /// An engine error about the start `hole` (with `pegs` pegs) in the game's words; a
@@ -159,18 +187,48 @@ impl<'a> Analysis<'a> {
         (raw, forms.len() as u64)
     }
 
-    /// Evaluates every requested start, one hole per class when the group allows.
+    /// `evaluate`, saving after every finished layer (with the evaluations `finished` before
+    /// it) when `save` is given; a failed save stops it with the save's error.
+    #[allow(clippy::too_many_arguments)]
+    fn evaluate_saving(
+        &self,
+        hole: u8,
+        mode: Mode,
+        config: &EngineConfig,
+        progress: &mut dyn FnMut(&Progress),
+        resume: Option<(Positions, RunState<Pegs, End>)>,
+        finished: &[Evaluation],
+        save: Option<&mut SaveBytes<'_>>,
+    ) -> Result<Evaluation, Error> {
+        let Some(save) = save else { return self.evaluate(hole, mode, config, progress, resume, None) };
+        let mut failure = None;
+        let mut save_layer = |positions: &Positions, run: &RunState<Pegs, End>| {
+            save(&Saved::encode(finished, Some((hole, positions, run)))).map_err(|e| failure = Some(e))
+        };
+        let eval = self.evaluate(hole, mode, config, progress, resume, Some(&mut save_layer));
+        match failure {
+            Some(e) => Err(e),
+            None => eval,
+        }
+    }
+
+    /// Evaluates every requested start, one hole per class when the group allows, going on
+    /// from `saving.resume` and saving after every finished layer when asked.
     fn evaluate_starts(
         &self,
         starts: &Starts,
         mode: Mode,
         config: &EngineConfig,
         progress: &mut dyn FnMut(&Progress),
+        saving: Saving<'_>,
     ) -> Result<Vec<(u8, Evaluation)>, Error> {
         let holes = self.start_holes(starts);
         let class = self.class_of();
         let orbits = self.group.hole_orbits();
-        let mut done: BTreeMap<usize, (u8, Evaluation)> = BTreeMap::new();
+        let mut saved = saving.resume.unwrap_or_default();
+        let mut save = saving.save;
+        // The evaluations finished so far, in the order they ran: what a save holds.
+        let mut evaluated: Vec<Evaluation> = Vec::new();
         let mut results = Vec::new();
         // Evaluations to run: one per class met under symmetry, else one per hole.
         let mut classes: Vec<usize> = holes.iter().map(|&h| class[h as usize]).collect();
@@ -179,21 +237,33 @@ impl<'a> Analysis<'a> {
         let planned = if config.reduce { classes.len() } else { holes.len() };
         for &hole in &holes {
             let c = class[hole as usize];
-            if !config.reduce || !done.contains_key(&c) {
-                // Under symmetry, evaluate the first requested hole of each class.
-                let rep = if config.reduce && *starts == Starts::All { orbits[c][0] } else { hole };
-                let finished = if config.reduce { done.len() } else { results.len() };
-                let eval = self
-                    .evaluate(rep, mode, config, progress)
-                    .map_err(|e| with_evaluations_done(e, finished, planned))?;
-                if !config.reduce {
-                    results.push((hole, eval));
-                    continue;
+            // Under symmetry, one evaluation per class serves every hole of the class.
+            let known = evaluated.iter().position(|e| config.reduce && class[e.hole as usize] == c);
+            let index = match known {
+                Some(i) => i,
+                None => {
+                    // Under symmetry, evaluate the first requested hole of each class.
+                    let rep = if config.reduce && *starts == Starts::All { orbits[c][0] } else { hole };
+                    let eval = match saved.take(rep) {
+                        Resumed::Finished(eval) => eval,
+                        Resumed::GoOn(resume) => self
+                            .evaluate_saving(
+                                rep,
+                                mode,
+                                config,
+                                progress,
+                                resume,
+                                &evaluated,
+                                save.as_deref_mut(),
+                            )
+                            .map_err(|e| with_evaluations_done(e, evaluated.len(), planned))?,
+                    };
+                    evaluated.push(eval);
+                    evaluated.len() - 1
                 }
-                done.insert(c, (rep, eval));
-            }
-            let (rep, eval) = &done[&c];
-            let g = self.group.element_mapping(*rep, hole).expect("same class");
+            };
+            let eval = &evaluated[index];
+            let g = self.group.element_mapping(eval.hole, hole).expect("same class");
             let perm = &self.group.perms()[g];
             let ends = eval
                 .ends
@@ -203,7 +273,7 @@ impl<'a> Analysis<'a> {
                     other => (*other, v.clone()),
                 })
                 .collect();
-            results.push((hole, Evaluation { ends, positions: eval.positions.clone() }));
+            results.push((hole, Evaluation { hole, ends, positions: eval.positions.clone() }));
         }
         Ok(results)
     }
@@ -215,8 +285,19 @@ impl<'a> Analysis<'a> {
         config: &EngineConfig,
         progress: &mut dyn FnMut(&Progress),
     ) -> Result<ExactReport, Error> {
+        self.exact_saving(starts, config, progress, Saving::default())
+    }
+
+    /// `exact`, saved after every finished layer and resumed as `saving` says.
+    pub fn exact_saving(
+        &self,
+        starts: &Starts,
+        config: &EngineConfig,
+        progress: &mut dyn FnMut(&Progress),
+        saving: Saving<'_>,
+    ) -> Result<ExactReport, Error> {
         let class = self.class_of();
-        let evals = self.evaluate_starts(starts, Mode::Probability, config, progress)?;
+        let evals = self.evaluate_starts(starts, Mode::Probability, config, progress, saving)?;
         let starts_out: Vec<StartExact> =
             evals.into_iter().map(|(hole, eval)| StartExact::of(hole, class[hole as usize], eval)).collect();
         let classes = self.classes_of(&starts_out, |s| s.win.clone());
@@ -240,8 +321,19 @@ impl<'a> Analysis<'a> {
         config: &EngineConfig,
         progress: &mut dyn FnMut(&Progress),
     ) -> Result<CountReport, Error> {
+        self.count_saving(starts, config, progress, Saving::default())
+    }
+
+    /// `count`, saved after every finished layer and resumed as `saving` says.
+    pub fn count_saving(
+        &self,
+        starts: &Starts,
+        config: &EngineConfig,
+        progress: &mut dyn FnMut(&Progress),
+        saving: Saving<'_>,
+    ) -> Result<CountReport, Error> {
         let class = self.class_of();
-        let evals = self.evaluate_starts(starts, Mode::Paths, config, progress)?;
+        let evals = self.evaluate_starts(starts, Mode::Paths, config, progress, saving)?;
         let starts_out: Vec<StartCount> =
             evals.into_iter().map(|(hole, eval)| StartCount::of(hole, class[hole as usize], eval)).collect();
         let classes = self.classes_of(&starts_out, |s| s.games.clone());

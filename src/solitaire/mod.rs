@@ -11,6 +11,7 @@ pub mod files;
 pub mod moves;
 pub mod pegs;
 pub mod policy;
+pub mod saved;
 pub mod simulate;
 pub mod solve;
 

@@ -27,6 +27,7 @@ use hashbrown::{HashMap, HashSet};
 use std::fmt;
 use std::ops::ControlFlow;
 use std::str::FromStr;
+use std::time::Instant;
 
 /// Where a solution must end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -214,6 +215,19 @@ impl<'a> Solver<'a> {
         method: Method,
         on_solution: &mut dyn FnMut(&[usize]) -> ControlFlow<()>,
     ) -> Result<Summary, Error> {
+        self.run_saving(problem, method, on_solution, SearchSaving::default())
+    }
+
+    /// `run`, going on from `saving.resume` (the solutions passed on before it are not
+    /// passed on again) and handing the search's state to `saving.save` every
+    /// `SAVE_EVERY` and when the cancel token stops it. A failed save stops the search.
+    pub fn run_saving(
+        &self,
+        problem: &Problem,
+        method: Method,
+        on_solution: &mut dyn FnMut(&[usize]) -> ControlFlow<()>,
+        saving: SearchSaving<'_>,
+    ) -> Result<Summary, Error> {
         if self.ruled_out(problem) {
             return Ok(Summary {
                 found: 0,
@@ -225,22 +239,35 @@ impl<'a> Solver<'a> {
         }
         self.check(problem, method)?;
         let canon = Canon::new(&self.group, self.finish_preserving(problem));
+        let cursor = saving.resume.as_ref().map(|r| r.path.clone());
+        let resume = saving.resume.unwrap_or_default();
+        let mut save = saving.save;
         let mut search = Search {
             moves: &self.moves,
             problem,
             canon: &canon,
             on_solution,
             path: Vec::new(),
-            found: 0,
-            positions: 0,
+            anys: Vec::new(),
+            failed: resume.failed.iter().copied().map(Pegs).collect(),
+            cursor,
+            resumed_anys: resume.anys,
+            found: resume.found,
+            positions: resume.positions,
             cancel: &self.cancel,
             steps: 0,
             interrupted: false,
+            save: save.as_mut().map(|f| &mut **f as &mut SaveSearch<'_>),
+            last_save: Instant::now(),
+            unsaved: false,
         };
         let outcome = match method {
             Method::Dfs => search.dfs(),
             Method::Bfs => search.bfs(),
         };
+        if search.unsaved {
+            return Err(Error::Invalid("the search was not saved".into()));
+        }
         Ok(Summary {
             found: search.found,
             complete: outcome.is_continue(),
@@ -310,26 +337,96 @@ impl Canon<'_> {
     }
 }
 
+/// Saving a long search as it goes, and going on from a saved one.
+#[derive(Default)]
+pub struct SearchSaving<'a> {
+    /// Go on from this state, handed to `save` by a search of the same problem and method.
+    pub resume: Option<SearchState>,
+    /// Receives the search's state every `SAVE_EVERY` and when the search is cancelled.
+    pub save: Option<&'a mut SaveSearch<'a>>,
+}
+
+/// Receives a search's state to save; `Err` stops the search.
+pub type SaveSearch<'a> = dyn FnMut(&SearchState) -> Result<(), ()> + 'a;
+
+/// How often a search hands its state to be saved (besides when it is cancelled).
+pub const SAVE_EVERY: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// A search stopped at a position it had entered but not yet expanded.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SearchState {
+    /// The jumps from the start to that position.
+    pub path: Vec<usize>,
+    /// For each position on the path before it (DFS): whether a solution passed through
+    /// the jumps already tried from it.
+    pub anys: Vec<bool>,
+    /// Solutions passed on so far.
+    pub found: u64,
+    /// Positions expanded so far (DFS; the BFS sweeps again and counts them again).
+    pub positions: u64,
+    /// The positions known to fail (DFS), as bits.
+    pub failed: Vec<u64>,
+}
+
 struct Search<'s> {
     moves: &'s MoveTable,
     problem: &'s Problem,
     canon: &'s Canon<'s>,
     on_solution: &'s mut dyn FnMut(&[usize]) -> ControlFlow<()>,
     path: Vec<usize>,
+    /// For each position on `path` being expanded (DFS): whether a solution passed
+    /// through it so far.
+    anys: Vec<bool>,
+    /// Positions known to fail, in their symmetric form (DFS).
+    failed: HashSet<Pegs>,
+    /// While resuming: the path to the position the saved search had entered last. The
+    /// positions on it are entered without checks or counting, each going on from the jump
+    /// it was trying; past its end the search runs as usual.
+    cursor: Option<Vec<usize>>,
+    resumed_anys: Vec<bool>,
     found: u64,
     positions: u64,
     cancel: &'s Cancel,
     steps: u64,
     interrupted: bool,
+    save: Option<&'s mut SaveSearch<'s>>,
+    last_save: Instant,
+    unsaved: bool,
 }
 
 impl Search<'_> {
     /// One more step of the search (a position expanded, swept or listed): stops once the
-    /// token is cancelled, reading it every `CANCEL_EVERY` steps only.
+    /// token is cancelled, reading it every `CANCEL_EVERY` steps only; saves the state when
+    /// cancelled and every `SAVE_EVERY`.
     fn poll(&mut self) -> ControlFlow<()> {
         self.steps += 1;
-        if self.steps.is_multiple_of(CANCEL_EVERY) && self.cancel.is_cancelled() {
+        if !self.steps.is_multiple_of(CANCEL_EVERY) {
+            return ControlFlow::Continue(());
+        }
+        let cancelled = self.cancel.is_cancelled();
+        if (cancelled || self.last_save.elapsed() >= SAVE_EVERY) && self.save_state().is_break() {
+            return ControlFlow::Break(());
+        }
+        if cancelled {
             self.interrupted = true;
+            return ControlFlow::Break(());
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// Hands the state to `save`, at a position entered but not yet expanded.
+    fn save_state(&mut self) -> ControlFlow<()> {
+        let Some(save) = self.save.as_mut() else { return ControlFlow::Continue(()) };
+        let state = SearchState {
+            path: self.path.clone(),
+            anys: self.anys.clone(),
+            found: self.found,
+            positions: self.positions,
+            failed: self.failed.iter().map(|p| p.0).collect(),
+        };
+        self.last_save = Instant::now();
+        if save(&state).is_err() {
+            self.unsaved = true;
             return ControlFlow::Break(());
         }
         ControlFlow::Continue(())
@@ -340,37 +437,58 @@ impl Search<'_> {
         (self.on_solution)(&self.path)
     }
 
+    /// While resuming, where the position at the current depth goes on from: `Some(jump)`
+    /// for a position on the saved path before its end, `Some(0)` for its end (which
+    /// also ends the resuming), `None` once past it.
+    fn resume_from(&mut self) -> Option<usize> {
+        let cursor = self.cursor.as_ref()?;
+        let depth = self.path.len();
+        match cursor.get(depth) {
+            Some(&jump) => Some(jump),
+            None => {
+                self.cursor = None;
+                Some(0)
+            }
+        }
+    }
+
     fn dfs(&mut self) -> ControlFlow<()> {
-        let mut failed = HashSet::new();
-        self.dfs_from(self.problem.start, &mut failed)?;
+        self.dfs_from(self.problem.start)?;
         ControlFlow::Continue(())
     }
 
     /// Whether any solution passes through `pos`.
-    fn dfs_from(&mut self, pos: Pegs, failed: &mut HashSet<Pegs>) -> ControlFlow<(), bool> {
-        if self.problem.is_goal(self.moves, pos) {
-            self.emit()?;
-            return ControlFlow::Continue(true);
-        }
-        if pos.count() <= self.problem.finish_pegs() {
-            return ControlFlow::Continue(false);
-        }
-        let key = self.canon.of(pos);
-        if failed.contains(&key) {
-            return ControlFlow::Continue(false);
-        }
-        self.positions += 1;
-        self.poll()?;
-        let mut any = false;
-        for j in 0..self.moves.jumps().len() {
+    fn dfs_from(&mut self, pos: Pegs) -> ControlFlow<(), bool> {
+        let depth = self.path.len();
+        let first = match self.resume_from() {
+            Some(jump) => jump,
+            None => {
+                if self.problem.is_goal(self.moves, pos) {
+                    self.emit()?;
+                    return ControlFlow::Continue(true);
+                }
+                if pos.count() <= self.problem.finish_pegs() || self.failed.contains(&self.canon.of(pos)) {
+                    return ControlFlow::Continue(false);
+                }
+                self.positions += 1;
+                self.poll()?;
+                0
+            }
+        };
+        // A position on the saved path before its end goes on with what its tried jumps found.
+        let resuming = self.cursor.is_some();
+        self.anys.push(resuming && self.resumed_anys.get(depth).copied().unwrap_or(false));
+        for j in first..self.moves.jumps().len() {
             if self.moves.is_legal(pos, j) {
                 self.path.push(j);
-                any |= self.dfs_from(self.moves.apply(pos, j), failed)?;
+                let through = self.dfs_from(self.moves.apply(pos, j))?;
+                self.anys[depth] |= through;
                 self.path.pop();
             }
         }
-        if !any && failed.len() < MAX_FAILED {
-            failed.insert(key);
+        let any = self.anys.pop().expect("pushed above");
+        if !any && self.failed.len() < MAX_FAILED {
+            self.failed.insert(self.canon.of(pos));
         }
         ControlFlow::Continue(any)
     }
@@ -411,7 +529,13 @@ impl Search<'_> {
 
     /// Every path through the kept positions: each step leads on to a solution.
     fn list(&mut self, pos: Pegs, layers: &[HashSet<Pegs>], depth: usize) -> ControlFlow<()> {
-        self.poll()?;
+        let first = match self.resume_from() {
+            Some(jump) => jump,
+            None => {
+                self.poll()?;
+                0
+            }
+        };
         if depth + 1 == layers.len() {
             return if layers[depth].contains(&self.canon.of(pos)) {
                 self.emit()
@@ -419,7 +543,7 @@ impl Search<'_> {
                 ControlFlow::Continue(())
             };
         }
-        for j in 0..self.moves.jumps().len() {
+        for j in first..self.moves.jumps().len() {
             if self.moves.is_legal(pos, j) {
                 let next = self.moves.apply(pos, j);
                 if layers[depth + 1].contains(&self.canon.of(next)) {
@@ -514,6 +638,68 @@ mod tests {
         assert!(s.complete);
         assert_eq!(s.found as usize, out.len());
         out
+    }
+
+    /// Runs until `stop_after` solutions are seen, then cancels: returns the solutions
+    /// passed on and the state saved when the search noticed.
+    fn stopped(
+        board: &Board,
+        problem: &Problem,
+        method: Method,
+        stop_after: usize,
+    ) -> (Vec<Vec<usize>>, SearchState) {
+        let solver = Solver::new(board);
+        let mut seen = Vec::new();
+        let mut saved = None;
+        let mut save = |state: &SearchState| {
+            saved = Some(state.clone());
+            Ok(())
+        };
+        let saving = SearchSaving { resume: None, save: Some(&mut save) };
+        let summary = solver
+            .run_saving(
+                problem,
+                method,
+                &mut |sol| {
+                    seen.push(sol.to_vec());
+                    if seen.len() == stop_after {
+                        solver.cancel.cancel();
+                    }
+                    ControlFlow::Continue(())
+                },
+                saving,
+            )
+            .unwrap();
+        assert!(summary.interrupted && !summary.complete, "{method} not stopped after {stop_after}");
+        (seen, saved.expect("saved when cancelled"))
+    }
+
+    #[test]
+    fn a_search_resumed_from_its_saved_state_passes_on_exactly_the_solutions_not_yet_seen() {
+        let board = builtin("triangle5").unwrap();
+        let problem = Problem::new(&board, start_position(&board, 0), Finish::Count(1)).unwrap();
+        for method in [Method::Dfs, Method::Bfs] {
+            let whole = all(&board, &problem, method);
+            let full = Solver::new(&board).run(&problem, method, &mut |_| ControlFlow::Continue(())).unwrap();
+            for stop_after in [1, 500, 9_000, 20_000] {
+                let (mut seen, state) = stopped(&board, &problem, method, stop_after);
+                assert_eq!(state.found as usize, seen.len(), "{method} after {stop_after}");
+                let saving = SearchSaving { resume: Some(state), save: None };
+                let summary = Solver::new(&board)
+                    .run_saving(
+                        &problem,
+                        method,
+                        &mut |sol| {
+                            seen.push(sol.to_vec());
+                            ControlFlow::Continue(())
+                        },
+                        saving,
+                    )
+                    .unwrap();
+                assert!(seen == whole, "{method} resumed after {stop_after} solutions");
+                assert_eq!(summary, full, "{method} resumed after {stop_after}: the summary");
+            }
+        }
     }
 
     #[test]

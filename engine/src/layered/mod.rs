@@ -22,6 +22,7 @@ mod factors;
 pub mod limbs;
 mod parents;
 mod pending;
+mod saved;
 mod shards;
 
 use crate::Chain;
@@ -33,6 +34,7 @@ use factors::Scale;
 use limbs::to_integer;
 use pending::Pending;
 use rug::{Integer, Rational};
+pub use saved::RunState;
 use std::collections::BTreeMap;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -67,7 +69,7 @@ impl<'a, S> Layer<'a, S> {
 /// Sees each finished layer (for statistics and progress).
 pub type LayerCallback<'a, S> = dyn FnMut(&Layer<'_, S>) + 'a;
 
-pub struct Options<'a, S> {
+pub struct Options<'a, S, K = ()> {
     /// Refuse, before allocating, a layer whose projected memory exceeds this many bytes.
     pub memory_budget: Option<u64>,
     /// Called once per layer, in falling rank order, on the calling thread.
@@ -79,11 +81,28 @@ pub struct Options<'a, S> {
     /// is cancelled the run stops with [`EngineError::Cancelled`], so a long run can end
     /// within a second and say how far it got.
     pub cancel: Option<&'a Cancel>,
+    /// Called with the whole state of the run after every finished layer but the last, so
+    /// that a long run can be saved; `Err` stops the run with
+    /// [`EngineError::NotSaved`]. See [`RunState::encode`].
+    pub checkpoint: Option<&'a mut Checkpoint<'a, S, K>>,
+    /// A state saved by `checkpoint` from a run of the same chain, start and mode: the run
+    /// goes on from it and returns what the uninterrupted run would have.
+    pub resume: Option<RunState<S, K>>,
 }
 
-impl<S> Default for Options<'_, S> {
+/// Sees the whole state of a run after a finished layer (see [`Options::checkpoint`]).
+pub type Checkpoint<'a, S, K> = dyn FnMut(&RunState<S, K>) -> Result<(), ()> + 'a;
+
+impl<S, K> Default for Options<'_, S, K> {
     fn default() -> Self {
-        Options { memory_budget: None, on_layer: None, until_rank: None, cancel: None }
+        Options {
+            memory_budget: None,
+            on_layer: None,
+            until_rank: None,
+            cancel: None,
+            checkpoint: None,
+            resume: None,
+        }
     }
 }
 
@@ -98,7 +117,7 @@ pub fn propagate<C, K, F>(
     start: C::State,
     mode: Mode,
     classify: F,
-    options: Options<'_, C::State>,
+    options: Options<'_, C::State, K>,
 ) -> Result<BTreeMap<K, Rational>, EngineError>
 where
     C: Chain,
@@ -115,7 +134,7 @@ fn run<C, K, F>(
     start: C::State,
     mode: Mode,
     classify: F,
-    mut options: Options<'_, C::State>,
+    mut options: Options<'_, C::State, K>,
     max_layer: u64,
 ) -> Result<BTreeMap<K, Rational>, EngineError>
 where
@@ -125,26 +144,45 @@ where
 {
     let hasher = hashbrown::DefaultHashBuilder::default();
     let start = chain.canonical(start);
-    let mut pending = Pending::new(chain.rank(start), start);
-    let mut denominator = Integer::from(1);
-    let mut absorbed: BTreeMap<K, Rational> = BTreeMap::new();
-    let mut history = History::new();
-    let mut finished_layers = 0;
+    let mut run = match options.resume.take() {
+        Some(saved) if saved.start != start => return Err(EngineError::ResumedElsewhere),
+        Some(saved) => saved,
+        None => RunState {
+            start,
+            finished_layers: 0,
+            denominator: Integer::from(1),
+            absorbed: BTreeMap::new(),
+            pending: Pending::new(chain.rank(start), start),
+            history: History::new(),
+        },
+    };
+    // A resumed run has just been saved: the first save is due after its next layer.
+    let mut saved_layers = run.finished_layers;
 
-    while let Some((rank, bucket)) = pending.pop() {
+    loop {
+        if run.finished_layers > saved_layers
+            && !run.pending.buckets.is_empty()
+            && let Some(save) = options.checkpoint.as_mut()
+        {
+            save(&run).map_err(|()| EngineError::NotSaved { finished_layers: run.finished_layers })?;
+            saved_layers = run.finished_layers;
+        }
+        let RunState { finished_layers, denominator, absorbed, pending, history, .. } = &mut run;
+        let finished_layers = *finished_layers;
+        let Some((rank, bucket)) = pending.pop() else { break };
         if requested(options.cancel) {
             return Err(EngineError::Cancelled { finished_layers, rank });
         }
         let layer = bucket.merged()?;
         let n = layer.len();
         if let Some(cb) = options.on_layer.as_mut() {
-            cb(&Layer::of(rank, &layer, &denominator));
+            cb(&Layer::of(rank, &layer, denominator));
             if requested(options.cancel) {
                 return Err(EngineError::Cancelled { finished_layers, rank });
             }
         }
         budget::check_layer(rank, n as u64, max_layer)?;
-        budget::check_scan::<C::State>(options.memory_budget, rank, n, layer.stride, &history)?;
+        budget::check_scan::<C::State>(options.memory_budget, rank, n, layer.stride, history)?;
         let scan = parents::scan(chain, &layer, rank, mode, &classify, &hasher, options.cancel)?;
         // A cancelled scan stops early with partial findings: drop them.
         if requested(options.cancel) {
@@ -155,7 +193,7 @@ where
             *absorbed.entry(k).or_default() += Rational::from((numerator, denominator.clone()));
         }
         if scan.moves == 0 {
-            finished_layers += 1;
+            run.finished_layers += 1;
             continue;
         }
         if options.until_rank.is_some_and(|r| rank <= r) {
@@ -163,8 +201,8 @@ where
         }
 
         let scale = Scale::of(&scan.totals, mode);
-        let stride = factors::child_stride(mode, &denominator, &scale.lcm, &layer, scan.moves);
-        budget::check_step::<C::State>(options.memory_budget, rank, n, scan.moves, stride, &history)?;
+        let stride = factors::child_stride(mode, denominator, &scale.lcm, &layer, scan.moves);
+        budget::check_step::<C::State>(options.memory_budget, rank, n, scan.moves, stride, history)?;
         history.previous_len = n;
         let shares = factors::shares(&layer, &scan.totals, &scale, mode, stride)?;
         drop(layer.nums);
@@ -178,12 +216,12 @@ where
         // Mass still waiting at lower ranks moves to the new denominator too.
         if mode == Mode::Probability && scale.lcm != 1 {
             pending.scale(&scale.lcm, stride)?;
-            denominator *= &scale.lcm;
+            *denominator *= &scale.lcm;
         }
         pending.receive(children, stride, rank, |s| chain.rank(s))?;
-        finished_layers += 1;
+        run.finished_layers += 1;
     }
-    Ok(absorbed)
+    Ok(run.absorbed)
 }
 
 /// States per parallel chunk of a layer: a few chunks per thread, for balance. Each chunk

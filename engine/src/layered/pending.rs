@@ -9,7 +9,7 @@ use rug::Integer;
 use std::collections::BTreeMap;
 
 pub(super) struct Pending<S> {
-    buckets: BTreeMap<u32, Bucket<S>>,
+    pub buckets: BTreeMap<u32, Bucket<S>>,
 }
 
 impl<S: Copy + Ord> Pending<S> {

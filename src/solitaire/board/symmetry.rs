@@ -159,6 +159,16 @@ impl std::fmt::Display for TooManySymmetries {
 /// full group would add every permutation of the isolated holes: k! elements for k of them.
 /// The order reported for a board is the order of this group.
 pub(crate) fn automorphisms(holes: usize, jumps: &[super::Jump]) -> Result<Vec<Perm>, TooManySymmetries> {
+    search_within(holes, jumps, MAX_SEARCH_STEPS)
+}
+
+/// `automorphisms` with the most steps as a parameter, so that tests reach that refusal
+/// with small boards.
+fn search_within(
+    holes: usize,
+    jumps: &[super::Jump],
+    max_steps: u64,
+) -> Result<Vec<Perm>, TooManySymmetries> {
     let set: HashSet<Triple> = jumps.iter().map(|j| (j.from, j.over, j.to)).collect();
     // Jumps touching each hole, to check a new assignment against the ones already made.
     let mut touching = vec![Vec::new(); holes];
@@ -185,6 +195,7 @@ pub(crate) fn automorphisms(holes: usize, jumps: &[super::Jump]) -> Result<Vec<P
         used: vec![false; holes],
         found: Vec::new(),
         steps: 0,
+        max_steps,
     };
     search.extend(0)?;
     Ok(search.found)
@@ -230,6 +241,7 @@ struct Search<'a> {
     used: Vec<bool>,
     found: Vec<Perm>,
     steps: u64,
+    max_steps: u64,
 }
 
 impl Search<'_> {
@@ -271,7 +283,7 @@ impl Search<'_> {
         let hole = self.order[depth];
         for target in self.targets(hole) {
             self.steps += 1;
-            if self.steps > MAX_SEARCH_STEPS {
+            if self.steps > self.max_steps {
                 return Err(TooManySymmetries::Steps);
             }
             self.image[hole] = Some(target as u8);
@@ -317,6 +329,22 @@ mod tests {
         let perms = automorphisms(t4.hole_count() + 10, t4.jumps()).unwrap();
         assert_eq!(perms.len(), 6);
         assert!(perms.iter().all(|p| (10..20).all(|h| p[h] == h as u8)));
+    }
+
+    #[test]
+    fn a_search_past_its_step_limit_is_refused_in_words() {
+        let english = builtin("english").unwrap();
+        let (holes, jumps) = (english.hole_count(), english.jumps());
+        let steps = |max| search_within(holes, jumps, max).map(|found| found.len());
+        // The English board's 8 symmetries take a few hundred steps: the limit is exact.
+        let needed = (1..10_000).find(|&max| steps(max).is_ok()).unwrap();
+        assert_eq!(steps(needed), Ok(8));
+        assert_eq!(steps(needed - 1), Err(TooManySymmetries::Steps));
+        assert!(needed < 10_000 && MAX_SEARCH_STEPS > 100 * needed);
+        assert_eq!(
+            TooManySymmetries::Steps.to_string(),
+            "its symmetry search needs more than 2000000 steps, the most this tool allows"
+        );
     }
 
     #[test]

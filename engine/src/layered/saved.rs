@@ -1,0 +1,259 @@
+//! The whole state of a run between two layers, so a long run can be saved after every
+//! finished layer and resumed later as if it had never stopped.
+//!
+//! Between layers a run is: the mass waiting at every lower rank (states and numerators),
+//! the common denominator, what has been absorbed so far, and what the budget remembers
+//! of the layers before. `encode` writes it as bytes (little-endian, with the caller's
+//! codes for states and absorbing classes) and `decode` reads them back, refusing anything
+//! malformed in words rather than trusting it.
+
+use super::arena::Bucket;
+use super::budget::History;
+use super::pending::Pending;
+use rug::integer::Order;
+use rug::{Integer, Rational};
+use std::collections::BTreeMap;
+
+/// What a saved run begins with, so bytes from another format are refused.
+const MAGIC: &[u8; 8] = b"pcrun\0\0\x01";
+
+/// A run between two layers (see [`Options::checkpoint`](super::Options)).
+pub struct RunState<S, K> {
+    pub(super) start: S,
+    pub(super) finished_layers: u32,
+    pub(super) denominator: Integer,
+    pub(super) absorbed: BTreeMap<K, Rational>,
+    pub(super) pending: Pending<S>,
+    pub(super) history: History,
+}
+
+impl<S: Copy, K> RunState<S, K> {
+    /// The layers finished so far.
+    pub fn finished_layers(&self) -> u32 {
+        self.finished_layers
+    }
+
+    /// The start the run began from (a resumed run must begin from the same).
+    pub fn start(&self) -> S {
+        self.start
+    }
+
+    /// The bytes of this state: `state` and `key` give each state and absorbing class a
+    /// 64-bit code that the decoder's inverses map back.
+    pub fn encode(&self, state: impl Fn(S) -> u64, key: impl Fn(&K) -> u64) -> Vec<u8> {
+        let waiting: usize = self.pending.buckets.values().map(|b| b.len() * (1 + b.stride)).sum();
+        let mut out = Writer(Vec::with_capacity(64 + 8 * waiting));
+        out.0.extend_from_slice(MAGIC);
+        out.word(state(self.start));
+        out.word(u64::from(self.finished_layers));
+        out.word(self.history.previous_len as u64);
+        out.word(self.history.moves_per_state.to_bits());
+        out.integer(&self.denominator);
+        out.word(self.absorbed.len() as u64);
+        for (k, v) in &self.absorbed {
+            out.word(key(k));
+            out.integer(v.numer());
+            out.integer(v.denom());
+        }
+        out.word(self.pending.buckets.len() as u64);
+        for (rank, bucket) in &self.pending.buckets {
+            out.word(u64::from(*rank));
+            out.word(u64::from(bucket.batches));
+            out.word(bucket.stride as u64);
+            out.word(bucket.len() as u64);
+            bucket.keys.iter().for_each(|&s| out.word(state(s)));
+            bucket.nums.iter().for_each(|&limb| out.word(limb));
+        }
+        out.0
+    }
+
+    /// The state `encode` wrote, or what is wrong with the bytes.
+    pub fn decode(
+        bytes: &[u8],
+        state: impl Fn(u64) -> Option<S>,
+        key: impl Fn(u64) -> Option<K>,
+    ) -> Result<RunState<S, K>, String>
+    where
+        K: Ord,
+    {
+        let mut r = Reader { bytes, at: 0 };
+        if r.take(MAGIC.len())? != MAGIC {
+            return Err("it is not a saved run of this version".into());
+        }
+        let bad_state = || "it holds a state this chain does not have".to_string();
+        let start = state(r.word()?).ok_or_else(bad_state)?;
+        let finished_layers = u32::try_from(r.word()?).map_err(|_| "its layer count is out of range")?;
+        let previous_len = r.count(1)?.max(1);
+        let moves_per_state = f64::from_bits(r.word()?);
+        let denominator = r.integer()?;
+        if denominator <= 0 {
+            return Err("its denominator is not positive".into());
+        }
+        let mut absorbed = BTreeMap::new();
+        for _ in 0..r.count(3 * 8)? {
+            let k = key(r.word()?).ok_or("it holds an absorbing class this chain does not have")?;
+            let (numer, denom) = (r.integer()?, r.integer()?);
+            if denom <= 0 {
+                return Err("it holds a fraction with a denominator that is not positive".into());
+            }
+            absorbed.insert(k, Rational::from((numer, denom)));
+        }
+        let mut pending = BTreeMap::new();
+        for _ in 0..r.count(4 * 8)? {
+            let rank = u32::try_from(r.word()?).map_err(|_| "a rank is out of range")?;
+            let batches = u32::try_from(r.word()?).map_err(|_| "a batch count is out of range")?;
+            let stride = r.count(0)?;
+            if stride == 0 {
+                return Err("a layer has numerators of no width".into());
+            }
+            let len = r.count(8 * (1 + stride))?;
+            let keys: Result<Vec<S>, String> =
+                (0..len).map(|_| r.word().and_then(|w| state(w).ok_or_else(bad_state))).collect();
+            let nums: Result<Vec<u64>, String> = (0..len * stride).map(|_| r.word()).collect();
+            pending.insert(rank, Bucket { keys: keys?, nums: nums?, stride, batches });
+        }
+        if r.at != bytes.len() {
+            return Err("it has bytes after the end of the saved run".into());
+        }
+        Ok(RunState {
+            start,
+            finished_layers,
+            denominator,
+            absorbed,
+            pending: Pending { buckets: pending },
+            history: History { previous_len, moves_per_state },
+        })
+    }
+}
+
+struct Writer(Vec<u8>);
+
+impl Writer {
+    fn word(&mut self, w: u64) {
+        self.0.extend_from_slice(&w.to_le_bytes());
+    }
+
+    /// Sign, limb count, limbs.
+    fn integer(&mut self, n: &Integer) {
+        self.word(u64::from(n.is_negative()));
+        let mut limbs = vec![0u64; n.significant_digits::<u64>()];
+        n.write_digits(&mut limbs, Order::Lsf);
+        self.word(limbs.len() as u64);
+        limbs.into_iter().for_each(|l| self.word(l));
+    }
+}
+
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl Reader<'_> {
+    fn take(&mut self, n: usize) -> Result<&[u8], String> {
+        let end = self.at.checked_add(n).filter(|&e| e <= self.bytes.len()).ok_or("it is cut short")?;
+        let slice = &self.bytes[self.at..end];
+        self.at = end;
+        Ok(slice)
+    }
+
+    fn word(&mut self) -> Result<u64, String> {
+        Ok(u64::from_le_bytes(self.take(8)?.try_into().expect("eight bytes")))
+    }
+
+    /// A count of items of at least `each` bytes apiece: refused when the bytes left cannot
+    /// hold that many, so a corrupt count never drives a huge allocation.
+    fn count(&mut self, each: usize) -> Result<usize, String> {
+        let n = usize::try_from(self.word()?).map_err(|_| "a count is out of range")?;
+        let left = self.bytes.len() - self.at;
+        if each > 0 && n > left / each {
+            return Err("it is cut short".into());
+        }
+        Ok(n)
+    }
+
+    fn integer(&mut self) -> Result<Integer, String> {
+        let negative = match self.word()? {
+            0 => false,
+            1 => true,
+            _ => return Err("it holds a malformed number".into()),
+        };
+        let len = self.count(8)?;
+        let limbs: Vec<u64> = (0..len).map(|_| self.word()).collect::<Result<_, _>>()?;
+        let n = super::limbs::to_integer(&limbs);
+        Ok(if negative { -n } else { n })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> RunState<u8, u8> {
+        let mut bucket = Bucket::new(2);
+        bucket.push(7, &[u64::MAX, 3]).unwrap();
+        bucket.push(9, &[5]).unwrap();
+        bucket.batches = 2;
+        RunState {
+            start: 20,
+            finished_layers: 3,
+            denominator: Integer::from(Integer::u_pow_u(6, 40)),
+            absorbed: BTreeMap::from([(1, Rational::from((5, 36))), (2, Rational::from((-1, 7)))]),
+            pending: Pending { buckets: BTreeMap::from([(4, bucket)]) },
+            history: History { previous_len: 12, moves_per_state: 2.5 },
+        }
+    }
+
+    fn same(a: &RunState<u8, u8>, b: &RunState<u8, u8>) -> bool {
+        let bucket = |s: &RunState<u8, u8>| {
+            s.pending
+                .buckets
+                .iter()
+                .map(|(r, b)| (*r, b.keys.clone(), b.nums.clone(), b.stride, b.batches))
+                .collect::<Vec<_>>()
+        };
+        (a.start, a.finished_layers, &a.denominator, &a.absorbed)
+            == (b.start, b.finished_layers, &b.denominator, &b.absorbed)
+            && bucket(a) == bucket(b)
+            && (a.history.previous_len, a.history.moves_per_state)
+                == (b.history.previous_len, b.history.moves_per_state)
+    }
+
+    #[test]
+    fn a_state_reads_back_as_written() {
+        let s = sample();
+        let bytes = s.encode(u64::from, |&k| u64::from(k));
+        let back = RunState::decode(&bytes, |w| u8::try_from(w).ok(), |w| u8::try_from(w).ok()).unwrap();
+        assert!(same(&s, &back));
+    }
+
+    #[test]
+    fn damaged_bytes_are_refused_in_words() {
+        let bytes = sample().encode(u64::from, |&k| u64::from(k));
+        let decode =
+            |b: &[u8]| RunState::<u8, u8>::decode(b, |w| u8::try_from(w).ok(), |w| u8::try_from(w).ok());
+        // Every cut is refused, never read as a shorter state.
+        for cut in 0..bytes.len() {
+            assert!(decode(&bytes[..cut]).is_err(), "cut at {cut} was accepted");
+        }
+        let mut extra = bytes.clone();
+        extra.push(0);
+        assert_eq!(decode(&extra).err().unwrap(), "it has bytes after the end of the saved run");
+        let mut other = bytes.clone();
+        other[0] = b'x';
+        assert_eq!(decode(&other).err().unwrap(), "it is not a saved run of this version");
+        // A state code this chain does not have.
+        let only_small = |w: u64| (w < 8).then_some(w as u8);
+        assert_eq!(
+            RunState::<u8, u8>::decode(&bytes, only_small, |w| u8::try_from(w).ok()).err().unwrap(),
+            "it holds a state this chain does not have"
+        );
+        // A huge count is refused by the bytes left, not allocated.
+        let mut huge = bytes.clone();
+        // The count of absorbed classes: after the magic, four words, and the denominator
+        // 6^40 (sign, length and two limbs).
+        let at = MAGIC.len() + 4 * 8 + 4 * 8;
+        assert_eq!(bytes[at..at + 8], 2u64.to_le_bytes());
+        huge[at..at + 8].copy_from_slice(&u64::MAX.to_le_bytes());
+        assert!(decode(&huge).is_err());
+    }
+}

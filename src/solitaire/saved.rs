@@ -1,0 +1,261 @@
+//! Long runs saved as they go, so that a stopped run goes on and ends as if it had never
+//! stopped. What run the bytes belong to is the caller's to record.
+//!
+//! - An exact evaluation (`exact`, `count`) between two layers: the starts finished so far
+//!   and the engine's state in the start under way. One JSON line (the finished starts and
+//!   the positions counted so far in the start under way), then the engine's own encoding
+//!   of its state (see `engine::RunState::encode`).
+//! - A search for solutions (`solve`): the search's state and the solutions shown so far.
+//!   One JSON line, then the positions known to fail as little-endian words.
+
+use crate::engine::RunState;
+use crate::error::Error;
+use crate::solitaire::chain::End;
+use crate::solitaire::exact::Positions;
+use crate::solitaire::pegs::Pegs;
+use crate::solitaire::solve::SearchState;
+use rug::Rational;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// A start evaluated whole: its end distribution (finish holes on raw holes) and positions.
+#[derive(Clone, Debug)]
+pub struct Finished {
+    pub hole: u8,
+    pub ends: BTreeMap<End, Rational>,
+    pub positions: Positions,
+}
+
+/// The start under way: its hole, the positions of its finished layers, the engine's state.
+pub struct UnderWay {
+    pub hole: u8,
+    pub positions: Positions,
+    pub run: RunState<Pegs, End>,
+}
+
+/// An evaluation between two layers.
+#[derive(Default)]
+pub struct Saved {
+    pub finished: Vec<Finished>,
+    pub under_way: Option<UnderWay>,
+}
+
+/// The JSON line: exact values as "p/q" strings, ends by their codes.
+#[derive(Serialize, Deserialize)]
+struct Line {
+    finished: Vec<FinishedLine>,
+    under_way: Option<(u8, Positions)>,
+}
+
+#[derive(Serialize, Deserialize)]
+struct FinishedLine {
+    hole: u8,
+    ends: Vec<(u64, String)>,
+    positions: Positions,
+}
+
+/// An end's code: a finish hole as itself, any other end as 2^32 + its pegs.
+fn end_code(end: &End) -> u64 {
+    match *end {
+        End::Finish(h) => u64::from(h),
+        End::Pegs(n) => (1 << 32) + u64::from(n),
+    }
+}
+
+fn end_of(code: u64) -> Option<End> {
+    match code {
+        0..=255 => Some(End::Finish(code as u8)),
+        c if c > 1 << 32 => u32::try_from(c - (1 << 32)).ok().map(End::Pegs),
+        _ => None,
+    }
+}
+
+/// What a saved evaluation holds for one start.
+pub enum Resumed {
+    Finished(Finished),
+    /// Where to go on from, if the start was under way: the positions counted so far and
+    /// the engine's state (none: from the start).
+    GoOn(Option<(Positions, RunState<Pegs, End>)>),
+}
+
+impl Saved {
+    /// What this evaluation holds for the start `hole` (taken out of it).
+    pub fn take(&mut self, hole: u8) -> Resumed {
+        if let Some(i) = self.finished.iter().position(|f| f.hole == hole) {
+            return Resumed::Finished(self.finished.swap_remove(i));
+        }
+        match self.under_way.take() {
+            Some(u) if u.hole == hole => Resumed::GoOn(Some((u.positions, u.run))),
+            other => {
+                self.under_way = other;
+                Resumed::GoOn(None)
+            }
+        }
+    }
+
+    /// The bytes of this evaluation, to be written whole.
+    pub fn encode(
+        finished: &[Finished],
+        under_way: Option<(u8, &Positions, &RunState<Pegs, End>)>,
+    ) -> Vec<u8> {
+        let line = Line {
+            finished: finished
+                .iter()
+                .map(|f| FinishedLine {
+                    hole: f.hole,
+                    ends: f.ends.iter().map(|(e, v)| (end_code(e), v.to_string())).collect(),
+                    positions: f.positions.clone(),
+                })
+                .collect(),
+            under_way: under_way.map(|(hole, positions, _)| (hole, positions.clone())),
+        };
+        let mut bytes = serde_json::to_vec(&line).expect("a saved evaluation serializes");
+        bytes.push(b'\n');
+        if let Some((_, _, run)) = under_way {
+            bytes.extend(run.encode(|p| p.0, end_code));
+        }
+        bytes
+    }
+
+    /// The evaluation `encode` wrote, or what is wrong with the bytes, in words.
+    pub fn decode(bytes: &[u8]) -> Result<Saved, Error> {
+        let broken = |why: &str| Error::Invalid(format!("it is not a whole saved evaluation: {why}"));
+        let split = bytes.iter().position(|&b| b == b'\n').ok_or_else(|| broken("it is cut short"))?;
+        let line: Line =
+            serde_json::from_slice(&bytes[..split]).map_err(|_| broken("its summary is malformed"))?;
+        let mut finished = Vec::new();
+        for f in line.finished {
+            let mut ends = BTreeMap::new();
+            for (code, value) in f.ends {
+                let end = end_of(code).ok_or_else(|| broken("it names an end no board has"))?;
+                let value: Rational = value.parse().map_err(|_| broken("it holds a malformed fraction"))?;
+                ends.insert(end, value);
+            }
+            finished.push(Finished { hole: f.hole, ends, positions: f.positions });
+        }
+        let rest = &bytes[split + 1..];
+        let under_way = match line.under_way {
+            Some((hole, positions)) => {
+                let run = RunState::decode(rest, |w| Some(Pegs(w)), end_of).map_err(|why| broken(&why))?;
+                Some(UnderWay { hole, positions, run })
+            }
+            None if rest.is_empty() => None,
+            None => return Err(broken("it has bytes after its end")),
+        };
+        Ok(Saved { finished, under_way })
+    }
+}
+
+/// A search for solutions, saved: its state and the solutions shown so far (as jump
+/// indices), which a resumed run shows again before going on.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SavedSearch {
+    pub search: SearchState,
+    pub shown: Vec<Vec<usize>>,
+}
+
+#[derive(Serialize, Deserialize)]
+struct SearchLine {
+    path: Vec<usize>,
+    anys: Vec<bool>,
+    found: u64,
+    positions: u64,
+    shown: Vec<Vec<usize>>,
+}
+
+impl SavedSearch {
+    pub fn encode(&self) -> Vec<u8> {
+        let s = &self.search;
+        let line = SearchLine {
+            path: s.path.clone(),
+            anys: s.anys.clone(),
+            found: s.found,
+            positions: s.positions,
+            shown: self.shown.clone(),
+        };
+        let mut bytes = serde_json::to_vec(&line).expect("a saved search serializes");
+        bytes.push(b'\n');
+        s.failed.iter().for_each(|w| bytes.extend_from_slice(&w.to_le_bytes()));
+        bytes
+    }
+
+    /// The search `encode` wrote for a board of `jumps` jumps, or what is wrong with it.
+    pub fn decode(bytes: &[u8], jumps: usize) -> Result<SavedSearch, Error> {
+        let broken = |why: &str| Error::Invalid(format!("it is not a whole saved search: {why}"));
+        let split = bytes.iter().position(|&b| b == b'\n').ok_or_else(|| broken("it is cut short"))?;
+        let line: SearchLine =
+            serde_json::from_slice(&bytes[..split]).map_err(|_| broken("its summary is malformed"))?;
+        let rest = &bytes[split + 1..];
+        if !rest.len().is_multiple_of(8) {
+            return Err(broken("it is cut short"));
+        }
+        let jump_ok = |path: &[usize]| path.iter().all(|&j| j < jumps);
+        if !jump_ok(&line.path) || !line.shown.iter().all(|s| jump_ok(s)) || line.anys.len() > line.path.len()
+        {
+            return Err(broken("it names jumps this board does not have"));
+        }
+        let failed =
+            rest.chunks_exact(8).map(|w| u64::from_le_bytes(w.try_into().expect("eight bytes"))).collect();
+        let search = SearchState {
+            path: line.path,
+            anys: line.anys,
+            found: line.found,
+            positions: line.positions,
+            failed,
+        };
+        Ok(SavedSearch { search, shown: line.shown })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_saved_search_reads_back_and_damage_is_refused() {
+        let saved = SavedSearch {
+            search: SearchState {
+                path: vec![3, 0, 7],
+                anys: vec![true, false, false],
+                found: 2,
+                positions: 40,
+                failed: vec![9, 1 << 40],
+            },
+            shown: vec![vec![3, 1, 2], vec![3, 1, 5]],
+        };
+        let bytes = saved.encode();
+        assert_eq!(SavedSearch::decode(&bytes, 8).unwrap(), saved);
+        assert!(SavedSearch::decode(&bytes, 7).is_err(), "jump 7 of a board with 7 jumps");
+        assert!(SavedSearch::decode(&bytes[..bytes.len() - 1], 8).is_err());
+        assert!(SavedSearch::decode(&bytes[..10], 8).is_err());
+    }
+
+    #[test]
+    fn end_codes_read_back() {
+        for end in [End::Finish(0), End::Finish(255), End::Pegs(1), End::Pegs(2), End::Pegs(u32::MAX)] {
+            assert_eq!(end_of(end_code(&end)), Some(end));
+        }
+        assert_eq!(end_of(256), None);
+        assert_eq!(end_of(1 << 32), None);
+    }
+
+    #[test]
+    fn finished_starts_read_back_and_damage_is_refused() {
+        let f = Finished {
+            hole: 4,
+            ends: BTreeMap::from([
+                (End::Finish(3), Rational::from((1, 7))),
+                (End::Pegs(2), Rational::from((6, 7))),
+            ]),
+            positions: Positions { raw: 9, up_to_symmetry: 5, by_layer: vec![(14, 1, 1)] },
+        };
+        let bytes = Saved::encode(std::slice::from_ref(&f), None);
+        let back = Saved::decode(&bytes).unwrap();
+        assert!(back.under_way.is_none());
+        assert_eq!((back.finished[0].hole, &back.finished[0].ends), (4, &f.ends));
+        assert_eq!(back.finished[0].positions, f.positions);
+        for cut in 0..bytes.len() {
+            assert!(Saved::decode(&bytes[..cut]).is_err(), "cut at {cut} was accepted");
+        }
+    }
+}
