@@ -344,10 +344,18 @@ fn corpus_files_keep_the_contract() {
         let path = entry.unwrap().path();
         let file = path.display().to_string();
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        // Files are written only for an input that loads: a refused one leaves `out` empty.
+        let dir = support::scratch(&format!("corpus-{name}"));
+        let out_dir = dir.display().to_string();
+        let svg = dir.join("grid.svg").display().to_string();
         let runs: Vec<Vec<&str>> = if name.ends_with(".rules.json") {
-            vec![vec!["race", "--rules", &file]]
+            vec![vec!["race", "--rules", &file], vec!["race", "--rules", &file, "--grid", "--svg", &svg]]
         } else if name.ends_with(".json") || name.ends_with(".txt") {
-            vec![vec!["show", "--board", &file], vec!["count", "--board", &file, "--start", "all"]]
+            vec![
+                vec!["show", "--board", &file],
+                vec!["count", "--board", &file, "--start", "all"],
+                vec!["boards", "--export", &file, "--out", &out_dir],
+            ]
         } else {
             continue;
         };
@@ -364,6 +372,10 @@ fn corpus_files_keep_the_contract() {
             assert!(err.lines().count() <= 1, "{args:?}: {err}");
             assert!(!err.contains("panicked"), "{args:?}: {err}");
             assert!(started.elapsed() < Duration::from_secs(10), "{args:?}: {:?}", started.elapsed());
+            if out.status.code() == Some(2) {
+                let left: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
+                assert!(left.is_empty(), "{args:?} failed and left {left:?}");
+            }
             ran += 1;
         }
     }
