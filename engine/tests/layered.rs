@@ -160,7 +160,7 @@ fn until_rank_stops_with_the_mass_absorbed_so_far() {
 fn frog_saving_every_layer(stones: u32, mode: Mode) -> (BTreeMap<u32, Rational>, Vec<Vec<u8>>) {
     let mut saved = Vec::new();
     let mut save = |run: &RunState<u32, u32>| {
-        saved.push(run.encode(u64::from, |&k| u64::from(k)));
+        saved.push(run.encode(u64::from, |&k| u64::from(k)).unwrap());
         Ok(())
     };
     let options = Options { checkpoint: Some(&mut save), ..Options::default() };

@@ -92,10 +92,10 @@ fn difference(saved: &[(String, String)], run: &[(String, String)]) -> Option<St
 /// Saves `state` whole (a temporary renamed into place), replacing the last checkpoint.
 pub fn save(path: &Path, run: &Run, state: &[u8]) -> Result<(), Failure> {
     let header = Header { checkpoint: run.command.to_string(), run: run.pairs.clone() };
-    let mut bytes = serde_json::to_vec(&header).expect("a header serializes");
-    bytes.push(b'\n');
-    bytes.extend_from_slice(state);
-    output::write_file(path, &bytes)
+    let mut line = serde_json::to_vec(&header).expect("a header serializes");
+    line.push(b'\n');
+    // Two parts, not one copy of a state that may hold a layer of millions of positions.
+    output::write_file_parts(path, &[&line, state])
 }
 
 /// Saves to `path` when there is one, keeping the first failure for the caller to report:

@@ -16,7 +16,7 @@ use pegchain::render::simulate::SimulateView;
 use pegchain::render::solve::{SolveFooter, SolveHeader, SolveWriter};
 use pegchain::render::{Report, render};
 use pegchain::solitaire::board;
-use pegchain::solitaire::exact::{Analysis, CountReport, Saving};
+use pegchain::solitaire::exact::{Analysis, CountReport, SaveBytes, Saving};
 use pegchain::solitaire::files;
 use pegchain::solitaire::saved::SavedSearch;
 use pegchain::solitaire::simulate::{RunTally, Waves};
@@ -73,7 +73,8 @@ pub fn exact(args: ExactArgs) -> Answer {
     let analysis = Analysis::new(&req.board);
     let mut saver = Saver::new(req.checkpoint.as_deref(), &req.run);
     let mut save = |bytes: &[u8]| saver.save(bytes);
-    let saving = Saving { resume: req.resume.take(), save: Some(&mut save) };
+    let save = req.checkpoint.is_some().then_some(&mut save as &mut SaveBytes<'_>);
+    let saving = Saving { resume: req.resume.take(), save };
     let mut progress = progress::layer_printer(&req.board, req.quiet);
     let r = analysis.exact_saving(&req.starts, &req.config, &mut progress, saving);
     let r = saver.outcome(r.map_err(|e| super::limits::explain(e, req.budget)))?;
@@ -96,7 +97,8 @@ fn count_games(req: &mut super::validate::EngineRequest) -> Result<CountReport, 
     let analysis = Analysis::new(&req.board);
     let mut saver = Saver::new(req.checkpoint.as_deref(), &req.run);
     let mut save = |bytes: &[u8]| saver.save(bytes);
-    let saving = Saving { resume: req.resume.take(), save: Some(&mut save) };
+    let save = req.checkpoint.is_some().then_some(&mut save as &mut SaveBytes<'_>);
+    let saving = Saving { resume: req.resume.take(), save };
     let mut progress = progress::layer_printer(&req.board, req.quiet);
     let r = analysis.count_saving(&req.starts, &req.config, &mut progress, saving);
     saver.outcome(r.map_err(|e| super::limits::explain(e, req.budget)))

@@ -24,10 +24,10 @@ const MAX_ATTEMPTS: u32 = 1000;
 /// (at most 160 bytes of UTF-8) that the temporary name stays within the usual 255-byte limit.
 const NAME_HINT_CHARS: usize = 40;
 
-/// Writes `bytes` to `path` atomically: after an error the previous file at `path` (if any) is intact
-/// and no temporary file is left.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    stage(path, bytes)?.commit()
+/// Writes the file made of `parts` (one after the other) to `path` atomically: after an error
+/// the previous file at `path` (if any) is intact and no temporary file is left.
+pub fn write_atomic(path: &Path, parts: &[&[u8]]) -> io::Result<()> {
+    stage(path, parts)?.commit()
 }
 
 /// Writes several files as one step (the audit's three plots): every file is first written to its
@@ -41,7 +41,7 @@ pub fn write_all_atomic(files: &[(PathBuf, Vec<u8>)]) -> io::Result<()> {
     let mut staged = Vec::with_capacity(files.len());
     for (path, bytes) in files {
         // On error, dropping `staged` removes the temporaries written so far.
-        staged.push(stage(path, bytes).map_err(|e| naming(path, e))?);
+        staged.push(stage(path, &[bytes]).map_err(|e| naming(path, e))?);
     }
     for file in staged {
         let target = file.target.clone();
@@ -82,13 +82,16 @@ impl Drop for Staged {
     }
 }
 
-/// Creates a temporary next to `target` and writes and syncs `bytes` into it.
-fn stage(target: &Path, bytes: &[u8]) -> io::Result<Staged> {
+/// Creates a temporary next to `target` and writes and syncs `parts` into it.
+fn stage(target: &Path, parts: &[&[u8]]) -> io::Result<Staged> {
     let (file, temp) = create_temp(target, &COUNTER)?;
     // From here on the guard owns the temporary: an error below drops it and removes the file.
     let staged = Staged { temp, target: target.to_path_buf(), committed: false };
     // The file is closed before the guard could remove it (Windows cannot remove an open file).
-    let fill = |mut file: File| file.write_all(bytes).and_then(|()| file.sync_all());
+    let fill = |mut file: File| {
+        parts.iter().try_for_each(|part| file.write_all(part))?;
+        file.sync_all()
+    };
     fill(file)?;
     Ok(staged)
 }
@@ -225,7 +228,7 @@ mod tests {
     #[test]
     fn write_atomic_leaves_only_the_final_file() {
         let dir = Scratch::new("final");
-        write_atomic(&dir.path("classes.svg"), b"<svg/>").expect("written");
+        write_atomic(&dir.path("classes.svg"), &[b"<svg/>"]).expect("written");
         assert_eq!(dir.names(), ["classes.svg"]);
         assert_eq!(fs::read(dir.path("classes.svg")).expect("readable"), b"<svg/>");
     }
@@ -234,7 +237,7 @@ mod tests {
     fn write_atomic_replaces_an_existing_target() {
         let dir = Scratch::new("replace");
         fs::write(dir.path("out.json"), "old, and longer than the new contents").expect("setup");
-        write_atomic(&dir.path("out.json"), b"new").expect("written");
+        write_atomic(&dir.path("out.json"), &[b"new"]).expect("written");
         assert_eq!(fs::read_to_string(dir.path("out.json")).expect("readable"), "new");
         assert_eq!(dir.names(), ["out.json"]);
     }
@@ -242,7 +245,7 @@ mod tests {
     #[test]
     fn write_atomic_of_nothing_creates_an_empty_file() {
         let dir = Scratch::new("empty");
-        write_atomic(&dir.path("empty.txt"), b"").expect("written");
+        write_atomic(&dir.path("empty.txt"), &[b""]).expect("written");
         assert_eq!(fs::read(dir.path("empty.txt")).expect("readable"), b"");
         assert_eq!(dir.names(), ["empty.txt"]);
     }
@@ -250,7 +253,7 @@ mod tests {
     #[test]
     fn write_atomic_into_a_missing_directory_fails_and_leaves_nothing() {
         let dir = Scratch::new("missing");
-        let e = write_atomic(&dir.path("absent/plot.svg"), b"x").expect_err("no directory");
+        let e = write_atomic(&dir.path("absent/plot.svg"), &[b"x"]).expect_err("no directory");
         assert_eq!(e.kind(), io::ErrorKind::NotFound);
         assert!(dir.names().is_empty());
     }
@@ -260,14 +263,14 @@ mod tests {
         let dir = Scratch::new("ontodir");
         fs::create_dir(dir.path("plots")).expect("setup");
         fs::write(dir.path("plots/keep.txt"), "mine").expect("setup");
-        assert!(write_atomic(&dir.path("plots"), b"x").is_err());
+        assert!(write_atomic(&dir.path("plots"), &[b"x"]).is_err());
         assert_eq!(dir.names(), ["plots"]);
         assert_eq!(fs::read_to_string(dir.path("plots/keep.txt")).expect("readable"), "mine");
     }
 
     #[test]
     fn write_atomic_needs_a_file_name() {
-        let e = write_atomic(Path::new("/"), b"x").expect_err("no file name");
+        let e = write_atomic(Path::new("/"), &[b"x"]).expect_err("no file name");
         assert_eq!(e.kind(), io::ErrorKind::InvalidInput);
     }
 
@@ -291,8 +294,8 @@ mod tests {
         for name in &lookalikes {
             fs::write(dir.path(name), format!("user data in {name}")).expect("setup");
         }
-        write_atomic(&dir.path("x.svg"), b"plot").expect("written");
-        write_atomic(&dir.path("classes"), b"no extension").expect("written");
+        write_atomic(&dir.path("x.svg"), &[b"plot"]).expect("written");
+        write_atomic(&dir.path("classes"), &[b"no extension"]).expect("written");
         for name in &lookalikes {
             assert_eq!(fs::read_to_string(dir.path(name)).expect("kept"), format!("user data in {name}"));
         }
@@ -373,7 +376,7 @@ mod tests {
     #[test]
     fn an_uncommitted_stage_removes_its_temporary() {
         let dir = Scratch::new("drop");
-        let staged = stage(&dir.path("a.svg"), b"x").expect("staged");
+        let staged = stage(&dir.path("a.svg"), &[b"x"]).expect("staged");
         assert_eq!(dir.names().len(), 1);
         assert!(dir.names()[0].ends_with(".tmp"));
         drop(staged);

@@ -95,7 +95,12 @@ fn write_files_checked(targets: &[&Path], write: impl FnOnce() -> io::Result<()>
 
 /// Writes one file whole or not at all.
 pub fn write_file(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
-    write_files_checked(&[path], || files::write_atomic(path, bytes))
+    write_file_parts(path, &[bytes])
+}
+
+/// Writes one file, made of `parts` one after the other, whole or not at all.
+pub fn write_file_parts(path: &Path, parts: &[&[u8]]) -> Result<(), Failure> {
+    write_files_checked(&[path], || files::write_atomic(path, parts))
 }
 
 /// `write_files` into `dir`, created if missing (and removed again if the writing fails).

@@ -203,7 +203,8 @@ impl<'a> Analysis<'a> {
         let Some(save) = save else { return self.evaluate(hole, mode, config, progress, resume, None) };
         let mut failure = None;
         let mut save_layer = |positions: &Positions, run: &RunState<Pegs, End>| {
-            save(&Saved::encode(finished, Some((hole, positions, run)))).map_err(|e| failure = Some(e))
+            let saved = Saved::encode(finished, Some((hole, positions, run)));
+            saved.and_then(|bytes| save(&bytes)).map_err(|e| failure = Some(e))
         };
         let eval = self.evaluate(hole, mode, config, progress, resume, Some(&mut save_layer));
         match failure {

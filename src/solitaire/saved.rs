@@ -93,11 +93,12 @@ impl Saved {
         }
     }
 
-    /// The bytes of this evaluation, to be written whole.
+    /// The bytes of this evaluation, to be written whole; refused (not aborted) when memory
+    /// cannot hold them.
     pub fn encode(
         finished: &[Finished],
         under_way: Option<(u8, &Positions, &RunState<Pegs, End>)>,
-    ) -> Vec<u8> {
+    ) -> Result<Vec<u8>, Error> {
         let line = Line {
             finished: finished
                 .iter()
@@ -112,9 +113,10 @@ impl Saved {
         let mut bytes = serde_json::to_vec(&line).expect("a saved evaluation serializes");
         bytes.push(b'\n');
         if let Some((_, _, run)) = under_way {
-            bytes.extend(run.encode(|p| p.0, end_code));
+            run.encode_into(&mut bytes, |p| p.0, end_code)
+                .map_err(|e| Error::from_engine(e, |pegs| format!("the layer with {pegs} pegs")))?;
         }
-        bytes
+        Ok(bytes)
     }
 
     /// The evaluation `encode` wrote, or what is wrong with the bytes, in words.
@@ -249,7 +251,7 @@ mod tests {
             ]),
             positions: Positions { raw: 9, up_to_symmetry: 5, by_layer: vec![(14, 1, 1)] },
         };
-        let bytes = Saved::encode(std::slice::from_ref(&f), None);
+        let bytes = Saved::encode(std::slice::from_ref(&f), None).unwrap();
         let back = Saved::decode(&bytes).unwrap();
         assert!(back.under_way.is_none());
         assert_eq!((back.finished[0].hole, &back.finished[0].ends), (4, &f.ends));

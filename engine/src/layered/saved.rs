@@ -7,9 +7,11 @@
 //! codes for states and absorbing classes) and `decode` reads them back, refusing anything
 //! malformed in words rather than trusting it.
 
+use super::alloc;
 use super::arena::Bucket;
 use super::budget::History;
 use super::pending::Pending;
+use crate::error::EngineError;
 use rug::integer::Order;
 use rug::{Integer, Rational};
 use std::collections::BTreeMap;
@@ -38,11 +40,21 @@ impl<S: Copy, K> RunState<S, K> {
         self.start
     }
 
-    /// The bytes of this state: `state` and `key` give each state and absorbing class a
-    /// 64-bit code that the decoder's inverses map back.
-    pub fn encode(&self, state: impl Fn(S) -> u64, key: impl Fn(&K) -> u64) -> Vec<u8> {
-        let waiting: usize = self.pending.buckets.values().map(|b| b.len() * (1 + b.stride)).sum();
-        let mut out = Writer(Vec::with_capacity(64 + 8 * waiting));
+    /// Appends the bytes of this state to `out`: `state` and `key` give each state and
+    /// absorbing class a 64-bit code that the decoder's inverses map back. The room is
+    /// reserved at once, fallibly: a save too large for memory is refused, never an abort.
+    pub fn encode_into(
+        &self,
+        out: &mut Vec<u8>,
+        state: impl Fn(S) -> u64,
+        key: impl Fn(&K) -> u64,
+    ) -> Result<(), EngineError> {
+        let limbs = |n: &Integer| 2 + n.significant_digits::<u64>();
+        let waiting: usize = self.pending.buckets.values().map(|b| 4 + b.len() * (1 + b.stride)).sum();
+        let absorbed: usize = self.absorbed.values().map(|v| 1 + limbs(v.numer()) + limbs(v.denom())).sum();
+        let words = 6 + limbs(&self.denominator) + absorbed + waiting;
+        alloc::reserve(out, MAGIC.len() + 8 * words)?;
+        let mut out = Writer(out);
         out.0.extend_from_slice(MAGIC);
         out.word(state(self.start));
         out.word(u64::from(self.finished_layers));
@@ -64,7 +76,14 @@ impl<S: Copy, K> RunState<S, K> {
             bucket.keys.iter().for_each(|&s| out.word(state(s)));
             bucket.nums.iter().for_each(|&limb| out.word(limb));
         }
-        out.0
+        Ok(())
+    }
+
+    /// The bytes of this state (see `encode_into`).
+    pub fn encode(&self, state: impl Fn(S) -> u64, key: impl Fn(&K) -> u64) -> Result<Vec<u8>, EngineError> {
+        let mut out = Vec::new();
+        self.encode_into(&mut out, state, key)?;
+        Ok(out)
     }
 
     /// The state `encode` wrote, or what is wrong with the bytes.
@@ -126,9 +145,9 @@ impl<S: Copy, K> RunState<S, K> {
     }
 }
 
-struct Writer(Vec<u8>);
+struct Writer<'a>(&'a mut Vec<u8>);
 
-impl Writer {
+impl Writer<'_> {
     fn word(&mut self, w: u64) {
         self.0.extend_from_slice(&w.to_le_bytes());
     }
@@ -221,14 +240,15 @@ mod tests {
     #[test]
     fn a_state_reads_back_as_written() {
         let s = sample();
-        let bytes = s.encode(u64::from, |&k| u64::from(k));
+        let bytes = s.encode(u64::from, |&k| u64::from(k)).unwrap();
+        assert_eq!(bytes.len(), bytes.capacity(), "the room reserved is exact");
         let back = RunState::decode(&bytes, |w| u8::try_from(w).ok(), |w| u8::try_from(w).ok()).unwrap();
         assert!(same(&s, &back));
     }
 
     #[test]
     fn damaged_bytes_are_refused_in_words() {
-        let bytes = sample().encode(u64::from, |&k| u64::from(k));
+        let bytes = sample().encode(u64::from, |&k| u64::from(k)).unwrap();
         let decode =
             |b: &[u8]| RunState::<u8, u8>::decode(b, |w| u8::try_from(w).ok(), |w| u8::try_from(w).ok());
         // Every cut is refused, never read as a shorter state.
