@@ -23,9 +23,9 @@ pub enum Error {
     /// The system refused memory the budget allowed: the process may use less than the
     /// readings the budget came from (or the engine's projection fell short).
     #[error(
-        "too large for the exact engine: the system refused {gb:.2} GB of memory within the memory \
+        "too large for the exact engine: the system refused {} of memory within the memory \
          budget; this process may use less than the budget assumed",
-        gb = *bytes as f64 / 1e9
+        crate::render::number::bytes(*bytes)
     )]
     AllocationFailed { bytes: u64 },
     /// Beyond what the exact engine can index, whatever the memory: no flag raises it.

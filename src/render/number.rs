@@ -286,6 +286,26 @@ pub fn grouped(n: impl std::fmt::Display) -> String {
     format!("{sign}{out}")
 }
 
+/// A size in bytes as people read it, in decimal units to 3 significant digits:
+/// "512 bytes", "6.14 kB", "41.3 MB", "3.60 GB".
+pub fn bytes(n: u64) -> String {
+    const UNITS: [(f64, &str); 4] = [(1e12, "TB"), (1e9, "GB"), (1e6, "MB"), (1e3, "kB")];
+    match UNITS.iter().find(|(size, _)| n as f64 >= *size) {
+        Some((size, unit)) => {
+            let value = n as f64 / size;
+            let decimals = if value < 10.0 {
+                2
+            } else if value < 100.0 {
+                1
+            } else {
+                0
+            };
+            format!("{value:.decimals$} {unit}")
+        }
+        None => plural(n, "byte", "bytes"),
+    }
+}
+
 /// A count and its noun: "1 solution", "1,204 solutions".
 pub fn plural(n: u64, one: &str, many: &str) -> String {
     format!("{} {}", grouped(n), if n == 1 { one } else { many })
@@ -294,6 +314,18 @@ pub fn plural(n: u64, one: &str, many: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn byte_sizes_read_in_decimal_units_to_three_digits() {
+        assert_eq!(bytes(0), "0 bytes");
+        assert_eq!(bytes(1), "1 byte");
+        assert_eq!(bytes(999), "999 bytes");
+        assert_eq!(bytes(6_144), "6.14 kB");
+        assert_eq!(bytes(41_302_852), "41.3 MB");
+        assert_eq!(bytes(203_092_587), "203 MB");
+        assert_eq!(bytes(3_600_000_000), "3.60 GB");
+        assert_eq!(bytes(u64::MAX), "18446744 TB");
+    }
 
     /// P(one peg left) on the English board from the centre (README): 106 digits over 113.
     const ENGLISH_NUMER: &str = "1199434445296582124843390330050448489187793414865416664244913609530702129939321135991818154651495589139523";
