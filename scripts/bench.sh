@@ -4,7 +4,8 @@
 #
 #   scripts/bench.sh           small boards, random games (with a Python loop beside), criterion
 #   scripts/bench.sh --quick   the same without criterion
-#   scripts/bench.sh --big     also the big boards (English centre, triangle7) and, where
+#   scripts/bench.sh --big     also the big boards (English centre, triangle7; every English start
+#                              too with PEGCHAIN_BENCH_HOURS=1) and, where
 #                              stormpy is installed (pip install stormpy), Storm beside pegchain:
 #                              several minutes
 set -euo pipefail
@@ -56,6 +57,14 @@ if [ "${1:-}" = "--big" ]; then
   printf '%-50s %s\n' "exact --board english --start d4" "$(wall_and_peak $bin exact --board english --start d4 -q)"
   printf '%-50s %s\n' "count --board english --start d4" "$(wall_and_peak $bin count --board english --start d4 -q)"
   printf '%-50s %s\n' "exact --board triangle7 --start all" "$(wall_and_peak $bin exact --board triangle7 -q)"
+  printf '%-50s %s\n' "  the same, --whole-group" "$(wall_and_peak $bin exact --board triangle7 -q --whole-group)"
+  if [ -n "${PEGCHAIN_BENCH_HOURS:-}" ]; then
+    # Every start of the English board, by both methods: about half an hour in all.
+    for method in "" "--whole-group"; do
+      printf '%-50s %s\n' "exact --board english --start all $method" \
+        "$(wall_and_peak $bin exact --board english --start all -q $method)"
+    done
+  fi
   if python3 -c "import stormpy" 2>/dev/null; then
     echo
     echo "== Storm's exact engine beside pegchain (same question, same answers)"

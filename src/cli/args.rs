@@ -101,6 +101,10 @@ pub struct CountArgs {
     /// Follow every position instead of one per symmetry class (slower; for checking)
     #[arg(long)]
     pub no_symmetry: bool,
+    /// Reduce every start by the board's whole symmetry group and find the finish holes by a
+    /// backward pass over all starts at once: a second method, to check the default one
+    #[arg(long, conflicts_with = "no_symmetry")]
+    pub whole_group: bool,
     #[command(flatten)]
     pub saving: CheckpointArgs,
 }

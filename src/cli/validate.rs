@@ -281,7 +281,12 @@ impl CountArgs {
         let budget = super::limits::read(memory_budget).budget();
         let memory_budget = budget.map(|b| b.bytes);
         // What fixes the answer: the memory budget does not.
-        let mut fixed = vec![("start", format!("{starts:?}")), ("symmetry", (!self.no_symmetry).to_string())];
+        let symmetry = match (self.no_symmetry, self.whole_group) {
+            (true, _) => "false",
+            (false, true) => "whole group",
+            (false, false) => "true",
+        };
+        let mut fixed = vec![("start", format!("{starts:?}")), ("symmetry", symmetry.to_string())];
         if command == "exact" {
             fixed.push(("policy", policy.to_string()));
         }
@@ -298,6 +303,7 @@ impl CountArgs {
             config: EngineConfig {
                 policy,
                 reduce: !self.no_symmetry,
+                whole_group: self.whole_group,
                 memory_budget,
                 cancel: interrupt::token(),
             },

@@ -10,6 +10,7 @@
 use crate::engine::{self, Cancel, EngineError, Layer, Mode, Options, RunState};
 use crate::error::Error;
 use crate::solitaire::board::{Board, SymmetryGroup};
+use crate::solitaire::finishes::{self, Game, StartFigures};
 use crate::solitaire::moves::{MoveTable, start_position};
 use crate::solitaire::pegs::Pegs;
 use crate::solitaire::policy::Policy;
@@ -33,6 +34,11 @@ pub struct EngineConfig {
     pub policy: Policy,
     /// Reduce by symmetry (on by default; off only to check the reduction).
     pub reduce: bool,
+    /// Reduce every start by the whole group, with its positions and finish holes from
+    /// [`finishes`](crate::solitaire::finishes), instead of by the stabilizer of its hole: a
+    /// second method for the same figures (faster on the triangles, slower on the English
+    /// board).
+    pub whole_group: bool,
     pub memory_budget: Option<u64>,
     /// Stops the evaluation (with `Error::Interrupted`) once cancelled.
     pub cancel: Cancel,
@@ -40,7 +46,13 @@ pub struct EngineConfig {
 
 impl Default for EngineConfig {
     fn default() -> Self {
-        EngineConfig { policy: Policy::Uniform, reduce: true, memory_budget: None, cancel: Cancel::new() }
+        EngineConfig {
+            policy: Policy::Uniform,
+            reduce: true,
+            whole_group: false,
+            memory_budget: None,
+            cancel: Cancel::new(),
+        }
     }
 }
 
@@ -114,9 +126,11 @@ impl<'a> Analysis<'a> {
         class
     }
 
-    /// One start, evaluated with symmetry reduction by the stabilizer of its hole, going on
-    /// from `resume` (its positions and the engine's state) when given, and handing the
-    /// engine's state with the positions so far to `save` after every finished layer.
+    /// One start, evaluated with symmetry reduction by the stabilizer of its hole, or by the
+    /// whole group when `whole` brings its positions and finish holes; going on from
+    /// `resume` (its positions and the engine's state) when given, and handing the engine's
+    /// state with the positions so far to `save` after every finished layer.
+    #[allow(clippy::too_many_arguments)]
     fn evaluate(
         &self,
         hole: u8,
@@ -125,10 +139,14 @@ impl<'a> Analysis<'a> {
         progress: &mut dyn FnMut(&Progress),
         resume: Option<(Positions, RunState<Pegs, End>)>,
         save: Option<&mut SaveLayer<'_>>,
+        whole: Option<&StartFigures>,
     ) -> Result<Evaluation, Error> {
         let n = self.board.hole_count();
-        let local =
-            if config.reduce { self.group.stabilizer(Pegs::single(hole)) } else { SymmetryGroup::trivial(n) };
+        let local = match (config.reduce, whole) {
+            (false, _) => SymmetryGroup::trivial(n),
+            (true, Some(_)) => self.group.clone(),
+            (true, None) => self.group.stabilizer(Pegs::single(hole)),
+        };
         let chain = PegChain { moves: &self.moves, policy: config.policy, group: &local };
         let (positions, run) = match resume {
             Some((positions, run)) => (positions, Some(run)),
@@ -136,6 +154,11 @@ impl<'a> Analysis<'a> {
         };
         let positions = std::cell::RefCell::new(positions);
         let mut on_layer = |layer: &Layer<'_, Pegs>| {
+            if whole.is_some() {
+                // The positions come with the finish holes; the classes show the progress.
+                let classes = layer.states.len() as u64;
+                return progress(&Progress { start: hole, pegs: layer.rank, positions: classes });
+            }
             let (raw, classes) = self.count_layer(layer.states, &local);
             let mut positions = positions.borrow_mut();
             positions.raw += raw;
@@ -156,7 +179,16 @@ impl<'a> Analysis<'a> {
         let start = start_position(self.board, hole);
         let reduced = engine::propagate(&chain, start, mode, End::of, options)
             .map_err(|e| self.in_game_words(e, hole, start.count()))?;
-        Ok(Evaluation { hole, ends: spread_finishes(reduced, &local), positions: positions.into_inner() })
+        Ok(match whole {
+            None => {
+                Evaluation { hole, ends: spread_finishes(reduced, &local), positions: positions.into_inner() }
+            }
+            Some(figures) => Evaluation {
+                hole,
+                ends: with_finishes(reduced, &figures.finish),
+                positions: figures.positions.clone(),
+            },
+        })
     }
 
     /// An engine error about the start `hole` (with `pegs` pegs) in the game's words; a
@@ -199,14 +231,17 @@ impl<'a> Analysis<'a> {
         resume: Option<(Positions, RunState<Pegs, End>)>,
         finished: &[Evaluation],
         save: Option<&mut SaveBytes<'_>>,
+        whole: Option<&StartFigures>,
     ) -> Result<Evaluation, Error> {
-        let Some(save) = save else { return self.evaluate(hole, mode, config, progress, resume, None) };
+        let Some(save) = save else {
+            return self.evaluate(hole, mode, config, progress, resume, None, whole);
+        };
         let mut failure = None;
         let mut save_layer = |positions: &Positions, run: &RunState<Pegs, End>| {
             let saved = Saved::encode(finished, Some((hole, positions, run)));
             saved.and_then(|bytes| save(&bytes)).map_err(|e| failure = Some(e))
         };
-        let eval = self.evaluate(hole, mode, config, progress, resume, Some(&mut save_layer));
+        let eval = self.evaluate(hole, mode, config, progress, resume, Some(&mut save_layer), whole);
         match failure {
             Some(e) => Err(e),
             None => eval,
@@ -236,6 +271,7 @@ impl<'a> Analysis<'a> {
         classes.sort_unstable();
         classes.dedup();
         let planned = if config.reduce { classes.len() } else { holes.len() };
+        let whole = self.whole_group_figures(&holes, starts, mode, config, &saved, progress)?;
         for &hole in &holes {
             let c = class[hole as usize];
             // Under symmetry, one evaluation per class serves every hole of the class.
@@ -256,6 +292,7 @@ impl<'a> Analysis<'a> {
                                 resume,
                                 &evaluated,
                                 save.as_deref_mut(),
+                                whole.iter().find(|(h, _)| *h == rep).map(|(_, f)| f),
                             )
                             .map_err(|e| with_evaluations_done(e, evaluated.len(), planned))?,
                     };
@@ -277,6 +314,53 @@ impl<'a> Analysis<'a> {
             results.push((hole, Evaluation { hole, ends, positions: eval.positions.clone() }));
         }
         Ok(results)
+    }
+
+    /// The hole evaluated for each class among `holes` (each hole, without symmetry).
+    fn representatives(&self, holes: &[u8], starts: &Starts, config: &EngineConfig) -> Vec<u8> {
+        if !config.reduce {
+            return holes.to_vec();
+        }
+        let (class, orbits) = (self.class_of(), self.group.hole_orbits());
+        let mut reps: Vec<u8> = Vec::new();
+        for &hole in holes {
+            let c = class[hole as usize];
+            if !reps.iter().any(|&r| class[r as usize] == c) {
+                reps.push(if *starts == Starts::All { orbits[c][0] } else { hole });
+            }
+        }
+        reps
+    }
+
+    /// The positions and finish holes, by the whole group's classes, of the starts to
+    /// evaluate that their stabilizer would reduce less, when the whole-group method is
+    /// asked for (none without symmetry, or for a group too large for the method).
+    fn whole_group_figures(
+        &self,
+        holes: &[u8],
+        starts: &Starts,
+        mode: Mode,
+        config: &EngineConfig,
+        saved: &Saved,
+        progress: &mut dyn FnMut(&Progress),
+    ) -> Result<Vec<(u8, StartFigures)>, Error> {
+        let order = self.group.order();
+        if !config.reduce || !config.whole_group || order > finishes::MAX_GROUP_ORDER {
+            return Ok(Vec::new());
+        }
+        let reps: Vec<u8> = self
+            .representatives(holes, starts, config)
+            .into_iter()
+            .filter(|&h| !saved.is_finished(h) && self.group.stabilizer(Pegs::single(h)).order() < order)
+            .collect();
+        if reps.is_empty() {
+            return Ok(Vec::new());
+        }
+        let game = Game { moves: &self.moves, group: &self.group, policy: config.policy };
+        let positions: Vec<Pegs> = reps.iter().map(|&h| start_position(self.board, h)).collect();
+        let mut layer = |pegs: u32, raw: u64| progress(&Progress { start: reps[0], pegs, positions: raw });
+        let figures = finishes::evaluate(&game, &positions, mode, &config.cancel, &mut layer)?;
+        Ok(reps.into_iter().zip(figures).collect())
     }
 
     /// Exact probabilities under random play for the requested starts.
@@ -366,6 +450,19 @@ fn with_evaluations_done(e: Error, finished: usize, planned: usize) -> Error {
         }
         e => e,
     }
+}
+
+/// The end distribution of a run reduced by the whole group, with its finish holes (which
+/// that reduction merges) from the backward pass; the two passes must agree on the mass
+/// that ends with one peg.
+fn with_finishes(
+    reduced: BTreeMap<End, Rational>,
+    finish: &BTreeMap<u8, Rational>,
+) -> BTreeMap<End, Rational> {
+    let mut ends: BTreeMap<End, Rational> =
+        reduced.into_iter().filter(|(e, _)| matches!(e, End::Pegs(_))).collect();
+    ends.extend(finish.iter().map(|(&h, v)| (End::Finish(h), v.clone())));
+    ends
 }
 
 /// The end distribution on raw holes: a finish hole reduced by `local` stands for its

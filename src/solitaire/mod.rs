@@ -8,6 +8,7 @@ pub mod chain;
 pub mod estimates;
 pub mod exact;
 pub mod files;
+pub mod finishes;
 pub mod moves;
 pub mod pegs;
 pub mod policy;

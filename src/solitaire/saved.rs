@@ -79,6 +79,11 @@ pub enum Resumed {
 }
 
 impl Saved {
+    /// Whether the start `hole` was evaluated whole.
+    pub fn is_finished(&self, hole: u8) -> bool {
+        self.finished.iter().any(|f| f.hole == hole)
+    }
+
     /// What this evaluation holds for the start `hole` (taken out of it).
     pub fn take(&mut self, hole: u8) -> Resumed {
         if let Some(i) = self.finished.iter().position(|f| f.hole == hole) {

@@ -82,6 +82,28 @@ impl SymmetryGroup {
         (1..self.perms.len()).fold(pos, |best, g| best.min(self.apply(g, pos)))
     }
 
+    /// The smallest image of a position and an element giving it: `apply(g, pos)` is
+    /// `canonical(pos)`.
+    #[inline]
+    pub fn canonical_with_element(&self, pos: Pegs) -> (Pegs, usize) {
+        (1..self.perms.len()).fold((pos, 0), |best, g| {
+            let image = self.apply(g, pos);
+            if image < best.0 { (image, g) } else { best }
+        })
+    }
+
+    /// Two elements one after the other: `compose(a, b)` applies `b`, then `a`, so `apply(compose(a, b), pos) == apply(a, apply(b, pos))`.
+    pub fn compose(&self, a: usize, b: usize) -> usize {
+        let (pa, pb) = (&self.perms[a], &self.perms[b]);
+        let product: Perm = pb.iter().map(|&h| pa[h as usize]).collect();
+        self.perms.iter().position(|p| *p == product).expect("a group is closed under composition")
+    }
+
+    /// The element undoing `g`.
+    pub fn inverse(&self, g: usize) -> usize {
+        (0..self.order()).find(|&h| self.compose(g, h) == 0).expect("every element has an inverse")
+    }
+
     /// How many distinct positions the orbit of `pos` holds: the group's order over the
     /// number of elements fixing `pos` (orbit-stabilizer), with no list of images.
     pub fn orbit_size(&self, pos: Pegs) -> u64 {
@@ -365,6 +387,21 @@ mod tests {
         let names: Vec<String> =
             g.hole_orbits().iter().map(|o| o.iter().map(|&h| b.hole_name(h)).collect()).collect();
         assert_eq!(names, ["AKO", "BCGJLN", "DFM", "EHI"]);
+    }
+
+    #[test]
+    fn products_and_inverses_act_as_maps_do() {
+        let b = builtin("english").unwrap();
+        let g = SymmetryGroup::of_board(&b);
+        let pos = Pegs(0x1_2345_6789) & b.full();
+        for x in 0..g.order() {
+            assert_eq!(g.compose(x, g.inverse(x)), 0, "element {x} and its inverse");
+            for y in 0..g.order() {
+                assert_eq!(g.apply(g.compose(x, y), pos), g.apply(x, g.apply(y, pos)));
+            }
+        }
+        let (canonical, element) = g.canonical_with_element(pos);
+        assert_eq!((canonical, g.apply(element, pos)), (g.canonical(pos), canonical));
     }
 
     #[test]

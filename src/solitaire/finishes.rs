@@ -1,0 +1,455 @@
+//! The figures of starts that few symmetries fix, over the classes of the board's whole
+//! group, without following every raw position.
+//!
+//! Reduced by the stabilizer of its hole (what `exact` did for every start), a start that few
+//! symmetries fix follows up to eight times the classes the centre does. The figures no
+//! symmetry changes (pegs left, P(one peg), games) need no such care: random play commutes
+//! with every symmetry, so classes of the whole group carry them exactly whatever the start,
+//! and the forward engine gives them at the centre's cost. This module gives the rest, for
+//! many starts at once:
+//!
+//! 1. [`reach`]: one forward pass over the classes reachable from the starts, keeping for each
+//!    class `c` and start `s` the elements `g` with `g·c` reachable from `s` (a bit each): the
+//!    raw positions of every start are counted exactly, and each layer's classes are kept.
+//! 2. [`finishes`]: one backward pass, from one peg up, of each class's finish vector
+//!    `V(c)[h]` = P(random play from `c` ends with its last peg in `h`) (or, counting, how many
+//!    games do), kept only where it is not zero. `V(g·c)[g(h)] = V(c)[h]` serves every
+//!    orientation of a class, so `P(last peg in h | start s) = V(s)[h]` for all starts at
+//!    once. Within a layer the vectors are integers over one common denominator, as in the
+//!    forward engine.
+
+use crate::engine::layered::limbs::{add_mul, limbs_for, mul_into, to_integer, write};
+use crate::engine::{Cancel, Mode};
+use crate::error::Error;
+use crate::solitaire::board::SymmetryGroup;
+use crate::solitaire::exact::Positions;
+use crate::solitaire::moves::MoveTable;
+use crate::solitaire::pegs::Pegs;
+use crate::solitaire::policy::Policy;
+use hashbrown::HashMap;
+use rayon::prelude::*;
+use rug::{Integer, Rational};
+use std::collections::BTreeMap;
+
+/// The most group elements the reach pass can follow per start: one bit each in a `u64`.
+pub const MAX_GROUP_ORDER: usize = 64;
+
+/// What the two passes need of a board.
+pub struct Game<'a> {
+    pub moves: &'a MoveTable,
+    pub group: &'a SymmetryGroup,
+    pub policy: Policy,
+}
+
+/// A start's figures from the two passes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StartFigures {
+    pub positions: Positions,
+    /// The value (probability, or number of games) of ending with the last peg in each hole,
+    /// for every hole where it is not zero.
+    pub finish: BTreeMap<u8, Rational>,
+}
+
+/// Positions and finish holes of each start in `starts` (positions of equal peg count).
+/// `progress` sees each finished layer of the forward pass: its peg count and its raw
+/// positions, all starts together.
+pub fn evaluate(
+    game: &Game<'_>,
+    starts: &[Pegs],
+    mode: Mode,
+    cancel: &Cancel,
+    progress: &mut dyn FnMut(u32, u64),
+) -> Result<Vec<StartFigures>, Error> {
+    assert!(game.group.order() <= MAX_GROUP_ORDER, "the caller checks the group's order");
+    let per_chunk = MAX_GROUP_ORDER / game.group.order();
+    let mut out = Vec::with_capacity(starts.len());
+    for chunk in starts.chunks(per_chunk) {
+        let reached = reach(game, chunk, cancel, progress)?;
+        let finish = finishes(game, &reached.layers, chunk, mode, cancel)?;
+        out.extend(
+            reached
+                .positions
+                .into_iter()
+                .zip(finish)
+                .map(|(positions, finish)| StartFigures { positions, finish }),
+        );
+    }
+    Ok(out)
+}
+
+/// The classes reachable from some starts, layer by layer, and each start's positions.
+pub struct Reached {
+    /// The classes of each layer, most pegs first.
+    pub layers: Vec<Vec<Pegs>>,
+    pub positions: Vec<Positions>,
+}
+
+/// Products in the group, as tables.
+struct Elements {
+    order: usize,
+    /// `compose[a][b]`: `b`, then `a`.
+    compose: Vec<Vec<usize>>,
+    inverse: Vec<usize>,
+}
+
+impl Elements {
+    fn of(group: &SymmetryGroup) -> Elements {
+        let order = group.order();
+        let compose = (0..order).map(|a| (0..order).map(|b| group.compose(a, b)).collect()).collect();
+        Elements { order, compose, inverse: (0..order).map(|g| group.inverse(g)).collect() }
+    }
+
+    /// `{g·k : g in mask}` for each start's bits of `mask`.
+    #[inline]
+    fn times(&self, mask: u64, k: usize) -> u64 {
+        let mut out = 0;
+        let mut bits = mask;
+        while bits != 0 {
+            let bit = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let (start, g) = (bit / self.order, bit % self.order);
+            out |= 1 << (start * self.order + self.compose[g][k]);
+        }
+        out
+    }
+}
+
+/// The forward pass: every class reachable from `starts` (at most 64 / group order of them),
+/// with the elements that orient it for each start.
+pub fn reach(
+    game: &Game<'_>,
+    starts: &[Pegs],
+    cancel: &Cancel,
+    progress: &mut dyn FnMut(u32, u64),
+) -> Result<Reached, Error> {
+    let group = game.group;
+    let elements = Elements::of(group);
+    let order = elements.order;
+    assert!(starts.len() * order <= MAX_GROUP_ORDER);
+    let mut positions = vec![Positions::default(); starts.len()];
+    let mut layers = Vec::new();
+    // The first layer: each start in its class, with every element taking the class to it.
+    let mut layer: Vec<(Pegs, u64)> = starts
+        .iter()
+        .enumerate()
+        .map(|(s, &start)| {
+            let class = group.canonical(start);
+            let mask = (0..order)
+                .filter(|&g| group.apply(g, class) == start)
+                .fold(0, |m, g| m | 1 << (s * order + g));
+            (class, mask)
+        })
+        .collect();
+    layer = merged(layer);
+    let mut pegs = starts.first().map_or(0, |s| s.count());
+    while !layer.is_empty() {
+        if cancel.is_cancelled() {
+            return Err(interrupted("forward pass over the classes", layers.len(), pegs));
+        }
+        let raw = count_layer(group, &elements, &layer, pegs, &mut positions);
+        progress(pegs, raw);
+        let elements = &elements;
+        let children: Vec<(Pegs, u64)> = layer
+            .par_iter()
+            .flat_map_iter(|&(class, mask)| {
+                game.moves.legal(class).map(move |j| {
+                    let (child, k) = group.canonical_with_element(game.moves.apply(class, j));
+                    // The child of g·class is g·k⁻¹·child.
+                    (child, elements.times(mask, elements.inverse[k]))
+                })
+            })
+            .collect();
+        layers.push(layer.into_iter().map(|(class, _)| class).collect());
+        layer = closed(group, elements, merged(children));
+        pegs = pegs.saturating_sub(1);
+    }
+    Ok(Reached { layers, positions })
+}
+
+/// The pairs sorted by class, one per class with the union of its masks.
+fn merged(mut pairs: Vec<(Pegs, u64)>) -> Vec<(Pegs, u64)> {
+    pairs.par_sort_unstable_by_key(|&(class, _)| class);
+    let mut out: Vec<(Pegs, u64)> = Vec::with_capacity(pairs.len());
+    for (class, mask) in pairs {
+        match out.last_mut() {
+            Some(last) if last.0 == class => last.1 |= mask,
+            _ => out.push((class, mask)),
+        }
+    }
+    out.shrink_to_fit();
+    out
+}
+
+/// Each mask closed under the class's stabilizer: `g·c` and `g·t·c` are one position for `t`
+/// fixing `c`, and the counts below need every element that names a reachable position.
+fn closed(group: &SymmetryGroup, elements: &Elements, mut layer: Vec<(Pegs, u64)>) -> Vec<(Pegs, u64)> {
+    layer.par_iter_mut().for_each(|(class, mask)| {
+        for t in (1..elements.order).filter(|&t| group.apply(t, *class) == *class) {
+            *mask |= elements.times(*mask, t);
+        }
+    });
+    layer
+}
+
+/// Adds one layer to each start's positions, and returns its raw positions, all starts
+/// together.
+fn count_layer(
+    group: &SymmetryGroup,
+    elements: &Elements,
+    layer: &[(Pegs, u64)],
+    pegs: u32,
+    positions: &mut [Positions],
+) -> u64 {
+    let order = elements.order;
+    let starts = positions.len();
+    let per_start: Vec<(u64, u64)> = layer
+        .par_iter()
+        .fold(
+            || vec![(0u64, 0u64); starts],
+            |mut acc, &(class, mask)| {
+                let fixing = (0..order).filter(|&t| group.apply(t, class) == class).count() as u64;
+                for (s, slot) in acc.iter_mut().enumerate() {
+                    let bits = (mask >> (s * order)) & (u64::MAX >> (64 - order));
+                    if bits != 0 {
+                        slot.0 += bits.count_ones() as u64 / fixing;
+                        slot.1 += 1;
+                    }
+                }
+                acc
+            },
+        )
+        .reduce(
+            || vec![(0, 0); starts],
+            |a, b| a.iter().zip(&b).map(|(x, y)| (x.0 + y.0, x.1 + y.1)).collect(),
+        );
+    let mut total = 0;
+    for (p, &(raw, classes)) in positions.iter_mut().zip(&per_start) {
+        if raw > 0 {
+            p.raw += raw;
+            p.up_to_symmetry += classes;
+            p.by_layer.push((pegs, raw, classes));
+        }
+        total += raw;
+    }
+    total
+}
+
+/// Classes a step of the backward pass takes at a time (per task, and between polls of the
+/// cancel token).
+const CHUNK: usize = 4096;
+
+/// Finish vectors of some classes of one layer: for each class that can still end with one
+/// peg, its holes and their values, integers of `width` limbs over the layer's common
+/// denominator, in flat arrays (no heap number per value).
+#[derive(Default)]
+struct Part {
+    classes: Vec<Pegs>,
+    /// Class i's move total (its values' denominator before the layer's common one).
+    totals: Vec<u64>,
+    /// Class i's entries: `ends[i]..ends[i + 1]`.
+    ends: Vec<u32>,
+    holes: Vec<u8>,
+    limbs: Vec<u64>,
+    width: usize,
+    /// The most significant bits of any value.
+    bits: u32,
+}
+
+impl Part {
+    fn new(width: usize) -> Part {
+        Part { ends: vec![0], width, ..Part::default() }
+    }
+
+    fn vector(&self, i: usize) -> impl Iterator<Item = (u8, &[u64])> {
+        let (from, to) = (self.ends[i] as usize, self.ends[i + 1] as usize);
+        (from..to).map(move |e| (self.holes[e], &self.limbs[e * self.width..(e + 1) * self.width]))
+    }
+
+    /// Adds a value to the class being written (its first `width` limbs).
+    fn push_value(&mut self, hole: u8, value: &[u64]) {
+        let value = &value[..self.width];
+        self.holes.push(hole);
+        self.limbs.extend_from_slice(value);
+        if let Some(top) = value.iter().rposition(|&l| l != 0) {
+            self.bits = self.bits.max(64 * top as u32 + 64 - value[top].leading_zeros());
+        }
+    }
+
+    /// Ends the class being written: its values are those pushed since the last class.
+    fn end_class(&mut self, class: Pegs, total: u64) {
+        self.classes.push(class);
+        self.totals.push(total);
+        self.ends.push(self.holes.len() as u32);
+    }
+}
+
+/// A layer's finish vectors, by class.
+#[derive(Default)]
+struct Vectors {
+    parts: Vec<Part>,
+    index: HashMap<Pegs, (u32, u32)>,
+}
+
+impl Vectors {
+    fn of(parts: Vec<Part>) -> Vectors {
+        let mut index = HashMap::with_capacity(parts.iter().map(|p| p.classes.len()).sum());
+        for (p, part) in parts.iter().enumerate() {
+            for (i, &class) in part.classes.iter().enumerate() {
+                index.insert(class, (p as u32, i as u32));
+            }
+        }
+        Vectors { parts, index }
+    }
+
+    fn get(&self, class: Pegs) -> Option<impl Iterator<Item = (u8, &[u64])>> {
+        self.index.get(&class).map(|&(p, i)| self.parts[p as usize].vector(i as usize))
+    }
+
+    /// Limbs wide enough for any value of this layer.
+    fn width(&self) -> usize {
+        limbs_for(self.parts.iter().map(|p| p.bits).max().unwrap_or(1))
+    }
+}
+
+/// The backward pass over `layers` (most pegs first): the finish values of each start.
+pub fn finishes(
+    game: &Game<'_>,
+    layers: &[Vec<Pegs>],
+    starts: &[Pegs],
+    mode: Mode,
+    cancel: &Cancel,
+) -> Result<Vec<BTreeMap<u8, Rational>>, Error> {
+    let group = game.group;
+    let inverse: Vec<usize> = (0..group.order()).map(|g| group.inverse(g)).collect();
+    // The vectors of the layer below, by class, over `denominator`.
+    let mut below = Vectors::default();
+    let mut denominator = Integer::from(1);
+    for (done, layer) in layers.iter().rev().enumerate() {
+        let stopped =
+            || interrupted("backward pass of the finish holes", done, layer.first().map_or(0, |c| c.count()));
+        // A sum of weighted values needs one limb more than the values (weights and their
+        // number fit 64 bits).
+        let width = below.width() + 1;
+        let sums: Option<Vec<Part>> = layer
+            .par_chunks(CHUNK)
+            .map(|chunk| {
+                (!cancel.is_cancelled()).then(|| sum_chunk(game, &inverse, &below, chunk, mode, width))
+            })
+            .collect();
+        let sums = sums.ok_or_else(stopped)?;
+        // The layer below has served: its memory goes before the scaled copies are made.
+        drop(std::mem::take(&mut below));
+        // V(c) = sum / (total · D): over D·L, the numerators are sum · L / total.
+        let lcm =
+            sums.iter().flat_map(|p| &p.totals).fold(Integer::from(1), |l, &total| {
+                match u32::try_from(total) {
+                    Ok(t) if l.is_divisible_u(t) => l,
+                    _ => l.lcm(&Integer::from(total)),
+                }
+            });
+        let bits = sums.iter().map(|p| p.bits).max().unwrap_or(1) + lcm.significant_bits();
+        let parts = sums.into_par_iter().map(|part| scaled(part, &lcm, limbs_for(bits))).collect();
+        below = Vectors::of(parts);
+        denominator *= &lcm;
+    }
+    Ok(starts
+        .iter()
+        .map(|&start| {
+            let (class, k) = group.canonical_with_element(start);
+            let back = &group.perms()[inverse[k]];
+            below
+                .get(class)
+                .into_iter()
+                .flatten()
+                .map(|(hole, value)| {
+                    (back[hole as usize], Rational::from((to_integer(value), denominator.clone())))
+                })
+                .collect()
+        })
+        .collect())
+}
+
+/// The sums of some classes' children's vectors, weighted by their moves' weights.
+fn sum_chunk(
+    game: &Game<'_>,
+    inverse: &[usize],
+    below: &Vectors,
+    chunk: &[Pegs],
+    mode: Mode,
+    width: usize,
+) -> Part {
+    let mut part = Part::new(width);
+    // A value per hole, and which holes hold one.
+    let mut sums = vec![0u64; 64 * width];
+    let mut legal = Vec::new();
+    let mut weights = Vec::new();
+    for &class in chunk {
+        if let Some(hole) = class.single_hole() {
+            let mut one = vec![0u64; width];
+            one[0] = 1;
+            part.push_value(hole, &one);
+            part.end_class(class, 1);
+            continue;
+        }
+        legal.clear();
+        legal.extend(game.moves.legal(class));
+        let total = match mode {
+            Mode::Paths => {
+                weights.clear();
+                weights.resize(legal.len(), 1);
+                1
+            }
+            Mode::Probability => game.policy.weights(game.moves.jumps(), &legal, &mut weights),
+        };
+        let mut touched = 0u64;
+        for (&j, &w) in legal.iter().zip(&weights) {
+            let (child, k) = game.group.canonical_with_element(game.moves.apply(class, j));
+            let Some(vector) = below.get(child) else { continue };
+            // child = k⁻¹·(its class): V(child)[k⁻¹(h)] = V(class of child)[h].
+            let back = &game.group.perms()[inverse[k]];
+            for (hole, value) in vector {
+                let h = back[hole as usize] as usize;
+                touched |= 1 << h;
+                add_mul(&mut sums[h * width..(h + 1) * width], value, w);
+            }
+        }
+        if touched == 0 {
+            continue;
+        }
+        for h in Pegs(touched).holes() {
+            let sum = &mut sums[h as usize * width..(h as usize + 1) * width];
+            part.push_value(h, sum);
+            sum.fill(0);
+        }
+        part.end_class(class, total);
+    }
+    part
+}
+
+/// A part's sums over its classes' totals, as values over the layer's common denominator:
+/// each sum times `lcm / total`, in limbs of `width`.
+fn scaled(part: Part, lcm: &Integer, width: usize) -> Part {
+    let mut out = Part::new(width);
+    let mut value = vec![0u64; width];
+    for (i, (&class, &total)) in part.classes.iter().zip(&part.totals).enumerate() {
+        let factor = Integer::from(lcm / total);
+        for (hole, sum) in part.vector(i) {
+            match factor.to_u64() {
+                Some(f) => mul_into(&mut value, sum, f),
+                None => {
+                    value.fill(0);
+                    write(&mut value, &(to_integer(sum) * &factor));
+                }
+            }
+            out.push_value(hole, &value);
+        }
+        out.end_class(class, total);
+    }
+    out
+}
+
+fn interrupted(pass: &str, finished: usize, pegs: u32) -> Error {
+    Error::Interrupted {
+        done: format!("whole-group {pass}: {finished} layers finished, stopped at {pegs} pegs"),
+    }
+}
