@@ -3,8 +3,8 @@
 //! --quiet; stdout is never touched.
 
 use pegchain::Board;
-use pegchain::render::number::grouped;
-use pegchain::solitaire::exact::Progress;
+use pegchain::render::number::{grouped, plural};
+use pegchain::solitaire::exact::{Progress, Stage};
 use std::io::IsTerminal;
 use std::time::Instant;
 
@@ -18,10 +18,17 @@ pub fn layer_printer(board: &Board, quiet: bool) -> impl FnMut(&Progress) + '_ {
         if show {
             line.mark_shown();
             eprint!(
-                "\r\x1b[Kstart {}: {} positions with {} pegs, {:.2} GB resident, {:.1} s",
-                board.hole_name(p.start),
-                grouped(p.positions),
-                p.pegs,
+                "\r\x1b[K{}: {} with {}, {:.2} GB resident, {:.1} s",
+                match p.stage {
+                    Stage::Start(hole) => format!("start {}", board.hole_name(hole)),
+                    Stage::Classes => "every start's classes".to_string(),
+                    Stage::FinishHoles => "finish holes".to_string(),
+                },
+                match p.stage {
+                    Stage::FinishHoles => plural(p.positions, "winnable class", "winnable classes"),
+                    _ => plural(p.positions, "position", "positions"),
+                },
+                plural(p.pegs.into(), "peg", "pegs"),
                 resident_bytes() as f64 / 1e9,
                 started.elapsed().as_secs_f64()
             );

@@ -70,9 +70,20 @@ pub struct Positions {
 /// A progress report for one finished layer (for a progress line on stderr).
 #[derive(Clone, Debug)]
 pub struct Progress {
-    pub start: u8,
+    pub stage: Stage,
     pub pegs: u32,
     pub positions: u64,
+}
+
+/// Which work a progress report is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    /// The forward engine from this start hole (positions: its raw positions, or classes).
+    Start(u8),
+    /// The whole-group method's forward pass over every start's classes (positions: raw).
+    Classes,
+    /// The whole-group method's backward pass (positions: classes that can still win).
+    FinishHoles,
 }
 
 /// One start, evaluated: the end distribution with finish holes on raw holes.
@@ -157,14 +168,18 @@ impl<'a> Analysis<'a> {
             if whole.is_some() {
                 // The positions come with the finish holes; the classes show the progress.
                 let classes = layer.states.len() as u64;
-                return progress(&Progress { start: hole, pegs: layer.rank, positions: classes });
+                return progress(&Progress {
+                    stage: Stage::Start(hole),
+                    pegs: layer.rank,
+                    positions: classes,
+                });
             }
             let (raw, classes) = self.count_layer(layer.states, &local);
             let mut positions = positions.borrow_mut();
             positions.raw += raw;
             positions.up_to_symmetry += classes;
             positions.by_layer.push((layer.rank, raw, classes));
-            progress(&Progress { start: hole, pegs: layer.rank, positions: raw });
+            progress(&Progress { stage: Stage::Start(hole), pegs: layer.rank, positions: raw });
         };
         let counted = &positions;
         let mut checkpoint = save.map(|save| move |run: &RunState<Pegs, End>| save(&counted.borrow(), run));
@@ -358,7 +373,7 @@ impl<'a> Analysis<'a> {
         }
         let game = Game { moves: &self.moves, group: &self.group, policy: config.policy };
         let positions: Vec<Pegs> = reps.iter().map(|&h| start_position(self.board, h)).collect();
-        let mut layer = |pegs: u32, raw: u64| progress(&Progress { start: reps[0], pegs, positions: raw });
+        let mut layer = |stage, pegs, positions| progress(&Progress { stage, pegs, positions });
         let figures = finishes::evaluate(&game, &positions, mode, &config.cancel, &mut layer)?;
         Ok(reps.into_iter().zip(figures).collect())
     }

@@ -22,7 +22,7 @@ use crate::engine::layered::limbs::{add_mul, limbs_for, mul_into, to_integer, wr
 use crate::engine::{Cancel, Mode};
 use crate::error::Error;
 use crate::solitaire::board::SymmetryGroup;
-use crate::solitaire::exact::Positions;
+use crate::solitaire::exact::{Positions, Stage};
 use crate::solitaire::moves::MoveTable;
 use crate::solitaire::pegs::Pegs;
 use crate::solitaire::policy::Policy;
@@ -50,22 +50,24 @@ pub struct StartFigures {
     pub finish: BTreeMap<u8, Rational>,
 }
 
+/// Sees each finished layer of either pass: the stage, the layer's pegs and its positions
+/// (raw positions of every start together forward, classes that can still win backward).
+pub type LayerDone<'a> = dyn FnMut(Stage, u32, u64) + 'a;
+
 /// Positions and finish holes of each start in `starts` (positions of equal peg count).
-/// `progress` sees each finished layer of the forward pass: its peg count and its raw
-/// positions, all starts together.
 pub fn evaluate(
     game: &Game<'_>,
     starts: &[Pegs],
     mode: Mode,
     cancel: &Cancel,
-    progress: &mut dyn FnMut(u32, u64),
+    progress: &mut LayerDone<'_>,
 ) -> Result<Vec<StartFigures>, Error> {
     assert!(game.group.order() <= MAX_GROUP_ORDER, "the caller checks the group's order");
     let per_chunk = MAX_GROUP_ORDER / game.group.order();
     let mut out = Vec::with_capacity(starts.len());
     for chunk in starts.chunks(per_chunk) {
         let reached = reach(game, chunk, cancel, progress)?;
-        let finish = finishes(game, &reached.layers, chunk, mode, cancel)?;
+        let finish = finishes(game, &reached.layers, chunk, mode, cancel, progress)?;
         out.extend(
             reached
                 .positions
@@ -120,7 +122,7 @@ pub fn reach(
     game: &Game<'_>,
     starts: &[Pegs],
     cancel: &Cancel,
-    progress: &mut dyn FnMut(u32, u64),
+    progress: &mut LayerDone<'_>,
 ) -> Result<Reached, Error> {
     let group = game.group;
     let elements = Elements::of(group);
@@ -147,7 +149,7 @@ pub fn reach(
             return Err(interrupted("forward pass over the classes", layers.len(), pegs));
         }
         let raw = count_layer(group, &elements, &layer, pegs, &mut positions);
-        progress(pegs, raw);
+        progress(Stage::Classes, pegs, raw);
         let elements = &elements;
         let children: Vec<(Pegs, u64)> = layer
             .par_iter()
@@ -318,6 +320,7 @@ pub fn finishes(
     starts: &[Pegs],
     mode: Mode,
     cancel: &Cancel,
+    progress: &mut LayerDone<'_>,
 ) -> Result<Vec<BTreeMap<u8, Rational>>, Error> {
     let group = game.group;
     let inverse: Vec<usize> = (0..group.order()).map(|g| group.inverse(g)).collect();
@@ -350,6 +353,7 @@ pub fn finishes(
         let bits = sums.iter().map(|p| p.bits).max().unwrap_or(1) + lcm.significant_bits();
         let parts = sums.into_par_iter().map(|part| scaled(part, &lcm, limbs_for(bits))).collect();
         below = Vectors::of(parts);
+        progress(Stage::FinishHoles, layer.first().map_or(0, |c| c.count()), below.index.len() as u64);
         denominator *= &lcm;
     }
     Ok(starts
