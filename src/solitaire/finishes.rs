@@ -1,12 +1,13 @@
-//! The figures of starts that few symmetries fix, over the classes of the board's whole
-//! group, without following every raw position.
+//! The whole-group method (`--whole-group`): every start reduced by the board's whole
+//! symmetry group, a second method beside the default one (each start reduced by the
+//! stabilizer of its hole, with the finish holes split over its classes).
 //!
-//! Reduced by the stabilizer of its hole (what `exact` did for every start), a start that few
-//! symmetries fix follows up to eight times the classes the centre does. The figures no
-//! symmetry changes (pegs left, P(one peg), games) need no such care: random play commutes
-//! with every symmetry, so classes of the whole group carry them exactly whatever the start,
-//! and the forward engine gives them at the centre's cost. This module gives the rest, for
-//! many starts at once:
+//! The figures no symmetry changes (pegs left, P(one peg), games) need no stabilizer: random
+//! play commutes with every symmetry, so classes of the whole group carry them exactly
+//! whatever the start, and the forward engine gives them. (That is not much cheaper on the
+//! English board: from a start few symmetries fix, a position's mirror images are mostly
+//! reachable only from the mirrored starts; see the README.) This module gives what that
+//! reduction merges, for many starts at once:
 //!
 //! 1. [`reach`]: one forward pass over the classes reachable from the starts, keeping for each
 //!    class `c` and start `s` the elements `g` with `g·c` reachable from `s` (a bit each): the
