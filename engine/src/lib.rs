@@ -9,6 +9,7 @@
 pub mod backward;
 pub mod cancel;
 pub mod error;
+pub mod explicit;
 pub mod layered;
 pub mod sampler;
 pub mod stats;

@@ -1,0 +1,8 @@
+//! Explicit chains: a sparse matrix of exact probabilities, read from a file or built by a
+//! game, with cycles allowed. Questions about them are answered exactly: graph analysis
+//! first (which states reach a target at all, which reach it surely), then the strongly
+//! connected components in topological order, each solved exactly.
+
+pub mod chain;
+
+pub use chain::{Builder, ChainError, ExplicitChain, MAX_STATES, Rewards};
