@@ -4,5 +4,8 @@
 //! connected components in topological order, each solved exactly.
 
 pub mod chain;
+pub mod graph;
+pub mod linear;
+pub mod modular;
 
 pub use chain::{Builder, ChainError, ExplicitChain, MAX_STATES, Rewards};

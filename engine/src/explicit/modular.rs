@@ -1,0 +1,434 @@
+//! Exact solving of an integer linear system A y = b by Dixon's p-adic lifting: A is
+//! factored once modulo a prime p, then each step solves for the next base-p digit of y and
+//! divides the residual by p exactly. Once enough digits are known, rational reconstruction
+//! turns y mod p^k into fractions, which are accepted only if they satisfy A y = b exactly,
+//! so the answer never rests on a guess.
+//!
+//! The factorization does the O(n^3) work in f64 with primes below 2^20: a product of two
+//! residues is below 2^40, so a row can take 2^13 updates before its exactly-held integers
+//! could pass 2^53, and reductions are needed only when an entry is used.
+
+use rayon::prelude::*;
+use rug::{Integer, Rational};
+
+/// Primes below 2^20 (the first ones tried; more are found if the matrix is singular modulo
+/// all of these).
+const PRIME_BOUND: u64 = 1 << 20;
+
+/// Updates a row may take before it must be reduced: 2^53 / 2^40.
+const UPDATES_BEFORE_REDUCING: usize = 1 << 13;
+
+/// The primes below 2^20, largest first, found by trial division.
+pub fn primes() -> impl Iterator<Item = u64> {
+    (3..PRIME_BOUND)
+        .rev()
+        .step_by(2)
+        .filter(|&n| (3..).step_by(2).take_while(|d| d * d <= n).all(|d| n % d != 0))
+}
+
+fn pow_mod(mut base: u64, mut exp: u64, p: u64) -> u64 {
+    let mut acc = 1u64;
+    base %= p;
+    while exp > 0 {
+        if exp & 1 == 1 {
+            acc = acc * base % p;
+        }
+        base = base * base % p;
+        exp >>= 1;
+    }
+    acc
+}
+
+fn inverse(a: u64, p: u64) -> u64 {
+    pow_mod(a, p - 2, p)
+}
+
+/// A = L U modulo p with the columns permuted (A[:, perm] = L U): L unit lower triangular
+/// and U upper triangular, both in `lu` (row-major), entries in 0..p.
+pub struct Lu {
+    n: usize,
+    p: u64,
+    lu: Vec<f64>,
+    /// Column `j` of L U is column `perm[j]` of A.
+    perm: Vec<usize>,
+    inv_diag: Vec<u64>,
+}
+
+/// Reduces an exactly held integer in f64 to 0..p.
+#[inline]
+fn reduce(x: f64, p: f64) -> f64 {
+    x.rem_euclid(p)
+}
+
+/// `row -= l * pivot` (no reduction).
+#[inline]
+fn axpy(row: &mut [f64], l: f64, pivot: &[f64]) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma") {
+            // SAFETY: the CPU has the features the function is compiled for.
+            unsafe { axpy_avx2(row, l, pivot) };
+            return;
+        }
+    }
+    axpy_plain(row, l, pivot)
+}
+
+#[inline]
+fn axpy_plain(row: &mut [f64], l: f64, pivot: &[f64]) {
+    for (r, u) in row.iter_mut().zip(pivot) {
+        *r -= l * u;
+    }
+}
+
+/// The same loop, compiled for AVX2 (the products are exact integers below 2^53, so fusing
+/// changes nothing).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+unsafe fn axpy_avx2(row: &mut [f64], l: f64, pivot: &[f64]) {
+    for (r, u) in row.iter_mut().zip(pivot) {
+        *r = (-l).mul_add(*u, *r);
+    }
+}
+
+/// Rows factored together: each pivot row is read once for the whole block.
+const BLOCK: usize = 16;
+
+impl Lu {
+    /// Factors the n x n matrix `a` (row-major, entries in 0..p) modulo the prime `p`;
+    /// `None` if it is singular modulo p.
+    pub fn new(n: usize, mut a: Vec<f64>, p: u64) -> Option<Lu> {
+        assert!(p < PRIME_BOUND && a.len() == n * n);
+        let pf = p as f64;
+        let mut perm: Vec<usize> = (0..n).collect();
+        let mut inv_diag = vec![0u64; n];
+        let mut start = 0;
+        while start < n {
+            let end = (start + BLOCK).min(n);
+            let (done, rest) = a.split_at_mut(start * n);
+            let block = &mut rest[..(end - start) * n];
+            // Every row of the block takes the updates of the pivot rows already finished.
+            let inv = &inv_diag[..start];
+            block.par_chunks_mut(n * BLOCK.div_ceil(2)).for_each(|rows| {
+                eliminate_rows(rows, n, done, inv, 0..start, pf);
+            });
+            // Then the block's own rows, one after another.
+            for i in start..end {
+                let (above, this) = a.split_at_mut(i * n);
+                let row = &mut this[..n];
+                eliminate_rows(row, n, &above[start * n..], &inv_diag[start..i], start..i, pf);
+                for x in &mut row[i..] {
+                    *x = reduce(*x, pf);
+                }
+                let pivot_col = (i..n).find(|&c| row[c] != 0.0)?;
+                if pivot_col != i {
+                    for r in a.chunks_exact_mut(n) {
+                        r.swap(i, pivot_col);
+                    }
+                    perm.swap(i, pivot_col);
+                }
+                inv_diag[i] = inverse(a[i * n + i] as u64, p);
+            }
+            start = end;
+        }
+        Some(Lu { n, p, lu: a, perm, inv_diag })
+    }
+
+    pub fn prime(&self) -> u64 {
+        self.p
+    }
+
+    /// The solution of A x = b modulo p (b's entries in 0..p).
+    pub fn solve(&self, b: &[u64]) -> Vec<u64> {
+        let (n, p) = (self.n, self.p);
+        let mut y = b.to_vec();
+        for i in 0..n {
+            let row = &self.lu[i * n..i * n + i];
+            let mut acc = 0u64;
+            for (k, (l, yk)) in row.iter().zip(&y).enumerate() {
+                acc += *l as u64 * yk;
+                if k % 4096 == 4095 {
+                    acc %= p;
+                }
+            }
+            y[i] = (y[i] + p - acc % p) % p;
+        }
+        let mut z = vec![0u64; n];
+        for i in (0..n).rev() {
+            let row = &self.lu[i * n + i + 1..(i + 1) * n];
+            let mut acc = 0u64;
+            for (k, (u, zk)) in row.iter().zip(&z[i + 1..]).enumerate() {
+                acc += *u as u64 * zk;
+                if k % 4096 == 4095 {
+                    acc %= p;
+                }
+            }
+            z[i] = (y[i] + p - acc % p) % p * self.inv_diag[i] % p;
+        }
+        let mut x = vec![0u64; n];
+        for (j, &col) in self.perm.iter().enumerate() {
+            x[col] = z[j];
+        }
+        x
+    }
+}
+
+/// Applies the pivot rows `pivots` (rows k of `done`, offset so that row k of the matrix is
+/// `done[(k - first) * n..]`) to every row in `rows`: the multipliers of L are stored in
+/// place, the rest is updated without reduction but before 2^53 could be passed.
+fn eliminate_rows(
+    rows: &mut [f64],
+    n: usize,
+    done: &[f64],
+    inv: &[u64],
+    pivots: std::ops::Range<usize>,
+    pf: f64,
+) {
+    let first = pivots.start;
+    let p = pf as u64;
+    let mut since_reduced = 0;
+    for k in pivots {
+        let pivot = &done[(k - first) * n..(k - first + 1) * n];
+        for row in rows.chunks_exact_mut(n) {
+            let x = reduce(row[k], pf) as u64;
+            let l = x * inv[k - first] % p;
+            row[k] = l as f64;
+            if l != 0 {
+                axpy(&mut row[k + 1..], l as f64, &pivot[k + 1..]);
+            }
+        }
+        since_reduced += 1;
+        if since_reduced == UPDATES_BEFORE_REDUCING {
+            since_reduced = 0;
+            for row in rows.chunks_exact_mut(n) {
+                for x in &mut row[k + 1..] {
+                    *x = reduce(*x, pf);
+                }
+            }
+        }
+    }
+}
+
+/// A sparse integer matrix in rows: (column, value).
+pub type IntRows = Vec<Vec<(u32, Integer)>>;
+
+/// Why a system could not be solved.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SolveFailure {
+    /// The matrix is singular (modulo every prime tried, and past the Hadamard bound).
+    Singular,
+}
+
+/// The exact solutions of A y = b for each right-hand side `b` of `columns`: A is n x n,
+/// nonsingular, integer; the answers are fractions.
+pub fn solve(a: &IntRows, columns: &[Vec<Integer>]) -> Result<Vec<Vec<Rational>>, SolveFailure> {
+    let n = a.len();
+    let mut lu = None;
+    for p in primes().take(20) {
+        let mut dense = vec![0f64; n * n];
+        for (i, row) in a.iter().enumerate() {
+            for (j, v) in row {
+                dense[i * n + *j as usize] = v.mod_u(p as u32) as f64;
+            }
+        }
+        if let Some(f) = Lu::new(n, dense, p) {
+            lu = Some(f);
+            break;
+        }
+    }
+    let lu = lu.ok_or(SolveFailure::Singular)?;
+    let det_bits = determinant_bits(a);
+    columns.iter().map(|b| lift(a, &lu, b, det_bits)).collect()
+}
+
+/// An upper bound, in bits, on |det A| (Hadamard's inequality): by Cramer's rule it bounds
+/// the common denominator of the solution, and with |b| its numerators.
+fn determinant_bits(a: &IntRows) -> u64 {
+    let row_bits = |row: &[(u32, Integer)]| -> u64 {
+        let norm2: Integer = row.iter().map(|(_, v)| Integer::from(v * v)).sum();
+        norm2.significant_bits() as u64 / 2 + 1
+    };
+    a.iter().map(|r| row_bits(r)).sum()
+}
+
+/// Dixon's lifting for one right-hand side: digits until the reconstructed fractions
+/// satisfy the system (tried at growing intervals, with numerator and denominator bounds
+/// balanced), or until the modulus passes the bound at which reconstruction with the
+/// Hadamard bounds must succeed.
+fn lift(a: &IntRows, lu: &Lu, b: &[Integer], det_bits: u64) -> Result<Vec<Rational>, SolveFailure> {
+    let n = a.len();
+    let p = lu.prime();
+    let b_bits = b.iter().map(|v| v.significant_bits() as u64).max().unwrap_or(0);
+    // |numerator| <= n * |b| * det-bound of a minor, denominator <= det-bound.
+    let den_bound = Integer::from(1) << (det_bits as u32);
+    let num_bits = det_bits + b_bits + (n as u64).ilog2() as u64 + 1;
+    let final_bits = num_bits + det_bits + 2;
+    let mut residual: Vec<Integer> = b.to_vec();
+    let mut y: Vec<Integer> = vec![Integer::new(); n];
+    let mut modulus = Integer::from(1);
+    let mut steps = 0u64;
+    let mut next_try = 1u64;
+    loop {
+        let r: Vec<u64> = residual.iter().map(|v| v.mod_u(p as u32) as u64).collect();
+        let digit = lu.solve(&r);
+        for (yi, &d) in y.iter_mut().zip(&digit) {
+            *yi += Integer::from(&modulus * d);
+        }
+        for (i, row) in a.iter().enumerate() {
+            let mut acc = Integer::new();
+            for (j, v) in row {
+                acc += Integer::from(v * digit[*j as usize]);
+            }
+            residual[i] -= acc;
+            residual[i].div_exact_u_mut(p as u32);
+        }
+        modulus *= p;
+        steps += 1;
+        if residual.iter().all(|r| *r == 0) {
+            // The digits so far are the solution itself, an integer vector.
+            return Ok(y.into_iter().map(Rational::from).collect());
+        }
+        if modulus.significant_bits() as u64 > final_bits {
+            let num_bound = Integer::from(&modulus / &den_bound) >> 1u32;
+            return reconstruct(&y, &modulus, &num_bound, &den_bound)
+                .filter(|x| satisfies(a, b, x))
+                .ok_or(SolveFailure::Singular);
+        }
+        if steps == next_try {
+            next_try = steps + steps.div_ceil(2);
+            let half: Integer = Integer::from(&modulus >> 1u32).sqrt();
+            if let Some(x) = reconstruct(&y, &modulus, &half, &half).filter(|x| satisfies(a, b, x)) {
+                return Ok(x);
+            }
+        }
+    }
+}
+
+/// Fractions n/d with |n| <= num_bound and 0 < d <= den_bound congruent to `y` modulo `m`,
+/// sharing the denominator found so far (a solution's entries usually share most of it).
+fn reconstruct(
+    y: &[Integer],
+    m: &Integer,
+    num_bound: &Integer,
+    den_bound: &Integer,
+) -> Option<Vec<Rational>> {
+    let mut common = Integer::from(1);
+    let mut out = Vec::with_capacity(y.len());
+    for v in y {
+        // Try the known denominator first: d * v mod m balanced small means n / d.
+        let scaled = Integer::from(v * &common).modulo(m);
+        let balanced = if Integer::from(&scaled << 1u32) > *m { scaled.clone() - m } else { scaled.clone() };
+        if balanced.clone().abs() <= *num_bound {
+            out.push(Rational::from((balanced, common.clone())));
+            continue;
+        }
+        let (num, den) = rational_reconstruction(&scaled, m, num_bound, den_bound)?;
+        let den_total = Integer::from(&den * &common);
+        if den_total > *den_bound {
+            return None;
+        }
+        out.push(Rational::from((num, den_total.clone())));
+        common = den_total;
+    }
+    Some(out)
+}
+
+/// The fraction n/d with |n| <= num_bound, 0 < d <= den_bound and n = d * v (mod m), by
+/// the extended Euclidean algorithm stopped once the remainder is small enough.
+fn rational_reconstruction(
+    v: &Integer,
+    m: &Integer,
+    num_bound: &Integer,
+    den_bound: &Integer,
+) -> Option<(Integer, Integer)> {
+    let (mut r0, mut r1) = (m.clone(), v.clone().modulo(m));
+    let (mut t0, mut t1) = (Integer::new(), Integer::from(1));
+    while r1 > *num_bound {
+        let q = Integer::from(&r0 / &r1);
+        let r2 = Integer::from(&r0 - &q * &r1);
+        let t2 = Integer::from(&t0 - &q * &t1);
+        (r0, r1, t0, t1) = (r1, r2, t1, t2);
+    }
+    if t1 == 0 || t1.clone().abs() > *den_bound {
+        return None;
+    }
+    if t1 < 0 {
+        t1 = -t1;
+        r1 = -r1;
+    }
+    Some((r1, t1))
+}
+
+/// Whether A x = b exactly.
+fn satisfies(a: &IntRows, b: &[Integer], x: &[Rational]) -> bool {
+    let den = x.iter().fold(Integer::from(1), |acc, v| acc.lcm(v.denom()));
+    let scaled: Vec<Integer> =
+        x.iter().map(|v| Integer::from(v.numer() * Integer::from(&den / v.denom()))).collect();
+    a.iter().zip(b).all(|(row, bi)| {
+        let lhs: Integer = row.iter().map(|(j, v)| Integer::from(v * &scaled[*j as usize])).sum();
+        lhs == Integer::from(bi * &den)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn int_rows(m: &[&[i64]]) -> IntRows {
+        m.iter()
+            .map(|r| {
+                r.iter()
+                    .enumerate()
+                    .filter(|(_, v)| **v != 0)
+                    .map(|(j, v)| (j as u32, Integer::from(*v)))
+                    .collect()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn primes_are_prime_and_below_the_bound() {
+        let ps: Vec<u64> = primes().take(3).collect();
+        assert_eq!(ps, vec![1048573, 1048571, 1048559]);
+    }
+
+    #[test]
+    fn lu_solves_modulo_p_with_a_zero_on_the_diagonal() {
+        let p = 1048573;
+        let a = vec![0.0, 1.0, 2.0, 1.0, 0.0, 3.0, 4.0, 5.0, 0.0];
+        let lu = Lu::new(3, a, p).unwrap();
+        // x = (1, 2, 3): b = (0+2+6, 1+0+9, 4+10+0)
+        assert_eq!(lu.solve(&[8, 10, 14]), vec![1, 2, 3]);
+        assert!(Lu::new(2, vec![1.0, 2.0, 2.0, 4.0], p).is_none());
+    }
+
+    #[test]
+    fn solves_small_systems_exactly() {
+        let a = int_rows(&[&[2, 1], &[1, 3]]);
+        let x = solve(&a, &[vec![Integer::from(1), Integer::from(2)]]).unwrap();
+        assert_eq!(x[0], vec![Rational::from((1, 5)), Rational::from((3, 5))]);
+        // Huge right-hand side and a solution with a large denominator.
+        let a = int_rows(&[&[1_000_003, -7, 0], &[5, 999_983, 11], &[0, 13, 1_000_033]]);
+        let big = Integer::from(Integer::u_pow_u(10, 80));
+        let b = vec![big.clone(), Integer::from(-3), big];
+        let x = solve(&a, std::slice::from_ref(&b)).unwrap();
+        assert!(satisfies(&a, &b, &x[0]));
+    }
+
+    #[test]
+    fn solves_a_system_larger_than_a_block_with_many_lifting_steps() {
+        // A random-looking dense 40 x 40 system.
+        let n = 40;
+        let mut s = 12345u64;
+        let mut next = || {
+            s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (s >> 33) as i64 % 1000 - 500
+        };
+        let a: IntRows =
+            (0..n).map(|_| (0..n as u32).map(|j| (j, Integer::from(next()))).collect()).collect();
+        let b: Vec<Integer> = (0..n).map(|_| Integer::from(next())).collect();
+        let x = solve(&a, std::slice::from_ref(&b)).unwrap();
+        assert!(satisfies(&a, &b, &x[0]));
+        assert!(x[0].iter().any(|v| v.denom().significant_bits() > 200));
+    }
+}
