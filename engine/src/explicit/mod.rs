@@ -7,5 +7,6 @@ pub mod chain;
 pub mod graph;
 pub mod linear;
 pub mod modular;
+pub mod questions;
 
 pub use chain::{Builder, ChainError, ExplicitChain, MAX_STATES, Rewards};

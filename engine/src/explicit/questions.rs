@@ -1,0 +1,279 @@
+//! The questions a user asks of an explicit chain, answered exactly for every state:
+//! the probability of ever reaching a target, the expected steps (or reward) until then and
+//! their variance, the distribution of the steps, where the chain ends, and the expected
+//! visits to each transient state. Graph analysis decides first which states reach the
+//! target surely, possibly or never, so that an expectation is finite or infinite exactly.
+
+use super::ExplicitChain;
+use super::graph::{Reverse, components};
+use super::linear::{self, Rows, Singular, Transposed};
+use rug::Rational;
+
+/// Which states reach the target with probability 0, 1, or strictly between.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reachability {
+    /// Reaches the target with positive probability (target states included).
+    pub possible: Vec<bool>,
+    /// Reaches it with probability 1 (target states included).
+    pub sure: Vec<bool>,
+}
+
+/// Graph analysis (no arithmetic): a state reaches the target surely iff it cannot reach a
+/// state that misses it without first passing through the target.
+pub fn reachability(chain: &ExplicitChain, target: &[bool]) -> Reachability {
+    let n = chain.states();
+    let reverse = Reverse::new(n, |s| chain.row(s).map(|(t, _)| t));
+    let possible = reverse.reaching(target, &vec![true; n]);
+    let never: Vec<bool> = possible.iter().map(|p| !p).collect();
+    let outside_target: Vec<bool> = target.iter().map(|t| !t).collect();
+    let may_miss = reverse.reaching(&never, &outside_target);
+    let sure = (0..n).map(|s| target[s] || (possible[s] && !may_miss[s])).collect();
+    Reachability { possible, sure }
+}
+
+/// The probability of ever reaching `target` (at step 0 if the state is in it), per state.
+pub fn reach_probability(chain: &ExplicitChain, target: &[bool]) -> Result<Vec<Rational>, Singular> {
+    let r = reachability(chain, target);
+    let n = chain.states();
+    let unknown: Vec<bool> = (0..n).map(|s| r.possible[s] && !r.sure[s]).collect();
+    let b: Vec<Vec<Rational>> = (0..n)
+        .map(|s| match unknown[s] {
+            true => vec![chain.row(s as u32).filter(|(t, _)| r.sure[*t as usize]).map(|(_, p)| p).sum()],
+            false => Vec::new(),
+        })
+        .collect();
+    let x = linear::solve(chain, &unknown, &b)?;
+    Ok((0..n)
+        .map(|s| match (r.sure[s], unknown[s]) {
+            (true, _) => Rational::from(1),
+            (_, true) => x[s][0].clone(),
+            _ => Rational::new(),
+        })
+        .collect())
+}
+
+/// The expected total of `reward` (earned on each step out of a state) until `target` is
+/// reached, per state: `None` (infinite) where the target is missed with positive
+/// probability, 0 in the target.
+pub fn expected_reward(chain: &ExplicitChain, target: &[bool], reward: &[Rational]) -> Result<Vec<Option<Rational>>, Singular> {
+    Ok(moments(chain, target, reward, false)?.into_iter().map(|m| m.map(|(first, _)| first)).collect())
+}
+
+/// The expected number of steps until `target` and its variance, per state (`None` where
+/// infinite).
+pub fn steps_mean_and_variance(chain: &ExplicitChain, target: &[bool]) -> Result<Vec<Option<(Rational, Rational)>>, Singular> {
+    let ones = vec![Rational::from(1); chain.states()];
+    let m = moments(chain, target, &ones, true)?;
+    Ok(m.into_iter().map(|m| m.map(|(first, second)| (first.clone(), second - first.square()))).collect())
+}
+
+/// First (and, with `second`, second) moments of the reward accumulated until the target,
+/// for states that reach it surely. The second moment of the steps T satisfies
+/// E[T^2] = sum_t P(s,t) (1 + 2 E_t[T] + E_t[T^2]) outside the target.
+fn moments(
+    chain: &ExplicitChain,
+    target: &[bool],
+    reward: &[Rational],
+    second: bool,
+) -> Result<Vec<Option<(Rational, Rational)>>, Singular> {
+    let r = reachability(chain, target);
+    let n = chain.states();
+    let unknown: Vec<bool> = (0..n).map(|s| r.sure[s] && !target[s]).collect();
+    let b: Vec<Vec<Rational>> =
+        (0..n).map(|s| if unknown[s] { vec![reward[s].clone()] } else { Vec::new() }).collect();
+    let first = linear::solve(chain, &unknown, &b)?;
+    let value = |x: &[Vec<Rational>], s: usize| if unknown[s] { x[s][0].clone() } else { Rational::new() };
+    let second_moment = if second {
+        let b2: Vec<Vec<Rational>> = (0..n)
+            .map(|s| match unknown[s] {
+                true => {
+                    let ahead: Rational = chain.row(s as u32).map(|(t, p)| Rational::from(p * value(&first, t as usize))).sum();
+                    vec![Rational::from(1) + ahead * 2u32]
+                }
+                false => Vec::new(),
+            })
+            .collect();
+        Some(linear::solve(chain, &unknown, &b2)?)
+    } else {
+        None
+    };
+    Ok((0..n)
+        .map(|s| {
+            r.sure[s].then(|| (value(&first, s), second_moment.as_ref().map_or_else(Rational::new, |m| value(m, s))))
+        })
+        .collect())
+}
+
+/// P(T <= k) for k = 0..=bound, per state, where T is the step at which `target` is first
+/// reached: exact, by `bound` sweeps of the matrix.
+pub fn steps_distribution(chain: &ExplicitChain, target: &[bool], bound: u32, states: &[u32]) -> Vec<Vec<Rational>> {
+    let n = chain.states();
+    let possible = reachability(chain, target).possible;
+    let mut u: Vec<Rational> = (0..n).map(|s| Rational::from(target[s] as u32)).collect();
+    let mut out: Vec<Vec<Rational>> = states.iter().map(|&s| vec![u[s as usize].clone()]).collect();
+    for _ in 0..bound {
+        let next: Vec<Rational> = (0..n)
+            .map(|s| match (target[s], possible[s]) {
+                (true, _) => Rational::from(1),
+                (_, false) => Rational::new(),
+                _ => chain.row(s as u32).map(|(t, p)| Rational::from(p * &u[t as usize])).sum(),
+            })
+            .collect();
+        u = next;
+        for (o, &s) in out.iter_mut().zip(states) {
+            o.push(u[s as usize].clone());
+        }
+    }
+    out
+}
+
+/// Where the chain ends: its bottom strongly connected components (a single absorbing state,
+/// or a closed class it cycles in forever), and the probability of ending in each, per state.
+pub struct Ends {
+    /// The bottom components, each a sorted list of states.
+    pub bottoms: Vec<Vec<u32>>,
+    /// Per state, the probability of each bottom component (in the order of `bottoms`).
+    pub probability: Vec<Vec<Rational>>,
+}
+
+pub fn ends(chain: &ExplicitChain) -> Result<Ends, Singular> {
+    let n = chain.states();
+    let all = vec![true; n];
+    let comps = components(n, &all, |s| chain.row(s).map(|(t, _)| t));
+    let mut which = vec![usize::MAX; n];
+    let mut bottoms = Vec::new();
+    for comp in comps {
+        let closed = comp.iter().all(|&s| chain.row(s).all(|(t, _)| comp.binary_search(&t).is_ok()));
+        if closed {
+            for &s in &comp {
+                which[s as usize] = bottoms.len();
+            }
+            bottoms.push(comp);
+        }
+    }
+    let k = bottoms.len();
+    let transient: Vec<bool> = which.iter().map(|&w| w == usize::MAX).collect();
+    let b: Vec<Vec<Rational>> = (0..n)
+        .map(|s| {
+            let mut row = vec![Rational::new(); if transient[s] { k } else { 0 }];
+            if transient[s] {
+                for (t, p) in chain.row(s as u32).filter(|(t, _)| !transient[*t as usize]) {
+                    row[which[t as usize]] += p;
+                }
+            }
+            row
+        })
+        .collect();
+    let x = linear::solve(chain, &transient, &b)?;
+    let probability = (0..n)
+        .map(|s| match transient[s] {
+            true => x[s].clone(),
+            false => (0..k).map(|c| Rational::from((c == which[s]) as u32)).collect(),
+        })
+        .collect();
+    Ok(Ends { bottoms, probability })
+}
+
+/// The expected number of visits to each transient state (a state not in a bottom
+/// component) starting from `from`: a row of the fundamental matrix (I - Q)^-1. Empty
+/// entries for recurrent states; all empty if `from` is recurrent.
+pub fn expected_visits(chain: &ExplicitChain, ends: &Ends, from: u32) -> Result<Vec<Option<Rational>>, Singular> {
+    let n = chain.states();
+    let mut transient = vec![true; n];
+    for s in ends.bottoms.iter().flatten() {
+        transient[*s as usize] = false;
+    }
+    if !transient[from as usize] {
+        return Ok(vec![None; n]);
+    }
+    // v = e_from (I - Q)^-1, i.e. (I - Q^T) v = e_from.
+    let qt = Transposed::new(chain, &transient);
+    let b: Vec<Vec<Rational>> = (0..n)
+        .map(|s| if transient[s] { vec![Rational::from((s == from as usize) as u32)] } else { Vec::new() })
+        .collect();
+    let x = linear::solve(&qt, &transient, &b)?;
+    debug_assert_eq!(qt.len(), n);
+    Ok((0..n).map(|s| transient[s].then(|| x[s][0].clone())).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::Builder;
+    use super::*;
+
+    fn q(n: i64, d: i64) -> Rational {
+        Rational::from((n, d))
+    }
+
+    /// Gambler's ruin on 0..=goal with win probability p, started at 1.
+    fn ruin(goal: u64, p: Rational) -> ExplicitChain {
+        let mut b = Builder::new(goal + 1).unwrap();
+        b.absorbing(0).unwrap();
+        b.absorbing(goal).unwrap();
+        for i in 1..goal {
+            b.row(i, [(i + 1, p.clone()), (i - 1, Rational::from(1) - &p)]).unwrap();
+        }
+        b.initial(1).unwrap();
+        b.finish().unwrap()
+    }
+
+    fn set(n: usize, states: &[usize]) -> Vec<bool> {
+        (0..n).map(|s| states.contains(&s)).collect()
+    }
+
+    #[test]
+    fn gamblers_ruin_matches_its_closed_forms() {
+        // p = 2/5, q/p = 3/2: P(win from i) = (1 - (3/2)^i) / (1 - (3/2)^N).
+        let (n, p) = (12u64, q(2, 5));
+        let chain = ruin(n, p);
+        let win = reach_probability(&chain, &set(13, &[12])).unwrap();
+        for i in 0..=12u32 {
+            let power = |k: u32| (0..k).fold(q(1, 1), |acc, _| acc * q(3, 2));
+            let expected = (Rational::from(1) - power(i)) / (Rational::from(1) - power(12));
+            assert_eq!(win[i as usize], expected, "i = {i}");
+        }
+        // Fair: duration i (N - i) to either end, and its variance by the second method of
+        // summing the distribution is checked in the integration tests.
+        let fair = ruin(10, q(1, 2));
+        let both = set(11, &[0, 10]);
+        let m = steps_mean_and_variance(&fair, &both).unwrap();
+        for i in 0..=10i64 {
+            assert_eq!(m[i as usize].as_ref().unwrap().0, q(i * (10 - i), 1));
+        }
+        // Variance of the fair walk's duration from i: i(N-i)(i^2 + (N-i)^2 - 2) / 3.
+        for i in 0..=10i64 {
+            let expected = q(i * (10 - i) * (i * i + (10 - i) * (10 - i) - 2), 3);
+            assert_eq!(m[i as usize].as_ref().unwrap().1, expected, "i = {i}");
+        }
+    }
+
+    #[test]
+    fn a_target_missed_with_positive_probability_has_infinite_expectation() {
+        let chain = ruin(4, q(1, 2));
+        let win = set(5, &[4]);
+        let e = expected_reward(&chain, &win, &vec![q(1, 1); 5]).unwrap();
+        assert_eq!(e, vec![None, None, None, None, Some(q(0, 1))]);
+        let r = reachability(&chain, &win);
+        assert_eq!(r.possible, vec![false, true, true, true, true]);
+        assert_eq!(r.sure, vec![false, false, false, false, true]);
+    }
+
+    #[test]
+    fn ends_and_visits_of_the_fair_walk() {
+        let chain = ruin(4, q(1, 2));
+        let e = ends(&chain).unwrap();
+        assert_eq!(e.bottoms, vec![vec![0], vec![4]]);
+        assert_eq!(e.probability[1], vec![q(3, 4), q(1, 4)]);
+        // Fundamental matrix of the fair walk on 1..=3: N[1] = (3/2, 1, 1/2).
+        let v = expected_visits(&chain, &e, 1).unwrap();
+        assert_eq!(v, vec![None, Some(q(3, 2)), Some(q(1, 1)), Some(q(1, 2)), None]);
+    }
+
+    #[test]
+    fn the_distribution_of_steps_adds_up_to_the_mean() {
+        // Fair walk on 0..=2 from 1: T = 1 always.
+        let chain = ruin(2, q(1, 2));
+        let d = steps_distribution(&chain, &set(3, &[0, 2]), 3, &[1]);
+        assert_eq!(d[0], vec![q(0, 1), q(1, 1), q(1, 1), q(1, 1)]);
+    }
+}
