@@ -4,6 +4,7 @@
 //! connected components in topological order, each solved exactly.
 
 pub mod chain;
+pub mod explore;
 pub mod graph;
 pub mod linear;
 pub mod modular;

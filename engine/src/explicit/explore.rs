@@ -1,0 +1,80 @@
+//! An implicit chain (generated move by move, as peg solitaire or the dice race) written out
+//! as an explicit one, so it can be exported for other tools and checked against the
+//! explicit solver.
+
+use super::{Builder, ChainError, ExplicitChain};
+use crate::Chain;
+use hashbrown::HashMap;
+use rug::Rational;
+
+/// Why a chain could not be written out.
+#[derive(Debug, thiserror::Error, Clone, PartialEq, Eq)]
+pub enum ExploreError {
+    #[error("more than {limit} states are reachable")]
+    TooManyStates { limit: u64 },
+    #[error(transparent)]
+    Chain(#[from] ChainError),
+}
+
+/// Every state reachable from `starts` (through `canonical` if `reduce`), numbered in the
+/// order they were found (starts first), with the move probabilities weight / total; a
+/// state with no moves becomes absorbing (a move to itself with probability 1). `labels`
+/// names the labels of each state. Returns the chain and the state behind each index.
+pub fn explore<C: Chain>(
+    chain: &C,
+    starts: &[C::State],
+    reduce: bool,
+    limit: u64,
+    labels: impl Fn(C::State) -> Vec<String>,
+) -> Result<(ExplicitChain, Vec<C::State>), ExploreError> {
+    let key = |s: C::State| if reduce { chain.canonical(s) } else { s };
+    let mut index: HashMap<C::State, u64> = HashMap::new();
+    let mut states: Vec<C::State> = Vec::new();
+    let mut rows: Vec<Vec<(u64, u64)>> = Vec::new();
+    let mut totals: Vec<u64> = Vec::new();
+    let mut number = |s: C::State, states: &mut Vec<C::State>| -> Result<u64, ExploreError> {
+        let len = index.len() as u64;
+        let id = *index.entry(s).or_insert(len);
+        if id == len {
+            if len >= limit {
+                return Err(ExploreError::TooManyStates { limit });
+            }
+            states.push(s);
+        }
+        Ok(id)
+    };
+    for &s in starts {
+        number(key(s), &mut states)?;
+    }
+    let mut moves = Vec::new();
+    let mut next = 0usize;
+    while next < states.len() {
+        moves.clear();
+        let total = chain.transitions(states[next], &mut moves);
+        let mut row = Vec::with_capacity(moves.len());
+        for &(child, weight) in &moves {
+            row.push((number(key(child), &mut states)?, weight));
+        }
+        rows.push(row);
+        totals.push(total);
+        next += 1;
+    }
+    let mut b = Builder::new(states.len() as u64)?;
+    for (s, (row, total)) in rows.into_iter().zip(totals).enumerate() {
+        let s = s as u64;
+        if row.is_empty() {
+            b.absorbing(s)?;
+        } else {
+            b.row(s, row.into_iter().map(|(t, w)| (t, Rational::from((w, total)))))?;
+        }
+    }
+    for &s in starts {
+        b.initial(index[&key(s)])?;
+    }
+    for (i, &s) in states.iter().enumerate() {
+        for label in labels(s) {
+            b.label(&label, i as u64)?;
+        }
+    }
+    Ok((b.finish()?, states))
+}
