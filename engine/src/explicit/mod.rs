@@ -9,5 +9,6 @@ pub mod graph;
 pub mod linear;
 pub mod modular;
 pub mod questions;
+pub mod sample;
 
 pub use chain::{Builder, ChainError, ExplicitChain, MAX_STATES, Rewards};
