@@ -9,7 +9,9 @@
 //! engine's budget.
 
 pub mod budget;
+pub mod chains;
 pub mod error;
+pub mod formats;
 pub mod input;
 pub mod race;
 pub mod render;

@@ -6,6 +6,7 @@
 
 pub mod audit;
 pub mod board;
+pub mod chain;
 pub mod count;
 pub mod doc;
 pub mod ends;

@@ -55,13 +55,20 @@ pub fn reach_probability(chain: &ExplicitChain, target: &[bool]) -> Result<Vec<R
 /// The expected total of `reward` (earned on each step out of a state) until `target` is
 /// reached, per state: `None` (infinite) where the target is missed with positive
 /// probability, 0 in the target.
-pub fn expected_reward(chain: &ExplicitChain, target: &[bool], reward: &[Rational]) -> Result<Vec<Option<Rational>>, Singular> {
+pub fn expected_reward(
+    chain: &ExplicitChain,
+    target: &[bool],
+    reward: &[Rational],
+) -> Result<Vec<Option<Rational>>, Singular> {
     Ok(moments(chain, target, reward, false)?.into_iter().map(|m| m.map(|(first, _)| first)).collect())
 }
 
 /// The expected number of steps until `target` and its variance, per state (`None` where
 /// infinite).
-pub fn steps_mean_and_variance(chain: &ExplicitChain, target: &[bool]) -> Result<Vec<Option<(Rational, Rational)>>, Singular> {
+pub fn steps_mean_and_variance(
+    chain: &ExplicitChain,
+    target: &[bool],
+) -> Result<Vec<Option<(Rational, Rational)>>, Singular> {
     let ones = vec![Rational::from(1); chain.states()];
     let m = moments(chain, target, &ones, true)?;
     Ok(m.into_iter().map(|m| m.map(|(first, second)| (first.clone(), second - first.square()))).collect())
@@ -87,7 +94,8 @@ fn moments(
         let b2: Vec<Vec<Rational>> = (0..n)
             .map(|s| match unknown[s] {
                 true => {
-                    let ahead: Rational = chain.row(s as u32).map(|(t, p)| Rational::from(p * value(&first, t as usize))).sum();
+                    let ahead: Rational =
+                        chain.row(s as u32).map(|(t, p)| Rational::from(p * value(&first, t as usize))).sum();
                     vec![Rational::from(1) + ahead * 2u32]
                 }
                 false => Vec::new(),
@@ -99,14 +107,21 @@ fn moments(
     };
     Ok((0..n)
         .map(|s| {
-            r.sure[s].then(|| (value(&first, s), second_moment.as_ref().map_or_else(Rational::new, |m| value(m, s))))
+            r.sure[s].then(|| {
+                (value(&first, s), second_moment.as_ref().map_or_else(Rational::new, |m| value(m, s)))
+            })
         })
         .collect())
 }
 
 /// P(T <= k) for k = 0..=bound, per state, where T is the step at which `target` is first
 /// reached: exact, by `bound` sweeps of the matrix.
-pub fn steps_distribution(chain: &ExplicitChain, target: &[bool], bound: u32, states: &[u32]) -> Vec<Vec<Rational>> {
+pub fn steps_distribution(
+    chain: &ExplicitChain,
+    target: &[bool],
+    bound: u32,
+    states: &[u32],
+) -> Vec<Vec<Rational>> {
     let n = chain.states();
     let possible = reachability(chain, target).possible;
     let mut u: Vec<Rational> = (0..n).map(|s| Rational::from(target[s] as u32)).collect();
@@ -177,7 +192,11 @@ pub fn ends(chain: &ExplicitChain) -> Result<Ends, Singular> {
 /// The expected number of visits to each transient state (a state not in a bottom
 /// component) starting from `from`: a row of the fundamental matrix (I - Q)^-1. Empty
 /// entries for recurrent states; all empty if `from` is recurrent.
-pub fn expected_visits(chain: &ExplicitChain, ends: &Ends, from: u32) -> Result<Vec<Option<Rational>>, Singular> {
+pub fn expected_visits(
+    chain: &ExplicitChain,
+    ends: &Ends,
+    from: u32,
+) -> Result<Vec<Option<Rational>>, Singular> {
     let n = chain.states();
     let mut transient = vec![true; n];
     for s in ends.bottoms.iter().flatten() {

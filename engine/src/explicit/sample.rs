@@ -44,7 +44,14 @@ impl Tally {
 /// Simulates `runs` runs with `seed` on `threads` threads (0 = all cores): each starts in an
 /// initial state drawn uniformly and stops on reaching `target`, on entering a state that
 /// cannot reach it, or after `max_steps` steps.
-pub fn simulate(chain: &ExplicitChain, target: &[bool], runs: u64, seed: u64, threads: usize, max_steps: u64) -> Tally {
+pub fn simulate(
+    chain: &ExplicitChain,
+    target: &[bool],
+    runs: u64,
+    seed: u64,
+    threads: usize,
+    max_steps: u64,
+) -> Tally {
     let possible = reachability(chain, target).possible;
     let (rows, rounded) = prepare(chain);
     let initial = chain.initial();
@@ -74,7 +81,8 @@ pub fn simulate(chain: &ExplicitChain, target: &[bool], runs: u64, seed: u64, th
         }
         t
     };
-    let mut total = sampler::run_folded(runs, seed, threads, work, Tally::default(), |acc, _, t| acc.add(t), &|_| {});
+    let mut total =
+        sampler::run_folded(runs, seed, threads, work, Tally::default(), |acc, _, t| acc.add(t), &|_| {});
     total.rounded_rows = rounded;
     total
 }

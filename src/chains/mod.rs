@@ -1,0 +1,315 @@
+//! Questions about explicit Markov chains (from files or built-in games), answered exactly
+//! by the engine's explicit solver, with the seeded simulation beside them on request.
+//! Typed results only: `render::chain` turns them into text, JSON and CSV.
+
+use crate::engine::explicit::questions::{self, Ends};
+use crate::engine::explicit::sample::{self, Tally};
+use crate::engine::explicit::{ExplicitChain, linear::Singular};
+use crate::error::Error;
+use rug::Rational;
+
+/// Which states count as reached.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// The states of a label of the model.
+    Label(String),
+    /// States by number.
+    States(Vec<u64>),
+}
+
+/// The seeded simulation asked for beside the exact values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Simulation {
+    pub runs: u64,
+    pub seed: u64,
+    pub threads: usize,
+    /// A run that has neither reached the target nor lost every chance of it after this many
+    /// steps is counted as cut short.
+    pub max_steps: u64,
+}
+
+/// What to ask of a chain.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Question {
+    pub target: Option<Target>,
+    /// A reward structure of the model, accumulated until the target.
+    pub reward: Option<String>,
+    /// P(T = k) and P(T <= k) for k up to this bound.
+    pub distribution: Option<u32>,
+    /// The expected visits to each transient state from the first initial state.
+    pub visits: bool,
+    pub simulation: Option<Simulation>,
+}
+
+/// The answers for one initial state.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StateAnswer {
+    pub state: u32,
+    pub reach: Rational,
+    /// Expected steps and their variance; `None` when infinite (the target may be missed).
+    pub steps: Option<(Rational, Rational)>,
+    /// The expected reward until the target, when a reward was asked for (`Some(None)`:
+    /// infinite).
+    pub reward: Option<Option<Rational>>,
+}
+
+/// min, max and the average over the initial states (each one equally likely).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Summary {
+    pub min: Rational,
+    pub max: Rational,
+    pub average: Rational,
+}
+
+impl Summary {
+    /// `None` if any value is infinite (`None`) or there is none.
+    fn of<'a>(values: impl Iterator<Item = Option<&'a Rational>>) -> Option<Summary> {
+        let values: Option<Vec<&Rational>> = values.collect();
+        let values = values.filter(|v| !v.is_empty())?;
+        let min = (*values.iter().min()?).clone();
+        let max = (*values.iter().max()?).clone();
+        let sum: Rational = values.iter().copied().sum();
+        Some(Summary { min, max, average: sum / values.len() as u32 })
+    }
+}
+
+/// The distribution of the steps until the target, for a uniformly drawn initial state.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Distribution {
+    /// P(T <= k) for k = 0..=bound.
+    pub cumulative: Vec<Rational>,
+    /// The smallest k with P(T <= k) >= 1/2, and >= 9/10, if within the bound.
+    pub median: Option<u32>,
+    pub percentile90: Option<u32>,
+}
+
+/// Everything about reaching the target.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TargetAnswer {
+    pub name: String,
+    pub target_states: usize,
+    pub initial: Vec<StateAnswer>,
+    pub reach: Summary,
+    pub steps: Option<Summary>,
+    pub variance: Option<Summary>,
+    pub reward: Option<(String, Option<Summary>)>,
+    pub distribution: Option<Distribution>,
+}
+
+/// A place the chain ends in (a bottom component) and its probability for a uniformly drawn
+/// initial state.
+#[derive(Clone, Debug, PartialEq)]
+pub struct End {
+    pub states: Vec<u32>,
+    /// The labels every state of the component carries.
+    pub labels: Vec<String>,
+    pub probability: Rational,
+}
+
+/// The simulation's tallies beside the exact values they estimate.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Estimate {
+    pub simulation: Simulation,
+    pub tally: Tally,
+    /// The exact values for a uniformly drawn initial state.
+    pub reach: Rational,
+    pub steps: Option<Rational>,
+}
+
+/// The answers about one chain.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChainReport {
+    pub states: usize,
+    pub transitions: usize,
+    pub initial_states: usize,
+    pub labels: Vec<String>,
+    pub rewards: Vec<String>,
+    pub target: Option<TargetAnswer>,
+    /// Where the chain ends, when no target was given.
+    pub ends: Option<Vec<End>>,
+    /// Expected visits to each transient state from the first initial state.
+    pub visits: Option<Vec<(u32, Rational)>>,
+    pub estimate: Option<Estimate>,
+}
+
+/// Answers `question` about `chain` exactly (and by simulation if asked).
+pub fn analyse(chain: &ExplicitChain, question: &Question) -> Result<ChainReport, Error> {
+    let (target, name) = match &question.target {
+        Some(t) => {
+            let (set, name) = target_set(chain, t)?;
+            (Some(set), name)
+        }
+        None => (None, String::new()),
+    };
+    if question.reward.is_some() && target.is_none() {
+        return Err(Error::Invalid("a reward is accumulated until a target: name the target too".into()));
+    }
+    if question.distribution.is_some() && target.is_none() {
+        return Err(Error::Invalid("the distribution of the steps needs a target".into()));
+    }
+    let reward = match &question.reward {
+        Some(r) => Some((r.clone(), step_reward(chain, r)?)),
+        None => None,
+    };
+    let mut report = ChainReport {
+        states: chain.states(),
+        transitions: chain.transitions(),
+        initial_states: chain.initial().len(),
+        labels: chain.labels().keys().cloned().collect(),
+        rewards: chain.rewards().keys().cloned().collect(),
+        target: None,
+        ends: None,
+        visits: None,
+        estimate: None,
+    };
+    let ends_needed = target.is_none() || question.visits;
+    let ends = if ends_needed { Some(questions::ends(chain).map_err(singular)?) } else { None };
+    if let Some(target) = &target {
+        report.target = Some(target_answer(chain, target, name, reward, question.distribution)?);
+        if let Some(sim) = question.simulation {
+            let t = report.target.as_ref().expect("just set");
+            let tally = sample::simulate(chain, target, sim.runs, sim.seed, sim.threads, sim.max_steps);
+            let steps = t.steps.as_ref().map(|s| s.average.clone());
+            report.estimate =
+                Some(Estimate { simulation: sim, tally, reach: t.reach.average.clone(), steps });
+        }
+    } else if question.simulation.is_some() {
+        return Err(Error::Invalid(
+            "a simulation estimates the chance of reaching a target: name the target".into(),
+        ));
+    }
+    if let (None, Some(e)) = (&target, &ends) {
+        report.ends = Some(ends_answer(chain, e));
+    }
+    if question.visits {
+        let e = ends.as_ref().expect("computed when visits are asked for");
+        let from = chain.initial()[0];
+        let v = questions::expected_visits(chain, e, from).map_err(singular)?;
+        report.visits =
+            Some(v.into_iter().enumerate().filter_map(|(s, v)| v.map(|v| (s as u32, v))).collect());
+    }
+    Ok(report)
+}
+
+fn singular(e: Singular) -> Error {
+    // The graph analysis leaves only systems with one solution; this would be a defect.
+    Error::Invalid(format!("cannot solve this chain exactly: {e}"))
+}
+
+fn target_set(chain: &ExplicitChain, target: &Target) -> Result<(Vec<bool>, String), Error> {
+    let n = chain.states();
+    let mut set = vec![false; n];
+    match target {
+        Target::Label(name) => {
+            let states = chain.label(name).ok_or_else(|| {
+                let known: Vec<&str> = chain.labels().keys().map(String::as_str).collect();
+                let known = if known.is_empty() { "none".to_string() } else { known.join(", ") };
+                Error::Invalid(format!("the model has no label {name:?} (its labels: {known})"))
+            })?;
+            for &s in states {
+                set[s as usize] = true;
+            }
+            Ok((set, name.clone()))
+        }
+        Target::States(states) => {
+            for &s in states {
+                if s >= n as u64 {
+                    return Err(Error::Invalid(format!(
+                        "the model has no state {s} (its states are 0 to {})",
+                        n - 1
+                    )));
+                }
+                set[s as usize] = true;
+            }
+            let list: Vec<String> = states.iter().map(u64::to_string).collect();
+            Ok((set, format!("states {}", list.join(","))))
+        }
+    }
+}
+
+fn step_reward(chain: &ExplicitChain, name: &str) -> Result<Vec<Rational>, Error> {
+    chain.step_reward(name).ok_or_else(|| {
+        let known: Vec<&str> = chain.rewards().keys().map(String::as_str).collect();
+        let known = if known.is_empty() { "none".to_string() } else { known.join(", ") };
+        Error::Invalid(format!("the model has no reward structure {name:?} (its rewards: {known})"))
+    })
+}
+
+fn target_answer(
+    chain: &ExplicitChain,
+    target: &[bool],
+    name: String,
+    reward: Option<(String, Vec<Rational>)>,
+    bound: Option<u32>,
+) -> Result<TargetAnswer, Error> {
+    let reach = questions::reach_probability(chain, target).map_err(singular)?;
+    let steps = questions::steps_mean_and_variance(chain, target).map_err(singular)?;
+    let rewards = match &reward {
+        Some((_, r)) => Some(questions::expected_reward(chain, target, r).map_err(singular)?),
+        None => None,
+    };
+    let initial: Vec<StateAnswer> = chain
+        .initial()
+        .iter()
+        .map(|&s| StateAnswer {
+            state: s,
+            reach: reach[s as usize].clone(),
+            steps: steps[s as usize].clone(),
+            reward: rewards.as_ref().map(|r| r[s as usize].clone()),
+        })
+        .collect();
+    let reach_summary =
+        Summary::of(initial.iter().map(|a| Some(&a.reach))).expect("a chain has an initial state");
+    let steps_summary = Summary::of(initial.iter().map(|a| a.steps.as_ref().map(|s| &s.0)));
+    let variance = Summary::of(initial.iter().map(|a| a.steps.as_ref().map(|s| &s.1)));
+    let reward = reward.map(|(name, _)| {
+        let summary = Summary::of(initial.iter().map(|a| a.reward.as_ref().and_then(|r| r.as_ref())));
+        (name, summary)
+    });
+    let distribution = bound.map(|k| distribution(chain, target, k));
+    let target_states = target.iter().filter(|t| **t).count();
+    Ok(TargetAnswer {
+        name,
+        target_states,
+        initial,
+        reach: reach_summary,
+        steps: steps_summary,
+        variance,
+        reward,
+        distribution,
+    })
+}
+
+fn distribution(chain: &ExplicitChain, target: &[bool], bound: u32) -> Distribution {
+    let per_state = questions::steps_distribution(chain, target, bound, chain.initial());
+    let count = per_state.len() as u32;
+    let cumulative: Vec<Rational> =
+        (0..=bound as usize).map(|k| per_state.iter().map(|d| &d[k]).sum::<Rational>() / count).collect();
+    let first_at = |p: Rational| cumulative.iter().position(|c| *c >= p).map(|k| k as u32);
+    Distribution {
+        median: first_at(Rational::from((1, 2))),
+        percentile90: first_at(Rational::from((9, 10))),
+        cumulative,
+    }
+}
+
+fn ends_answer(chain: &ExplicitChain, ends: &Ends) -> Vec<End> {
+    let count = chain.initial().len() as u32;
+    ends.bottoms
+        .iter()
+        .enumerate()
+        .map(|(i, states)| {
+            let probability: Rational =
+                chain.initial().iter().map(|&s| &ends.probability[s as usize][i]).sum::<Rational>() / count;
+            let labels = chain
+                .labels()
+                .iter()
+                .filter(|(name, held)| {
+                    name.as_str() != "init" && states.iter().all(|s| held.binary_search(s).is_ok())
+                })
+                .map(|(name, _)| name.clone())
+                .collect();
+            End { states: states.clone(), labels, probability }
+        })
+        .collect()
+}

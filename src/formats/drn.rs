@@ -1,0 +1,404 @@
+//! Storm's explicit format, DRN, as `storm --exportbuild model.drn` writes it: a header
+//! (`@type`, `@parameters`, `@reward_models`, `@nr_states`, `@model`), then for each state a
+//! line `state ID [rewards] labels`, a line `action 0 [rewards]`, and one line
+//! `TARGET : PROBABILITY` per transition. Only discrete-time chains (`@type: DTMC`) are read.
+//! The label `init` marks the initial states; a DTMC's action reward is earned on each step
+//! out of its state, so it is added to the state's reward.
+
+use super::number::parse;
+use super::{FormatError, check_size};
+use crate::engine::explicit::{Builder, ExplicitChain};
+use rug::Rational;
+use std::fmt::Write;
+
+/// Reads a DRN text. `budget` (bytes) refuses a chain whose declared size will not fit.
+pub fn parse_drn(text: &str, budget: Option<u64>) -> Result<ExplicitChain, FormatError> {
+    let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l)).filter(|(_, l)| {
+        let t = l.trim();
+        !t.is_empty() && !t.starts_with("//")
+    });
+    let mut header = Header::default();
+    // The header: sections until @model.
+    loop {
+        let Some((n, line)) = lines.next() else {
+            return Err(FormatError::whole("no @model section: not a DRN file"));
+        };
+        let line = line.trim();
+        let (key, rest) = match line.split_once(':') {
+            Some((k, r)) if k.starts_with('@') => (k.trim(), Some(r.trim())),
+            _ => (line, None),
+        };
+        match key {
+            "@type" => {
+                let kind = rest.unwrap_or_default();
+                if kind != "DTMC" {
+                    return Err(FormatError::at(n, not_a_dtmc(kind)));
+                }
+                header.dtmc = true;
+            }
+            "@value_type" => {}
+            "@parameters" | "@placeholders" => header.expect = Some((n, key.to_string())),
+            "@reward_models" => header.expect = Some((n, key.to_string())),
+            "@nr_states" | "@nr_choices" => header.expect = Some((n, key.to_string())),
+            "@model" => break,
+            _ if key.starts_with('@') => return Err(FormatError::at(n, format!("unknown section {key}"))),
+            _ => header.value(n, line)?,
+        }
+    }
+    if !header.dtmc {
+        return Err(FormatError::whole("no @type: the file must say @type: DTMC"));
+    }
+    let states = header.states.ok_or_else(|| FormatError::whole("no @nr_states"))?;
+    check_size(states, states, budget)?;
+    let mut b = Builder::new(states).map_err(|e| FormatError::chain(None, e))?;
+    for name in &header.rewards {
+        b.declare_reward(name);
+    }
+    let mut current: Option<(u64, usize)> = None;
+    let mut actions = 0u32;
+    let mut row: Vec<(u64, Rational)> = Vec::new();
+    let mut listed = 0u64;
+    let finish_row = |b: &mut Builder, current: Option<(u64, usize)>, row: &mut Vec<(u64, Rational)>| {
+        if let Some((state, line)) = current {
+            let sum: Rational = row.iter().map(|(_, p)| p).sum();
+            if sum != 1 && !row.is_empty() {
+                let e = crate::engine::explicit::ChainError::RowSum { state, sum: sum.to_string() };
+                return Err(FormatError::chain(Some(line), e));
+            }
+            b.row(state, row.drain(..)).map_err(|e| FormatError::chain(Some(line), e))?;
+        }
+        Ok::<(), FormatError>(())
+    };
+    for (n, line) in lines {
+        let t = line.trim();
+        if let Some(rest) = t.strip_prefix("state ") {
+            finish_row(&mut b, current, &mut row)?;
+            let (state, rewards, labels) = state_line(n, rest, header.rewards.len())?;
+            if state >= states {
+                return Err(FormatError::at(n, format!("state {state}, but @nr_states is {states}")));
+            }
+            for (name, value) in header.rewards.iter().zip(rewards) {
+                b.state_reward(name, state, value).map_err(|e| FormatError::chain(Some(n), e))?;
+            }
+            for label in labels {
+                if label == "init" {
+                    b.initial(state).map_err(|e| FormatError::chain(Some(n), e))?;
+                }
+                b.label(label, state).map_err(|e| FormatError::chain(Some(n), e))?;
+            }
+            current = Some((state, n));
+            actions = 0;
+            listed += 1;
+        } else if let Some(rest) = t.strip_prefix("action ").or(if t == "action" { Some("") } else { None }) {
+            let Some((state, _)) = current else {
+                return Err(FormatError::at(n, "an action before any state"));
+            };
+            actions += 1;
+            if actions > 1 {
+                return Err(FormatError::at(
+                    n,
+                    format!("state {state} has a second action: an MDP, not a DTMC"),
+                ));
+            }
+            let rewards = action_rewards(n, rest, header.rewards.len())?;
+            for (name, value) in header.rewards.iter().zip(rewards) {
+                b.state_reward(name, state, value).map_err(|e| FormatError::chain(Some(n), e))?;
+            }
+        } else if let Some((to, p)) = t.split_once(':') {
+            let Some((state, _)) = current.filter(|_| actions == 1) else {
+                return Err(FormatError::at(n, "a transition outside a state's action"));
+            };
+            let to: u64 = to
+                .trim()
+                .parse()
+                .map_err(|_| FormatError::at(n, format!("not a state number: {:?}", to.trim())))?;
+            let p = parse(p.trim())
+                .ok_or_else(|| FormatError::at(n, format!("not a probability: {:?}", p.trim())))?;
+            if to >= states {
+                return Err(FormatError::at(
+                    n,
+                    format!("a transition to state {to}, but @nr_states is {states}"),
+                ));
+            }
+            if p <= 0 || p > 1 {
+                return Err(FormatError::at(
+                    n,
+                    format!("probability {p} out of state {state} is not in (0, 1]"),
+                ));
+            }
+            row.push((to, p));
+        } else {
+            return Err(FormatError::at(
+                n,
+                format!("expected `state`, `action` or `TARGET : PROBABILITY`, found {t:?}"),
+            ));
+        }
+    }
+    finish_row(&mut b, current, &mut row)?;
+    if listed < states {
+        return Err(FormatError::whole(format!("@nr_states is {states}, but {listed} states are listed")));
+    }
+    b.finish().map_err(|e| FormatError::chain(None, e))
+}
+
+fn not_a_dtmc(kind: &str) -> String {
+    let what = match kind {
+        "MDP" => "an MDP",
+        "CTMC" => "a CTMC",
+        "MA" => "a Markov automaton",
+        "POMDP" => "a POMDP",
+        _ => return format!("model type {kind:?}: only discrete-time Markov chains (@type: DTMC) are read"),
+    };
+    format!("{what}, not a DTMC: only discrete-time Markov chains are read")
+}
+
+/// What the header said.
+#[derive(Default)]
+struct Header {
+    dtmc: bool,
+    /// The section whose value the next line holds.
+    expect: Option<(usize, String)>,
+    states: Option<u64>,
+    rewards: Vec<String>,
+}
+
+impl Header {
+    fn value(&mut self, n: usize, line: &str) -> Result<(), FormatError> {
+        let Some((_, section)) = self.expect.take() else {
+            return Err(FormatError::at(n, format!("expected a section such as @type, found {line:?}")));
+        };
+        match section.as_str() {
+            "@parameters" | "@placeholders" => Err(FormatError::at(
+                n,
+                "a parametric model (it has parameters): only numeric chains are read",
+            )),
+            "@reward_models" => {
+                self.rewards = line.split_whitespace().map(str::to_string).collect();
+                Ok(())
+            }
+            "@nr_states" => {
+                self.states = Some(
+                    line.parse().map_err(|_| FormatError::at(n, format!("not a state count: {line:?}")))?,
+                );
+                Ok(())
+            }
+            _ => Ok(()), // @nr_choices: one per state in a DTMC.
+        }
+    }
+}
+
+/// `ID [r1, r2] label label` (also `ID {valuation} [..] ..`): the state, its rewards and labels.
+fn state_line(n: usize, rest: &str, rewards: usize) -> Result<(u64, Vec<Rational>, Vec<&str>), FormatError> {
+    let rest = rest.trim();
+    let (id, mut rest) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
+    let state: u64 = id.parse().map_err(|_| FormatError::at(n, format!("not a state number: {id:?}")))?;
+    rest = rest.trim_start();
+    if rest.starts_with('{') {
+        let end = rest.find('}').ok_or_else(|| FormatError::at(n, "a valuation `{` without its `}`"))?;
+        rest = rest[end + 1..].trim_start();
+    }
+    let mut values = Vec::new();
+    if rest.starts_with('[') {
+        let end = rest.find(']').ok_or_else(|| FormatError::at(n, "a reward list `[` without its `]`"))?;
+        values = reward_list(n, &rest[1..end], rewards)?;
+        rest = &rest[end + 1..];
+    }
+    Ok((state, values, rest.split_whitespace().collect()))
+}
+
+/// `0 [r1, r2]` or `__NOLABEL__` and so on: the action's rewards (its name is ignored).
+fn action_rewards(n: usize, rest: &str, rewards: usize) -> Result<Vec<Rational>, FormatError> {
+    match rest.find('[') {
+        Some(start) => {
+            let end = rest
+                .find(']')
+                .filter(|&e| e > start)
+                .ok_or_else(|| FormatError::at(n, "a reward list `[` without its `]`"))?;
+            reward_list(n, &rest[start + 1..end], rewards)
+        }
+        None => Ok(Vec::new()),
+    }
+}
+
+fn reward_list(n: usize, list: &str, rewards: usize) -> Result<Vec<Rational>, FormatError> {
+    let values: Vec<&str> = list.split(',').map(str::trim).filter(|v| !v.is_empty()).collect();
+    if values.len() != rewards {
+        return Err(FormatError::at(
+            n,
+            format!("{} reward values, but @reward_models names {rewards}", values.len()),
+        ));
+    }
+    values
+        .iter()
+        .map(|v| parse(v).ok_or_else(|| FormatError::at(n, format!("not a reward value: {v:?}"))))
+        .collect()
+}
+
+/// The chain as DRN, exactly (fractions). Transition rewards are written as the action's
+/// reward (their expectation over the step), which is what a DTMC's rewards mean.
+pub fn write_drn(chain: &ExplicitChain) -> String {
+    let mut out = String::new();
+    let names: Vec<&String> = chain.rewards().keys().collect();
+    let state_rewards: Vec<Vec<Rational>> = chain
+        .rewards()
+        .values()
+        .map(|r| if r.state.is_empty() { vec![Rational::new(); chain.states()] } else { r.state.clone() })
+        .collect();
+    let step_rewards: Vec<Vec<Rational>> =
+        names.iter().map(|name| chain.step_reward(name).expect("a reward of the chain")).collect();
+    let mut labels_of: Vec<Vec<&str>> = vec![Vec::new(); chain.states()];
+    for &s in chain.initial() {
+        labels_of[s as usize].push("init");
+    }
+    for (name, states) in chain.labels().iter().filter(|(name, _)| name.as_str() != "init") {
+        for &s in states {
+            labels_of[s as usize].push(name);
+        }
+    }
+    let _ = writeln!(out, "// Exported by pegchain\n@type: DTMC\n@value_type: rational\n@parameters\n");
+    let list: Vec<&str> = names.iter().map(|s| s.as_str()).collect();
+    let _ = writeln!(out, "@reward_models\n{}", list.join(" "));
+    let _ = writeln!(out, "@nr_states\n{}\n@nr_choices\n{}\n@model", chain.states(), chain.states());
+    for s in 0..chain.states() {
+        let _ = write!(out, "state {s}");
+        if !names.is_empty() {
+            let values: Vec<String> = state_rewards.iter().map(|r| r[s].to_string()).collect();
+            let _ = write!(out, " [{}]", values.join(", "));
+        }
+        for label in &labels_of[s] {
+            let _ = write!(out, " {label}");
+        }
+        out.push_str("\n\taction 0");
+        if !names.is_empty() {
+            let values: Vec<String> = step_rewards
+                .iter()
+                .zip(&state_rewards)
+                .map(|(step, st)| Rational::from(&step[s] - &st[s]).to_string())
+                .collect();
+            let _ = write!(out, " [{}]", values.join(", "));
+        }
+        out.push('\n');
+        for (t, p) in chain.row(s as u32) {
+            let _ = writeln!(out, "\t\t{t} : {p}");
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The die of Knuth and Yao as Storm exports it (`storm --prism die.pm --exportbuild`),
+    /// trimmed to its rows.
+    const DIE: &str = "// Exported by storm
+// Original model type: DTMC
+@type: DTMC
+@parameters
+
+@reward_models
+coin_flips
+@nr_states
+13
+@nr_choices
+13
+@model
+state 0 [1] init
+\taction 0 [0]
+\t\t1 : 1/2
+\t\t2 : 1/2
+state 1 [1]
+\taction 0 [0]
+\t\t3 : 1/2
+\t\t4 : 1/2
+state 2 [1]
+\taction 0 [0]
+\t\t5 : 1/2
+\t\t6 : 1/2
+state 3 [1]
+\taction 0 [0]
+\t\t1 : 1/2
+\t\t7 : 1/2
+state 4 [1]
+\taction 0 [0]
+\t\t8 : 0.5
+\t\t9 : 0.5
+state 5 [1]
+\taction 0 [0]
+\t\t10 : 1/2
+\t\t11 : 1/2
+state 6 [1]
+\taction 0 [0]
+\t\t2 : 1/2
+\t\t12 : 1/2
+state 7 [0] one done
+\taction 0 [0]
+\t\t7 : 1
+state 8 [0] two done
+\taction 0 [0]
+\t\t8 : 1
+state 9 [0] three done
+\taction 0 [0]
+\t\t9 : 1
+state 10 [0] four done
+\taction 0 [0]
+\t\t10 : 1
+state 11 [0] five done
+\taction 0 [0]
+\t\t11 : 1
+state 12 [0] six done
+\taction 0 [0]
+\t\t12 : 1
+";
+
+    #[test]
+    fn reads_the_die_and_writes_it_back_the_same() {
+        let chain = parse_drn(DIE, None).unwrap();
+        assert_eq!((chain.states(), chain.transitions(), chain.initial()), (13, 20, &[0u32][..]));
+        assert_eq!(chain.label("done").unwrap(), &[7, 8, 9, 10, 11, 12]);
+        assert_eq!(chain.step_reward("coin_flips").unwrap()[3], Rational::from(1));
+        let again = parse_drn(&write_drn(&chain), None).unwrap();
+        assert_eq!(again, chain);
+    }
+
+    fn error(text: &str) -> String {
+        parse_drn(text, None).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn bad_files_are_named_by_line() {
+        let head = "@type: DTMC\n@parameters\n\n@reward_models\n\n@nr_states\n2\n@model\n";
+        assert_eq!(
+            error("@type: MDP\n@model\n"),
+            "line 1: an MDP, not a DTMC: only discrete-time Markov chains are read"
+        );
+        assert_eq!(
+            error("@type: CTMC\n"),
+            "line 1: a CTMC, not a DTMC: only discrete-time Markov chains are read"
+        );
+        assert_eq!(error("hello"), "line 1: expected a section such as @type, found \"hello\"");
+        assert_eq!(error(""), "no @model section: not a DRN file");
+        let row_sum =
+            format!("{head}state 0 init\n\taction 0\n\t\t1 : 1/3\nstate 1\n\taction 0\n\t\t1 : 1\n");
+        assert_eq!(error(&row_sum), "line 9: the probabilities out of state 0 add up to 1/3, not exactly 1");
+        let negative = format!("{head}state 0 init\n\taction 0\n\t\t1 : -1/3\n");
+        assert_eq!(error(&negative), "line 11: probability -1/3 out of state 0 is not in (0, 1]");
+        let far = format!("{head}state 0 init\n\taction 0\n\t\t7 : 1\n");
+        assert_eq!(error(&far), "line 11: a transition to state 7, but @nr_states is 2");
+        let word = format!("{head}state 0 init\n\taction 0\n\t\t1 : half\n");
+        assert_eq!(error(&word), "line 11: not a probability: \"half\"");
+        let two = format!("{head}state 0 init\n\taction 0\n\t\t1 : 1\n\taction 1\n");
+        assert_eq!(error(&two), "line 12: state 0 has a second action: an MDP, not a DTMC");
+        let missing = format!("{head}state 0 init\n\taction 0\n\t\t0 : 1\n");
+        assert_eq!(error(&missing), "@nr_states is 2, but 1 states are listed");
+        let no_init = format!("{head}state 0\n\taction 0\n\t\t0 : 1\nstate 1\n\taction 0\n\t\t1 : 1\n");
+        assert_eq!(error(&no_init), "no initial state");
+        let param = "@type: DTMC\n@parameters\np q\n@model\n";
+        assert_eq!(
+            error(param),
+            "line 3: a parametric model (it has parameters): only numeric chains are read"
+        );
+        let huge = "@type: DTMC\n@parameters\n\n@nr_states\n4000000000\n@model\n";
+        assert!(parse_drn(huge, Some(1 << 30)).unwrap_err().to_string().contains("over the memory budget"));
+    }
+}

@@ -1,0 +1,66 @@
+//! Chains exchanged with model checkers: Storm's DRN and PRISM's explicit files, read into
+//! and written from [`ExplicitChain`](crate::engine::explicit::ExplicitChain). Numbers are
+//! read exactly (`0.1` is 1/10) and written as fractions.
+
+pub mod drn;
+pub mod number;
+pub mod prism;
+
+use crate::engine::explicit::ChainError;
+use thiserror::Error;
+
+/// What is wrong with a chain file, and on which line (1-based) when one line is to blame.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub struct FormatError {
+    pub line: Option<usize>,
+    pub message: String,
+}
+
+impl std::fmt::Display for FormatError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.line {
+            Some(line) => write!(f, "line {line}: {}", self.message),
+            None => write!(f, "{}", self.message),
+        }
+    }
+}
+
+impl FormatError {
+    pub fn at(line: usize, message: impl Into<String>) -> FormatError {
+        FormatError { line: Some(line), message: message.into() }
+    }
+
+    pub fn whole(message: impl Into<String>) -> FormatError {
+        FormatError { line: None, message: message.into() }
+    }
+
+    /// A chain rule broken at `line` (or over the whole file).
+    fn chain(line: Option<usize>, e: ChainError) -> FormatError {
+        FormatError { line, message: e.to_string() }
+    }
+}
+
+/// The most bytes a chain is planned to take per transition and per state once read (the
+/// exact probability, its target, the row's bookkeeping), for refusing a file whose header
+/// promises more than memory holds before anything is allocated.
+pub const BYTES_PER_TRANSITION: u64 = 96;
+pub const BYTES_PER_STATE: u64 = 64;
+
+/// The memory a chain of this size is planned to need.
+pub fn planned_bytes(states: u64, transitions: u64) -> u64 {
+    states.saturating_mul(BYTES_PER_STATE).saturating_add(transitions.saturating_mul(BYTES_PER_TRANSITION))
+}
+
+/// Refuses a size over `budget` bytes (when there is one), with the estimate.
+pub fn check_size(states: u64, transitions: u64, budget: Option<u64>) -> Result<(), FormatError> {
+    let bytes = planned_bytes(states, transitions);
+    match budget {
+        Some(budget) if bytes > budget => Err(FormatError::whole(format!(
+            "a chain of {states} states and {transitions} transitions is projected to need {}, over the memory \
+             budget of {}",
+            crate::render::number::bytes(bytes),
+            crate::render::number::bytes(budget)
+        ))),
+        _ => Ok(()),
+    }
+}

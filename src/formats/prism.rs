@@ -1,0 +1,337 @@
+//! PRISM's explicit files: `.tra` (transitions: a header `STATES TRANSITIONS`, which may be
+//! absent, then `FROM TO PROBABILITY`), `.lab` (labels: `0="init" 1="deadlock" ...` then
+//! `STATE: L L ...`), and one reward structure as `.srew` (`STATE REWARD`) and `.trew`
+//! (`FROM TO REWARD`), each with its header line. Lines starting with `#` or `//` are
+//! comments. Initial states are those labelled `init` (state 0 without a `.lab`).
+
+use super::number::parse;
+use super::{FormatError, check_size};
+use crate::engine::explicit::{Builder, ExplicitChain};
+use rug::Rational;
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+/// The files of one chain, as texts.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PrismFiles {
+    pub tra: String,
+    pub lab: Option<String>,
+    pub srew: Option<String>,
+    pub trew: Option<String>,
+}
+
+/// Which file a message is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Part {
+    Tra,
+    Lab,
+    Srew,
+    Trew,
+}
+
+/// A problem in one of the files.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PrismError {
+    pub part: Part,
+    pub error: FormatError,
+}
+
+/// Numbered lines that are not blank or comments.
+fn content(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.lines()
+        .enumerate()
+        .map(|(i, l)| (i + 1, l.trim()))
+        .filter(|(_, l)| !l.is_empty() && !l.starts_with('#') && !l.starts_with("//"))
+}
+
+/// Reads the files of one chain; the reward structure (if any) is called `reward_name`.
+pub fn parse_prism(
+    files: &PrismFiles,
+    reward_name: &str,
+    budget: Option<u64>,
+) -> Result<ExplicitChain, PrismError> {
+    let at = |part: Part| move |error: FormatError| PrismError { part, error };
+    let moves = transitions(&files.tra, 3, "PROBABILITY").map_err(at(Part::Tra))?;
+    let states = moves.states;
+    check_size(states, moves.rows.len() as u64, budget).map_err(at(Part::Tra))?;
+    let mut b = Builder::new(states).map_err(|e| at(Part::Tra)(FormatError::whole(e.to_string())))?;
+    for (from, to, p, line) in moves.rows {
+        if p <= 0 || p > 1 {
+            return Err(at(Part::Tra)(FormatError::at(
+                line,
+                format!("probability {p} out of state {from} is not in (0, 1]"),
+            )));
+        }
+        b.transition(from, to, p).map_err(|e| at(Part::Tra)(FormatError::at(line, e.to_string())))?;
+    }
+    match &files.lab {
+        Some(lab) => labels(lab, &mut b).map_err(at(Part::Lab))?,
+        None => b.initial(0).map_err(|e| at(Part::Lab)(FormatError::whole(e.to_string())))?,
+    }
+    if files.srew.is_some() || files.trew.is_some() {
+        b.declare_reward(reward_name);
+    }
+    if let Some(srew) = &files.srew {
+        for (state, value, line) in state_rewards(srew).map_err(at(Part::Srew))? {
+            b.state_reward(reward_name, state, value)
+                .map_err(|e| at(Part::Srew)(FormatError::at(line, e.to_string())))?;
+        }
+    }
+    if let Some(trew) = &files.trew {
+        let t = transitions(trew, 3, "REWARD").map_err(at(Part::Trew))?;
+        for (from, to, value, line) in t.rows {
+            b.transition_reward(reward_name, from, to, value.clone())
+                .map_err(|e| at(Part::Trew)(FormatError::at(line, e.to_string())))?;
+        }
+    }
+    b.finish().map_err(|e| at(Part::Tra)(FormatError::whole(e.to_string())))
+}
+
+struct Rows {
+    states: u64,
+    rows: Vec<(u64, u64, Rational, usize)>,
+}
+
+/// `FROM TO VALUE` lines after an optional `STATES COUNT` header; four columns are an MDP.
+fn transitions(text: &str, columns: usize, what: &str) -> Result<Rows, FormatError> {
+    let mut declared = None;
+    let mut rows = Vec::new();
+    let mut max_state = 0u64;
+    for (k, (n, line)) in content(text).enumerate() {
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        if k == 0 && fields.len() == 2 {
+            let states: u64 = fields[0]
+                .parse()
+                .map_err(|_| FormatError::at(n, format!("not a state count: {:?}", fields[0])))?;
+            declared = Some(states);
+            continue;
+        }
+        if fields.len() == 4 && columns == 3 {
+            return Err(FormatError::at(n, "four columns (FROM CHOICE TO VALUE): an MDP, not a DTMC"));
+        }
+        if fields.len() != columns {
+            return Err(FormatError::at(n, format!("expected `FROM TO {what}`, found {line:?}")));
+        }
+        let state =
+            |s: &str| s.parse::<u64>().map_err(|_| FormatError::at(n, format!("not a state number: {s:?}")));
+        let (from, to) = (state(fields[0])?, state(fields[1])?);
+        let value =
+            parse(fields[2]).ok_or_else(|| FormatError::at(n, format!("not a number: {:?}", fields[2])))?;
+        if let Some(states) = declared.filter(|&s| from >= s || to >= s) {
+            return Err(FormatError::at(
+                n,
+                format!("state {} past the {states} states of the header", from.max(to)),
+            ));
+        }
+        max_state = max_state.max(from).max(to);
+        rows.push((from, to, value, n));
+    }
+    let states = declared.unwrap_or(if rows.is_empty() { 0 } else { max_state + 1 });
+    Ok(Rows { states, rows })
+}
+
+/// `0="init" 1="goal"` then `STATE: 0 1`.
+fn labels(text: &str, b: &mut Builder) -> Result<(), FormatError> {
+    let mut lines = content(text);
+    let Some((n, first)) = lines.next() else {
+        return Err(FormatError::whole("empty: the first line declares the labels (0=\"init\" ...)"));
+    };
+    let mut names = BTreeMap::new();
+    for item in first.split_whitespace() {
+        let (index, name) = item
+            .split_once('=')
+            .and_then(|(i, name)| Some((i.parse::<u32>().ok()?, name.strip_prefix('"')?.strip_suffix('"')?)))
+            .ok_or_else(|| FormatError::at(n, format!("expected INDEX=\"NAME\", found {item:?}")))?;
+        b.declare_label(name);
+        names.insert(index, name.to_string());
+    }
+    let mut any_initial = false;
+    for (n, line) in lines {
+        let (state, rest) = line
+            .split_once(':')
+            .ok_or_else(|| FormatError::at(n, format!("expected `STATE: LABELS`, found {line:?}")))?;
+        let state: u64 = state
+            .trim()
+            .parse()
+            .map_err(|_| FormatError::at(n, format!("not a state number: {:?}", state.trim())))?;
+        for index in rest.split_whitespace() {
+            let name = index.parse::<u32>().ok().and_then(|i| names.get(&i)).ok_or_else(|| {
+                FormatError::at(n, format!("label {index} is not declared on the first line"))
+            })?;
+            if name == "init" {
+                b.initial(state).map_err(|e| FormatError::at(n, e.to_string()))?;
+                any_initial = true;
+            }
+            b.label(name, state).map_err(|e| FormatError::at(n, e.to_string()))?;
+        }
+    }
+    if !any_initial {
+        return Err(FormatError::whole("no state is labelled init"));
+    }
+    Ok(())
+}
+
+/// `STATE VALUE` lines after the header `STATES COUNT`.
+fn state_rewards(text: &str) -> Result<Vec<(u64, Rational, usize)>, FormatError> {
+    let lines: Vec<(usize, &str)> = content(text).collect();
+    // The header has the same two columns as an entry: it is the first line when the count
+    // it gives matches the lines after it.
+    let skip = match lines.first() {
+        Some((_, first)) => {
+            let count = first.split_whitespace().nth(1).and_then(|c| c.parse::<usize>().ok());
+            usize::from(count == Some(lines.len() - 1))
+        }
+        None => 0,
+    };
+    lines[skip..]
+        .iter()
+        .map(|&(n, line)| {
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            if fields.len() != 2 {
+                return Err(FormatError::at(n, format!("expected `STATE REWARD`, found {line:?}")));
+            }
+            let state = fields[0]
+                .parse()
+                .map_err(|_| FormatError::at(n, format!("not a state number: {:?}", fields[0])))?;
+            let value = parse(fields[1])
+                .ok_or_else(|| FormatError::at(n, format!("not a number: {:?}", fields[1])))?;
+            Ok((state, value, n))
+        })
+        .collect()
+}
+
+/// The chain as PRISM explicit files, with the reward structure `reward` (if given) as
+/// `.srew` and `.trew`.
+pub fn write_prism(chain: &ExplicitChain, reward: Option<&str>) -> PrismFiles {
+    let mut tra = format!("{} {}\n", chain.states(), chain.transitions());
+    for s in 0..chain.states() as u32 {
+        for (t, p) in chain.row(s) {
+            let _ = writeln!(tra, "{s} {t} {p}");
+        }
+    }
+    let mut names: Vec<&str> = vec!["init"];
+    names.extend(chain.labels().keys().map(String::as_str).filter(|n| *n != "init"));
+    let mut lab = String::new();
+    let declared: Vec<String> = names.iter().enumerate().map(|(i, n)| format!("{i}=\"{n}\"")).collect();
+    let _ = writeln!(lab, "{}", declared.join(" "));
+    let mut of_state: Vec<Vec<usize>> = vec![Vec::new(); chain.states()];
+    for &s in chain.initial() {
+        of_state[s as usize].push(0);
+    }
+    for (i, name) in names.iter().enumerate().skip(1) {
+        for &s in chain.label(name).unwrap_or(&[]) {
+            of_state[s as usize].push(i);
+        }
+    }
+    for (s, ls) in of_state.iter().enumerate().filter(|(_, ls)| !ls.is_empty()) {
+        let ls: Vec<String> = ls.iter().map(usize::to_string).collect();
+        let _ = writeln!(lab, "{s}: {}", ls.join(" "));
+    }
+    let rewards = reward.and_then(|name| chain.rewards().get(name));
+    let srew = rewards.filter(|r| !r.state.is_empty()).map(|r| {
+        let entries: Vec<(usize, &Rational)> = r.state.iter().enumerate().filter(|(_, v)| **v != 0).collect();
+        let mut out = format!("{} {}\n", chain.states(), entries.len());
+        for (s, v) in entries {
+            let _ = writeln!(out, "{s} {v}");
+        }
+        out
+    });
+    let trew = rewards.filter(|r| !r.transition.is_empty()).map(|r| {
+        let mut entries = Vec::new();
+        for s in 0..chain.states() as u32 {
+            for (i, (t, _)) in chain.row_range(s).zip(chain.row(s)) {
+                if r.transition[i] != 0 {
+                    entries.push(format!("{s} {t} {}", r.transition[i]));
+                }
+            }
+        }
+        format!(
+            "{} {}\n{}",
+            chain.states(),
+            entries.len(),
+            entries.iter().map(|e| format!("{e}\n")).collect::<String>()
+        )
+    });
+    PrismFiles { tra, lab: Some(lab), srew, trew }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn files(tra: &str, lab: Option<&str>) -> PrismFiles {
+        PrismFiles { tra: tra.into(), lab: lab.map(str::to_string), srew: None, trew: None }
+    }
+
+    #[test]
+    fn reads_a_walk_with_and_without_its_header_and_writes_it_back() {
+        let tra = "4 6\n0 1 0.5\n0 2 1/2\n1 1 1\n2 3 1\n3 3 1\n2 2 0\n";
+        // A zero probability is refused, so drop that line for the good case.
+        let tra_good = "# a comment\n4 5\n0 1 0.5\n0 2 1/2\n1 1 1\n2 3 1\n3 3 1\n";
+        let lab = "0=\"init\" 1=\"deadlock\" 2=\"goal\"\n0: 0\n3: 2\n";
+        let chain = parse_prism(&files(tra_good, Some(lab)), "r", None).unwrap();
+        assert_eq!((chain.states(), chain.transitions(), chain.initial()), (4, 5, &[0u32][..]));
+        assert_eq!(chain.label("goal").unwrap(), &[3]);
+        let no_header =
+            parse_prism(&files("0 1 0.5\n0 2 0.5\n1 1 1\n2 3 1\n3 3 1\n", Some(lab)), "r", None).unwrap();
+        assert_eq!(no_header, chain);
+        assert_eq!(parse_prism(&write_prism(&chain, None), "r", None).unwrap(), chain);
+        let e = parse_prism(&files(tra, Some(lab)), "r", None).unwrap_err();
+        assert_eq!(
+            (e.part, e.error.to_string()),
+            (Part::Tra, "line 7: probability 0 out of state 2 is not in (0, 1]".into())
+        );
+    }
+
+    #[test]
+    fn rewards_round_trip() {
+        let tra = "3 4\n0 1 1/3\n0 2 2/3\n1 1 1\n2 2 1\n";
+        let f = PrismFiles {
+            tra: tra.into(),
+            lab: Some("0=\"init\"\n0: 0\n".into()),
+            srew: Some("3 1\n0 2\n".into()),
+            trew: Some("3 1\n0 2 3/2\n".into()),
+        };
+        let chain = parse_prism(&f, "cost", None).unwrap();
+        assert_eq!(chain.step_reward("cost").unwrap()[0], Rational::from(3));
+        assert_eq!(parse_prism(&write_prism(&chain, Some("cost")), "cost", None).unwrap(), chain);
+    }
+
+    #[test]
+    fn bad_files_are_named_by_part_and_line() {
+        let lab = Some("0=\"init\"\n0: 0\n");
+        let cases = [
+            (
+                files("0 1 1 0.5\n", lab),
+                Part::Tra,
+                "line 1: four columns (FROM CHOICE TO VALUE): an MDP, not a DTMC",
+            ),
+            (files("2 2\n0 1 x\n", lab), Part::Tra, "line 2: not a number: \"x\""),
+            (files("2 2\n0 5 1\n", lab), Part::Tra, "line 2: state 5 past the 2 states of the header"),
+            (
+                files("2 2\n0 1 1/2\n1 1 1\n", lab),
+                Part::Tra,
+                "the probabilities out of state 0 add up to 1/2, not exactly 1",
+            ),
+            (
+                files("2 2\n0 1 1\n1 1 1\n", Some("0=init\n")),
+                Part::Lab,
+                "line 1: expected INDEX=\"NAME\", found \"0=init\"",
+            ),
+            (
+                files("2 2\n0 1 1\n1 1 1\n", Some("0=\"init\"\n0: 3\n")),
+                Part::Lab,
+                "line 2: label 3 is not declared on the first line",
+            ),
+            (
+                files("2 2\n0 1 1\n1 1 1\n", Some("0=\"init\" 1=\"x\"\n1: 1\n")),
+                Part::Lab,
+                "no state is labelled init",
+            ),
+        ];
+        for (f, part, message) in cases {
+            let e = parse_prism(&f, "r", None).unwrap_err();
+            assert_eq!((e.part, e.error.to_string()), (part, message.to_string()));
+        }
+    }
+}

@@ -1,0 +1,445 @@
+//! `chain` and `game`: a Markov chain's answers (reaching a target, the steps and rewards
+//! until then, their distribution, where the chain ends, expected visits) with the
+//! simulation beside them, as text, JSON, CSV and an SVG of the step distribution.
+
+use super::doc::{Doc, Table, left, right};
+use super::number::{grouped, plural, significant};
+use super::svg::{Chart, Scale, Swatch, nice_step, ticks};
+use super::values::Value;
+use super::{Report, Style};
+use crate::chains::{ChainReport, Distribution, Estimate, Summary, TargetAnswer};
+use crate::engine::stats::{wilson95, z_score};
+use rug::Rational;
+use serde::Serialize;
+
+/// Initial states listed in text before the rest are summed up (JSON and CSV list all).
+const LISTED: usize = 10;
+
+/// An exact value, or infinity (`{"fraction": "inf", "decimal": null}` would break the pair's
+/// contract, so infinite values are `null` with a reason beside them).
+pub type Maybe = Option<Value>;
+
+#[derive(Clone, Debug, Serialize)]
+pub struct SummaryView {
+    pub min: Value,
+    pub max: Value,
+    pub average: Value,
+}
+
+impl SummaryView {
+    fn of(s: &Summary) -> SummaryView {
+        SummaryView { min: Value::of(&s.min), max: Value::of(&s.max), average: Value::of(&s.average) }
+    }
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct InitialView {
+    pub state: u32,
+    pub reach: Value,
+    /// `null` when infinite: the target is missed with positive probability.
+    pub expected_steps: Maybe,
+    pub variance_steps: Maybe,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expected_reward: Option<Maybe>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct StepView {
+    pub steps: u32,
+    pub probability: Value,
+    pub cumulative: Value,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct DistributionView {
+    pub bound: u32,
+    /// `null` when past the bound.
+    pub median: Option<u32>,
+    pub percentile90: Option<u32>,
+    pub steps: Vec<StepView>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct TargetView {
+    pub target: String,
+    pub target_states: usize,
+    pub reach: SummaryView,
+    /// `null` when infinite for some initial state.
+    pub expected_steps: Option<SummaryView>,
+    pub variance_steps: Option<SummaryView>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reward: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expected_reward: Option<Option<SummaryView>>,
+    pub initial: Vec<InitialView>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub distribution: Option<DistributionView>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct EndView {
+    pub states: Vec<u32>,
+    pub labels: Vec<String>,
+    pub probability: Value,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct VisitView {
+    pub state: u32,
+    pub expected_visits: Value,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct EstimateView {
+    pub runs: u64,
+    pub seed: u64,
+    pub reached: u64,
+    pub reach_estimate: f64,
+    pub reach_ci95: [f64; 2],
+    pub reach_exact: Value,
+    pub reach_z: Option<f64>,
+    /// Mean steps of the runs that reached the target.
+    pub steps_estimate: Option<f64>,
+    pub steps_exact: Maybe,
+    pub cut_short: u64,
+}
+
+impl EstimateView {
+    fn of(e: &Estimate) -> EstimateView {
+        let t = &e.tally;
+        let (lo, hi) = wilson95(t.reached, t.runs);
+        EstimateView {
+            runs: t.runs,
+            seed: e.simulation.seed,
+            reached: t.reached,
+            reach_estimate: t.reached as f64 / t.runs.max(1) as f64,
+            reach_ci95: [lo, hi],
+            reach_exact: Value::of(&e.reach),
+            reach_z: z_score(t.reached, t.runs, e.reach.to_f64()),
+            steps_estimate: (t.reached > 0).then(|| t.steps as f64 / t.reached as f64),
+            steps_exact: e.steps.as_ref().map(Value::of),
+            cut_short: t.cut_short,
+        }
+    }
+}
+
+/// The `chain` (and `game`) document.
+#[derive(Clone, Debug, Serialize)]
+pub struct ChainView {
+    pub command: &'static str,
+    /// The file or game the chain came from.
+    pub model: String,
+    pub states: usize,
+    pub transitions: usize,
+    pub initial_states: usize,
+    pub labels: Vec<String>,
+    pub rewards: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub target: Option<TargetView>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ends: Option<Vec<EndView>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub visits_from: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub visits: Option<Vec<VisitView>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub simulation: Option<EstimateView>,
+}
+
+impl ChainView {
+    pub fn new(command: &'static str, model: &str, r: &ChainReport, first_initial: u32) -> ChainView {
+        ChainView {
+            command,
+            model: model.to_string(),
+            states: r.states,
+            transitions: r.transitions,
+            initial_states: r.initial_states,
+            labels: r.labels.clone(),
+            rewards: r.rewards.clone(),
+            target: r.target.as_ref().map(target_view),
+            ends: r.ends.as_ref().map(|ends| {
+                ends.iter()
+                    .map(|e| EndView {
+                        states: e.states.clone(),
+                        labels: e.labels.clone(),
+                        probability: Value::of(&e.probability),
+                    })
+                    .collect()
+            }),
+            visits_from: r.visits.as_ref().map(|_| first_initial),
+            visits: r.visits.as_ref().map(|v| {
+                v.iter().map(|(s, x)| VisitView { state: *s, expected_visits: Value::of(x) }).collect()
+            }),
+            simulation: r.estimate.as_ref().map(EstimateView::of),
+        }
+    }
+}
+
+fn target_view(t: &TargetAnswer) -> TargetView {
+    TargetView {
+        target: t.name.clone(),
+        target_states: t.target_states,
+        reach: SummaryView::of(&t.reach),
+        expected_steps: t.steps.as_ref().map(SummaryView::of),
+        variance_steps: t.variance.as_ref().map(SummaryView::of),
+        reward: t.reward.as_ref().map(|(name, _)| name.clone()),
+        expected_reward: t.reward.as_ref().map(|(_, s)| s.as_ref().map(SummaryView::of)),
+        initial: t
+            .initial
+            .iter()
+            .map(|a| InitialView {
+                state: a.state,
+                reach: Value::of(&a.reach),
+                expected_steps: a.steps.as_ref().map(|s| Value::of(&s.0)),
+                variance_steps: a.steps.as_ref().map(|s| Value::of(&s.1)),
+                expected_reward: a.reward.as_ref().map(|r| r.as_ref().map(Value::of)),
+            })
+            .collect(),
+        distribution: t.distribution.as_ref().map(distribution_view),
+    }
+}
+
+fn distribution_view(d: &Distribution) -> DistributionView {
+    let mut previous = Rational::new();
+    let steps = d
+        .cumulative
+        .iter()
+        .enumerate()
+        .map(|(k, c)| {
+            let p = Rational::from(c - &previous);
+            previous = c.clone();
+            StepView { steps: k as u32, probability: Value(p), cumulative: Value::of(c) }
+        })
+        .collect();
+    DistributionView {
+        bound: d.cumulative.len() as u32 - 1,
+        median: d.median,
+        percentile90: d.percentile90,
+        steps,
+    }
+}
+
+fn maybe_text(v: &Maybe, style: Style) -> String {
+    v.as_ref().map_or_else(|| "infinite".to_string(), |v| v.fraction_and_decimal(style))
+}
+
+fn summary_line(what: &str, s: &SummaryView, several: bool, style: Style) -> String {
+    if several && s.min != s.max {
+        format!(
+            "{what}: average {}, min {}, max {}",
+            s.average.fraction_and_decimal(style),
+            s.min.fraction_and_decimal(style),
+            s.max.fraction_and_decimal(style)
+        )
+    } else {
+        format!("{what}: {}", s.average.fraction_and_decimal(style))
+    }
+}
+
+impl Report for ChainView {
+    fn document(&self, style: Style) -> Doc {
+        let mut doc = Doc::default();
+        doc.heading(format!("Markov chain {}", self.model));
+        doc.para(format!(
+            "{}, {}, {}; labels: {}; rewards: {}",
+            plural(self.states as u64, "state", "states"),
+            plural(self.transitions as u64, "transition", "transitions"),
+            plural(self.initial_states as u64, "initial state", "initial states"),
+            list_or_none(&self.labels),
+            list_or_none(&self.rewards)
+        ));
+        let several = self.initial_states > 1;
+        if let Some(t) = &self.target {
+            target_document(&mut doc, t, several, style);
+        }
+        if let Some(ends) = &self.ends {
+            doc.heading("Where the chain ends");
+            if several {
+                doc.para("Probabilities for an initial state drawn uniformly.");
+            }
+            let mut table =
+                Table::new(vec![left("end"), left("labels"), right("probability"), right("decimal")]);
+            for e in ends {
+                let p = &e.probability;
+                table.row(vec![states_text(&e.states), e.labels.join(" "), p.fraction(style), p.decimal()]);
+            }
+            doc.table(table);
+        }
+        if let (Some(from), Some(visits)) = (self.visits_from, &self.visits) {
+            doc.heading(format!("Expected visits to each transient state from state {from}"));
+            let mut table = Table::new(vec![right("state"), right("expected visits"), right("decimal")]);
+            for v in visits {
+                table.row(vec![
+                    v.state.to_string(),
+                    v.expected_visits.fraction(style),
+                    v.expected_visits.decimal(),
+                ]);
+            }
+            doc.table(table);
+        }
+        if let Some(e) = &self.simulation {
+            doc.heading(format!("Simulation: {} runs, seed {}", grouped(e.runs), e.seed));
+            doc.para(format!(
+                "reached: {} of {} = {} (95% interval {} to {}); exact {}; z = {}",
+                grouped(e.reached),
+                grouped(e.runs),
+                significant(e.reach_estimate, 6),
+                significant(e.reach_ci95[0], 6),
+                significant(e.reach_ci95[1], 6),
+                e.reach_exact.decimal(),
+                e.reach_z.map_or("none (exact value 0 or 1)".to_string(), |z| format!("{z:.2}"))
+            ));
+            if let Some(mean) = e.steps_estimate {
+                doc.para(format!(
+                    "mean steps of the runs that reached it: {}; exact expected steps {}",
+                    significant(mean, 6),
+                    e.steps_exact.as_ref().map_or("infinite".to_string(), |v| v.decimal())
+                ));
+            }
+            if e.cut_short > 0 {
+                doc.para(format!("{} cut short at the step limit", plural(e.cut_short, "run", "runs")));
+            }
+        }
+        doc
+    }
+
+    fn table(&self) -> Option<Table> {
+        if let Some(t) = &self.target {
+            if let Some(d) = &t.distribution {
+                let mut table = Table::new(vec![right("steps"), left("probability"), left("cumulative")]);
+                for s in &d.steps {
+                    table.row(vec![
+                        s.steps.to_string(),
+                        s.probability.0.to_string(),
+                        s.cumulative.0.to_string(),
+                    ]);
+                }
+                return Some(table);
+            }
+            let mut table = Table::new(vec![
+                right("state"),
+                left("reach"),
+                right("reach_decimal"),
+                left("expected_steps"),
+                right("expected_steps_decimal"),
+                left("variance_steps"),
+                left("expected_reward"),
+            ]);
+            for i in &t.initial {
+                let cells =
+                    |v: &Maybe| v.as_ref().map_or(["inf".to_string(), "inf".to_string()], Value::cells);
+                let [reach, reach_dec] = i.reach.cells();
+                let [steps, steps_dec] = cells(&i.expected_steps);
+                let [var, _] = cells(&i.variance_steps);
+                let reward = i.expected_reward.as_ref().map_or(String::new(), |r| cells(r)[0].clone());
+                table.row(vec![i.state.to_string(), reach, reach_dec, steps, steps_dec, var, reward]);
+            }
+            return Some(table);
+        }
+        let ends = self.ends.as_ref()?;
+        let mut table =
+            Table::new(vec![left("states"), left("labels"), left("probability"), right("decimal")]);
+        for e in ends {
+            let [fraction, decimal] = e.probability.cells();
+            table.row(vec![states_text(&e.states), e.labels.join(" "), fraction, decimal]);
+        }
+        Some(table)
+    }
+}
+
+fn target_document(doc: &mut Doc, t: &TargetView, several: bool, style: Style) {
+    doc.heading(format!("Reaching {} ({})", t.target, plural(t.target_states as u64, "state", "states")));
+    if several {
+        doc.para("Over the initial states (each equally likely for the average):");
+    }
+    doc.para(summary_line("P(reach)", &t.reach, several, style));
+    match (&t.expected_steps, &t.variance_steps) {
+        (Some(steps), Some(var)) => {
+            doc.para(summary_line("expected steps", steps, several, style));
+            doc.para(summary_line("variance of the steps", var, several, style));
+        }
+        _ => doc.para(
+            "expected steps: infinite (the target is missed with positive probability from some initial state)",
+        ),
+    }
+    if let (Some(name), Some(reward)) = (&t.reward, &t.expected_reward) {
+        match reward {
+            Some(s) => doc.para(summary_line(&format!("expected reward {name}"), s, several, style)),
+            None => doc.para(format!("expected reward {name}: infinite (the target may be missed)")),
+        }
+    }
+    if several {
+        let mut table = Table::new(vec![right("initial state"), right("P(reach)"), right("expected steps")]);
+        for i in t.initial.iter().take(LISTED) {
+            table.row(vec![i.state.to_string(), i.reach.decimal(), maybe_text(&i.expected_steps, style)]);
+        }
+        doc.table(table);
+        if t.initial.len() > LISTED {
+            doc.para(format!("... and {} more (all of them in --json and --csv)", t.initial.len() - LISTED));
+        }
+    }
+    if let Some(d) = &t.distribution {
+        let at = |k: Option<u32>| k.map_or(format!("over {}", d.bound), |k| k.to_string());
+        doc.heading("Distribution of the steps");
+        doc.para(format!("median {}, 90th percentile {}", at(d.median), at(d.percentile90)));
+        let mut table = Table::new(vec![right("steps"), right("P(T = k)"), right("P(T <= k)")]);
+        for s in &d.steps {
+            table.row(vec![s.steps.to_string(), s.probability.decimal(), s.cumulative.decimal()]);
+        }
+        doc.table(table);
+    }
+}
+
+fn list_or_none(items: &[String]) -> String {
+    if items.is_empty() { "none".to_string() } else { items.join(", ") }
+}
+
+/// "7", or "3 states: 4 5 6" for a closed class, shortened past ten states.
+fn states_text(states: &[u32]) -> String {
+    match states {
+        [one] => one.to_string(),
+        _ => {
+            let shown: Vec<String> = states.iter().take(10).map(u32::to_string).collect();
+            let more = if states.len() > 10 { " ..." } else { "" };
+            format!("{} states: {}{more}", states.len(), shown.join(" "))
+        }
+    }
+}
+
+/// The step distribution as bars of P(T = k) with the cumulative line, or `None` when no
+/// distribution was asked for.
+pub fn distribution_svg(view: &ChainView) -> Option<String> {
+    let t = view.target.as_ref()?;
+    let d = t.distribution.as_ref()?;
+    let probs: Vec<f64> = d.steps.iter().map(|s| s.probability.0.to_f64()).collect();
+    let top = probs.iter().cloned().fold(0.0, f64::max).max(1e-12) * 1.1;
+    let step = nice_step(top, 8);
+    let top = (top / step).ceil() * step;
+    let bound = d.bound as f64;
+    let mut c = Chart::new(
+        &format!("Steps until {}: the exact distribution", t.target),
+        &format!(
+            "{}; median {}",
+            view.model,
+            d.median.map_or(format!("over {}", d.bound), |m| m.to_string())
+        ),
+        (-0.5, bound + 0.5),
+        (0.0, top),
+        Scale::Linear,
+    );
+    let x_step = nice_step(bound.max(1.0), 10);
+    let x_ticks = ticks(0.0, bound, x_step, |v| format!("{v}"));
+    let y_ticks = ticks(0.0, top, step, |v| significant(v, 3));
+    c.axes(&x_ticks, &y_ticks, "steps k", "P(T = k)");
+    for (k, p) in probs.iter().enumerate() {
+        c.bar(k as f64, 0.8, *p, "#3b6ea8");
+    }
+    c.legend("#3b6ea8", Swatch::Box, "P(T = k), exact");
+    if let Some(m) = d.median {
+        c.note(&format!(
+            "median {m}, 90th percentile {}",
+            d.percentile90.map_or("past the bound".into(), |p| p.to_string())
+        ));
+    }
+    Some(c.finish())
+}
