@@ -12,6 +12,7 @@ pub mod budget;
 pub mod chains;
 pub mod error;
 pub mod formats;
+pub mod games;
 pub mod input;
 pub mod race;
 pub mod render;

@@ -1,0 +1,120 @@
+//! Games built on explicit chains, each a small module that builds its chain: board games
+//! of the Chutes and Ladders kind (from a rules file), the gambler's ruin, the Knuth-Yao die
+//! and the pass line of craps. The registry names them and says what each asks by default.
+
+pub mod board;
+pub mod classic;
+
+use crate::engine::explicit::ExplicitChain;
+use crate::error::Error;
+use board::BoardRules;
+use rug::Rational;
+
+/// A built-in game: its name and a line saying what it is.
+pub const GAMES: [(&str, &str); 5] = [
+    (
+        "chutes-and-ladders",
+        "the Milton Bradley board: how long a game lasts, and who wins with 2 to 4 players",
+    ),
+    ("board", "a board game of your own from a rules file (squares, spinner, ladders, chutes)"),
+    ("gamblers-ruin", "a gambler bets one unit a round until reaching the goal or ruin"),
+    ("knuth-yao", "the die of Knuth and Yao: a fair die from fair coin flips"),
+    ("craps", "the pass line of craps"),
+];
+
+/// The settings a game may take; the CLI fills in what the user gave.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameParams {
+    pub players: u32,
+    /// A board game's rules file text (for `board`).
+    pub rules: Option<String>,
+    pub stake: u64,
+    pub goal: u64,
+    pub p: Rational,
+    /// The largest product chain built for several players.
+    pub max_states: u64,
+}
+
+impl Default for GameParams {
+    fn default() -> Self {
+        GameParams {
+            players: 1,
+            rules: None,
+            stake: 5,
+            goal: 10,
+            p: Rational::from((1, 2)),
+            max_states: 2_000_000,
+        }
+    }
+}
+
+/// A game's chain and its default question.
+pub struct Game {
+    pub chain: ExplicitChain,
+    /// What the game is, in a line (with its settings).
+    pub description: String,
+    /// The label to reach by default, and the reward to accumulate until then.
+    pub target: Option<String>,
+    pub reward: Option<String>,
+}
+
+/// Builds the game `name` with `params`.
+pub fn build(name: &str, params: &GameParams) -> Result<Game, Error> {
+    match name {
+        "chutes-and-ladders" | "board" => {
+            let text = match (name, &params.rules) {
+                ("board", Some(text)) => text.as_str(),
+                ("board", None) => return Err(Error::Invalid("the board game needs a rules file".into())),
+                (_, Some(_)) => {
+                    return Err(Error::Invalid(
+                        "chutes-and-ladders is built in: use the game `board` for a rules file".into(),
+                    ));
+                }
+                _ => board::CHUTES_AND_LADDERS,
+            };
+            let rules =
+                BoardRules::parse(text).map_err(|why| Error::BadRules { file: "rules".into(), why })?;
+            let what = if name == "board" { "a board game" } else { "Chutes and Ladders (Milton Bradley)" };
+            if params.players == 1 {
+                Ok(Game {
+                    chain: board::one_player(&rules)?,
+                    description: format!("{what}, one player"),
+                    target: Some("finish".into()),
+                    reward: Some("turns".into()),
+                })
+            } else {
+                Ok(Game {
+                    chain: board::players(&rules, params.players, params.max_states)?,
+                    description: format!("{what}, {} players taking turns, player 1 first", params.players),
+                    target: None,
+                    reward: None,
+                })
+            }
+        }
+        "gamblers-ruin" => Ok(Game {
+            chain: classic::gamblers_ruin(params.stake, params.goal, &params.p)?,
+            description: format!(
+                "gambler's ruin: stake {}, goal {}, a round won with probability {}",
+                params.stake, params.goal, params.p
+            ),
+            target: Some("win".into()),
+            reward: None,
+        }),
+        "knuth-yao" => Ok(Game {
+            chain: classic::knuth_yao(),
+            description: "the Knuth-Yao die from fair coin flips".into(),
+            target: None,
+            reward: None,
+        }),
+        "craps" => Ok(Game {
+            chain: classic::craps(),
+            description: "craps, the pass line".into(),
+            target: Some("win".into()),
+            reward: None,
+        }),
+        _ => {
+            let known: Vec<&str> = GAMES.iter().map(|g| g.0).collect();
+            Err(Error::Invalid(format!("unknown game {name:?}; the games are {}", known.join(", "))))
+        }
+    }
+}
