@@ -38,6 +38,8 @@ pub struct Question {
     pub distribution: Option<u32>,
     /// The expected visits to each transient state from the first initial state.
     pub visits: bool,
+    /// Where the chain ends, even when a target is given.
+    pub ends: bool,
     pub simulation: Option<Simulation>,
 }
 
@@ -162,7 +164,8 @@ pub fn analyse(chain: &ExplicitChain, question: &Question) -> Result<ChainReport
         visits: None,
         estimate: None,
     };
-    let ends_needed = target.is_none() || question.visits;
+    let ends_wanted = target.is_none() || question.ends;
+    let ends_needed = ends_wanted || question.visits;
     let ends = if ends_needed { Some(questions::ends(chain).map_err(singular)?) } else { None };
     if let Some(target) = &target {
         report.target = Some(target_answer(chain, target, name, reward, question.distribution)?);
@@ -178,7 +181,7 @@ pub fn analyse(chain: &ExplicitChain, question: &Question) -> Result<ChainReport
             "a simulation estimates the chance of reaching a target: name the target".into(),
         ));
     }
-    if let (None, Some(e)) = (&target, &ends) {
+    if let (true, Some(e)) = (ends_wanted, &ends) {
         report.ends = Some(ends_answer(chain, e));
     }
     if question.visits {

@@ -35,6 +35,150 @@ pub enum Command {
     Solve(SolveArgs),
     /// Winning games by start hole and finish hole, and the possible finish holes
     Ends(CountArgs),
+    /// Any Markov chain from a file (Storm DRN, PRISM explicit .tra): the chance of reaching a
+    /// target, the steps and rewards until then, where the chain ends; exact, cycles and all
+    Chain(ChainArgs),
+    /// List the built-in games that `game` answers
+    Games(GamesArgs),
+    /// A built-in game as a Markov chain, answered exactly: Chutes and Ladders, your own board
+    /// game, the gambler's ruin, the Knuth-Yao die, craps
+    Game(GameArgs),
+    /// Write a chain the tool builds (a peg-solitaire start, the dice race, a game) as DRN or
+    /// PRISM explicit files, so that Storm or PRISM can check it
+    Export(ExportArgs),
+}
+
+/// The questions `chain` and `game` answer.
+#[derive(Args, Debug, Clone, Default)]
+pub struct QuestionArgs {
+    /// The states to reach: a label of the model [game: the game's own target]
+    #[arg(long, value_name = "LABEL")]
+    pub target: Option<String>,
+    /// The states to reach, by number (a comma list)
+    #[arg(long, value_name = "LIST", conflicts_with = "target")]
+    pub target_states: Option<String>,
+    /// Also the expected total of this reward structure until the target
+    #[arg(long, value_name = "NAME")]
+    pub reward: Option<String>,
+    /// The distribution of the steps until the target: P(T = k) and P(T <= k) for k up to K
+    #[arg(long, value_name = "K")]
+    pub distribution: Option<u32>,
+    /// Write the step distribution as an SVG chart to FILE (with --distribution)
+    #[arg(long, value_name = "FILE", requires = "distribution")]
+    pub svg: Option<PathBuf>,
+    /// The expected visits to each transient state from the (first) initial state
+    #[arg(long)]
+    pub visits: bool,
+    /// Also where the chain ends (its absorbing states and closed classes) beside a target
+    #[arg(long)]
+    pub ends: bool,
+    /// Also estimate by N seeded simulated runs, beside the exact values
+    #[arg(long, value_name = "N")]
+    pub simulate: Option<String>,
+    /// Seed of the simulation: the same seed gives the same output for any --threads
+    #[arg(long, default_value_t = DEFAULT_SEED)]
+    pub seed: u64,
+    /// Worker threads for the simulation (0 = one per core)
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+    /// A simulated run still going after this many steps is counted as cut short
+    #[arg(long, value_name = "N", default_value_t = 10_000_000)]
+    pub max_steps: u64,
+}
+
+#[derive(Args, Debug)]
+pub struct ChainArgs {
+    /// The model: a Storm DRN file (.drn) or a PRISM transitions file (.tra, with the .lab,
+    /// .srew and .trew files of the same name read when present)
+    pub model: PathBuf,
+    /// The PRISM labels file [default: MODEL with .lab, if present]
+    #[arg(long, value_name = "FILE")]
+    pub lab: Option<PathBuf>,
+    /// The PRISM state rewards file [default: MODEL with .srew, if present]
+    #[arg(long, value_name = "FILE")]
+    pub srew: Option<PathBuf>,
+    /// The PRISM transition rewards file [default: MODEL with .trew, if present]
+    #[arg(long, value_name = "FILE")]
+    pub trew: Option<PathBuf>,
+    #[command(flatten)]
+    pub question: QuestionArgs,
+    #[command(flatten)]
+    pub output: OutputArgs,
+    /// Nothing on stderr but errors
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct GamesArgs {
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+/// The settings of the built-in games.
+#[derive(Args, Debug, Clone)]
+pub struct GameSettings {
+    /// Players taking turns (board games): 1 for the length of a game, 2 to 4 for who wins
+    #[arg(long, default_value_t = 1)]
+    pub players: u32,
+    /// A board game's rules file (game `board`)
+    #[arg(long, value_name = "FILE")]
+    pub rules: Option<PathBuf>,
+    /// The gambler's money at the start (gamblers-ruin)
+    #[arg(long, default_value_t = 5)]
+    pub stake: u64,
+    /// The money the gambler stops at (gamblers-ruin)
+    #[arg(long, default_value_t = 10)]
+    pub goal: u64,
+    /// The chance of winning a round (gamblers-ruin): a fraction such as 18/37 or a decimal
+    #[arg(long, default_value = "1/2")]
+    pub p: String,
+}
+
+#[derive(Args, Debug)]
+pub struct GameArgs {
+    /// The game (see `pegchain games`)
+    pub name: String,
+    #[command(flatten)]
+    pub settings: GameSettings,
+    #[command(flatten)]
+    pub question: QuestionArgs,
+    #[command(flatten)]
+    pub output: OutputArgs,
+    /// Nothing on stderr but errors
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct ExportArgs {
+    /// Export this game's chain (see `pegchain games`)
+    #[arg(long, value_name = "NAME", conflicts_with_all = ["board", "race"])]
+    pub game: Option<String>,
+    #[command(flatten)]
+    pub settings: GameSettings,
+    /// Export random play on this board from --start (positions reduced by the symmetries
+    /// that fix the start hole)
+    #[arg(long, value_name = "BOARD", conflicts_with = "race")]
+    pub board: Option<String>,
+    /// The empty hole at the start (with --board)
+    #[arg(long, requires = "board")]
+    pub start: Option<String>,
+    /// How the random player picks a jump (with --board): uniform, peg-first, hole-first
+    #[arg(long, default_value = "uniform")]
+    pub policy: String,
+    /// Export the dice race of seed 004 (the built-in rules, the default start)
+    #[arg(long)]
+    pub race: bool,
+    /// Write the chain as a Storm DRN file
+    #[arg(long, value_name = "FILE")]
+    pub drn: Option<PathBuf>,
+    /// Write the chain as PRISM explicit files PREFIX.tra, PREFIX.lab (and PREFIX.srew,
+    /// PREFIX.trew for the game's reward)
+    #[arg(long, value_name = "PREFIX")]
+    pub prism: Option<PathBuf>,
+    #[command(flatten)]
+    pub output: OutputArgs,
 }
 
 /// Saving a long run as it goes, and going on from a save.

@@ -7,6 +7,7 @@ use super::output::{self, Failure, Stream};
 use super::progress;
 use super::validate::{ExportRequest, Output, RaceJob, SolveRequest};
 use pegchain::render::audit::AuditView;
+use pegchain::render::chain::{ChainView, ExportedView, GamesView, distribution_svg};
 use pegchain::render::board::{BoardInfo, BoardsView, ExportView, ShowView};
 use pegchain::render::count::CountView;
 use pegchain::render::ends::EndsView;
@@ -263,4 +264,60 @@ fn stream_solutions(req: &mut SolveRequest, out: &mut Stream<impl Write>) -> Res
         return Err(Failure::Interrupted(format!("{found} {noun} found")));
     }
     Ok(())
+}
+
+pub fn chain(args: super::args::ChainArgs) -> Answer {
+    chain_answer("chain", args.validate()?)
+}
+
+pub fn game(args: super::args::GameArgs) -> Answer {
+    chain_answer("game", args.validate()?)
+}
+
+/// Analyses a validated chain request, writes its SVG if asked, and renders the answer.
+fn chain_answer(command: &'static str, req: super::chain_requests::ChainRequest) -> Answer {
+    let report = pegchain::chains::analyse(&req.chain, &req.question)?;
+    let view = ChainView::new(command, &req.model, &report, req.chain.initial()[0]);
+    if let Some(file) = &req.svg {
+        let svg = distribution_svg(&view)
+            .ok_or_else(|| Failure::Input(Error::Invalid("--svg draws the step distribution: it needs a target".into())))?;
+        output::write_file(file, svg.as_bytes())?;
+    }
+    answer(&view, req.output)
+}
+
+pub fn games(args: super::args::GamesArgs) -> Answer {
+    answer(&GamesView::new(&pegchain::games::GAMES), args.output.validate())
+}
+
+pub fn export(args: super::args::ExportArgs) -> Answer {
+    use pegchain::formats::{drn, prism};
+    let req = args.validate()?;
+    let mut files: Vec<(std::path::PathBuf, Vec<u8>)> = Vec::new();
+    if let Some(path) = &req.drn {
+        files.push((path.clone(), drn::write_drn(&req.chain).into_bytes()));
+    }
+    if let Some(prefix) = &req.prism {
+        let written = prism::write_prism(&req.chain, req.reward.as_deref());
+        let with = |ext: &str| {
+            let mut p = prefix.clone().into_os_string();
+            p.push(format!(".{ext}"));
+            std::path::PathBuf::from(p)
+        };
+        files.push((with("tra"), written.tra.into_bytes()));
+        for (ext, text) in [("lab", written.lab), ("srew", written.srew), ("trew", written.trew)] {
+            if let Some(text) = text {
+                files.push((with(ext), text.into_bytes()));
+            }
+        }
+    }
+    output::write_files(&files)?;
+    let view = ExportedView {
+        command: "export",
+        chain: req.what,
+        states: req.chain.states(),
+        transitions: req.chain.transitions(),
+        files: files.iter().map(|(p, _)| p.display().to_string()).collect(),
+    };
+    answer(&view, req.output)
 }

@@ -3,6 +3,7 @@
 //! the one output function (`output`) and the one file writer (`files`).
 
 pub mod args;
+pub mod chain_requests;
 pub mod checkpoint;
 pub mod commands;
 pub mod files;
@@ -49,6 +50,10 @@ fn run(command: Command) -> commands::Answer {
         Command::Exact(args) => commands::exact(args),
         Command::Count(args) => commands::count(args),
         Command::Ends(args) => commands::ends(args),
+        Command::Chain(args) => commands::chain(args),
+        Command::Games(args) => commands::games(args),
+        Command::Game(args) => commands::game(args),
+        Command::Export(args) => commands::export(args),
         Command::Simulate(args) => commands::simulate(args),
         Command::Audit(args) => commands::audit(args),
         Command::Race(args) => commands::race(args),

@@ -103,7 +103,7 @@ fn check_svg_file(file: &Path) -> Result<(), Error> {
 
 /// A file `flag` will write: not a directory, and in a directory that exists (checked
 /// before computing, so that a long run does not fail at its first write).
-fn check_file_target(flag: &str, file: &Path) -> Result<(), Error> {
+pub fn check_file_target(flag: &str, file: &Path) -> Result<(), Error> {
     if file.is_dir() {
         return Err(Error::Invalid(format!("{flag} {}: a directory, not a file name", file.display())));
     }

@@ -17,7 +17,8 @@ fn malformed(e: ChainError) -> Error {
 }
 
 /// A gambler with `stake` bets one unit a round, winning it with probability `p`, until they
-/// hold `goal` (label `win`) or nothing (label `ruin`); reward `rounds`.
+/// hold `goal` (label `win`) or nothing (label `ruin`), either labelled `over`; reward
+/// `rounds`.
 pub fn gamblers_ruin(stake: u64, goal: u64, p: &Rational) -> Result<ExplicitChain, Error> {
     if !(2..=MAX_GOAL).contains(&goal) {
         return Err(Error::Invalid(format!("the goal must be from 2 to {MAX_GOAL}, not {goal}")));
@@ -37,6 +38,8 @@ pub fn gamblers_ruin(stake: u64, goal: u64, p: &Rational) -> Result<ExplicitChai
     b.absorbing(goal).map_err(malformed)?;
     b.label("ruin", 0).map_err(malformed)?;
     b.label("win", goal).map_err(malformed)?;
+    b.label("over", 0).map_err(malformed)?;
+    b.label("over", goal).map_err(malformed)?;
     for i in 1..goal {
         b.row(i, [(i + 1, p.clone()), (i - 1, lose.clone())]).map_err(malformed)?;
         b.state_reward("rounds", i, q(1, 1)).map_err(malformed)?;
@@ -69,7 +72,7 @@ pub fn knuth_yao() -> ExplicitChain {
 
 /// The pass line of craps: the come-out roll of two dice wins on 7 or 11, loses on 2, 3 or
 /// 12, and otherwise sets a point; then the dice roll until the point (win) or a 7 (lose).
-/// Labels `win`, `lose`; reward `rolls`. States: 0 the come-out, 1-6 the points 4, 5, 6, 8,
+/// Labels `win`, `lose` and `over` (either); reward `rolls`. States: 0 the come-out, 1-6 the points 4, 5, 6, 8,
 /// 9, 10, then 7 win, 8 lose.
 pub fn craps() -> ExplicitChain {
     let ways = |sum: u64| 6 - (sum as i64 - 7).unsigned_abs();
@@ -91,6 +94,8 @@ pub fn craps() -> ExplicitChain {
     b.absorbing(lose).expect("a state");
     b.label("win", win).expect("a state");
     b.label("lose", lose).expect("a state");
+    b.label("over", win).expect("a state");
+    b.label("over", lose).expect("a state");
     b.initial(0).expect("a state");
     b.finish().expect("the dice's rows sum to one")
 }

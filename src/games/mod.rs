@@ -56,6 +56,8 @@ pub struct Game {
     /// The label to reach by default, and the reward to accumulate until then.
     pub target: Option<String>,
     pub reward: Option<String>,
+    /// Whether to show where the chain ends beside the target's answers.
+    pub ends: bool,
 }
 
 /// Builds the game `name` with `params`.
@@ -81,6 +83,7 @@ pub fn build(name: &str, params: &GameParams) -> Result<Game, Error> {
                     description: format!("{what}, one player"),
                     target: Some("finish".into()),
                     reward: Some("turns".into()),
+                    ends: false,
                 })
             } else {
                 Ok(Game {
@@ -88,6 +91,7 @@ pub fn build(name: &str, params: &GameParams) -> Result<Game, Error> {
                     description: format!("{what}, {} players taking turns, player 1 first", params.players),
                     target: None,
                     reward: None,
+                    ends: true,
                 })
             }
         }
@@ -97,20 +101,23 @@ pub fn build(name: &str, params: &GameParams) -> Result<Game, Error> {
                 "gambler's ruin: stake {}, goal {}, a round won with probability {}",
                 params.stake, params.goal, params.p
             ),
-            target: Some("win".into()),
-            reward: None,
+            target: Some("over".into()),
+            reward: Some("rounds".into()),
+            ends: true,
         }),
         "knuth-yao" => Ok(Game {
             chain: classic::knuth_yao(),
             description: "the Knuth-Yao die from fair coin flips".into(),
-            target: None,
-            reward: None,
+            target: Some("done".into()),
+            reward: Some("flips".into()),
+            ends: true,
         }),
         "craps" => Ok(Game {
             chain: classic::craps(),
             description: "craps, the pass line".into(),
-            target: Some("win".into()),
-            reward: None,
+            target: Some("over".into()),
+            reward: Some("rolls".into()),
+            ends: true,
         }),
         _ => {
             let known: Vec<&str> = GAMES.iter().map(|g| g.0).collect();

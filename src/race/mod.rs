@@ -7,6 +7,7 @@
 //! reaching or passing the swine.
 
 pub mod chain;
+pub mod explicit;
 pub mod rules;
 pub mod simulate;
 pub mod turns;

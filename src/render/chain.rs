@@ -358,9 +358,13 @@ fn target_document(doc: &mut Doc, t: &TargetView, several: bool, style: Style) {
             doc.para(summary_line("expected steps", steps, several, style));
             doc.para(summary_line("variance of the steps", var, several, style));
         }
-        _ => doc.para(
-            "expected steps: infinite (the target is missed with positive probability from some initial state)",
-        ),
+        _ => {
+            doc.para("expected steps: infinite (the target is missed with positive probability)");
+            let miss = |v: &Value| Value(Rational::from(1) - &v.0);
+            let s = &t.reach;
+            let missing = SummaryView { min: miss(&s.max), max: miss(&s.min), average: miss(&s.average) };
+            doc.para(summary_line("P(miss)", &missing, several, style));
+        }
     }
     if let (Some(name), Some(reward)) = (&t.reward, &t.expected_reward) {
         match reward {
@@ -442,4 +446,73 @@ pub fn distribution_svg(view: &ChainView) -> Option<String> {
         ));
     }
     Some(c.finish())
+}
+
+/// `games`: the built-in games.
+#[derive(Clone, Debug, Serialize)]
+pub struct GamesView {
+    pub command: &'static str,
+    pub games: Vec<GameInfo>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct GameInfo {
+    pub name: String,
+    pub description: String,
+}
+
+impl GamesView {
+    pub fn new(games: &[(&str, &str)]) -> GamesView {
+        let games = games.iter().map(|(n, d)| GameInfo { name: n.to_string(), description: d.to_string() }).collect();
+        GamesView { command: "games", games }
+    }
+}
+
+impl Report for GamesView {
+    fn document(&self, _: Style) -> Doc {
+        let mut doc = Doc::default();
+        doc.heading("Built-in games (pegchain game NAME)");
+        doc.table(self.table().expect("a table"));
+        doc
+    }
+
+    fn table(&self) -> Option<Table> {
+        let mut table = Table::new(vec![left("game"), left("what it is")]);
+        for g in &self.games {
+            table.row(vec![g.name.clone(), g.description.clone()]);
+        }
+        Some(table)
+    }
+}
+
+/// `export`: which chain was written where.
+#[derive(Clone, Debug, Serialize)]
+pub struct ExportedView {
+    pub command: &'static str,
+    pub chain: String,
+    pub states: usize,
+    pub transitions: usize,
+    pub files: Vec<String>,
+}
+
+impl Report for ExportedView {
+    fn document(&self, _: Style) -> Doc {
+        let mut doc = Doc::default();
+        doc.para(format!(
+            "Wrote {} ({}, {}) to {}",
+            self.chain,
+            plural(self.states as u64, "state", "states"),
+            plural(self.transitions as u64, "transition", "transitions"),
+            self.files.join(", ")
+        ));
+        doc
+    }
+
+    fn table(&self) -> Option<Table> {
+        let mut table = Table::new(vec![left("file")]);
+        for f in &self.files {
+            table.row(vec![f.clone()]);
+        }
+        Some(table)
+    }
 }

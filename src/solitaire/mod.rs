@@ -7,6 +7,7 @@ pub mod board;
 pub mod chain;
 pub mod estimates;
 pub mod exact;
+pub mod explicit;
 pub mod files;
 pub mod finishes;
 pub mod moves;

@@ -108,12 +108,14 @@ pub fn solve(a: &impl Rows, unknown: &[bool], b: &[Vec<Rational>]) -> Result<Vec
             coefficients.push(row);
             rhs.push(r);
         }
+        let t0 = std::time::Instant::now();
         let values = if comp.len() <= ELIMINATION_LIMIT {
             eliminate(&coefficients, &rhs, columns)
         } else {
             solve_modular(&coefficients, &rhs, columns)
         }
         .ok_or(Singular { states: comp.len() })?;
+        if std::env::var("PEGCHAIN_DEBUG").is_ok() && comp.len() > 1 { eprintln!("comp {} {:?} bits {}", comp.len(), t0.elapsed(), values[0][0].denom().significant_bits()); }
         for (&s, v) in comp.iter().zip(values) {
             x[s as usize] = v;
             local[s as usize] = u32::MAX;

@@ -141,36 +141,66 @@ impl Lu {
     /// The solution of A x = b modulo p (b's entries in 0..p).
     pub fn solve(&self, b: &[u64]) -> Vec<u64> {
         let (n, p) = (self.n, self.p);
-        let mut y = b.to_vec();
+        let mut y: Vec<f64> = b.iter().map(|&v| v as f64).collect();
         for i in 0..n {
-            let row = &self.lu[i * n..i * n + i];
-            let mut acc = 0u64;
-            for (k, (l, yk)) in row.iter().zip(&y).enumerate() {
-                acc += *l as u64 * yk;
-                if k % 4096 == 4095 {
-                    acc %= p;
-                }
-            }
-            y[i] = (y[i] + p - acc % p) % p;
+            let acc = dot_mod(&self.lu[i * n..i * n + i], &y[..i], p);
+            y[i] = ((y[i] as u64 + p - acc) % p) as f64;
         }
-        let mut z = vec![0u64; n];
+        let mut z = vec![0f64; n];
         for i in (0..n).rev() {
-            let row = &self.lu[i * n + i + 1..(i + 1) * n];
-            let mut acc = 0u64;
-            for (k, (u, zk)) in row.iter().zip(&z[i + 1..]).enumerate() {
-                acc += *u as u64 * zk;
-                if k % 4096 == 4095 {
-                    acc %= p;
-                }
-            }
-            z[i] = (y[i] + p - acc % p) % p * self.inv_diag[i] % p;
+            let acc = dot_mod(&self.lu[i * n + i + 1..(i + 1) * n], &z[i + 1..], p);
+            z[i] = ((y[i] as u64 + p - acc) % p * self.inv_diag[i] % p) as f64;
         }
         let mut x = vec![0u64; n];
         for (j, &col) in self.perm.iter().enumerate() {
-            x[col] = z[j];
+            x[col] = z[j] as u64;
         }
         x
     }
+}
+
+/// The dot product of two vectors of residues, modulo p: exact in f64 over runs of
+/// `UPDATES_BEFORE_REDUCING` terms (each below 2^40), reduced between runs.
+fn dot_mod(a: &[f64], b: &[f64], p: u64) -> u64 {
+    let mut acc = 0u64;
+    for (ca, cb) in a.chunks(UPDATES_BEFORE_REDUCING).zip(b.chunks(UPDATES_BEFORE_REDUCING)) {
+        acc = (acc + dot(ca, cb) as u64 % p) % p;
+    }
+    acc
+}
+
+#[inline]
+fn dot(a: &[f64], b: &[f64]) -> f64 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma") {
+            // SAFETY: the CPU has the features the function is compiled for.
+            return unsafe { dot_avx2(a, b) };
+        }
+    }
+    dot_plain(a, b)
+}
+
+/// Eight independent sums, so the loop vectorizes (the terms are exact integers, so the
+/// order of addition changes nothing).
+#[inline]
+fn dot_plain(a: &[f64], b: &[f64]) -> f64 {
+    let mut acc = [0f64; 8];
+    let (head_a, tail_a) = a.split_at(a.len() / 8 * 8);
+    let (head_b, tail_b) = b.split_at(head_a.len());
+    for (ca, cb) in head_a.chunks_exact(8).zip(head_b.chunks_exact(8)) {
+        for j in 0..8 {
+            acc[j] += ca[j] * cb[j];
+        }
+    }
+    let tail: f64 = tail_a.iter().zip(tail_b).map(|(x, y)| x * y).sum();
+    acc.iter().sum::<f64>() + tail
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+unsafe fn dot_avx2(a: &[f64], b: &[f64]) -> f64 {
+    dot_plain(a, b)
 }
 
 /// Applies the pivot rows `pivots` (rows k of `done`, offset so that row k of the matrix is
@@ -231,7 +261,10 @@ pub fn solve(a: &IntRows, columns: &[Vec<Integer>]) -> Result<Vec<Vec<Rational>>
                 dense[i * n + *j as usize] = v.mod_u(p as u32) as f64;
             }
         }
-        if let Some(f) = Lu::new(n, dense, p) {
+        let t0 = std::time::Instant::now();
+        let f = Lu::new(n, dense, p);
+        if std::env::var("PEGCHAIN_DEBUG").is_ok() { eprintln!("lu n={n} {:?}", t0.elapsed()); }
+        if let Some(f) = f {
             lu = Some(f);
             break;
         }
@@ -263,6 +296,7 @@ fn lift(a: &IntRows, lu: &Lu, b: &[Integer], det_bits: u64) -> Result<Vec<Ration
     let den_bound = Integer::from(1) << (det_bits as u32);
     let num_bits = det_bits + b_bits + (n as u64).ilog2() as u64 + 1;
     let final_bits = num_bits + det_bits + 2;
+    if std::env::var("PEGCHAIN_DEBUG").is_ok() { eprintln!("lift n={n} det_bits={det_bits} b_bits={b_bits}"); }
     let mut residual: Vec<Integer> = b.to_vec();
     let mut y: Vec<Integer> = vec![Integer::new(); n];
     let mut modulus = Integer::from(1);

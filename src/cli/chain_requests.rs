@@ -1,0 +1,219 @@
+//! `chain`, `game` and `export` flags into validated requests: the model read and checked,
+//! the question built, every file to be written checked before any computing.
+
+use super::args::{ChainArgs, ExportArgs, GameArgs, GameSettings, QuestionArgs};
+use super::validate::{Output, check_file_target, check_threads, parse_games};
+use pegchain::Error;
+use pegchain::chains::{Question, Simulation, Target};
+use pegchain::engine::explicit::ExplicitChain;
+use pegchain::formats::{self, FormatError, number, prism};
+use pegchain::games::{self, GameParams};
+use std::path::{Path, PathBuf};
+
+/// The largest chain file read: 4 GiB.
+pub const MAX_MODEL_BYTES: u64 = 4 << 30;
+
+/// A chain and the question asked of it.
+pub struct ChainRequest {
+    /// The file or game, in words.
+    pub model: String,
+    pub chain: ExplicitChain,
+    pub question: Question,
+    pub svg: Option<PathBuf>,
+    pub output: Output,
+}
+
+impl QuestionArgs {
+    /// The question; `default_target` and `default_reward` are a game's own.
+    fn validate(
+        &self,
+        default_target: Option<&str>,
+        default_reward: Option<&str>,
+        default_ends: bool,
+    ) -> Result<(Question, Option<PathBuf>), Error> {
+        check_threads(self.threads)?;
+        let target = match (&self.target, &self.target_states) {
+            (Some(label), _) => Some(Target::Label(label.clone())),
+            (None, Some(list)) => Some(Target::States(parse_states(list)?)),
+            (None, None) => default_target.map(|t| Target::Label(t.to_string())),
+        };
+        let simulation = match &self.simulate {
+            Some(text) => {
+                let runs = parse_games("--simulate", text)?;
+                if self.max_steps == 0 {
+                    return Err(Error::Invalid("--max-steps must be at least 1".into()));
+                }
+                Some(Simulation { runs, seed: self.seed, threads: self.threads, max_steps: self.max_steps })
+            }
+            None => None,
+        };
+        if let Some(file) = &self.svg {
+            check_file_target("--svg", file)?;
+        }
+        let own_target = self.target.is_some() || self.target_states.is_some();
+        let reward = self.reward.clone().or(if own_target { None } else { default_reward.map(str::to_string) });
+        let ends = self.ends || (!own_target && default_ends);
+        let question =
+            Question { target, reward, distribution: self.distribution, visits: self.visits, ends, simulation };
+        Ok((question, self.svg.clone()))
+    }
+}
+
+fn parse_states(list: &str) -> Result<Vec<u64>, Error> {
+    list.split(',')
+        .map(|s| {
+            s.trim().parse::<u64>().map_err(|_| {
+                Error::Invalid(format!("--target-states takes state numbers separated by commas, not {list:?}"))
+            })
+        })
+        .collect()
+}
+
+impl ChainArgs {
+    pub fn validate(&self) -> Result<ChainRequest, Error> {
+        let (question, svg) = self.question.validate(None, None, false)?;
+        let budget = super::limits::read(None).budget().map(|b| b.bytes);
+        let chain = read_model(self, budget)?;
+        Ok(ChainRequest { model: self.model.display().to_string(), chain, question, svg, output: self.output.validate() })
+    }
+}
+
+/// A model file: DRN, or PRISM's .tra with its companions.
+fn read_model(args: &ChainArgs, budget: Option<u64>) -> Result<ExplicitChain, Error> {
+    let path = &args.model;
+    let text = read_text(path)?;
+    let in_file = |e: FormatError| Error::Invalid(format!("model file {}: {e}", path.display()));
+    let extension = path.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
+    let looks_like_drn = extension == "drn" || text.trim_start().starts_with("//") || text.trim_start().starts_with('@');
+    if looks_like_drn && extension != "tra" {
+        for flag in [(&args.lab, "--lab"), (&args.srew, "--srew"), (&args.trew, "--trew")] {
+            if flag.0.is_some() {
+                return Err(Error::Invalid(format!("{} goes with a PRISM .tra file, not a DRN file", flag.1)));
+            }
+        }
+        return formats::drn::parse_drn(&text, budget).map_err(in_file);
+    }
+    let companion = |given: &Option<PathBuf>, ext: &str| -> Result<Option<(PathBuf, String)>, Error> {
+        match given {
+            Some(p) => Ok(Some((p.clone(), read_text(p)?))),
+            None => {
+                let p = path.with_extension(ext);
+                if p.is_file() { Ok(Some((p.clone(), read_text(&p)?))) } else { Ok(None) }
+            }
+        }
+    };
+    let lab = companion(&args.lab, "lab")?;
+    let srew = companion(&args.srew, "srew")?;
+    let trew = companion(&args.trew, "trew")?;
+    let reward_name = match (&srew, &trew) {
+        (Some((p, _)), _) | (None, Some((p, _))) => p.file_stem().and_then(|s| s.to_str()).unwrap_or("reward").to_string(),
+        _ => "reward".to_string(),
+    };
+    let files = prism::PrismFiles {
+        tra: text,
+        lab: lab.as_ref().map(|l| l.1.clone()),
+        srew: srew.as_ref().map(|l| l.1.clone()),
+        trew: trew.as_ref().map(|l| l.1.clone()),
+    };
+    prism::parse_prism(&files, &reward_name, budget).map_err(|e| {
+        let file = match e.part {
+            prism::Part::Tra => path.clone(),
+            prism::Part::Lab => lab.map_or(path.with_extension("lab"), |l| l.0),
+            prism::Part::Srew => srew.map_or(path.with_extension("srew"), |l| l.0),
+            prism::Part::Trew => trew.map_or(path.with_extension("trew"), |l| l.0),
+        };
+        Error::Invalid(format!("model file {}: {}", file.display(), e.error))
+    })
+}
+
+fn read_text(path: &Path) -> Result<String, Error> {
+    let bytes = pegchain::input::read_bytes(path, MAX_MODEL_BYTES)
+        .map_err(|why| Error::Invalid(format!("model file {}: {why}", path.display())))?;
+    String::from_utf8(bytes).map_err(|e| {
+        Error::Invalid(format!(
+            "model file {}: not UTF-8 text (an invalid byte at offset {})",
+            path.display(),
+            e.utf8_error().valid_up_to()
+        ))
+    })
+}
+
+impl GameSettings {
+    fn params(&self) -> Result<GameParams, Error> {
+        let p = number::parse(self.p.trim())
+            .ok_or_else(|| Error::Invalid(format!("--p takes a probability such as 18/37 or 0.4, not {:?}", self.p)))?;
+        let rules = match &self.rules {
+            Some(path) => Some(
+                pegchain::input::read_input(path)
+                    .map_err(|why| Error::BadRules { file: path.display().to_string(), why })?,
+            ),
+            None => None,
+        };
+        Ok(GameParams { players: self.players, rules, stake: self.stake, goal: self.goal, p, ..GameParams::default() })
+    }
+
+    fn build(&self, name: &str) -> Result<games::Game, Error> {
+        games::build(name, &self.params()?).map_err(|e| match (e, &self.rules) {
+            (Error::BadRules { why, .. }, Some(path)) => Error::BadRules { file: path.display().to_string(), why },
+            (e, _) => e,
+        })
+    }
+}
+
+impl GameArgs {
+    pub fn validate(&self) -> Result<ChainRequest, Error> {
+        let game = self.settings.build(&self.name)?;
+        let (question, svg) = self.question.validate(game.target.as_deref(), game.reward.as_deref(), game.ends)?;
+        Ok(ChainRequest { model: game.description, chain: game.chain, question, svg, output: self.output.validate() })
+    }
+}
+
+/// A chain to write, and where.
+pub struct ExportRequest {
+    pub what: String,
+    pub chain: ExplicitChain,
+    /// The reward structure written to PRISM's .srew/.trew.
+    pub reward: Option<String>,
+    pub drn: Option<PathBuf>,
+    pub prism: Option<PathBuf>,
+    pub output: Output,
+}
+
+/// Peg-solitaire positions written out at most.
+pub const MAX_EXPORT_STATES: u64 = 20_000_000;
+
+impl ExportArgs {
+    pub fn validate(&self) -> Result<ExportRequest, Error> {
+        if self.drn.is_none() && self.prism.is_none() {
+            return Err(Error::Invalid("say where to write the chain: --drn FILE and/or --prism PREFIX".into()));
+        }
+        if let Some(f) = &self.drn {
+            check_file_target("--drn", f)?;
+        }
+        if let Some(prefix) = &self.prism {
+            check_file_target("--prism", &prefix.with_extension("tra"))?;
+        }
+        let (what, chain, reward) = if let Some(name) = &self.game {
+            let game = self.settings.build(name)?;
+            let reward = game.reward.clone().or_else(|| game.chain.rewards().keys().next().cloned());
+            (game.description, game.chain, reward)
+        } else if let Some(board_name) = &self.board {
+            let board = pegchain::solitaire::load_board(board_name)?;
+            let start = self
+                .start
+                .as_deref()
+                .ok_or_else(|| Error::Invalid("--board needs --start HOLE (the empty hole)".into()))?;
+            let hole = board.find_hole(start)?;
+            let policy: pegchain::Policy = self.policy.parse().map_err(Error::Invalid)?;
+            let chain = pegchain::solitaire::explicit::chain(&board, hole, policy, MAX_EXPORT_STATES)?;
+            (format!("{board_name}, start {}, {policy} random play", board.hole_name(hole)), chain, None)
+        } else if self.race {
+            let rules = pegchain::race::Rules::default_game();
+            let setup = pegchain::race::Setup::new(12, 7, 1)?;
+            ("the swine and the butcher (seed 004), length 12, swine 7, butcher 1".to_string(), pegchain::race::explicit::chain(&rules, &setup)?, None)
+        } else {
+            return Err(Error::Invalid("say which chain to write: --game NAME, --board B --start H, or --race".into()));
+        };
+        Ok(ExportRequest { what, chain, reward, drn: self.drn.clone(), prism: self.prism.clone(), output: self.output.validate() })
+    }
+}

@@ -1,0 +1,38 @@
+//! Random play from one start written out as an explicit chain, for `export` (Storm and
+//! PRISM check it) and for checking the layered engine against the explicit solver.
+
+use super::board::{Board, SymmetryGroup};
+use super::chain::PegChain;
+use super::moves::MoveTable;
+use super::pegs::Pegs;
+use super::policy::Policy;
+use crate::engine::explicit::ExplicitChain;
+use crate::engine::explicit::explore::{ExploreError, explore};
+use crate::error::Error;
+
+/// The chain of random play under `policy` from the full board less `start`, its positions
+/// reduced by the symmetries that fix the start hole (so every figure of `exact` survives).
+/// Ends are labelled `one_peg` and `pegs_N` (N pegs left, no jump). At most `limit` states.
+pub fn chain(board: &Board, start: u8, policy: Policy, limit: u64) -> Result<ExplicitChain, Error> {
+    let moves = MoveTable::new(board);
+    let group = SymmetryGroup::of_board(board).stabilizer(Pegs::single(start));
+    let peg_chain = PegChain { moves: &moves, policy, group: &group };
+    let first = board.full().without(start);
+    let labels = |pos: Pegs| -> Vec<String> {
+        use crate::engine::Chain;
+        if peg_chain.transitions(pos, &mut Vec::new()) > 0 {
+            return Vec::new();
+        }
+        match pos.count() {
+            1 => vec!["one_peg".to_string(), "pegs_1".to_string()],
+            n => vec![format!("pegs_{n}")],
+        }
+    };
+    let (explicit, _) = explore(&peg_chain, &[first], true, limit, labels).map_err(|e| match e {
+        ExploreError::TooManyStates { limit } => Error::Invalid(format!(
+            "random play from this start reaches more than {limit} positions (classes under symmetry): too many to write out"
+        )),
+        ExploreError::Chain(e) => Error::Invalid(format!("cannot write this chain out: {e}")),
+    })?;
+    Ok(explicit)
+}

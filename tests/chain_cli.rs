@@ -1,0 +1,200 @@
+//! `chain`, `game`, `games` and `export` from the command line: round trips through DRN and
+//! PRISM files that give back the figures of the other commands, Storm's own exact values
+//! for its exported models, and the bad-input contract.
+
+mod support;
+use support::{fails_with, json, pegchain, scratch, stdout};
+
+fn fixture(name: &str) -> String {
+    format!("{}/tests/fixtures/chains/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+fn fraction(v: &serde_json::Value) -> &str {
+    v["fraction"].as_str().unwrap()
+}
+
+#[test]
+fn hermans_ring_gives_storms_exact_values() {
+    // Storm 2.0's exact engine on the PRISM benchmark model (scripts/storm_crosscheck.py):
+    // R{"steps"}=? [F "stable"] from state 0, and the largest over the initial states.
+    for (file, state0, max) in [("herman5.drn", "44/15", "16/5"), ("herman7.drn", "130472/23751", "48/7")] {
+        let v = json(&["chain", &fixture(file), "--target", "stable", "--reward", "steps"]);
+        let t = &v["target"];
+        assert_eq!(fraction(&t["initial"][0]["expected_steps"]), state0, "{file}");
+        assert_eq!(fraction(&t["initial"][0]["expected_reward"]), state0, "{file}");
+        assert_eq!(fraction(&t["expected_steps"]["max"]), max, "{file}");
+        assert_eq!(fraction(&t["reach"]["min"]), "1");
+        assert_eq!(v["initial_states"], v["states"]);
+    }
+}
+
+#[test]
+fn peg_solitaire_exported_and_read_back_gives_the_exact_engines_fraction() {
+    let dir = scratch("export-solitaire");
+    let drn = dir.join("a.drn");
+    let prefix = dir.join("a");
+    for (start, policy) in [("A", "uniform"), ("E", "peg-first"), ("D", "hole-first")] {
+        let exact = json(&["exact", "--start", start, "--policy", policy]);
+        let win = fraction(&exact["starts"][0]["win"]).to_string();
+        let expected_pegs = fraction(&exact["starts"][0]["expected_pegs_left"]).to_string();
+        pegchain()
+            .args(["export", "--board", "triangle5", "--start", start, "--policy", policy])
+            .args(["--drn", drn.to_str().unwrap(), "--prism", prefix.to_str().unwrap()])
+            .assert()
+            .success();
+        for model in [drn.to_str().unwrap().to_string(), format!("{}.tra", prefix.display())] {
+            let v = json(&["chain", &model, "--target", "one_peg"]);
+            assert_eq!(fraction(&v["target"]["reach"]["average"]), win, "{start} {policy} {model}");
+            // Where it ends: P(n pegs left) summed into the expected pegs left.
+            let ends = json(&["chain", &model]);
+            let mut expected = rug::Rational::new();
+            for end in ends["ends"].as_array().unwrap() {
+                let pegs: u32 = end["labels"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .find_map(|l| l.as_str().unwrap().strip_prefix("pegs_"))
+                    .unwrap()
+                    .parse()
+                    .unwrap();
+                let p: rug::Rational = fraction(&end["probability"]).parse().unwrap();
+                expected += p * pegs;
+            }
+            assert_eq!(expected.to_string(), expected_pegs, "{start} {policy}");
+        }
+    }
+}
+
+#[test]
+fn the_race_exported_and_read_back_gives_the_race_commands_figures() {
+    let dir = scratch("export-race");
+    let drn = dir.join("race.drn");
+    pegchain().args(["export", "--race", "--drn", drn.to_str().unwrap()]).assert().success();
+    let race = json(&["race"]);
+    let v = json(&["chain", drn.to_str().unwrap(), "--target", "swine_wins"]);
+    assert_eq!(fraction(&v["target"]["reach"]["average"]), fraction(&race["swine_wins"]));
+    // Every face of seed 004's die moves someone, so steps are turns.
+    let v = json(&["chain", drn.to_str().unwrap(), "--target", "over", "--distribution", "8"]);
+    assert_eq!(fraction(&v["target"]["expected_steps"]["average"]), fraction(&race["turns"]["mean"]));
+    assert_eq!(fraction(&v["target"]["variance_steps"]["average"]), fraction(&race["turns"]["variance"]));
+    let d = &v["target"]["distribution"];
+    assert_eq!((d["median"].as_u64(), d["percentile90"].as_u64()), (Some(3), Some(5)));
+    assert_eq!(fraction(&d["steps"][3]["probability"]), "8/27");
+}
+
+#[test]
+fn chutes_and_ladders_exported_keeps_its_published_length() {
+    let published = "225837582538403273407117496273279920181931269186581786048583/5757472998140039232950575874628786131130999406013041613400";
+    let v = json(&["game", "chutes-and-ladders"]);
+    assert_eq!(fraction(&v["target"]["expected_reward"]["average"]), published);
+    let dir = scratch("export-chutes");
+    let prefix = dir.join("cl");
+    let drn = dir.join("cl.drn");
+    pegchain()
+        .args(["export", "--game", "chutes-and-ladders", "--prism", prefix.to_str().unwrap(), "--drn", drn.to_str().unwrap()])
+        .assert()
+        .success();
+    for model in [format!("{}.tra", prefix.display()), drn.display().to_string()] {
+        let reward = if model.ends_with(".tra") { "cl" } else { "turns" };
+        let v = json(&["chain", &model, "--target", "finish", "--reward", reward]);
+        assert_eq!(fraction(&v["target"]["expected_reward"]["average"]), published, "{model}");
+    }
+}
+
+#[test]
+fn games_answer_their_published_figures() {
+    let v = json(&["game", "craps"]);
+    let ends = v["ends"].as_array().unwrap();
+    let win = ends.iter().find(|e| e["labels"].as_array().unwrap().iter().any(|l| l == "win")).unwrap();
+    assert_eq!(fraction(&win["probability"]), "244/495");
+    let v = json(&["game", "knuth-yao"]);
+    assert_eq!(fraction(&v["target"]["expected_reward"]["average"]), "11/3");
+    assert!(v["ends"].as_array().unwrap().iter().all(|e| fraction(&e["probability"]) == "1/6"));
+    let v = json(&["game", "gamblers-ruin", "--stake", "3", "--goal", "7", "--p", "0.6", "--target", "win"]);
+    // (1 - (2/3)^3) / (1 - (2/3)^7) = (19/27) / (2059/2187) = 1539/2059.
+    assert_eq!(fraction(&v["target"]["reach"]["average"]), "1539/2059");
+    let text = stdout(&["games"]);
+    assert!(text.contains("chutes-and-ladders") && text.contains("knuth-yao"), "{text}");
+}
+
+#[test]
+fn a_board_game_from_a_rules_file() {
+    let dir = scratch("board-game");
+    let rules = dir.join("tiny.txt");
+    std::fs::write(&rules, "squares 3\nspinner 1-2\novershoot stay\n").unwrap();
+    // From 0: 1 -> 1, 2 -> 2; from 1: 1 -> 2, 2 -> 3; from 2: 1 -> 3, 2 stays.
+    // E0 = 1 + (E1 + E2)/2, E1 = 1 + E2/2, E2 = 1 + E2/2 = 2: E1 = 2, E0 = 3.
+    let v = json(&["game", "board", "--rules", rules.to_str().unwrap()]);
+    assert_eq!(fraction(&v["target"]["expected_steps"]["average"]), "3");
+    std::fs::write(&rules, "squares 3\nspinner 1-2\nladder 1 9\n").unwrap();
+    fails_with(&["game", "board", "--rules", rules.to_str().unwrap()], "line 3: a jump must start on a square from 1 to 2");
+}
+
+#[test]
+fn a_target_no_initial_state_can_reach_is_an_answer() {
+    let v = json(&["game", "gamblers-ruin", "--target-states", "0", "--stake", "1", "--goal", "2", "--p", "1/3"]);
+    assert_eq!(fraction(&v["target"]["reach"]["average"]), "2/3");
+    let dir = scratch("unreachable");
+    let drn = dir.join("u.drn");
+    std::fs::write(
+        &drn,
+        "@type: DTMC\n@parameters\n\n@reward_models\n\n@nr_states\n2\n@model\nstate 0 init\n\taction 0\n\t\t0 : 1\nstate 1 goal\n\taction 0\n\t\t1 : 1\n",
+    )
+    .unwrap();
+    let v = json(&["chain", drn.to_str().unwrap(), "--target", "goal"]);
+    assert_eq!(fraction(&v["target"]["reach"]["average"]), "0");
+    assert!(v["target"]["expected_steps"].is_null());
+    let text = stdout(&["chain", drn.to_str().unwrap(), "--target", "goal"]);
+    assert!(text.contains("expected steps: infinite") && text.contains("P(miss): 1"), "{text}");
+}
+
+#[test]
+fn the_simulation_is_the_same_for_any_thread_count() {
+    let args = ["game", "chutes-and-ladders", "--simulate", "200000", "--seed", "9", "--json"];
+    let one = stdout(&[&args[..], &["--threads", "1"]].concat());
+    let two = stdout(&[&args[..], &["--threads", "2"]].concat());
+    assert_eq!(one, two);
+    let v: serde_json::Value = serde_json::from_str(&one).unwrap();
+    let mean = v["simulation"]["steps_estimate"].as_f64().unwrap();
+    // sd = sqrt(636.3) = 25.2; the mean of 200,000 runs is within 5 sd / sqrt(n) = 0.28.
+    assert!((mean - 39.2251).abs() < 0.3, "{mean}");
+}
+
+#[test]
+fn csv_and_markdown_carry_the_same_table() {
+    let csv = stdout(&["game", "chutes-and-ladders", "--distribution", "10", "--csv"]);
+    assert_eq!(csv.lines().next(), Some("steps,probability,cumulative"));
+    assert_eq!(csv.lines().count(), 12);
+    assert!(csv.lines().nth(8).unwrap().starts_with("7,"), "{csv}");
+    let md = stdout(&["game", "craps", "--markdown"]);
+    assert!(md.contains("| end ") && md.contains("244/495"), "{md}");
+}
+
+#[test]
+fn bad_models_and_questions_get_one_line() {
+    let dir = scratch("bad-models");
+    let write = |name: &str, text: &str| {
+        let p = dir.join(name);
+        std::fs::write(&p, text).unwrap();
+        p.display().to_string()
+    };
+    let mdp = write("m.drn", "@type: MDP\n@model\n");
+    fails_with(&["chain", &mdp], "m.drn: line 1: an MDP, not a DTMC");
+    let sum = write("s.drn", "@type: DTMC\n@parameters\n\n@nr_states\n1\n@model\nstate 0 init\n\taction 0\n\t\t0 : 0.9\n");
+    fails_with(&["chain", &sum], "s.drn: line 7: the probabilities out of state 0 add up to 9/10, not exactly 1");
+    let tra = write("t.tra", "2 2\n0 1 1\n1 1 x\n");
+    fails_with(&["chain", &tra], "t.tra: line 3: not a number: \"x\"");
+    let good = fixture("herman5.drn");
+    fails_with(&["chain", &good, "--target", "nope"], "the model has no label \"nope\" (its labels: init, stable)");
+    fails_with(&["chain", &good, "--target", "stable", "--reward", "cost"], "no reward structure \"cost\" (its rewards: steps)");
+    fails_with(&["chain", &good, "--target-states", "99"], "the model has no state 99 (its states are 0 to 31)");
+    fails_with(&["chain", &good, "--reward", "steps"], "a reward is accumulated until a target");
+    fails_with(&["chain", dir.join("missing.drn").to_str().unwrap()], "missing.drn: cannot read it");
+    fails_with(&["chain", dir.to_str().unwrap()], "not a regular file (a directory)");
+    fails_with(&["chain", &good, "--lab", "x.lab"], "--lab goes with a PRISM .tra file");
+    fails_with(&["game", "monopoly"], "unknown game \"monopoly\"");
+    fails_with(&["game", "gamblers-ruin", "--p", "1.5"], "strictly between 0 and 1");
+    fails_with(&["game", "chutes-and-ladders", "--players", "4"], "over the limit");
+    fails_with(&["export", "--race"], "say where to write the chain");
+    fails_with(&["export", "--drn", dir.join("no/such/x.drn").to_str().unwrap(), "--race"], "no directory");
+}
