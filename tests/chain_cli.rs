@@ -91,7 +91,15 @@ fn chutes_and_ladders_exported_keeps_its_published_length() {
     let prefix = dir.join("cl");
     let drn = dir.join("cl.drn");
     pegchain()
-        .args(["export", "--game", "chutes-and-ladders", "--prism", prefix.to_str().unwrap(), "--drn", drn.to_str().unwrap()])
+        .args([
+            "export",
+            "--game",
+            "chutes-and-ladders",
+            "--prism",
+            prefix.to_str().unwrap(),
+            "--drn",
+            drn.to_str().unwrap(),
+        ])
         .assert()
         .success();
     for model in [format!("{}.tra", prefix.display()), drn.display().to_string()] {
@@ -127,12 +135,16 @@ fn a_board_game_from_a_rules_file() {
     let v = json(&["game", "board", "--rules", rules.to_str().unwrap()]);
     assert_eq!(fraction(&v["target"]["expected_steps"]["average"]), "3");
     std::fs::write(&rules, "squares 3\nspinner 1-2\nladder 1 9\n").unwrap();
-    fails_with(&["game", "board", "--rules", rules.to_str().unwrap()], "line 3: a jump must start on a square from 1 to 2");
+    fails_with(
+        &["game", "board", "--rules", rules.to_str().unwrap()],
+        "line 3: a jump must start on a square from 1 to 2",
+    );
 }
 
 #[test]
 fn a_target_no_initial_state_can_reach_is_an_answer() {
-    let v = json(&["game", "gamblers-ruin", "--target-states", "0", "--stake", "1", "--goal", "2", "--p", "1/3"]);
+    let v =
+        json(&["game", "gamblers-ruin", "--target-states", "0", "--stake", "1", "--goal", "2", "--p", "1/3"]);
     assert_eq!(fraction(&v["target"]["reach"]["average"]), "2/3");
     let dir = scratch("unreachable");
     let drn = dir.join("u.drn");
@@ -180,14 +192,29 @@ fn bad_models_and_questions_get_one_line() {
     };
     let mdp = write("m.drn", "@type: MDP\n@model\n");
     fails_with(&["chain", &mdp], "m.drn: line 1: an MDP, not a DTMC");
-    let sum = write("s.drn", "@type: DTMC\n@parameters\n\n@nr_states\n1\n@model\nstate 0 init\n\taction 0\n\t\t0 : 0.9\n");
-    fails_with(&["chain", &sum], "s.drn: line 7: the probabilities out of state 0 add up to 9/10, not exactly 1");
+    let sum = write(
+        "s.drn",
+        "@type: DTMC\n@parameters\n\n@nr_states\n1\n@model\nstate 0 init\n\taction 0\n\t\t0 : 0.9\n",
+    );
+    fails_with(
+        &["chain", &sum],
+        "s.drn: line 7: the probabilities out of state 0 add up to 9/10, not exactly 1",
+    );
     let tra = write("t.tra", "2 2\n0 1 1\n1 1 x\n");
     fails_with(&["chain", &tra], "t.tra: line 3: not a number: \"x\"");
     let good = fixture("herman5.drn");
-    fails_with(&["chain", &good, "--target", "nope"], "the model has no label \"nope\" (its labels: init, stable)");
-    fails_with(&["chain", &good, "--target", "stable", "--reward", "cost"], "no reward structure \"cost\" (its rewards: steps)");
-    fails_with(&["chain", &good, "--target-states", "99"], "the model has no state 99 (its states are 0 to 31)");
+    fails_with(
+        &["chain", &good, "--target", "nope"],
+        "the model has no label \"nope\" (its labels: init, stable)",
+    );
+    fails_with(
+        &["chain", &good, "--target", "stable", "--reward", "cost"],
+        "no reward structure \"cost\" (its rewards: steps)",
+    );
+    fails_with(
+        &["chain", &good, "--target-states", "99"],
+        "the model has no state 99 (its states are 0 to 31)",
+    );
     fails_with(&["chain", &good, "--reward", "steps"], "a reward is accumulated until a target");
     fails_with(&["chain", dir.join("missing.drn").to_str().unwrap()], "missing.drn: cannot read it");
     fails_with(&["chain", dir.to_str().unwrap()], "not a regular file (a directory)");

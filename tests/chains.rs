@@ -1,6 +1,7 @@
 //! Published figures of classic chains, each by the explicit solver and by a second method
 //! (a closed form, or dense rational elimination of the same equations).
 
+use pegchain::Cancel;
 use pegchain::engine::explicit::linear;
 use pegchain::engine::explicit::questions::{
     ends, expected_reward, reach_probability, steps_mean_and_variance,
@@ -44,23 +45,23 @@ fn chutes_and_ladders_lasts_the_published_number_of_turns() {
     let game = games::build("chutes-and-ladders", &GameParams::default()).unwrap();
     let finish = label_set(&game.chain, "finish");
     let turns = game.chain.step_reward("turns").unwrap();
-    let solved = expected_reward(&game.chain, &finish, &turns).unwrap();
+    let solved = expected_reward(&game.chain, &finish, &turns, &Cancel::new()).unwrap();
     assert_eq!(solved[0].as_ref(), Some(&published));
     assert_eq!(steps_by_elimination(&game.chain, &finish)[0], published);
     assert_eq!(format!("{:.4}", published.to_f64()), "39.2251");
     // Every game ends: P(finish) = 1 from every square.
-    assert!(reach_probability(&game.chain, &finish).unwrap().iter().all(|p| *p == 1));
+    assert!(reach_probability(&game.chain, &finish, &Cancel::new()).unwrap().iter().all(|p| *p == 1));
 }
 
 #[test]
 fn the_knuth_yao_die_is_fair_and_takes_eleven_thirds_flips() {
     let chain = classic::knuth_yao();
     for face in ["one", "two", "three", "four", "five", "six"] {
-        let p = reach_probability(&chain, &label_set(&chain, face)).unwrap();
+        let p = reach_probability(&chain, &label_set(&chain, face), &Cancel::new()).unwrap();
         assert_eq!(p[0], q(1, 6), "{face}");
     }
     let done = label_set(&chain, "done");
-    let flips = expected_reward(&chain, &done, &chain.step_reward("flips").unwrap()).unwrap();
+    let flips = expected_reward(&chain, &done, &chain.step_reward("flips").unwrap(), &Cancel::new()).unwrap();
     assert_eq!(flips[0], Some(q(11, 3)));
     // By hand: from s1 (or s2) two flips reach a face, except a quarter of the time when
     // they lead back to s1: E1 = 2 + E1 / 4 = 8/3, and E0 = 1 + E1.
@@ -74,7 +75,7 @@ fn the_gamblers_ruin_matches_its_closed_forms() {
     for (stake, goal, p) in [(3u64, 10u64, q(1, 2)), (5, 12, q(9, 19)), (1, 6, q(2, 3))] {
         let params = GameParams { stake, goal, p: p.clone(), ..GameParams::default() };
         let game = games::build("gamblers-ruin", &params).unwrap();
-        let win = reach_probability(&game.chain, &label_set(&game.chain, "win")).unwrap();
+        let win = reach_probability(&game.chain, &label_set(&game.chain, "win"), &Cancel::new()).unwrap();
         let s = stake as usize;
         let expected = if p == q(1, 2) {
             q(stake as i64, goal as i64)
@@ -86,7 +87,7 @@ fn the_gamblers_ruin_matches_its_closed_forms() {
         assert_eq!(win[s], expected, "stake {stake}, goal {goal}, p {p}");
         if p == q(1, 2) {
             let both: Vec<bool> = (0..=goal).map(|i| i == 0 || i == goal).collect();
-            let m = steps_mean_and_variance(&game.chain, &both).unwrap();
+            let m = steps_mean_and_variance(&game.chain, &both, &Cancel::new()).unwrap();
             assert_eq!(m[s].as_ref().unwrap().0, q((stake * (goal - stake)) as i64, 1));
         }
     }
@@ -95,7 +96,7 @@ fn the_gamblers_ruin_matches_its_closed_forms() {
 #[test]
 fn the_pass_line_wins_244_in_495() {
     let chain = classic::craps();
-    let win = reach_probability(&chain, &label_set(&chain, "win")).unwrap();
+    let win = reach_probability(&chain, &label_set(&chain, "win"), &Cancel::new()).unwrap();
     assert_eq!(win[0], q(244, 495));
     // Closed form: 8/36 on the come-out, then each point p wins with ways(p) / (ways(p) + 6).
     let ways = |s: i64| 6 - (s - 7).abs();
@@ -103,7 +104,7 @@ fn the_pass_line_wins_244_in_495() {
         [4, 5, 6, 8, 9, 10].iter().map(|&p| q(ways(p), 36) * q(ways(p), ways(p) + 6)).sum::<Rational>()
             + q(8, 36);
     assert_eq!(by_hand, q(244, 495));
-    let e = ends(&chain).unwrap();
+    let e = ends(&chain, &Cancel::new()).unwrap();
     assert_eq!(e.bottoms, vec![vec![7], vec![8]]);
     assert_eq!(e.probability[0], vec![q(244, 495), q(251, 495)]);
 }
@@ -113,15 +114,19 @@ fn two_players_of_a_small_board_win_in_proportions_that_add_to_one() {
     let rules = board::BoardRules::parse("squares 6\nspinner 1-3\novershoot bounce\nchute 5 1\nladder 2 4\n")
         .unwrap();
     let chain = board::players(&rules, 2, 10_000).unwrap();
-    let one = reach_probability(&chain, &label_set(&chain, "player1_wins")).unwrap()[0].clone();
-    let two = reach_probability(&chain, &label_set(&chain, "player2_wins")).unwrap()[0].clone();
+    let one =
+        reach_probability(&chain, &label_set(&chain, "player1_wins"), &Cancel::new()).unwrap()[0].clone();
+    let two =
+        reach_probability(&chain, &label_set(&chain, "player2_wins"), &Cancel::new()).unwrap()[0].clone();
     assert_eq!(Rational::from(&one + &two), 1);
     assert!(one > two, "the first player has the edge: {one} vs {two}");
     // The second method: the sum over k of P(T1 = k) P(T2 >= k) is the first player's
     // chance; its partial sums rise to it and never pass it.
     let single = board::one_player(&rules).unwrap();
     let finish = label_set(&single, "finish");
-    let d = pegchain::engine::explicit::questions::steps_distribution(&single, &finish, 60, &[0]);
+    let d =
+        pegchain::engine::explicit::questions::steps_distribution(&single, &finish, 60, &[0], &Cancel::new())
+            .unwrap();
     let cdf = &d[0];
     let partial: Rational =
         (1..cdf.len()).map(|k| Rational::from(&cdf[k] - &cdf[k - 1]) * (q(1, 1) - &cdf[k - 1])).sum();
@@ -136,9 +141,9 @@ fn two_players_of_a_small_board_win_in_proportions_that_add_to_one() {
 fn simulation_agrees_with_the_exact_chance_of_the_pass_line() {
     let chain = classic::craps();
     let win = label_set(&chain, "win");
-    let t = sample::simulate(&chain, &win, 400_000, 11, 0, 1_000_000);
+    let t = sample::simulate(&chain, &win, 400_000, 11, 0, 1_000_000, &Cancel::new()).unwrap();
     let p = (244.0f64) / 495.0;
     let z = (t.reached as f64 / t.runs as f64 - p) / (p * (1.0 - p) / t.runs as f64).sqrt();
     assert!(z.abs() < 4.5, "z = {z}");
-    assert_eq!(t, sample::simulate(&chain, &win, 400_000, 11, 1, 1_000_000));
+    assert_eq!(t, sample::simulate(&chain, &win, 400_000, 11, 1, 1_000_000, &Cancel::new()).unwrap());
 }

@@ -372,3 +372,17 @@ fn a_search_interrupted_and_resumed_prints_what_an_uninterrupted_one_does() {
         );
     }
 }
+
+#[test]
+fn sigint_stops_the_chain_solver_and_its_simulation() {
+    // Two players of Chutes and Ladders: a component of 11,552 states, minutes of work.
+    let ended = Run::start("chain-solve", &["game", "chutes-and-ladders", "--players", "2"])
+        .signal_after(SECOND, "INT");
+    let err = ended.interrupted(130);
+    assert!(err.contains("interrupted while solving the chain"), "{err}");
+    assert!(ended.stdout().is_empty());
+    let args = ["game", "craps", "--simulate", "1000000000000"];
+    let ended = Run::start("chain-simulate", &args).signal_after(SECOND, "TERM");
+    let err = ended.interrupted(143);
+    assert!(err.contains(" of 1,000,000,000,000 simulated runs finished"), "{err}");
+}

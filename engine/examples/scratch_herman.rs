@@ -39,7 +39,7 @@ fn main() {
     eprintln!("read {} states {} transitions in {:?}", chain.states(), chain.transitions(), t0.elapsed());
     let t1 = std::time::Instant::now();
     let ones = vec![Rational::from(1); chain.states()];
-    let e = questions::expected_reward(&chain, &stable, &ones).unwrap();
+    let e = questions::expected_reward(&chain, &stable, &ones, &pegchain_engine::Cancel::new()).unwrap();
     let max = e.iter().flatten().max().unwrap();
     eprintln!("solved in {:?}: state0 {} max {}", t1.elapsed(), e[0].as_ref().unwrap(), max);
 }

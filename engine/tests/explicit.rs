@@ -14,7 +14,7 @@ fn explored_gambler_ends_as_the_backward_evaluation_says() {
     let gambler = Gambler { up: 2, down: 3, bets: 12 };
     let start = Purse { money: 4, left: 12 };
     let (chain, states) = explore(&gambler, &[start], false, 10_000, |_| Vec::new()).unwrap();
-    let ends = questions::ends(&chain).unwrap();
+    let ends = questions::ends(&chain, &pegchain_engine::Cancel::new()).unwrap();
     let mut explicit = std::collections::BTreeMap::new();
     for (bottom, p) in ends.bottoms.iter().zip(&ends.probability[0]) {
         assert_eq!(bottom.len(), 1);

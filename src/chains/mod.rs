@@ -2,10 +2,12 @@
 //! by the engine's explicit solver, with the seeded simulation beside them on request.
 //! Typed results only: `render::chain` turns them into text, JSON and CSV.
 
+use crate::Cancel;
 use crate::engine::explicit::questions::{self, Ends};
 use crate::engine::explicit::sample::{self, Tally};
-use crate::engine::explicit::{ExplicitChain, linear::Singular};
+use crate::engine::explicit::{ExplicitChain, linear::SolveError};
 use crate::error::Error;
+use crate::render::number::grouped;
 use rug::Rational;
 
 /// Which states count as reached.
@@ -135,7 +137,7 @@ pub struct ChainReport {
 }
 
 /// Answers `question` about `chain` exactly (and by simulation if asked).
-pub fn analyse(chain: &ExplicitChain, question: &Question) -> Result<ChainReport, Error> {
+pub fn analyse(chain: &ExplicitChain, question: &Question, cancel: &Cancel) -> Result<ChainReport, Error> {
     let (target, name) = match &question.target {
         Some(t) => {
             let (set, name) = target_set(chain, t)?;
@@ -166,12 +168,20 @@ pub fn analyse(chain: &ExplicitChain, question: &Question) -> Result<ChainReport
     };
     let ends_wanted = target.is_none() || question.ends;
     let ends_needed = ends_wanted || question.visits;
-    let ends = if ends_needed { Some(questions::ends(chain).map_err(singular)?) } else { None };
+    let ends = if ends_needed { Some(questions::ends(chain, cancel).map_err(unsolved)?) } else { None };
     if let Some(target) = &target {
-        report.target = Some(target_answer(chain, target, name, reward, question.distribution)?);
+        report.target = Some(target_answer(chain, target, name, reward, question.distribution, cancel)?);
         if let Some(sim) = question.simulation {
             let t = report.target.as_ref().expect("just set");
-            let tally = sample::simulate(chain, target, sim.runs, sim.seed, sim.threads, sim.max_steps);
+            let tally =
+                sample::simulate(chain, target, sim.runs, sim.seed, sim.threads, sim.max_steps, cancel)
+                    .map_err(|c| Error::Interrupted {
+                        done: format!(
+                            "{} of {} simulated runs finished",
+                            grouped(c.trials_done),
+                            grouped(sim.runs)
+                        ),
+                    })?;
             let steps = t.steps.as_ref().map(|s| s.average.clone());
             report.estimate =
                 Some(Estimate { simulation: sim, tally, reach: t.reach.average.clone(), steps });
@@ -187,16 +197,18 @@ pub fn analyse(chain: &ExplicitChain, question: &Question) -> Result<ChainReport
     if question.visits {
         let e = ends.as_ref().expect("computed when visits are asked for");
         let from = chain.initial()[0];
-        let v = questions::expected_visits(chain, e, from).map_err(singular)?;
+        let v = questions::expected_visits(chain, e, from, cancel).map_err(unsolved)?;
         report.visits =
             Some(v.into_iter().enumerate().filter_map(|(s, v)| v.map(|v| (s as u32, v))).collect());
     }
     Ok(report)
 }
 
-fn singular(e: Singular) -> Error {
-    // The graph analysis leaves only systems with one solution; this would be a defect.
-    Error::Invalid(format!("cannot solve this chain exactly: {e}"))
+fn unsolved(e: SolveError) -> Error {
+    match e {
+        SolveError::Cancelled => Error::Interrupted { done: "interrupted while solving the chain".into() },
+        e => Error::Invalid(format!("cannot solve this chain exactly: {e}")),
+    }
 }
 
 fn target_set(chain: &ExplicitChain, target: &Target) -> Result<(Vec<bool>, String), Error> {
@@ -244,11 +256,12 @@ fn target_answer(
     name: String,
     reward: Option<(String, Vec<Rational>)>,
     bound: Option<u32>,
+    cancel: &Cancel,
 ) -> Result<TargetAnswer, Error> {
-    let reach = questions::reach_probability(chain, target).map_err(singular)?;
-    let steps = questions::steps_mean_and_variance(chain, target).map_err(singular)?;
+    let reach = questions::reach_probability(chain, target, cancel).map_err(unsolved)?;
+    let steps = questions::steps_mean_and_variance(chain, target, cancel).map_err(unsolved)?;
     let rewards = match &reward {
-        Some((_, r)) => Some(questions::expected_reward(chain, target, r).map_err(singular)?),
+        Some((_, r)) => Some(questions::expected_reward(chain, target, r, cancel).map_err(unsolved)?),
         None => None,
     };
     let initial: Vec<StateAnswer> = chain
@@ -269,7 +282,7 @@ fn target_answer(
         let summary = Summary::of(initial.iter().map(|a| a.reward.as_ref().and_then(|r| r.as_ref())));
         (name, summary)
     });
-    let distribution = bound.map(|k| distribution(chain, target, k));
+    let distribution = bound.map(|k| distribution(chain, target, k, cancel)).transpose()?;
     let target_states = target.iter().filter(|t| **t).count();
     Ok(TargetAnswer {
         name,
@@ -283,17 +296,23 @@ fn target_answer(
     })
 }
 
-fn distribution(chain: &ExplicitChain, target: &[bool], bound: u32) -> Distribution {
-    let per_state = questions::steps_distribution(chain, target, bound, chain.initial());
+fn distribution(
+    chain: &ExplicitChain,
+    target: &[bool],
+    bound: u32,
+    cancel: &Cancel,
+) -> Result<Distribution, Error> {
+    let per_state =
+        questions::steps_distribution(chain, target, bound, chain.initial(), cancel).map_err(unsolved)?;
     let count = per_state.len() as u32;
     let cumulative: Vec<Rational> =
         (0..=bound as usize).map(|k| per_state.iter().map(|d| &d[k]).sum::<Rational>() / count).collect();
     let first_at = |p: Rational| cumulative.iter().position(|c| *c >= p).map(|k| k as u32);
-    Distribution {
+    Ok(Distribution {
         median: first_at(Rational::from((1, 2))),
         percentile90: first_at(Rational::from((9, 10))),
         cumulative,
-    }
+    })
 }
 
 fn ends_answer(chain: &ExplicitChain, ends: &Ends) -> Vec<End> {

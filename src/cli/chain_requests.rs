@@ -51,10 +51,17 @@ impl QuestionArgs {
             check_file_target("--svg", file)?;
         }
         let own_target = self.target.is_some() || self.target_states.is_some();
-        let reward = self.reward.clone().or(if own_target { None } else { default_reward.map(str::to_string) });
+        let reward =
+            self.reward.clone().or(if own_target { None } else { default_reward.map(str::to_string) });
         let ends = self.ends || (!own_target && default_ends);
-        let question =
-            Question { target, reward, distribution: self.distribution, visits: self.visits, ends, simulation };
+        let question = Question {
+            target,
+            reward,
+            distribution: self.distribution,
+            visits: self.visits,
+            ends,
+            simulation,
+        };
         Ok((question, self.svg.clone()))
     }
 }
@@ -63,7 +70,9 @@ fn parse_states(list: &str) -> Result<Vec<u64>, Error> {
     list.split(',')
         .map(|s| {
             s.trim().parse::<u64>().map_err(|_| {
-                Error::Invalid(format!("--target-states takes state numbers separated by commas, not {list:?}"))
+                Error::Invalid(format!(
+                    "--target-states takes state numbers separated by commas, not {list:?}"
+                ))
             })
         })
         .collect()
@@ -74,7 +83,13 @@ impl ChainArgs {
         let (question, svg) = self.question.validate(None, None, false)?;
         let budget = super::limits::read(None).budget().map(|b| b.bytes);
         let chain = read_model(self, budget)?;
-        Ok(ChainRequest { model: self.model.display().to_string(), chain, question, svg, output: self.output.validate() })
+        Ok(ChainRequest {
+            model: self.model.display().to_string(),
+            chain,
+            question,
+            svg,
+            output: self.output.validate(),
+        })
     }
 }
 
@@ -84,11 +99,15 @@ fn read_model(args: &ChainArgs, budget: Option<u64>) -> Result<ExplicitChain, Er
     let text = read_text(path)?;
     let in_file = |e: FormatError| Error::Invalid(format!("model file {}: {e}", path.display()));
     let extension = path.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
-    let looks_like_drn = extension == "drn" || text.trim_start().starts_with("//") || text.trim_start().starts_with('@');
+    let looks_like_drn =
+        extension == "drn" || text.trim_start().starts_with("//") || text.trim_start().starts_with('@');
     if looks_like_drn && extension != "tra" {
         for flag in [(&args.lab, "--lab"), (&args.srew, "--srew"), (&args.trew, "--trew")] {
             if flag.0.is_some() {
-                return Err(Error::Invalid(format!("{} goes with a PRISM .tra file, not a DRN file", flag.1)));
+                return Err(Error::Invalid(format!(
+                    "{} goes with a PRISM .tra file, not a DRN file",
+                    flag.1
+                )));
             }
         }
         return formats::drn::parse_drn(&text, budget).map_err(in_file);
@@ -106,7 +125,9 @@ fn read_model(args: &ChainArgs, budget: Option<u64>) -> Result<ExplicitChain, Er
     let srew = companion(&args.srew, "srew")?;
     let trew = companion(&args.trew, "trew")?;
     let reward_name = match (&srew, &trew) {
-        (Some((p, _)), _) | (None, Some((p, _))) => p.file_stem().and_then(|s| s.to_str()).unwrap_or("reward").to_string(),
+        (Some((p, _)), _) | (None, Some((p, _))) => {
+            p.file_stem().and_then(|s| s.to_str()).unwrap_or("reward").to_string()
+        }
         _ => "reward".to_string(),
     };
     let files = prism::PrismFiles {
@@ -140,8 +161,9 @@ fn read_text(path: &Path) -> Result<String, Error> {
 
 impl GameSettings {
     fn params(&self) -> Result<GameParams, Error> {
-        let p = number::parse(self.p.trim())
-            .ok_or_else(|| Error::Invalid(format!("--p takes a probability such as 18/37 or 0.4, not {:?}", self.p)))?;
+        let p = number::parse(self.p.trim()).ok_or_else(|| {
+            Error::Invalid(format!("--p takes a probability such as 18/37 or 0.4, not {:?}", self.p))
+        })?;
         let rules = match &self.rules {
             Some(path) => Some(
                 pegchain::input::read_input(path)
@@ -149,12 +171,21 @@ impl GameSettings {
             ),
             None => None,
         };
-        Ok(GameParams { players: self.players, rules, stake: self.stake, goal: self.goal, p, ..GameParams::default() })
+        Ok(GameParams {
+            players: self.players,
+            rules,
+            stake: self.stake,
+            goal: self.goal,
+            p,
+            ..GameParams::default()
+        })
     }
 
     fn build(&self, name: &str) -> Result<games::Game, Error> {
         games::build(name, &self.params()?).map_err(|e| match (e, &self.rules) {
-            (Error::BadRules { why, .. }, Some(path)) => Error::BadRules { file: path.display().to_string(), why },
+            (Error::BadRules { why, .. }, Some(path)) => {
+                Error::BadRules { file: path.display().to_string(), why }
+            }
             (e, _) => e,
         })
     }
@@ -163,8 +194,15 @@ impl GameSettings {
 impl GameArgs {
     pub fn validate(&self) -> Result<ChainRequest, Error> {
         let game = self.settings.build(&self.name)?;
-        let (question, svg) = self.question.validate(game.target.as_deref(), game.reward.as_deref(), game.ends)?;
-        Ok(ChainRequest { model: game.description, chain: game.chain, question, svg, output: self.output.validate() })
+        let (question, svg) =
+            self.question.validate(game.target.as_deref(), game.reward.as_deref(), game.ends)?;
+        Ok(ChainRequest {
+            model: game.description,
+            chain: game.chain,
+            question,
+            svg,
+            output: self.output.validate(),
+        })
     }
 }
 
@@ -185,7 +223,9 @@ pub const MAX_EXPORT_STATES: u64 = 20_000_000;
 impl ExportArgs {
     pub fn validate(&self) -> Result<ExportRequest, Error> {
         if self.drn.is_none() && self.prism.is_none() {
-            return Err(Error::Invalid("say where to write the chain: --drn FILE and/or --prism PREFIX".into()));
+            return Err(Error::Invalid(
+                "say where to write the chain: --drn FILE and/or --prism PREFIX".into(),
+            ));
         }
         if let Some(f) = &self.drn {
             check_file_target("--drn", f)?;
@@ -210,10 +250,23 @@ impl ExportArgs {
         } else if self.race {
             let rules = pegchain::race::Rules::default_game();
             let setup = pegchain::race::Setup::new(12, 7, 1)?;
-            ("the swine and the butcher (seed 004), length 12, swine 7, butcher 1".to_string(), pegchain::race::explicit::chain(&rules, &setup)?, None)
+            (
+                "the swine and the butcher (seed 004), length 12, swine 7, butcher 1".to_string(),
+                pegchain::race::explicit::chain(&rules, &setup)?,
+                None,
+            )
         } else {
-            return Err(Error::Invalid("say which chain to write: --game NAME, --board B --start H, or --race".into()));
+            return Err(Error::Invalid(
+                "say which chain to write: --game NAME, --board B --start H, or --race".into(),
+            ));
         };
-        Ok(ExportRequest { what, chain, reward, drn: self.drn.clone(), prism: self.prism.clone(), output: self.output.validate() })
+        Ok(ExportRequest {
+            what,
+            chain,
+            reward,
+            drn: self.drn.clone(),
+            prism: self.prism.clone(),
+            output: self.output.validate(),
+        })
     }
 }

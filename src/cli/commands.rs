@@ -7,8 +7,8 @@ use super::output::{self, Failure, Stream};
 use super::progress;
 use super::validate::{ExportRequest, Output, RaceJob, SolveRequest};
 use pegchain::render::audit::AuditView;
-use pegchain::render::chain::{ChainView, ExportedView, GamesView, distribution_svg};
 use pegchain::render::board::{BoardInfo, BoardsView, ExportView, ShowView};
+use pegchain::render::chain::{ChainView, ExportedView, GamesView, distribution_svg};
 use pegchain::render::count::CountView;
 use pegchain::render::ends::EndsView;
 use pegchain::render::exact::ExactView;
@@ -276,11 +276,12 @@ pub fn game(args: super::args::GameArgs) -> Answer {
 
 /// Analyses a validated chain request, writes its SVG if asked, and renders the answer.
 fn chain_answer(command: &'static str, req: super::chain_requests::ChainRequest) -> Answer {
-    let report = pegchain::chains::analyse(&req.chain, &req.question)?;
+    let report = pegchain::chains::analyse(&req.chain, &req.question, &super::interrupt::token())?;
     let view = ChainView::new(command, &req.model, &report, req.chain.initial()[0]);
     if let Some(file) = &req.svg {
-        let svg = distribution_svg(&view)
-            .ok_or_else(|| Failure::Input(Error::Invalid("--svg draws the step distribution: it needs a target".into())))?;
+        let svg = distribution_svg(&view).ok_or_else(|| {
+            Failure::Input(Error::Invalid("--svg draws the step distribution: it needs a target".into()))
+        })?;
         output::write_file(file, svg.as_bytes())?;
     }
     answer(&view, req.output)

@@ -463,7 +463,8 @@ pub struct GameInfo {
 
 impl GamesView {
     pub fn new(games: &[(&str, &str)]) -> GamesView {
-        let games = games.iter().map(|(n, d)| GameInfo { name: n.to_string(), description: d.to_string() }).collect();
+        let games =
+            games.iter().map(|(n, d)| GameInfo { name: n.to_string(), description: d.to_string() }).collect();
         GamesView { command: "games", games }
     }
 }

@@ -5,6 +5,7 @@
 
 use super::graph::components;
 use super::modular::{self, IntRows};
+use crate::Cancel;
 use rug::{Integer, Rational};
 use thiserror::Error;
 
@@ -67,25 +68,52 @@ impl Rows for Transposed {
     }
 }
 
-/// The system had no unique solution: the caller's graph analysis should have excluded
-/// every state from which the unknowns cannot be left.
+/// The most states a strongly connected component may have: the modular solver holds it as
+/// a dense matrix of 8 bytes an entry while it factors it (25,000 states: 5 GB).
+pub const MAX_COMPONENT_STATES: usize = 25_000;
+
+/// Why a system was not solved.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
-#[error("the linear system over {states} states has no unique solution")]
-pub struct Singular {
-    pub states: usize,
+pub enum SolveError {
+    /// No unique solution: the caller's graph analysis should have excluded every state from
+    /// which the unknowns cannot be left.
+    #[error("the linear system over {states} states has no unique solution")]
+    Singular { states: usize },
+    /// A component too large for the dense factorization.
+    #[error(
+        "a strongly connected component of {states} states (every state reaching every other) is more than the \
+         {limit} the exact solver factors (it would need {bytes} bytes)",
+        limit = MAX_COMPONENT_STATES
+    )]
+    ComponentTooLarge { states: usize, bytes: u64 },
+    /// The caller's cancel token stopped the work.
+    #[error("cancelled")]
+    Cancelled,
 }
 
 /// Solves x_s = sum_t A[s][t] x_t + b[s] for every state s where `unknown` holds (A's
 /// entries to other states are ignored: fold their known values into b), for each column
 /// of b. Returns x per state (empty for states not unknown). `b[s]` must have the same
 /// number of columns for every unknown s.
-pub fn solve(a: &impl Rows, unknown: &[bool], b: &[Vec<Rational>]) -> Result<Vec<Vec<Rational>>, Singular> {
+pub fn solve(
+    a: &impl Rows,
+    unknown: &[bool],
+    b: &[Vec<Rational>],
+    cancel: &Cancel,
+) -> Result<Vec<Vec<Rational>>, SolveError> {
     let n = a.len();
     let columns = (0..n).find(|&s| unknown[s]).map_or(0, |s| b[s].len());
     let mut x: Vec<Vec<Rational>> = vec![Vec::new(); n];
     let mut local = vec![u32::MAX; n];
     let comps = components(n, unknown, |v| a.row(v).map(|(t, _)| t));
+    if let Some(big) = comps.iter().find(|c| c.len() > MAX_COMPONENT_STATES) {
+        let bytes = (big.len() as u64).pow(2) * 8;
+        return Err(SolveError::ComponentTooLarge { states: big.len(), bytes });
+    }
     for comp in comps {
+        if cancel.is_cancelled() {
+            return Err(SolveError::Cancelled);
+        }
         for (k, &s) in comp.iter().enumerate() {
             local[s as usize] = k as u32;
         }
@@ -112,10 +140,17 @@ pub fn solve(a: &impl Rows, unknown: &[bool], b: &[Vec<Rational>]) -> Result<Vec
         let values = if comp.len() <= ELIMINATION_LIMIT {
             eliminate(&coefficients, &rhs, columns)
         } else {
-            solve_modular(&coefficients, &rhs, columns)
+            solve_modular(&coefficients, &rhs, columns, cancel)?
         }
-        .ok_or(Singular { states: comp.len() })?;
-        if std::env::var("PEGCHAIN_DEBUG").is_ok() && comp.len() > 1 { eprintln!("comp {} {:?} bits {}", comp.len(), t0.elapsed(), values[0][0].denom().significant_bits()); }
+        .ok_or(SolveError::Singular { states: comp.len() })?;
+        if std::env::var("PEGCHAIN_DEBUG").is_ok() && comp.len() > 1 {
+            eprintln!(
+                "comp {} {:?} bits {}",
+                comp.len(),
+                t0.elapsed(),
+                values[0][0].denom().significant_bits()
+            );
+        }
         for (&s, v) in comp.iter().zip(values) {
             x[s as usize] = v;
             local[s as usize] = u32::MAX;
@@ -173,7 +208,8 @@ fn solve_modular(
     c: &[Vec<(u32, Rational)>],
     r: &[Vec<Rational>],
     columns: usize,
-) -> Option<Vec<Vec<Rational>>> {
+    cancel: &Cancel,
+) -> Result<Option<Vec<Vec<Rational>>>, SolveError> {
     let m = c.len();
     let mut a: IntRows = Vec::with_capacity(m);
     let mut scaled_rhs: Vec<Vec<Rational>> = Vec::with_capacity(m);
@@ -209,13 +245,17 @@ fn solve_modular(
         );
         denominators.push(den);
     }
-    let solutions = modular::solve(&a, &integer_columns).ok()?;
+    let solutions = match modular::solve(&a, &integer_columns, cancel) {
+        Ok(s) => s,
+        Err(modular::SolveFailure::Cancelled) => return Err(SolveError::Cancelled),
+        Err(modular::SolveFailure::Singular) => return Ok(None),
+    };
     for (y, den) in solutions.into_iter().zip(&denominators) {
         for (i, v) in y.into_iter().enumerate() {
             out[i].push(v / den.clone());
         }
     }
-    Some(out)
+    Ok(Some(out))
 }
 
 #[cfg(test)]
@@ -253,7 +293,7 @@ mod tests {
     fn modular_and_rational_elimination_agree() {
         for (m, seed) in [(3, 1), (9, 2), (20, 3), (40, 4)] {
             let (c, r) = random_system(m, seed);
-            assert_eq!(solve_modular(&c, &r, 2), eliminate(&c, &r, 2), "m = {m}");
+            assert_eq!(solve_modular(&c, &r, 2, &Cancel::new()).unwrap(), eliminate(&c, &r, 2), "m = {m}");
         }
     }
 
@@ -281,7 +321,7 @@ mod tests {
         ]);
         let unknown = [false, true, true, true, false, true];
         let b: Vec<Vec<Rational>> = [0, 0, 0, 1, 0, 0].iter().map(|&v| vec![q(v, 2)]).collect();
-        let x = solve(&a, &unknown, &b).unwrap();
+        let x = solve(&a, &unknown, &b, &Cancel::new()).unwrap();
         assert_eq!([&x[1][0], &x[2][0], &x[3][0], &x[5][0]], [&q(1, 4), &q(1, 2), &q(3, 4), &q(1, 2)]);
     }
 }

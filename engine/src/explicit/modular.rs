@@ -8,6 +8,7 @@
 //! residues is below 2^40, so a row can take 2^13 updates before its exactly-held integers
 //! could pass 2^53, and reductions are needed only when an entry is used.
 
+use crate::Cancel;
 use rayon::prelude::*;
 use rug::{Integer, Rational};
 
@@ -44,11 +45,12 @@ fn inverse(a: u64, p: u64) -> u64 {
 }
 
 /// A = L U modulo p with the columns permuted (A[:, perm] = L U): L unit lower triangular
-/// and U upper triangular, both in `lu` (row-major), entries in 0..p.
+/// and U upper triangular, both in `lu` (row-major), entries in 0..p. Residues below 2^20
+/// are exact in f32, which halves the memory every lifting step reads.
 pub struct Lu {
     n: usize,
     p: u64,
-    lu: Vec<f64>,
+    lu: Vec<f32>,
     /// Column `j` of L U is column `perm[j]` of A.
     perm: Vec<usize>,
     inv_diag: Vec<u64>,
@@ -95,15 +97,18 @@ unsafe fn axpy_avx2(row: &mut [f64], l: f64, pivot: &[f64]) {
 const BLOCK: usize = 16;
 
 impl Lu {
-    /// Factors the n x n matrix `a` (row-major, entries in 0..p) modulo the prime `p`;
-    /// `None` if it is singular modulo p.
-    pub fn new(n: usize, mut a: Vec<f64>, p: u64) -> Option<Lu> {
+    /// Factors the n x n matrix `a` (row-major, entries in 0..p) modulo the prime `p`:
+    /// `Some(None)` if it is singular modulo p, `None` if `cancel` stopped it.
+    pub fn new(n: usize, mut a: Vec<f64>, p: u64, cancel: &Cancel) -> Option<Option<Lu>> {
         assert!(p < PRIME_BOUND && a.len() == n * n);
         let pf = p as f64;
         let mut perm: Vec<usize> = (0..n).collect();
         let mut inv_diag = vec![0u64; n];
         let mut start = 0;
         while start < n {
+            if cancel.is_cancelled() {
+                return None;
+            }
             let end = (start + BLOCK).min(n);
             let (done, rest) = a.split_at_mut(start * n);
             let block = &mut rest[..(end - start) * n];
@@ -120,7 +125,9 @@ impl Lu {
                 for x in &mut row[i..] {
                     *x = reduce(*x, pf);
                 }
-                let pivot_col = (i..n).find(|&c| row[c] != 0.0)?;
+                let Some(pivot_col) = (i..n).find(|&c| row[c] != 0.0) else {
+                    return Some(None);
+                };
                 if pivot_col != i {
                     for r in a.chunks_exact_mut(n) {
                         r.swap(i, pivot_col);
@@ -131,7 +138,8 @@ impl Lu {
             }
             start = end;
         }
-        Some(Lu { n, p, lu: a, perm, inv_diag })
+        let lu = a.into_iter().map(|x| x as f32).collect();
+        Some(Some(Lu { n, p, lu, perm, inv_diag }))
     }
 
     pub fn prime(&self) -> u64 {
@@ -140,28 +148,44 @@ impl Lu {
 
     /// The solution of A x = b modulo p (b's entries in 0..p).
     pub fn solve(&self, b: &[u64]) -> Vec<u64> {
+        self.solve_many(&[b.to_vec()]).pop().expect("one column")
+    }
+
+    /// The solutions of A x = b for several right-hand sides at once: each row of L and U
+    /// is read once for all of them.
+    pub fn solve_many(&self, columns: &[Vec<u64>]) -> Vec<Vec<u64>> {
         let (n, p) = (self.n, self.p);
-        let mut y: Vec<f64> = b.iter().map(|&v| v as f64).collect();
+        let mut y: Vec<Vec<f64>> = columns.iter().map(|b| b.iter().map(|&v| v as f64).collect()).collect();
         for i in 0..n {
-            let acc = dot_mod(&self.lu[i * n..i * n + i], &y[..i], p);
-            y[i] = ((y[i] as u64 + p - acc) % p) as f64;
+            let row = &self.lu[i * n..i * n + i];
+            for yc in y.iter_mut() {
+                let acc = dot_mod(row, &yc[..i], p);
+                yc[i] = ((yc[i] as u64 + p - acc) % p) as f64;
+            }
         }
-        let mut z = vec![0f64; n];
+        let mut z = vec![vec![0f64; n]; columns.len()];
         for i in (0..n).rev() {
-            let acc = dot_mod(&self.lu[i * n + i + 1..(i + 1) * n], &z[i + 1..], p);
-            z[i] = ((y[i] as u64 + p - acc) % p * self.inv_diag[i] % p) as f64;
+            let row = &self.lu[i * n + i + 1..(i + 1) * n];
+            for (zc, yc) in z.iter_mut().zip(&y) {
+                let acc = dot_mod(row, &zc[i + 1..], p);
+                zc[i] = ((yc[i] as u64 + p - acc) % p * self.inv_diag[i] % p) as f64;
+            }
         }
-        let mut x = vec![0u64; n];
-        for (j, &col) in self.perm.iter().enumerate() {
-            x[col] = z[j] as u64;
-        }
-        x
+        z.iter()
+            .map(|zc| {
+                let mut x = vec![0u64; n];
+                for (j, &col) in self.perm.iter().enumerate() {
+                    x[col] = zc[j] as u64;
+                }
+                x
+            })
+            .collect()
     }
 }
 
 /// The dot product of two vectors of residues, modulo p: exact in f64 over runs of
 /// `UPDATES_BEFORE_REDUCING` terms (each below 2^40), reduced between runs.
-fn dot_mod(a: &[f64], b: &[f64], p: u64) -> u64 {
+fn dot_mod(a: &[f32], b: &[f64], p: u64) -> u64 {
     let mut acc = 0u64;
     for (ca, cb) in a.chunks(UPDATES_BEFORE_REDUCING).zip(b.chunks(UPDATES_BEFORE_REDUCING)) {
         acc = (acc + dot(ca, cb) as u64 % p) % p;
@@ -170,7 +194,7 @@ fn dot_mod(a: &[f64], b: &[f64], p: u64) -> u64 {
 }
 
 #[inline]
-fn dot(a: &[f64], b: &[f64]) -> f64 {
+fn dot(a: &[f32], b: &[f64]) -> f64 {
     #[cfg(target_arch = "x86_64")]
     {
         if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma") {
@@ -184,22 +208,22 @@ fn dot(a: &[f64], b: &[f64]) -> f64 {
 /// Eight independent sums, so the loop vectorizes (the terms are exact integers, so the
 /// order of addition changes nothing).
 #[inline]
-fn dot_plain(a: &[f64], b: &[f64]) -> f64 {
+fn dot_plain(a: &[f32], b: &[f64]) -> f64 {
     let mut acc = [0f64; 8];
     let (head_a, tail_a) = a.split_at(a.len() / 8 * 8);
     let (head_b, tail_b) = b.split_at(head_a.len());
     for (ca, cb) in head_a.chunks_exact(8).zip(head_b.chunks_exact(8)) {
         for j in 0..8 {
-            acc[j] += ca[j] * cb[j];
+            acc[j] += ca[j] as f64 * cb[j];
         }
     }
-    let tail: f64 = tail_a.iter().zip(tail_b).map(|(x, y)| x * y).sum();
+    let tail: f64 = tail_a.iter().zip(tail_b).map(|(x, y)| *x as f64 * y).sum();
     acc.iter().sum::<f64>() + tail
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma")]
-unsafe fn dot_avx2(a: &[f64], b: &[f64]) -> f64 {
+unsafe fn dot_avx2(a: &[f32], b: &[f64]) -> f64 {
     dot_plain(a, b)
 }
 
@@ -247,11 +271,17 @@ pub type IntRows = Vec<Vec<(u32, Integer)>>;
 pub enum SolveFailure {
     /// The matrix is singular (modulo every prime tried, and past the Hadamard bound).
     Singular,
+    /// The caller's cancel token stopped the work.
+    Cancelled,
 }
 
 /// The exact solutions of A y = b for each right-hand side `b` of `columns`: A is n x n,
 /// nonsingular, integer; the answers are fractions.
-pub fn solve(a: &IntRows, columns: &[Vec<Integer>]) -> Result<Vec<Vec<Rational>>, SolveFailure> {
+pub fn solve(
+    a: &IntRows,
+    columns: &[Vec<Integer>],
+    cancel: &Cancel,
+) -> Result<Vec<Vec<Rational>>, SolveFailure> {
     let n = a.len();
     let mut lu = None;
     for p in primes().take(20) {
@@ -262,8 +292,10 @@ pub fn solve(a: &IntRows, columns: &[Vec<Integer>]) -> Result<Vec<Vec<Rational>>
             }
         }
         let t0 = std::time::Instant::now();
-        let f = Lu::new(n, dense, p);
-        if std::env::var("PEGCHAIN_DEBUG").is_ok() { eprintln!("lu n={n} {:?}", t0.elapsed()); }
+        let f = Lu::new(n, dense, p, cancel).ok_or(SolveFailure::Cancelled)?;
+        if std::env::var("PEGCHAIN_DEBUG").is_ok() {
+            eprintln!("lu n={n} {:?}", t0.elapsed());
+        }
         if let Some(f) = f {
             lu = Some(f);
             break;
@@ -271,7 +303,21 @@ pub fn solve(a: &IntRows, columns: &[Vec<Integer>]) -> Result<Vec<Vec<Rational>>
     }
     let lu = lu.ok_or(SolveFailure::Singular)?;
     let det_bits = determinant_bits(a);
-    columns.iter().map(|b| lift(a, &lu, b, det_bits)).collect()
+    let mut lifts: Vec<Lift> = columns.iter().map(|b| Lift::new(b, det_bits, a.len())).collect();
+    // Every column takes a digit per step, all from one pass over L and U, until each has
+    // its answer.
+    while lifts.iter().any(|l| l.answer.is_none()) {
+        if cancel.is_cancelled() {
+            return Err(SolveFailure::Cancelled);
+        }
+        let active: Vec<usize> = (0..lifts.len()).filter(|&c| lifts[c].answer.is_none()).collect();
+        let residues: Vec<Vec<u64>> = active.iter().map(|&c| lifts[c].residues(lu.prime())).collect();
+        let digits = lu.solve_many(&residues);
+        for (&c, digit) in active.iter().zip(digits) {
+            lifts[c].step(a, lu.prime(), &digit, &columns[c], det_bits)?;
+        }
+    }
+    Ok(lifts.into_iter().map(|l| l.answer.expect("every column answered")).collect())
 }
 
 /// An upper bound, in bits, on |det A| (Hadamard's inequality): by Cramer's rule it bounds
@@ -284,57 +330,80 @@ fn determinant_bits(a: &IntRows) -> u64 {
     a.iter().map(|r| row_bits(r)).sum()
 }
 
-/// Dixon's lifting for one right-hand side: digits until the reconstructed fractions
-/// satisfy the system (tried at growing intervals, with numerator and denominator bounds
-/// balanced), or until the modulus passes the bound at which reconstruction with the
-/// Hadamard bounds must succeed.
-fn lift(a: &IntRows, lu: &Lu, b: &[Integer], det_bits: u64) -> Result<Vec<Rational>, SolveFailure> {
-    let n = a.len();
-    let p = lu.prime();
-    let b_bits = b.iter().map(|v| v.significant_bits() as u64).max().unwrap_or(0);
-    // |numerator| <= n * |b| * det-bound of a minor, denominator <= det-bound.
-    let den_bound = Integer::from(1) << (det_bits as u32);
-    let num_bits = det_bits + b_bits + (n as u64).ilog2() as u64 + 1;
-    let final_bits = num_bits + det_bits + 2;
-    if std::env::var("PEGCHAIN_DEBUG").is_ok() { eprintln!("lift n={n} det_bits={det_bits} b_bits={b_bits}"); }
-    let mut residual: Vec<Integer> = b.to_vec();
-    let mut y: Vec<Integer> = vec![Integer::new(); n];
-    let mut modulus = Integer::from(1);
-    let mut steps = 0u64;
-    let mut next_try = 1u64;
-    loop {
-        let r: Vec<u64> = residual.iter().map(|v| v.mod_u(p as u32) as u64).collect();
-        let digit = lu.solve(&r);
-        for (yi, &d) in y.iter_mut().zip(&digit) {
-            *yi += Integer::from(&modulus * d);
+/// Dixon's lifting of one right-hand side: a base-p digit of y per step until the
+/// reconstructed fractions satisfy the system (tried at growing intervals, with numerator
+/// and denominator bounds balanced), or until the modulus passes the bound at which
+/// reconstruction with the Hadamard bounds must succeed.
+struct Lift {
+    residual: Vec<Integer>,
+    y: Vec<Integer>,
+    modulus: Integer,
+    steps: u64,
+    next_try: u64,
+    final_bits: u64,
+    answer: Option<Vec<Rational>>,
+}
+
+impl Lift {
+    fn new(b: &[Integer], det_bits: u64, n: usize) -> Lift {
+        let b_bits = b.iter().map(|v| v.significant_bits() as u64).max().unwrap_or(0);
+        // |numerator| <= n * |b| * det-bound of a minor, denominator <= det-bound.
+        let num_bits = det_bits + b_bits + (n as u64).ilog2() as u64 + 1;
+        Lift {
+            residual: b.to_vec(),
+            y: vec![Integer::new(); n],
+            modulus: Integer::from(1),
+            steps: 0,
+            next_try: 1,
+            final_bits: num_bits + det_bits + 2,
+            answer: None,
+        }
+    }
+
+    fn residues(&self, p: u64) -> Vec<u64> {
+        self.residual.iter().map(|v| v.mod_u(p as u32) as u64).collect()
+    }
+
+    fn step(
+        &mut self,
+        a: &IntRows,
+        p: u64,
+        digit: &[u64],
+        b: &[Integer],
+        det_bits: u64,
+    ) -> Result<(), SolveFailure> {
+        for (yi, &d) in self.y.iter_mut().zip(digit) {
+            *yi += Integer::from(&self.modulus * d);
         }
         for (i, row) in a.iter().enumerate() {
             let mut acc = Integer::new();
             for (j, v) in row {
                 acc += Integer::from(v * digit[*j as usize]);
             }
-            residual[i] -= acc;
-            residual[i].div_exact_u_mut(p as u32);
+            self.residual[i] -= acc;
+            self.residual[i].div_exact_u_mut(p as u32);
         }
-        modulus *= p;
-        steps += 1;
-        if residual.iter().all(|r| *r == 0) {
+        self.modulus *= p;
+        self.steps += 1;
+        if self.residual.iter().all(|r| *r == 0) {
             // The digits so far are the solution itself, an integer vector.
-            return Ok(y.into_iter().map(Rational::from).collect());
+            self.answer = Some(self.y.iter().map(|v| Rational::from(v.clone())).collect());
+            return Ok(());
         }
-        if modulus.significant_bits() as u64 > final_bits {
-            let num_bound = Integer::from(&modulus / &den_bound) >> 1u32;
-            return reconstruct(&y, &modulus, &num_bound, &den_bound)
-                .filter(|x| satisfies(a, b, x))
-                .ok_or(SolveFailure::Singular);
+        if self.modulus.significant_bits() as u64 > self.final_bits {
+            let den_bound = Integer::from(1) << (det_bits as u32);
+            let num_bound = Integer::from(&self.modulus / &den_bound) >> 1u32;
+            let x =
+                reconstruct(&self.y, &self.modulus, &num_bound, &den_bound).filter(|x| satisfies(a, b, x));
+            self.answer = Some(x.ok_or(SolveFailure::Singular)?);
+            return Ok(());
         }
-        if steps == next_try {
-            next_try = steps + steps.div_ceil(2);
-            let half: Integer = Integer::from(&modulus >> 1u32).sqrt();
-            if let Some(x) = reconstruct(&y, &modulus, &half, &half).filter(|x| satisfies(a, b, x)) {
-                return Ok(x);
-            }
+        if self.steps == self.next_try {
+            self.next_try = self.steps + self.steps.div_ceil(2);
+            let half: Integer = Integer::from(&self.modulus >> 1u32).sqrt();
+            self.answer = reconstruct(&self.y, &self.modulus, &half, &half).filter(|x| satisfies(a, b, x));
         }
+        Ok(())
     }
 }
 
@@ -430,22 +499,22 @@ mod tests {
     fn lu_solves_modulo_p_with_a_zero_on_the_diagonal() {
         let p = 1048573;
         let a = vec![0.0, 1.0, 2.0, 1.0, 0.0, 3.0, 4.0, 5.0, 0.0];
-        let lu = Lu::new(3, a, p).unwrap();
+        let lu = Lu::new(3, a, p, &Cancel::new()).unwrap().unwrap();
         // x = (1, 2, 3): b = (0+2+6, 1+0+9, 4+10+0)
         assert_eq!(lu.solve(&[8, 10, 14]), vec![1, 2, 3]);
-        assert!(Lu::new(2, vec![1.0, 2.0, 2.0, 4.0], p).is_none());
+        assert!(Lu::new(2, vec![1.0, 2.0, 2.0, 4.0], p, &Cancel::new()).unwrap().is_none());
     }
 
     #[test]
     fn solves_small_systems_exactly() {
         let a = int_rows(&[&[2, 1], &[1, 3]]);
-        let x = solve(&a, &[vec![Integer::from(1), Integer::from(2)]]).unwrap();
+        let x = solve(&a, &[vec![Integer::from(1), Integer::from(2)]], &Cancel::new()).unwrap();
         assert_eq!(x[0], vec![Rational::from((1, 5)), Rational::from((3, 5))]);
         // Huge right-hand side and a solution with a large denominator.
         let a = int_rows(&[&[1_000_003, -7, 0], &[5, 999_983, 11], &[0, 13, 1_000_033]]);
         let big = Integer::from(Integer::u_pow_u(10, 80));
         let b = vec![big.clone(), Integer::from(-3), big];
-        let x = solve(&a, std::slice::from_ref(&b)).unwrap();
+        let x = solve(&a, std::slice::from_ref(&b), &Cancel::new()).unwrap();
         assert!(satisfies(&a, &b, &x[0]));
     }
 
@@ -461,7 +530,7 @@ mod tests {
         let a: IntRows =
             (0..n).map(|_| (0..n as u32).map(|j| (j, Integer::from(next()))).collect()).collect();
         let b: Vec<Integer> = (0..n).map(|_| Integer::from(next())).collect();
-        let x = solve(&a, std::slice::from_ref(&b)).unwrap();
+        let x = solve(&a, std::slice::from_ref(&b), &Cancel::new()).unwrap();
         assert!(satisfies(&a, &b, &x[0]));
         assert!(x[0].iter().any(|v| v.denom().significant_bits() > 200));
     }

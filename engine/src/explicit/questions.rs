@@ -6,7 +6,8 @@
 
 use super::ExplicitChain;
 use super::graph::{Reverse, components};
-use super::linear::{self, Rows, Singular, Transposed};
+use super::linear::{self, Rows, SolveError, Transposed};
+use crate::Cancel;
 use rug::Rational;
 
 /// Which states reach the target with probability 0, 1, or strictly between.
@@ -32,7 +33,11 @@ pub fn reachability(chain: &ExplicitChain, target: &[bool]) -> Reachability {
 }
 
 /// The probability of ever reaching `target` (at step 0 if the state is in it), per state.
-pub fn reach_probability(chain: &ExplicitChain, target: &[bool]) -> Result<Vec<Rational>, Singular> {
+pub fn reach_probability(
+    chain: &ExplicitChain,
+    target: &[bool],
+    cancel: &Cancel,
+) -> Result<Vec<Rational>, SolveError> {
     let r = reachability(chain, target);
     let n = chain.states();
     let unknown: Vec<bool> = (0..n).map(|s| r.possible[s] && !r.sure[s]).collect();
@@ -42,7 +47,7 @@ pub fn reach_probability(chain: &ExplicitChain, target: &[bool]) -> Result<Vec<R
             false => Vec::new(),
         })
         .collect();
-    let x = linear::solve(chain, &unknown, &b)?;
+    let x = linear::solve(chain, &unknown, &b, cancel)?;
     Ok((0..n)
         .map(|s| match (r.sure[s], unknown[s]) {
             (true, _) => Rational::from(1),
@@ -59,8 +64,12 @@ pub fn expected_reward(
     chain: &ExplicitChain,
     target: &[bool],
     reward: &[Rational],
-) -> Result<Vec<Option<Rational>>, Singular> {
-    Ok(moments(chain, target, reward, false)?.into_iter().map(|m| m.map(|(first, _)| first)).collect())
+    cancel: &Cancel,
+) -> Result<Vec<Option<Rational>>, SolveError> {
+    Ok(moments(chain, target, reward, false, cancel)?
+        .into_iter()
+        .map(|m| m.map(|(first, _)| first))
+        .collect())
 }
 
 /// The expected number of steps until `target` and its variance, per state (`None` where
@@ -68,9 +77,10 @@ pub fn expected_reward(
 pub fn steps_mean_and_variance(
     chain: &ExplicitChain,
     target: &[bool],
-) -> Result<Vec<Option<(Rational, Rational)>>, Singular> {
+    cancel: &Cancel,
+) -> Result<Vec<Option<(Rational, Rational)>>, SolveError> {
     let ones = vec![Rational::from(1); chain.states()];
-    let m = moments(chain, target, &ones, true)?;
+    let m = moments(chain, target, &ones, true, cancel)?;
     Ok(m.into_iter().map(|m| m.map(|(first, second)| (first.clone(), second - first.square()))).collect())
 }
 
@@ -82,13 +92,14 @@ fn moments(
     target: &[bool],
     reward: &[Rational],
     second: bool,
-) -> Result<Vec<Option<(Rational, Rational)>>, Singular> {
+    cancel: &Cancel,
+) -> Result<Vec<Option<(Rational, Rational)>>, SolveError> {
     let r = reachability(chain, target);
     let n = chain.states();
     let unknown: Vec<bool> = (0..n).map(|s| r.sure[s] && !target[s]).collect();
     let b: Vec<Vec<Rational>> =
         (0..n).map(|s| if unknown[s] { vec![reward[s].clone()] } else { Vec::new() }).collect();
-    let first = linear::solve(chain, &unknown, &b)?;
+    let first = linear::solve(chain, &unknown, &b, cancel)?;
     let value = |x: &[Vec<Rational>], s: usize| if unknown[s] { x[s][0].clone() } else { Rational::new() };
     let second_moment = if second {
         let b2: Vec<Vec<Rational>> = (0..n)
@@ -101,7 +112,7 @@ fn moments(
                 false => Vec::new(),
             })
             .collect();
-        Some(linear::solve(chain, &unknown, &b2)?)
+        Some(linear::solve(chain, &unknown, &b2, cancel)?)
     } else {
         None
     };
@@ -121,12 +132,16 @@ pub fn steps_distribution(
     target: &[bool],
     bound: u32,
     states: &[u32],
-) -> Vec<Vec<Rational>> {
+    cancel: &Cancel,
+) -> Result<Vec<Vec<Rational>>, SolveError> {
     let n = chain.states();
     let possible = reachability(chain, target).possible;
     let mut u: Vec<Rational> = (0..n).map(|s| Rational::from(target[s] as u32)).collect();
     let mut out: Vec<Vec<Rational>> = states.iter().map(|&s| vec![u[s as usize].clone()]).collect();
     for _ in 0..bound {
+        if cancel.is_cancelled() {
+            return Err(SolveError::Cancelled);
+        }
         let next: Vec<Rational> = (0..n)
             .map(|s| match (target[s], possible[s]) {
                 (true, _) => Rational::from(1),
@@ -139,7 +154,7 @@ pub fn steps_distribution(
             o.push(u[s as usize].clone());
         }
     }
-    out
+    Ok(out)
 }
 
 /// Where the chain ends: its bottom strongly connected components (a single absorbing state,
@@ -151,7 +166,7 @@ pub struct Ends {
     pub probability: Vec<Vec<Rational>>,
 }
 
-pub fn ends(chain: &ExplicitChain) -> Result<Ends, Singular> {
+pub fn ends(chain: &ExplicitChain, cancel: &Cancel) -> Result<Ends, SolveError> {
     let n = chain.states();
     let all = vec![true; n];
     let comps = components(n, &all, |s| chain.row(s).map(|(t, _)| t));
@@ -179,7 +194,7 @@ pub fn ends(chain: &ExplicitChain) -> Result<Ends, Singular> {
             row
         })
         .collect();
-    let x = linear::solve(chain, &transient, &b)?;
+    let x = linear::solve(chain, &transient, &b, cancel)?;
     let probability = (0..n)
         .map(|s| match transient[s] {
             true => x[s].clone(),
@@ -196,7 +211,8 @@ pub fn expected_visits(
     chain: &ExplicitChain,
     ends: &Ends,
     from: u32,
-) -> Result<Vec<Option<Rational>>, Singular> {
+    cancel: &Cancel,
+) -> Result<Vec<Option<Rational>>, SolveError> {
     let n = chain.states();
     let mut transient = vec![true; n];
     for s in ends.bottoms.iter().flatten() {
@@ -210,7 +226,7 @@ pub fn expected_visits(
     let b: Vec<Vec<Rational>> = (0..n)
         .map(|s| if transient[s] { vec![Rational::from((s == from as usize) as u32)] } else { Vec::new() })
         .collect();
-    let x = linear::solve(&qt, &transient, &b)?;
+    let x = linear::solve(&qt, &transient, &b, cancel)?;
     debug_assert_eq!(qt.len(), n);
     Ok((0..n).map(|s| transient[s].then(|| x[s][0].clone())).collect())
 }
@@ -245,7 +261,7 @@ mod tests {
         // p = 2/5, q/p = 3/2: P(win from i) = (1 - (3/2)^i) / (1 - (3/2)^N).
         let (n, p) = (12u64, q(2, 5));
         let chain = ruin(n, p);
-        let win = reach_probability(&chain, &set(13, &[12])).unwrap();
+        let win = reach_probability(&chain, &set(13, &[12]), &Cancel::new()).unwrap();
         for i in 0..=12u32 {
             let power = |k: u32| (0..k).fold(q(1, 1), |acc, _| acc * q(3, 2));
             let expected = (Rational::from(1) - power(i)) / (Rational::from(1) - power(12));
@@ -255,7 +271,7 @@ mod tests {
         // summing the distribution is checked in the integration tests.
         let fair = ruin(10, q(1, 2));
         let both = set(11, &[0, 10]);
-        let m = steps_mean_and_variance(&fair, &both).unwrap();
+        let m = steps_mean_and_variance(&fair, &both, &Cancel::new()).unwrap();
         for i in 0..=10i64 {
             assert_eq!(m[i as usize].as_ref().unwrap().0, q(i * (10 - i), 1));
         }
@@ -270,7 +286,7 @@ mod tests {
     fn a_target_missed_with_positive_probability_has_infinite_expectation() {
         let chain = ruin(4, q(1, 2));
         let win = set(5, &[4]);
-        let e = expected_reward(&chain, &win, &vec![q(1, 1); 5]).unwrap();
+        let e = expected_reward(&chain, &win, &vec![q(1, 1); 5], &Cancel::new()).unwrap();
         assert_eq!(e, vec![None, None, None, None, Some(q(0, 1))]);
         let r = reachability(&chain, &win);
         assert_eq!(r.possible, vec![false, true, true, true, true]);
@@ -280,11 +296,11 @@ mod tests {
     #[test]
     fn ends_and_visits_of_the_fair_walk() {
         let chain = ruin(4, q(1, 2));
-        let e = ends(&chain).unwrap();
+        let e = ends(&chain, &Cancel::new()).unwrap();
         assert_eq!(e.bottoms, vec![vec![0], vec![4]]);
         assert_eq!(e.probability[1], vec![q(3, 4), q(1, 4)]);
         // Fundamental matrix of the fair walk on 1..=3: N[1] = (3/2, 1, 1/2).
-        let v = expected_visits(&chain, &e, 1).unwrap();
+        let v = expected_visits(&chain, &e, 1, &Cancel::new()).unwrap();
         assert_eq!(v, vec![None, Some(q(3, 2)), Some(q(1, 1)), Some(q(1, 2)), None]);
     }
 
@@ -292,7 +308,7 @@ mod tests {
     fn the_distribution_of_steps_adds_up_to_the_mean() {
         // Fair walk on 0..=2 from 1: T = 1 always.
         let chain = ruin(2, q(1, 2));
-        let d = steps_distribution(&chain, &set(3, &[0, 2]), 3, &[1]);
+        let d = steps_distribution(&chain, &set(3, &[0, 2]), 3, &[1], &Cancel::new()).unwrap();
         assert_eq!(d[0], vec![q(0, 1), q(1, 1), q(1, 1), q(1, 1)]);
     }
 }

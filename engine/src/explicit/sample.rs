@@ -51,7 +51,8 @@ pub fn simulate(
     seed: u64,
     threads: usize,
     max_steps: u64,
-) -> Tally {
+    cancel: &crate::Cancel,
+) -> Result<Tally, sampler::Cancelled> {
     let possible = reachability(chain, target).possible;
     let (rows, rounded) = prepare(chain);
     let initial = chain.initial();
@@ -81,10 +82,11 @@ pub fn simulate(
         }
         t
     };
+    let add = |acc: &mut Tally, _: Batch, t: Tally| acc.add(t);
     let mut total =
-        sampler::run_folded(runs, seed, threads, work, Tally::default(), |acc, _, t| acc.add(t), &|_| {});
+        sampler::run_folded_cancellable(runs, seed, threads, work, Tally::default(), add, &|_| {}, cancel)?;
     total.rounded_rows = rounded;
-    total
+    Ok(total)
 }
 
 fn prepare(chain: &ExplicitChain) -> (Vec<Row>, u64) {
@@ -151,10 +153,12 @@ mod tests {
         b.initial(0).unwrap();
         let chain = b.finish().unwrap();
         let target = [false, false, true, false];
-        let one = simulate(&chain, &target, 200_000, 7, 1, 1000);
-        assert_eq!(one, simulate(&chain, &target, 200_000, 7, 2, 1000));
+        let never = crate::Cancel::new();
+        let one = simulate(&chain, &target, 200_000, 7, 1, 1000, &never).unwrap();
+        assert_eq!(one, simulate(&chain, &target, 200_000, 7, 2, 1000, &never).unwrap());
         // P(reach 2) = 1/3 exactly: P0 = P1 / 3 + P0 / 3 with P1 = 1/2 + P0 / 2.
-        let exact = super::super::questions::reach_probability(&chain, &target).unwrap();
+        let exact =
+            super::super::questions::reach_probability(&chain, &target, &crate::Cancel::new()).unwrap();
         assert_eq!(exact[0], Rational::from((1, 3)));
         let p = one.reached as f64 / one.runs as f64;
         assert!((p - 1.0 / 3.0).abs() < 5.0 * (2.0f64 / 9.0 / 200_000.0).sqrt(), "{p}");
