@@ -80,7 +80,7 @@ fn the_gamblers_ruin_matches_its_closed_forms() {
         let expected = if p == q(1, 2) {
             q(stake as i64, goal as i64)
         } else {
-            let r = Rational::from((Rational::from(1) - &p) / &p);
+            let r: Rational = (Rational::from(1) - &p) / &p;
             let power = |k: u64| (0..k).fold(q(1, 1), |acc, _| acc * &r);
             (q(1, 1) - power(stake)) / (q(1, 1) - power(goal))
         };

@@ -259,11 +259,10 @@ fn target_answer(
     cancel: &Cancel,
 ) -> Result<TargetAnswer, Error> {
     let reach = questions::reach_probability(chain, target, cancel).map_err(unsolved)?;
-    let steps = questions::steps_mean_and_variance(chain, target, cancel).map_err(unsolved)?;
-    let rewards = match &reward {
-        Some((_, r)) => Some(questions::expected_reward(chain, target, r, cancel).map_err(unsolved)?),
-        None => None,
-    };
+    let reward_columns: Vec<Vec<Rational>> = reward.iter().map(|(_, r)| r.clone()).collect();
+    let e = questions::expectations(chain, target, &reward_columns, cancel).map_err(unsolved)?;
+    let steps = e.steps;
+    let rewards = e.rewards.into_iter().next();
     let initial: Vec<StateAnswer> = chain
         .initial()
         .iter()

@@ -133,6 +133,9 @@ pub struct GameSettings {
     /// The chance of winning a round (gamblers-ruin): a fraction such as 18/37 or a decimal
     #[arg(long, default_value = "1/2")]
     pub p: String,
+    /// Processes in the ring (herman): an odd number from 3 to 15
+    #[arg(long, default_value_t = 11)]
+    pub processes: u32,
 }
 
 #[derive(Args, Debug)]

@@ -175,6 +175,7 @@ impl GameSettings {
             players: self.players,
             rules,
             stake: self.stake,
+            processes: self.processes,
             goal: self.goal,
             p,
             ..GameParams::default()

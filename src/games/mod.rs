@@ -4,6 +4,7 @@
 
 pub mod board;
 pub mod classic;
+pub mod herman;
 
 use crate::engine::explicit::ExplicitChain;
 use crate::error::Error;
@@ -11,7 +12,7 @@ use board::BoardRules;
 use rug::Rational;
 
 /// A built-in game: its name and a line saying what it is.
-pub const GAMES: [(&str, &str); 5] = [
+pub const GAMES: [(&str, &str); 6] = [
     (
         "chutes-and-ladders",
         "the Milton Bradley board: how long a game lasts, and who wins with 2 to 4 players",
@@ -20,6 +21,7 @@ pub const GAMES: [(&str, &str); 5] = [
     ("gamblers-ruin", "a gambler bets one unit a round until reaching the goal or ruin"),
     ("knuth-yao", "the die of Knuth and Yao: a fair die from fair coin flips"),
     ("craps", "the pass line of craps"),
+    ("herman", "Herman's self-stabilising ring of the PRISM benchmarks: steps until one token is left"),
 ];
 
 /// The settings a game may take; the CLI fills in what the user gave.
@@ -31,6 +33,8 @@ pub struct GameParams {
     pub stake: u64,
     pub goal: u64,
     pub p: Rational,
+    /// Processes in Herman's ring.
+    pub processes: u32,
     /// The largest product chain built for several players.
     pub max_states: u64,
 }
@@ -43,6 +47,7 @@ impl Default for GameParams {
             stake: 5,
             goal: 10,
             p: Rational::from((1, 2)),
+            processes: 11,
             max_states: 2_000_000,
         }
     }
@@ -118,6 +123,13 @@ pub fn build(name: &str, params: &GameParams) -> Result<Game, Error> {
             target: Some("over".into()),
             reward: Some("rolls".into()),
             ends: true,
+        }),
+        "herman" => Ok(Game {
+            chain: herman::ring(params.processes)?,
+            description: format!("Herman's self-stabilising ring of {} processes", params.processes),
+            target: Some("stable".into()),
+            reward: Some("steps".into()),
+            ends: false,
         }),
         _ => {
             let known: Vec<&str> = GAMES.iter().map(|g| g.0).collect();

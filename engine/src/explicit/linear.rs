@@ -15,13 +15,14 @@ pub const ELIMINATION_LIMIT: usize = 8;
 
 /// A square sparse matrix of exact coefficients, in rows.
 pub trait Rows: Sync {
-    fn len(&self) -> usize;
+    /// The number of rows (and columns).
+    fn size(&self) -> usize;
     /// The nonzero entries of row `i`: (column, value).
     fn row(&self, i: u32) -> impl Iterator<Item = (u32, &Rational)>;
 }
 
 impl Rows for super::ExplicitChain {
-    fn len(&self) -> usize {
+    fn size(&self) -> usize {
         self.states()
     }
     fn row(&self, i: u32) -> impl Iterator<Item = (u32, &Rational)> {
@@ -37,7 +38,7 @@ pub struct Transposed {
 
 impl Transposed {
     pub fn new(rows: &impl Rows, keep: &[bool]) -> Transposed {
-        let n = rows.len();
+        let n = rows.size();
         let mut offsets = vec![0usize; n + 1];
         for i in (0..n as u32).filter(|&i| keep[i as usize]) {
             for (j, _) in rows.row(i).filter(|(j, _)| keep[*j as usize]) {
@@ -60,7 +61,7 @@ impl Transposed {
 }
 
 impl Rows for Transposed {
-    fn len(&self) -> usize {
+    fn size(&self) -> usize {
         self.offsets.len() - 1
     }
     fn row(&self, i: u32) -> impl Iterator<Item = (u32, &Rational)> {
@@ -101,7 +102,7 @@ pub fn solve(
     b: &[Vec<Rational>],
     cancel: &Cancel,
 ) -> Result<Vec<Vec<Rational>>, SolveError> {
-    let n = a.len();
+    let n = a.size();
     let columns = (0..n).find(|&s| unknown[s]).map_or(0, |s| b[s].len());
     let mut x: Vec<Vec<Rational>> = vec![Vec::new(); n];
     let mut local = vec![u32::MAX; n];
@@ -136,21 +137,12 @@ pub fn solve(
             coefficients.push(row);
             rhs.push(r);
         }
-        let t0 = std::time::Instant::now();
         let values = if comp.len() <= ELIMINATION_LIMIT {
             eliminate(&coefficients, &rhs, columns)
         } else {
             solve_modular(&coefficients, &rhs, columns, cancel)?
         }
         .ok_or(SolveError::Singular { states: comp.len() })?;
-        if std::env::var("PEGCHAIN_DEBUG").is_ok() && comp.len() > 1 {
-            eprintln!(
-                "comp {} {:?} bits {}",
-                comp.len(),
-                t0.elapsed(),
-                values[0][0].denom().significant_bits()
-            );
-        }
         for (&s, v) in comp.iter().zip(values) {
             x[s as usize] = v;
             local[s as usize] = u32::MAX;
@@ -218,7 +210,7 @@ fn solve_modular(
         let mut ints: Vec<(u32, Integer)> = Vec::with_capacity(row.len() + 1);
         let mut diagonal = d.clone();
         for (j, v) in row {
-            let scaled = Integer::from(v.numer() * Integer::from(&d / v.denom()));
+            let scaled: Integer = v.numer() * Integer::from(&d / v.denom());
             if *j as usize == i {
                 diagonal -= scaled;
             } else {
@@ -238,10 +230,7 @@ fn solve_modular(
     for k in 0..columns {
         let den = scaled_rhs.iter().fold(Integer::from(1), |acc, row| acc.lcm(row[k].denom()));
         integer_columns.push(
-            scaled_rhs
-                .iter()
-                .map(|row| Integer::from(row[k].numer() * Integer::from(&den / row[k].denom())))
-                .collect(),
+            scaled_rhs.iter().map(|row| row[k].numer() * Integer::from(&den / row[k].denom())).collect(),
         );
         denominators.push(den);
     }
@@ -303,7 +292,7 @@ mod tests {
         // Unknowns 1, 2, 3, 5; b = the probability of stepping straight onto 4.
         struct M(Vec<Vec<(u32, Rational)>>);
         impl Rows for M {
-            fn len(&self) -> usize {
+            fn size(&self) -> usize {
                 self.0.len()
             }
             fn row(&self, i: u32) -> impl Iterator<Item = (u32, &Rational)> {

@@ -5,8 +5,8 @@
 //! so the answer never rests on a guess.
 //!
 //! The factorization does the O(n^3) work in f64 with primes below 2^20: a product of two
-//! residues is below 2^40, so a row can take 2^13 updates before its exactly-held integers
-//! could pass 2^53, and reductions are needed only when an entry is used.
+//! residues is below 2^40, so a row can take 2^12 updates before its exactly-held integers
+//! could pass 2^52, and reductions are needed only when an entry is used.
 
 use crate::Cancel;
 use rayon::prelude::*;
@@ -16,8 +16,9 @@ use rug::{Integer, Rational};
 /// all of these).
 const PRIME_BOUND: u64 = 1 << 20;
 
-/// Updates a row may take before it must be reduced: 2^53 / 2^40.
-const UPDATES_BEFORE_REDUCING: usize = 1 << 13;
+/// Updates a row may take before it must be reduced: 2^52 / 2^40, so entries stay below
+/// 2^52, where `reduce` is exact.
+const UPDATES_BEFORE_REDUCING: usize = 1 << 12;
 
 /// The primes below 2^20, largest first, found by trial division.
 pub fn primes() -> impl Iterator<Item = u64> {
@@ -56,10 +57,19 @@ pub struct Lu {
     inv_diag: Vec<u64>,
 }
 
-/// Reduces an exactly held integer in f64 to 0..p.
+/// Reduces an exactly held integer in f64 (below 2^52 in size) to 0..p: the quotient by a
+/// multiplication may be one off, which the two corrections mend (`rem_euclid` calls libm's
+/// slow `fmod`).
 #[inline]
 fn reduce(x: f64, p: f64) -> f64 {
-    x.rem_euclid(p)
+    let mut r = x - (x * (1.0 / p)).floor() * p;
+    if r < 0.0 {
+        r += p;
+    }
+    if r >= p {
+        r -= p;
+    }
+    r
 }
 
 /// `row -= l * pivot` (no reduction).
@@ -229,7 +239,7 @@ unsafe fn dot_avx2(a: &[f32], b: &[f64]) -> f64 {
 
 /// Applies the pivot rows `pivots` (rows k of `done`, offset so that row k of the matrix is
 /// `done[(k - first) * n..]`) to every row in `rows`: the multipliers of L are stored in
-/// place, the rest is updated without reduction but before 2^53 could be passed.
+/// place, the rest is updated without reduction but before 2^52 could be passed.
 fn eliminate_rows(
     rows: &mut [f64],
     n: usize,
@@ -291,11 +301,7 @@ pub fn solve(
                 dense[i * n + *j as usize] = v.mod_u(p as u32) as f64;
             }
         }
-        let t0 = std::time::Instant::now();
         let f = Lu::new(n, dense, p, cancel).ok_or(SolveFailure::Cancelled)?;
-        if std::env::var("PEGCHAIN_DEBUG").is_ok() {
-            eprintln!("lu n={n} {:?}", t0.elapsed());
-        }
         if let Some(f) = f {
             lu = Some(f);
             break;
@@ -465,8 +471,7 @@ fn rational_reconstruction(
 /// Whether A x = b exactly.
 fn satisfies(a: &IntRows, b: &[Integer], x: &[Rational]) -> bool {
     let den = x.iter().fold(Integer::from(1), |acc, v| acc.lcm(v.denom()));
-    let scaled: Vec<Integer> =
-        x.iter().map(|v| Integer::from(v.numer() * Integer::from(&den / v.denom()))).collect();
+    let scaled: Vec<Integer> = x.iter().map(|v| v.numer() * Integer::from(&den / v.denom())).collect();
     a.iter().zip(b).all(|(row, bi)| {
         let lhs: Integer = row.iter().map(|(j, v)| Integer::from(v * &scaled[*j as usize])).sum();
         lhs == Integer::from(bi * &den)
@@ -533,5 +538,20 @@ mod tests {
         let x = solve(&a, std::slice::from_ref(&b), &Cancel::new()).unwrap();
         assert!(satisfies(&a, &b, &x[0]));
         assert!(x[0].iter().any(|v| v.denom().significant_bits() > 200));
+    }
+}
+
+#[cfg(test)]
+mod reduce_tests {
+    use super::reduce;
+
+    #[test]
+    fn reduction_is_exact_near_the_ends_of_the_range() {
+        let p = 1_048_573.0;
+        for x in [0.0, 1.0, p - 1.0, p, p + 1.0, -1.0, -p, 4_503_599_627_370_495.0, -4_503_599_627_370_495.0]
+        {
+            let expected = (x as i64).rem_euclid(p as i64) as f64;
+            assert_eq!(reduce(x, p), expected, "{x}");
+        }
     }
 }

@@ -66,10 +66,8 @@ pub fn expected_reward(
     reward: &[Rational],
     cancel: &Cancel,
 ) -> Result<Vec<Option<Rational>>, SolveError> {
-    Ok(moments(chain, target, reward, false, cancel)?
-        .into_iter()
-        .map(|m| m.map(|(first, _)| first))
-        .collect())
+    let e = expectations(chain, target, std::slice::from_ref(&reward.to_vec()), cancel)?;
+    Ok(e.rewards.into_iter().next().expect("one reward"))
 }
 
 /// The expected number of steps until `target` and its variance, per state (`None` where
@@ -79,50 +77,63 @@ pub fn steps_mean_and_variance(
     target: &[bool],
     cancel: &Cancel,
 ) -> Result<Vec<Option<(Rational, Rational)>>, SolveError> {
-    let ones = vec![Rational::from(1); chain.states()];
-    let m = moments(chain, target, &ones, true, cancel)?;
-    Ok(m.into_iter().map(|m| m.map(|(first, second)| (first.clone(), second - first.square()))).collect())
+    Ok(expectations(chain, target, &[], cancel)?.steps)
 }
 
-/// First (and, with `second`, second) moments of the reward accumulated until the target,
-/// for states that reach it surely. The second moment of the steps T satisfies
+/// What accumulates until the target, per state (`None` where infinite).
+pub struct Expectations {
+    /// The steps' mean and variance.
+    pub steps: Vec<Option<(Rational, Rational)>>,
+    /// The expected total of each reward asked for.
+    pub rewards: Vec<Vec<Option<Rational>>>,
+}
+
+/// The steps until `target` (mean and variance) and the expected totals of `rewards`, for
+/// states that reach it surely: one solve for the means (one column each), one more for
+/// the second moment of the steps T, which satisfies
 /// E[T^2] = sum_t P(s,t) (1 + 2 E_t[T] + E_t[T^2]) outside the target.
-fn moments(
+pub fn expectations(
     chain: &ExplicitChain,
     target: &[bool],
-    reward: &[Rational],
-    second: bool,
+    rewards: &[Vec<Rational>],
     cancel: &Cancel,
-) -> Result<Vec<Option<(Rational, Rational)>>, SolveError> {
+) -> Result<Expectations, SolveError> {
     let r = reachability(chain, target);
     let n = chain.states();
     let unknown: Vec<bool> = (0..n).map(|s| r.sure[s] && !target[s]).collect();
-    let b: Vec<Vec<Rational>> =
-        (0..n).map(|s| if unknown[s] { vec![reward[s].clone()] } else { Vec::new() }).collect();
+    let b: Vec<Vec<Rational>> = (0..n)
+        .map(|s| match unknown[s] {
+            true => std::iter::once(Rational::from(1)).chain(rewards.iter().map(|r| r[s].clone())).collect(),
+            false => Vec::new(),
+        })
+        .collect();
     let first = linear::solve(chain, &unknown, &b, cancel)?;
-    let value = |x: &[Vec<Rational>], s: usize| if unknown[s] { x[s][0].clone() } else { Rational::new() };
-    let second_moment = if second {
-        let b2: Vec<Vec<Rational>> = (0..n)
-            .map(|s| match unknown[s] {
-                true => {
-                    let ahead: Rational =
-                        chain.row(s as u32).map(|(t, p)| Rational::from(p * value(&first, t as usize))).sum();
-                    vec![Rational::from(1) + ahead * 2u32]
-                }
-                false => Vec::new(),
-            })
-            .collect();
-        Some(linear::solve(chain, &unknown, &b2, cancel)?)
-    } else {
-        None
-    };
-    Ok((0..n)
+    let value =
+        |x: &[Vec<Rational>], s: usize, c: usize| if unknown[s] { x[s][c].clone() } else { Rational::new() };
+    let b2: Vec<Vec<Rational>> = (0..n)
+        .map(|s| match unknown[s] {
+            true => {
+                let ahead: Rational =
+                    chain.row(s as u32).map(|(t, p)| p * value(&first, t as usize, 0)).sum();
+                vec![Rational::from(1) + ahead * 2u32]
+            }
+            false => Vec::new(),
+        })
+        .collect();
+    let second = linear::solve(chain, &unknown, &b2, cancel)?;
+    let steps = (0..n)
         .map(|s| {
             r.sure[s].then(|| {
-                (value(&first, s), second_moment.as_ref().map_or_else(Rational::new, |m| value(m, s)))
+                let mean = value(&first, s, 0);
+                let variance = value(&second, s, 0) - mean.clone().square();
+                (mean, variance)
             })
         })
-        .collect())
+        .collect();
+    let rewards = (0..rewards.len())
+        .map(|c| (0..n).map(|s| r.sure[s].then(|| value(&first, s, c + 1))).collect())
+        .collect();
+    Ok(Expectations { steps, rewards })
 }
 
 /// P(T <= k) for k = 0..=bound, per state, where T is the step at which `target` is first
@@ -227,7 +238,7 @@ pub fn expected_visits(
         .map(|s| if transient[s] { vec![Rational::from((s == from as usize) as u32)] } else { Vec::new() })
         .collect();
     let x = linear::solve(&qt, &transient, &b, cancel)?;
-    debug_assert_eq!(qt.len(), n);
+    debug_assert_eq!(qt.size(), n);
     Ok((0..n).map(|s| transient[s].then(|| x[s][0].clone())).collect())
 }
 
