@@ -13,6 +13,9 @@ use thiserror::Error;
 /// factorization at that size).
 pub const ELIMINATION_LIMIT: usize = 8;
 
+/// Rows of (column, coefficient): one component's equations.
+pub type SparseRows = Vec<Vec<(u32, Rational)>>;
+
 /// A square sparse matrix of exact coefficients, in rows.
 pub trait Rows: Sync {
     /// The number of rows (and columns).
@@ -120,7 +123,7 @@ pub fn solve(
         }
         let inside = |t: u32| local[t as usize] != u32::MAX;
         // Each row: the coefficients inside the component, and b plus the known outside values.
-        let mut coefficients: Vec<Vec<(u32, Rational)>> = Vec::with_capacity(comp.len());
+        let mut coefficients: SparseRows = Vec::with_capacity(comp.len());
         let mut rhs: Vec<Vec<Rational>> = Vec::with_capacity(comp.len());
         for &s in &comp {
             let mut row = Vec::new();
@@ -256,7 +259,7 @@ mod tests {
     }
 
     /// A random dense sub-stochastic system with a random right-hand side.
-    fn random_system(m: usize, seed: u64) -> (Vec<Vec<(u32, Rational)>>, Vec<Vec<Rational>>) {
+    fn random_system(m: usize, seed: u64) -> (SparseRows, Vec<Vec<Rational>>) {
         let mut s = seed;
         let mut next = |k: u64| {
             s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
