@@ -42,5 +42,30 @@ fn simulate(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, exact, simulate);
+fn chains(c: &mut Criterion) {
+    use pegchain::engine::explicit::questions::expected_reward;
+    let ring = pegchain::games::herman::ring(9).unwrap();
+    let mut stable = vec![false; ring.states()];
+    for &s in ring.label("stable").unwrap() {
+        stable[s as usize] = true;
+    }
+    let steps = ring.step_reward("steps").unwrap();
+    c.bench_function("herman 9 expected steps, every state", |b| {
+        b.iter(|| expected_reward(black_box(&ring), &stable, &steps, &pegchain::Cancel::new()).unwrap())
+    });
+    let ring = pegchain::games::herman::ring(11).unwrap();
+    let mut stable = vec![false; ring.states()];
+    for &s in ring.label("stable").unwrap() {
+        stable[s as usize] = true;
+    }
+    let steps = ring.step_reward("steps").unwrap();
+    let mut group = c.benchmark_group("slow");
+    group.sample_size(10);
+    group.bench_function("herman 11 expected steps, every state", |b| {
+        b.iter(|| expected_reward(black_box(&ring), &stable, &steps, &pegchain::Cancel::new()).unwrap())
+    });
+    group.finish();
+}
+
+criterion_group!(benches, exact, simulate, chains);
 criterion_main!(benches);

@@ -46,6 +46,12 @@ if command -v python3 >/dev/null 2>&1; then
   echo "python:   $(python3 scripts/python_random_games.py 20000)  (plain loop, seed 001's algorithm)"
 fi
 
+echo
+echo "== Markov chains (issue 11 target: Herman's ring of 11 processes, expected steps exactly, < 5 s)"
+printf '%-50s %8s\n' "game herman --processes 9" "$(best_ms 5 $bin game herman --processes 9) ms"
+printf '%-50s %8s\n' "game herman --processes 11" "$(best_ms 3 $bin game herman --processes 11) ms"
+printf '%-50s %8s\n' "game chutes-and-ladders --distribution 100" "$(best_ms 5 $bin game chutes-and-ladders --distribution 100) ms"
+
 # Wall seconds and peak memory of one run, as "12.3 s, 0.93 GB".
 wall_and_peak() {
   /usr/bin/time -f "%e %M" "$@" 2>&1 >/dev/null | tail -n 1 | awk '{printf "%.1f s, %.2f GB", $1, $2 / 1e6}'
@@ -65,7 +71,18 @@ if [ "${1:-}" = "--big" ]; then
         "$(wall_and_peak $bin exact --board english --start all -q $method)"
     done
   fi
+  echo
+  echo "== A sparse chain of a million states and ten million transitions (target: read in seconds, < 4 GB)"
+  chain_dir=$(mktemp -d)
+  python3 scripts/sparse_chain.py 1000000 "$chain_dir/sparse.drn"
+  printf '%-50s %s\n' "chain sparse.drn (reading only: an unknown label)" "$(wall_and_peak $bin chain "$chain_dir/sparse.drn" --target none || true)"
+  printf '%-50s %s\n' "chain sparse.drn --target goal" "$(wall_and_peak $bin chain "$chain_dir/sparse.drn" --target goal)"
+  printf '%-50s %s\n' "game herman --processes 13" "$(wall_and_peak $bin game herman --processes 13)"
+  rm -rf "$chain_dir"
   if python3 -c "import stormpy" 2>/dev/null; then
+    echo
+    echo "== Storm's exact engine beside pegchain on chains (scripts/storm_crosscheck.py)"
+    python3 scripts/storm_crosscheck.py --storm-timeout 240
     echo
     echo "== Storm's exact engine beside pegchain (same question, same answers)"
     for run in "A 0" "all"; do

@@ -155,9 +155,16 @@ fn a_target_no_initial_state_can_reach_is_an_answer() {
     .unwrap();
     let v = json(&["chain", drn.to_str().unwrap(), "--target", "goal"]);
     assert_eq!(fraction(&v["target"]["reach"]["average"]), "0");
-    assert!(v["target"]["expected_steps"].is_null());
+    assert!(v["target"].get("expected_steps").is_none());
+    assert_eq!(v["target"]["steps_finite"], false);
+    assert_eq!(v["target"]["initial"][0]["steps_finite"], false);
     let text = stdout(&["chain", drn.to_str().unwrap(), "--target", "goal"]);
-    assert!(text.contains("expected steps: infinite") && text.contains("P(miss): 1"), "{text}");
+    assert!(
+        text.contains("expected steps  infinite") && text.contains("so the expected steps are infinite"),
+        "{text}"
+    );
+    let miss = text.lines().find(|l| l.starts_with("P(miss)")).unwrap();
+    assert_eq!(miss.split_whitespace().collect::<Vec<_>>(), ["P(miss)", "1", "1.00000"], "{text}");
 }
 
 #[test]

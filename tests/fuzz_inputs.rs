@@ -333,6 +333,97 @@ fn fuzz_race_rules() {
     });
 }
 
+/// A chain a parser accepted is solved (where it ends), within the case's limits.
+fn solvable(chain: &pegchain::engine::explicit::ExplicitChain) -> Result<(), TestCaseError> {
+    use pegchain::engine::explicit::questions::ends;
+    if chain.states() <= 2_000 {
+        let e = ends(chain, &pegchain::Cancel::new());
+        prop_assert!(e.is_ok(), "{:?}", e.err());
+        let e = e.expect("solved");
+        for &s in chain.initial() {
+            let total: rug::Rational = e.probability[s as usize].iter().sum();
+            prop_assert!(total == 1, "the ends of state {s} add up to {total}");
+        }
+    }
+    Ok(())
+}
+
+/// The memory budget the chain parsers are given in the fuzzing: a declared size past it
+/// is refused before anything is allocated.
+const CHAIN_BUDGET: Option<u64> = Some(64 << 20);
+
+fn chain_error<T>(result: Result<T, pegchain::formats::FormatError>) -> Result<T, pegchain::Error> {
+    result.map_err(|e| pegchain::Error::Invalid(e.to_string()))
+}
+
+#[test]
+fn fuzz_drn() {
+    let herman = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/chains/herman5.drn"),
+    )
+    .unwrap();
+    let craps = pegchain::formats::drn::write_drn(&pegchain::games::classic::craps());
+    let strategy = (0..2usize, prop::collection::vec(mutation(), 1..4));
+    run("drn", strategy, |(file, mutations)| {
+        let mut text = [&herman, &craps][file].clone();
+        for m in &mutations {
+            text = mutate(&text, m);
+        }
+        let parsed = one_line(chain_error(pegchain::formats::drn::parse_drn(&text, CHAIN_BUDGET)), &text)?;
+        if let Some(chain) = &parsed {
+            solvable(chain)?;
+        }
+        Ok(parsed.is_some())
+    });
+}
+
+#[test]
+fn fuzz_prism_files() {
+    use pegchain::formats::prism::{PrismFiles, parse_prism, write_prism};
+    let game = pegchain::games::build("chutes-and-ladders", &Default::default()).unwrap();
+    let files = write_prism(&game.chain, Some("turns"));
+    let strategy = (0..3usize, prop::collection::vec(mutation(), 1..4));
+    run("prism", strategy, |(part, mutations)| {
+        let mut f: PrismFiles = files.clone();
+        let text = match part {
+            0 => &mut f.tra,
+            1 => f.lab.as_mut().unwrap(),
+            _ => f.srew.get_or_insert_with(|| "82 1\n0 1\n".to_string()),
+        };
+        for m in &mutations {
+            *text = mutate(text, m);
+        }
+        let input = text.clone();
+        let result =
+            parse_prism(&f, "turns", CHAIN_BUDGET).map_err(|e| pegchain::Error::Invalid(e.error.to_string()));
+        let parsed = one_line(result, &input)?;
+        if let Some(chain) = &parsed {
+            solvable(chain)?;
+        }
+        Ok(parsed.is_some())
+    });
+}
+
+#[test]
+fn fuzz_board_game_rules() {
+    use pegchain::games::board::{BoardRules, one_player};
+    let strategy = prop::collection::vec(mutation(), 1..4);
+    run("board_game", strategy, |mutations| {
+        let mut text = shipped("games/chutes-and-ladders.txt");
+        for m in &mutations {
+            text = mutate(&text, m);
+        }
+        let parsed = one_line(BoardRules::parse(&text).map_err(pegchain::Error::Invalid), &text)?;
+        if let Some(rules) = &parsed {
+            let chain = one_line(one_player(rules), &text)?;
+            if let Some(chain) = &chain {
+                solvable(chain)?;
+            }
+        }
+        Ok(parsed.is_some())
+    });
+}
+
 /// Every file in tests/corpus/ (inputs that once crashed, hung or sit on a limit) goes
 /// through the binary under a 4 GB address-space limit (as the fuzzing that found them ran):
 /// exit code 0 or 2, at most one line on stderr, no panic or abort, within a time limit. Boards are `.json` (not `.rules.json`) and `.txt`; rules are `.rules.json`.

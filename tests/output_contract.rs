@@ -26,6 +26,12 @@ const COMMANDS: &[&[&str]] = &[
     &["race", "--simulate", "10000"],
     &["race", "--grid", "--length", "8"],
     &["race", "--lengths", "8..10"],
+    &["chain", "tests/fixtures/chains/herman5.drn", "--target", "stable", "--reward", "steps", "--visits"],
+    &["chain", "tests/fixtures/chains/herman5.drn"],
+    &["game", "chutes-and-ladders", "--distribution", "12", "--simulate", "20000"],
+    &["game", "craps", "--target", "win", "--simulate", "20000"],
+    &["game", "knuth-yao"],
+    &["games"],
 ];
 
 fn with(args: &[&str], flag: &str) -> Vec<String> {

@@ -15,8 +15,8 @@ use serde::Serialize;
 /// Initial states listed in text before the rest are summed up (JSON and CSV list all).
 const LISTED: usize = 10;
 
-/// An exact value, or infinity (`{"fraction": "inf", "decimal": null}` would break the pair's
-/// contract, so infinite values are `null` with a reason beside them).
+/// An exact value, or `None` for infinity: JSON leaves an infinite value out (the contract
+/// has no `null`) and says beside it, in a `..._finite` flag, that it is infinite.
 pub type Maybe = Option<Value>;
 
 #[derive(Clone, Debug, Serialize)]
@@ -36,11 +36,28 @@ impl SummaryView {
 pub struct InitialView {
     pub state: u32,
     pub reach: Value,
-    /// `null` when infinite: the target is missed with positive probability.
-    pub expected_steps: Maybe,
-    pub variance_steps: Maybe,
+    /// False when the target is missed with positive probability: the expected steps (and
+    /// reward) are infinite and left out.
+    pub steps_finite: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
+    pub expected_steps: Maybe,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub variance_steps: Maybe,
+    /// The expected reward (when one was asked for and it is finite).
+    #[serde(skip_serializing_if = "infinite_reward", serialize_with = "flat")]
     pub expected_reward: Option<Maybe>,
+}
+
+/// `Some(Some(v))` as `v` (the `None`s are skipped).
+fn flat<S: serde::Serializer>(v: &Option<Maybe>, serializer: S) -> Result<S::Ok, S::Error> {
+    match v {
+        Some(Some(value)) => value.serialize(serializer),
+        _ => serializer.serialize_none(),
+    }
+}
+
+fn infinite_reward(v: &Option<Maybe>) -> bool {
+    !matches!(v, Some(Some(_)))
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -53,8 +70,10 @@ pub struct StepView {
 #[derive(Clone, Debug, Serialize)]
 pub struct DistributionView {
     pub bound: u32,
-    /// `null` when past the bound.
+    /// Left out when past the bound.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub median: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub percentile90: Option<u32>,
     pub steps: Vec<StepView>,
 }
@@ -64,12 +83,16 @@ pub struct TargetView {
     pub target: String,
     pub target_states: usize,
     pub reach: SummaryView,
-    /// `null` when infinite for some initial state.
+    /// False when the expected steps are infinite from some initial state (the summaries of
+    /// the steps are then left out).
+    pub steps_finite: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub expected_steps: Option<SummaryView>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub variance_steps: Option<SummaryView>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reward: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "summary_infinite", serialize_with = "flat_summary")]
     pub expected_reward: Option<Option<SummaryView>>,
     pub initial: Vec<InitialView>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -97,9 +120,14 @@ pub struct EstimateView {
     pub reach_estimate: f64,
     pub reach_ci95: [f64; 2],
     pub reach_exact: Value,
+    /// Left out when the exact value is 0 or 1 (no spread).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub reach_z: Option<f64>,
-    /// Mean steps of the runs that reached the target.
+    /// Mean steps of the runs that reached the target (none reached it: left out).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub steps_estimate: Option<f64>,
+    /// The exact expected steps (left out when infinite).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub steps_exact: Maybe,
     pub cut_short: u64,
 }
@@ -175,11 +203,26 @@ impl ChainView {
     }
 }
 
+fn summary_infinite(v: &Option<Option<SummaryView>>) -> bool {
+    !matches!(v, Some(Some(_)))
+}
+
+fn flat_summary<S: serde::Serializer>(
+    v: &Option<Option<SummaryView>>,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    match v {
+        Some(Some(value)) => value.serialize(serializer),
+        _ => serializer.serialize_none(),
+    }
+}
+
 fn target_view(t: &TargetAnswer) -> TargetView {
     TargetView {
         target: t.name.clone(),
         target_states: t.target_states,
         reach: SummaryView::of(&t.reach),
+        steps_finite: t.steps.is_some(),
         expected_steps: t.steps.as_ref().map(SummaryView::of),
         variance_steps: t.variance.as_ref().map(SummaryView::of),
         reward: t.reward.as_ref().map(|(name, _)| name.clone()),
@@ -190,6 +233,7 @@ fn target_view(t: &TargetAnswer) -> TargetView {
             .map(|a| InitialView {
                 state: a.state,
                 reach: Value::of(&a.reach),
+                steps_finite: a.steps.is_some(),
                 expected_steps: a.steps.as_ref().map(|s| Value::of(&s.0)),
                 variance_steps: a.steps.as_ref().map(|s| Value::of(&s.1)),
                 expected_reward: a.reward.as_ref().map(|r| r.as_ref().map(Value::of)),
@@ -221,19 +265,6 @@ fn distribution_view(d: &Distribution) -> DistributionView {
 
 fn maybe_text(v: &Maybe, style: Style) -> String {
     v.as_ref().map_or_else(|| "infinite".to_string(), |v| v.fraction_and_decimal(style))
-}
-
-fn summary_line(what: &str, s: &SummaryView, several: bool, style: Style) -> String {
-    if several && s.min != s.max {
-        format!(
-            "{what}: average {}, min {}, max {}",
-            s.average.fraction_and_decimal(style),
-            s.min.fraction_and_decimal(style),
-            s.max.fraction_and_decimal(style)
-        )
-    } else {
-        format!("{what}: {}", s.average.fraction_and_decimal(style))
-    }
 }
 
 impl Report for ChainView {
@@ -352,27 +383,39 @@ fn target_document(doc: &mut Doc, t: &TargetView, several: bool, style: Style) {
     if several {
         doc.para("Over the initial states (each equally likely for the average):");
     }
-    doc.para(summary_line("P(reach)", &t.reach, several, style));
+    // One row per figure: its value, or its average, min and max over the initial states.
+    let mut table = if several {
+        Table::new(vec![left("figure"), right("average"), right("min"), right("max")])
+    } else {
+        Table::new(vec![left("figure"), right("exact"), right("decimal")])
+    };
+    table.row(figure_row("P(reach)", &t.reach, several, style));
     match (&t.expected_steps, &t.variance_steps) {
         (Some(steps), Some(var)) => {
-            doc.para(summary_line("expected steps", steps, several, style));
-            doc.para(summary_line("variance of the steps", var, several, style));
+            table.row(figure_row("expected steps", steps, several, style));
+            table.row(figure_row("variance of the steps", var, several, style));
         }
         _ => {
-            doc.para("expected steps: infinite (the target is missed with positive probability)");
             let miss = |v: &Value| Value(Rational::from(1) - &v.0);
-            let s = &t.reach;
-            let missing = SummaryView { min: miss(&s.max), max: miss(&s.min), average: miss(&s.average) };
-            doc.para(summary_line("P(miss)", &missing, several, style));
+            let r = &t.reach;
+            let missing = SummaryView { min: miss(&r.max), max: miss(&r.min), average: miss(&r.average) };
+            table.row(figure_row("P(miss)", &missing, several, style));
+            table.row(infinite_row("expected steps", several));
         }
     }
     if let (Some(name), Some(reward)) = (&t.reward, &t.expected_reward) {
+        let what = format!("expected reward {name}");
         match reward {
-            Some(s) => doc.para(summary_line(&format!("expected reward {name}"), s, several, style)),
-            None => doc.para(format!("expected reward {name}: infinite (the target may be missed)")),
+            Some(s) => table.row(figure_row(&what, s, several, style)),
+            None => table.row(infinite_row(&what, several)),
         }
     }
+    doc.table(table);
+    if t.expected_steps.is_none() {
+        doc.para("The target is missed with positive probability, so the expected steps are infinite.");
+    }
     if several {
+        doc.para("The first initial states:");
         let mut table = Table::new(vec![right("initial state"), right("P(reach)"), right("expected steps")]);
         for i in t.initial.iter().take(LISTED) {
             table.row(vec![i.state.to_string(), i.reach.decimal(), maybe_text(&i.expected_steps, style)]);
@@ -392,6 +435,23 @@ fn target_document(doc: &mut Doc, t: &TargetView, several: bool, style: Style) {
         }
         doc.table(table);
     }
+}
+
+/// A figure's row: its value (one initial state), or its average, min and max.
+fn figure_row(what: &str, s: &SummaryView, several: bool, style: Style) -> Vec<String> {
+    if several {
+        vec![what.to_string(), s.average.fraction_and_decimal(style), s.min.decimal(), s.max.decimal()]
+    } else {
+        vec![what.to_string(), s.average.fraction(style), s.average.decimal()]
+    }
+}
+
+fn infinite_row(what: &str, several: bool) -> Vec<String> {
+    let mut row = vec![what.to_string(), "infinite".to_string(), String::new()];
+    if several {
+        row.push(String::new());
+    }
+    row
 }
 
 fn list_or_none(items: &[String]) -> String {
@@ -433,7 +493,9 @@ pub fn distribution_svg(view: &ChainView) -> Option<String> {
     );
     let x_step = nice_step(bound.max(1.0), 10);
     let x_ticks = ticks(0.0, bound, x_step, |v| format!("{v}"));
-    let y_ticks = ticks(0.0, top, step, |v| significant(v, 3));
+    // As many decimals as the step needs: 0.005, 0.010, 0.015.
+    let decimals = (-step.log10().floor()).max(0.0) as usize;
+    let y_ticks = ticks(0.0, top, step, |v| format!("{v:.decimals$}"));
     c.axes(&x_ticks, &y_ticks, "steps k", "P(T = k)");
     for (k, p) in probs.iter().enumerate() {
         c.bar(k as f64, 0.8, *p, "#3b6ea8");
