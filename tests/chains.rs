@@ -147,3 +147,32 @@ fn simulation_agrees_with_the_exact_chance_of_the_pass_line() {
     assert!(z.abs() < 4.5, "z = {z}");
     assert_eq!(t, sample::simulate(&chain, &win, 400_000, 11, 1, 1_000_000, &Cancel::new()).unwrap());
 }
+
+/// Two players of the Milton Bradley board: the product chain's answer against the sum over
+/// k of P(T1 = k) P(T2 >= k) from the one-player chain, whose partial sums approach it from
+/// below. About four minutes: `cargo test --release -- --ignored`.
+#[test]
+#[ignore]
+fn two_players_of_chutes_and_ladders_split_the_wins_as_the_one_player_chain_says() {
+    let params = GameParams { players: 2, ..GameParams::default() };
+    let game = games::build("chutes-and-ladders", &params).unwrap();
+    let one = reach_probability(&game.chain, &label_set(&game.chain, "player1_wins"), &Cancel::new())
+        .unwrap()[0]
+        .clone();
+    let single = games::build("chutes-and-ladders", &GameParams::default()).unwrap().chain;
+    let finish = label_set(&single, "finish");
+    let d = pegchain::engine::explicit::questions::steps_distribution(
+        &single,
+        &finish,
+        1500,
+        &[0],
+        &Cancel::new(),
+    )
+    .unwrap();
+    let cdf = &d[0];
+    let partial: Rational =
+        (1..cdf.len()).map(|k| Rational::from(&cdf[k] - &cdf[k - 1]) * (q(1, 1) - &cdf[k - 1])).sum();
+    let gap = Rational::from(&one - &partial);
+    assert!(gap >= 0 && gap < Rational::from((1, 10u64.pow(18))), "{}", gap.to_f64());
+    assert_eq!(format!("{:.6}", one.to_f64()), "0.507912");
+}
