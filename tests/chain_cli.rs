@@ -229,6 +229,7 @@ fn bad_models_and_questions_get_one_line() {
     fails_with(&["game", "monopoly"], "unknown game \"monopoly\"");
     fails_with(&["game", "gamblers-ruin", "--p", "1.5"], "strictly between 0 and 1");
     fails_with(&["game", "chutes-and-ladders", "--players", "4"], "over the limit");
+    fails_with(&["game", "chutes-and-ladders", "--players", "5"], "a game has 2 to 4 players, not 5");
     fails_with(&["export", "--race"], "say where to write the chain");
     fails_with(&["export", "--drn", dir.join("no/such/x.drn").to_str().unwrap(), "--race"], "no directory");
 }

@@ -207,6 +207,13 @@ pub fn analyse(chain: &ExplicitChain, question: &Question, cancel: &Cancel) -> R
 fn unsolved(e: SolveError) -> Error {
     match e {
         SolveError::Cancelled => Error::Interrupted { done: "interrupted while solving the chain".into() },
+        SolveError::ComponentTooLarge { states, bytes } => Error::Invalid(format!(
+            "too large to solve exactly: {} states all reach one another (one strongly connected component), \
+             more than the {} the exact solver factors; it would need {}",
+            grouped(states),
+            grouped(crate::engine::explicit::linear::MAX_COMPONENT_STATES),
+            crate::render::number::bytes(bytes)
+        )),
         e => Error::Invalid(format!("cannot solve this chain exactly: {e}")),
     }
 }
