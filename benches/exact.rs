@@ -67,5 +67,14 @@ fn chains(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, exact, simulate, chains);
+fn coach(c: &mut Criterion) {
+    use pegchain::solitaire::coach::{Coach, play};
+    let t5 = builtin("triangle5").unwrap();
+    let pos = play(&t5, 0, "").unwrap();
+    c.bench_function("coach triangle5 from the full board less A (every jump)", |b| {
+        b.iter(|| Coach::new(&t5, pegchain::Policy::Uniform).advise(black_box(pos)).unwrap())
+    });
+}
+
+criterion_group!(benches, exact, simulate, chains, coach);
 criterion_main!(benches);

@@ -32,6 +32,8 @@ const COMMANDS: &[&[&str]] = &[
     &["game", "craps", "--target", "win", "--simulate", "20000"],
     &["game", "knuth-yao"],
     &["games"],
+    &["coach", "--start", "A", "--moves", "F-C-A,D-E-F"],
+    &["coach", "--board", "triangle5", "--position", "A,B,C,E"],
 ];
 
 fn with(args: &[&str], flag: &str) -> Vec<String> {

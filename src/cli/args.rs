@@ -46,6 +46,30 @@ pub enum Command {
     /// Write a chain the tool builds (a peg-solitaire start, the dice race, a game) as DRN or
     /// PRISM explicit files, so that Storm or PRISM can check it
     Export(ExportArgs),
+    /// Every legal jump from a position with its exact odds for a random player, and what
+    /// perfect play can still do after it
+    Coach(CoachArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct CoachArgs {
+    #[command(flatten)]
+    pub board: BoardArgs,
+    /// The empty hole at the start (then --moves plays from it)
+    #[arg(long, conflicts_with = "position")]
+    pub start: Option<String>,
+    /// Jumps played from --start, comma-separated: F-C-A,D-E-F (or F-A,D-F)
+    #[arg(long, requires = "start")]
+    pub moves: Option<String>,
+    /// The position itself: the holes holding pegs (A,B,D,...), or the board as `show`
+    /// draws a position (names for pegs, `.` for empty holes)
+    #[arg(long)]
+    pub position: Option<String>,
+    /// How the random player picks a jump: uniform, peg-first, hole-first
+    #[arg(long, default_value = "uniform")]
+    pub policy: String,
+    #[command(flatten)]
+    pub output: OutputArgs,
 }
 
 /// The questions `chain` and `game` answer.

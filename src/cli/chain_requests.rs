@@ -271,3 +271,31 @@ impl ExportArgs {
         })
     }
 }
+
+/// A position to coach, on its board.
+pub struct CoachRequest {
+    pub board: pegchain::Board,
+    pub position: pegchain::solitaire::Pegs,
+    pub policy: pegchain::Policy,
+    pub output: Output,
+}
+
+impl super::args::CoachArgs {
+    pub fn validate(&self) -> Result<CoachRequest, Error> {
+        use pegchain::solitaire::coach;
+        let board = pegchain::solitaire::load_board(&self.board.board)?;
+        let policy: pegchain::Policy = self.policy.parse().map_err(Error::Invalid)?;
+        let position = match (&self.start, &self.position) {
+            (Some(start), None) => {
+                coach::play(&board, board.find_hole(start)?, self.moves.as_deref().unwrap_or(""))?
+            }
+            (None, Some(text)) => coach::parse_position(&board, text)?,
+            _ => {
+                return Err(Error::Invalid(
+                    "say which position: --start H [--moves ...] or --position P".into(),
+                ));
+            }
+        };
+        Ok(CoachRequest { board, position, policy, output: self.output.validate() })
+    }
+}

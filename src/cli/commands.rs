@@ -322,3 +322,11 @@ pub fn export(args: super::args::ExportArgs) -> Answer {
     };
     answer(&view, req.output)
 }
+
+pub fn coach(args: super::args::CoachArgs) -> Answer {
+    let req = args.validate()?;
+    let mut coach = pegchain::solitaire::coach::Coach::new(&req.board, req.policy);
+    let advice = coach.advise(req.position)?;
+    let view = pegchain::render::coach::CoachView::new(&req.board, &req.policy.to_string(), &advice);
+    answer(&view, req.output)
+}

@@ -54,6 +54,7 @@ fn run(command: Command) -> commands::Answer {
         Command::Games(args) => commands::games(args),
         Command::Game(args) => commands::game(args),
         Command::Export(args) => commands::export(args),
+        Command::Coach(args) => commands::coach(args),
         Command::Simulate(args) => commands::simulate(args),
         Command::Audit(args) => commands::audit(args),
         Command::Race(args) => commands::race(args),

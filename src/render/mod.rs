@@ -7,6 +7,7 @@
 pub mod audit;
 pub mod board;
 pub mod chain;
+pub mod coach;
 pub mod count;
 pub mod doc;
 pub mod ends;

@@ -5,6 +5,7 @@
 pub mod audit;
 pub mod board;
 pub mod chain;
+pub mod coach;
 pub mod estimates;
 pub mod exact;
 pub mod explicit;

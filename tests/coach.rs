@@ -1,0 +1,115 @@
+//! The coach against independent methods: every jump's odds against the layered forward
+//! engine started from the position after it (no symmetry, raw positions), its winning
+//! continuations against the engine's path counts, the average over jumps against the
+//! position's own odds, and the start position against `exact`.
+
+mod support;
+use pegchain::Policy;
+use pegchain::engine::{Mode, Options, propagate};
+use pegchain::solitaire::Pegs;
+use pegchain::solitaire::board::{Board, SymmetryGroup, builtin};
+use pegchain::solitaire::chain::{End, PegChain};
+use pegchain::solitaire::coach::{Coach, play};
+use pegchain::solitaire::moves::MoveTable;
+use rug::{Integer, Rational};
+use support::{fails_with, json};
+
+/// P(n pegs left), and winning paths by finish hole.
+type Figures = (Vec<(u32, Rational)>, Vec<(u8, Integer)>);
+
+/// The figures from `pos`, by the layered engine.
+fn by_the_engine(board: &Board, pos: Pegs, policy: Policy) -> Figures {
+    let moves = MoveTable::new(board);
+    let group = SymmetryGroup::trivial(board.hole_count());
+    let chain = PegChain { moves: &moves, policy, group: &group };
+    let p = propagate(&chain, pos, Mode::Probability, End::of, Options::default()).unwrap();
+    let mut pegs: Vec<(u32, Rational)> = Vec::new();
+    for (end, q) in p {
+        match pegs.iter_mut().find(|(n, _)| *n == end.pegs()) {
+            Some(e) => e.1 += q,
+            None => pegs.push((end.pegs(), q)),
+        }
+    }
+    pegs.sort_by_key(|e| e.0);
+    let paths = propagate(&chain, pos, Mode::Paths, End::of, Options::default()).unwrap();
+    let wins = paths
+        .into_iter()
+        .filter_map(|(end, n)| match end {
+            End::Finish(h) => Some((h, n.numer().clone())),
+            End::Pegs(_) => None,
+        })
+        .collect();
+    (pegs, wins)
+}
+
+#[test]
+fn every_jumps_odds_and_continuations_agree_with_the_layered_engine() {
+    let board = builtin("triangle5").unwrap();
+    let positions = [(0u8, ""), (0, "F-C-A,D-E-F"), (4, "L-H-E,N-M-L"), (3, "A-B-D"), (7, "")];
+    for policy in [Policy::Uniform, Policy::PegFirst] {
+        let mut coach = Coach::new(&board, policy);
+        for (start, moves) in positions {
+            let pos = play(&board, start, moves).unwrap();
+            let advice = coach.advise(pos).unwrap();
+            assert!(!advice.jumps.is_empty());
+            let table = MoveTable::new(&board);
+            for j in &advice.jumps {
+                let index = table
+                    .jumps()
+                    .iter()
+                    .position(|x| (x.from, x.over, x.to) == (j.from, j.over, j.to))
+                    .unwrap();
+                let child = table.apply(pos, index);
+                let (pegs, wins) = by_the_engine(&board, child, policy);
+                assert_eq!(j.odds.pegs_left, pegs, "{start} {moves} {policy}");
+                assert_eq!(j.prospects.wins_by_hole, wins, "{start} {moves}");
+                let one = pegs.iter().find(|(n, _)| *n == 1).map_or(Rational::new(), |e| e.1.clone());
+                assert_eq!(j.odds.one_peg, one);
+            }
+            // Under uniform play the position's odds are the average of its jumps' odds.
+            if policy == Policy::Uniform {
+                let sum: Rational = advice.jumps.iter().map(|j| j.odds.one_peg.clone()).sum();
+                assert_eq!(sum / advice.jumps.len() as u32, advice.odds.one_peg);
+            }
+        }
+    }
+}
+
+#[test]
+fn the_start_position_has_the_exact_commands_odds() {
+    for start in ["A", "B", "D", "E"] {
+        let exact = json(&["exact", "--start", start]);
+        let coach = json(&["coach", "--start", start]);
+        assert_eq!(coach["win"], exact["starts"][0]["win"], "{start}");
+        assert_eq!(coach["expected_pegs_left"], exact["starts"][0]["expected_pegs_left"]);
+        let wins = json(&["count", "--start", start]);
+        assert_eq!(coach["winning_continuations"], wins["starts"][0]["games_by_pegs_left"]["1"], "{start}");
+    }
+}
+
+#[test]
+fn hopeless_and_best_jumps_are_marked() {
+    let v = json(&["coach", "--start", "A", "--moves", "F-C-A,D-E-F"]);
+    let jumps = v["jumps"].as_array().unwrap();
+    assert_eq!(jumps.len(), 6);
+    let m = jumps.iter().find(|j| j["jump"] == "M-H-D").unwrap();
+    assert_eq!((m["hopeless"].as_bool(), m["win"]["fraction"].as_str()), (Some(true), Some("0")));
+    assert_eq!(m["winning_continuations"], "0");
+    let best: Vec<&str> =
+        jumps.iter().filter(|j| j["best"] == true).map(|j| j["jump"].as_str().unwrap()).collect();
+    assert_eq!(best, ["A-B-D"]);
+    assert_eq!(v["position"].as_array().unwrap().len(), 12);
+}
+
+#[test]
+fn bad_positions_get_one_line() {
+    fails_with(
+        &["coach", "--start", "A", "--moves", "F-C-A,A-B-D"],
+        "jump 2 (A-B-D) is not legal here: D is not empty",
+    );
+    fails_with(&["coach", "--start", "A", "--moves", "F-Q"], "board triangle5 has no hole \"Q\"");
+    fails_with(&["coach", "--position", "A,A"], "names hole A twice");
+    fails_with(&["coach"], "say which position");
+    fails_with(&["coach", "--moves", "F-C-A"], "--start");
+    fails_with(&["coach", "--board", "english", "--start", "d4"], "too many for the coach");
+}
