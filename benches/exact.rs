@@ -68,7 +68,8 @@ fn chains(c: &mut Criterion) {
 }
 
 fn coach(c: &mut Criterion) {
-    use pegchain::solitaire::coach::{Coach, play};
+    use pegchain::solitaire::coach::Coach;
+    use pegchain::solitaire::position::play;
     let t5 = builtin("triangle5").unwrap();
     let pos = play(&t5, 0, "").unwrap();
     c.bench_function("coach triangle5 from the full board less A (every jump)", |b| {

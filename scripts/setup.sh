@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Installs what a fresh machine lacks to build pegchain: m4 (GMP's build needs it) and,
-# if missing, a Rust toolchain from rustup. Safe to run again: it only installs what is missing.
+# if missing, a Rust toolchain from rustup. With --browser (scripts/test.sh passes it), also
+# Debian's chromium and chromium-driver for the coach page's browser test; a failed browser
+# install only warns (the test then says it is skipped). Safe to run again: it only installs
+# what is missing.
 set -euo pipefail
 
 need_apt=()
@@ -21,3 +24,11 @@ command -v cargo >/dev/null 2>&1 || {
   echo "setup: cargo not found; install Rust (https://rustup.rs) and run again" >&2
   exit 1
 }
+
+if [[ " $* " == *" --browser "* ]] && { [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; }; then
+  echo "setup: installing chromium and chromium-driver (for the coach page's browser test)" >&2
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  { $sudo apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium chromium-driver >/dev/null; } ||
+    echo "setup: could not install chromium; the browser test will be skipped" >&2
+fi

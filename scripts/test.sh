@@ -4,7 +4,7 @@
 # Arguments go to `cargo test` (e.g. -- --ignored).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-source scripts/setup.sh
+source scripts/setup.sh --browser
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 status=0

@@ -9,8 +9,9 @@ use pegchain::engine::{Mode, Options, propagate};
 use pegchain::solitaire::Pegs;
 use pegchain::solitaire::board::{Board, SymmetryGroup, builtin};
 use pegchain::solitaire::chain::{End, PegChain};
-use pegchain::solitaire::coach::{Coach, play};
+use pegchain::solitaire::coach::Coach;
 use pegchain::solitaire::moves::MoveTable;
+use pegchain::solitaire::position::play;
 use rug::{Integer, Rational};
 use support::{fails_with, json};
 

@@ -13,7 +13,7 @@
 mod support;
 use pegchain::SymmetryGroup;
 use pegchain::race::Rules;
-use pegchain::solitaire::board::Board;
+use pegchain::solitaire::board::{Board, builtin};
 use pegchain::solitaire::files::{picture, seed002};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
@@ -421,6 +421,41 @@ fn fuzz_board_game_rules() {
             }
         }
         Ok(parsed.is_some())
+    });
+}
+
+/// Positions and moves as `coach`, `exact --position`, `--moves` and the coach page's API read
+/// them: hole names, jumps, separators and junk, on the 15-hole triangle and the English board;
+/// an accepted position of the triangle is then coached (every jump's exact odds).
+#[test]
+fn fuzz_positions_and_moves() {
+    use pegchain::solitaire::coach::Coach;
+    use pegchain::solitaire::position::{parse_position, play};
+    let word = prop_oneof![
+        "[A-Oa-g1-7]{1,2}".prop_map(|s| s),
+        Just("F-C-A".to_string()),
+        Just("D-E-F".to_string()),
+        Just("A-B-D".to_string()),
+        Just("d2-d4".to_string()),
+        Just("-".to_string()),
+        Just(".".to_string()),
+        nasty(),
+    ];
+    let text =
+        (prop::collection::vec(word, 0..20), prop_oneof![Just(","), Just(" "), Just("\n"), Just(", ")])
+            .prop_map(|(words, sep)| words.join(sep));
+    let boards = [builtin("triangle5").unwrap(), builtin("english").unwrap()];
+    run("positions", (text, 0..2usize, 0..15u8), |(text, b, start)| {
+        let board = &boards[b];
+        let position = one_line(parse_position(board, &text), &text)?;
+        let played = one_line(play(board, start, &text), &text)?;
+        if b == 0 {
+            for pos in position.iter().chain(played.iter()) {
+                let advice = Coach::new(board, pegchain::Policy::Uniform).advise(*pos);
+                prop_assert!(advice.is_ok(), "{text:?}");
+            }
+        }
+        Ok(position.is_some() || played.is_some())
     });
 }
 

@@ -34,6 +34,12 @@ const COMMANDS: &[&[&str]] = &[
     &["games"],
     &["coach", "--start", "A", "--moves", "F-C-A,D-E-F"],
     &["coach", "--board", "triangle5", "--position", "A,B,C,E"],
+    &["exact", "--start", "A", "--moves", "F-C-A,D-E-F"],
+    &["count", "--position", "A,B,C,E,G,H"],
+    &["ends", "--start", "E", "--moves", "L-H-E"],
+    &["solve", "--start", "A", "--moves", "F-C-A", "--limit", "1"],
+    &["simulate", "--start", "A", "--moves", "F-C-A,D-E-F", "--games", "20000", "-q"],
+    &["simulate", "--board", "english", "--position", "d4,d5,e5", "--games", "2000", "-q"],
 ];
 
 fn with(args: &[&str], flag: &str) -> Vec<String> {

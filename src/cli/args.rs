@@ -49,6 +49,22 @@ pub enum Command {
     /// Every legal jump from a position with its exact odds for a random player, and what
     /// perfect play can still do after it
     Coach(CoachArgs),
+    /// The coach as a web page on this machine: play by clicking, every jump coloured by its
+    /// exact odds
+    Serve(ServeArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct ServeArgs {
+    /// The port to listen on (0: any free port; the address is printed)
+    #[arg(long, default_value_t = 8000)]
+    pub port: u16,
+    /// The address to listen on: loopback unless you say otherwise
+    #[arg(long, default_value = "127.0.0.1")]
+    pub host: String,
+    /// Also offer this board file (the built-in boards are always offered)
+    #[arg(long, value_name = "FILE")]
+    pub board: Option<String>,
 }
 
 #[derive(Args, Debug)]
@@ -261,6 +277,14 @@ pub struct CountArgs {
     /// triangles (a1 = tip), a comma-separated list, or `all`
     #[arg(long, default_value = "all")]
     pub start: String,
+    /// Jumps played from --start (one hole), comma-separated: F-C-A,D-E-F (or F-A,D-F); the
+    /// figures are those of the position they lead to
+    #[arg(long)]
+    pub moves: Option<String>,
+    /// A position instead of a start: the holes holding pegs (A,B,D,...), or the board as
+    /// `show` draws a position (names for pegs, `.` for empty holes)
+    #[arg(long, conflicts_with_all = ["start", "moves"])]
+    pub position: Option<String>,
     #[command(flatten)]
     pub output: OutputArgs,
     /// No progress lines on stderr
@@ -307,6 +331,14 @@ pub struct SimulateArgs {
     /// Play this many games in each symmetry class instead
     #[arg(long, value_name = "N", conflicts_with_all = ["start", "games"], allow_negative_numbers = true)]
     pub per_class: Option<String>,
+    /// Jumps played from --start (one hole), comma-separated: F-C-A,D-E-F (or F-A,D-F); the
+    /// games start from the position they lead to
+    #[arg(long, conflicts_with = "per_class")]
+    pub moves: Option<String>,
+    /// Play from this position instead of a start: the holes holding pegs (A,B,D,...), or
+    /// the board as `show` draws a position (names for pegs, `.` for empty holes)
+    #[arg(long, conflicts_with_all = ["start", "moves", "per_class"])]
+    pub position: Option<String>,
     /// How the random player picks a jump: uniform, peg-first, hole-first
     #[arg(long, default_value = "uniform")]
     pub policy: String,
@@ -413,11 +445,16 @@ pub struct SolveArgs {
     pub board: BoardArgs,
     /// The hole empty at the start, every other one holding a peg (default: a board file's
     /// own start)
-    #[arg(long, value_name = "HOLE", conflicts_with = "start_pegs")]
+    #[arg(long, value_name = "HOLE", conflicts_with = "position")]
     pub start: Option<String>,
-    /// The start as a full position: the holes holding pegs, comma-separated
-    #[arg(long, value_name = "HOLES")]
-    pub start_pegs: Option<String>,
+    /// Jumps played from --start first, comma-separated: F-C-A,D-E-F; the search starts from
+    /// the position they lead to
+    #[arg(long, requires = "start")]
+    pub moves: Option<String>,
+    /// The start as a position: the holes holding pegs (comma-separated), or the board as
+    /// `show` draws a position (`--start-pegs` is the same)
+    #[arg(long, value_name = "HOLES", alias = "start-pegs")]
+    pub position: Option<String>,
     /// The finish: the last peg's hole, or the comma-separated holes holding pegs at the end
     /// (default: one peg left, in any hole)
     #[arg(long, value_name = "HOLES", conflicts_with = "finish_count")]

@@ -282,14 +282,14 @@ pub struct CoachRequest {
 
 impl super::args::CoachArgs {
     pub fn validate(&self) -> Result<CoachRequest, Error> {
-        use pegchain::solitaire::coach;
+        use pegchain::solitaire::position;
         let board = pegchain::solitaire::load_board(&self.board.board)?;
         let policy: pegchain::Policy = self.policy.parse().map_err(Error::Invalid)?;
         let position = match (&self.start, &self.position) {
             (Some(start), None) => {
-                coach::play(&board, board.find_hole(start)?, self.moves.as_deref().unwrap_or(""))?
+                position::play(&board, board.find_hole(start)?, self.moves.as_deref().unwrap_or(""))?
             }
-            (None, Some(text)) => coach::parse_position(&board, text)?,
+            (None, Some(text)) => position::parse_position(&board, text)?,
             _ => {
                 return Err(Error::Invalid(
                     "say which position: --start H [--moves ...] or --position P".into(),

@@ -12,12 +12,14 @@ use pegchain::render::chain::{ChainView, ExportedView, GamesView, distribution_s
 use pegchain::render::count::CountView;
 use pegchain::render::ends::EndsView;
 use pegchain::render::exact::ExactView;
+use pegchain::render::position::{PositionCountView, PositionExactView};
 use pegchain::render::race::{GameView, GridView, SweepView, grid_svg};
 use pegchain::render::simulate::SimulateView;
+use pegchain::render::simulate::from_position::PositionSimulateView;
 use pegchain::render::solve::{SolveFooter, SolveHeader, SolveWriter};
 use pegchain::render::{Report, render};
 use pegchain::solitaire::board;
-use pegchain::solitaire::exact::{Analysis, CountReport, SaveBytes, Saving};
+use pegchain::solitaire::exact::{Analysis, CountReport, PositionCount, SaveBytes, Saving};
 use pegchain::solitaire::files;
 use pegchain::solitaire::saved::SavedSearch;
 use pegchain::solitaire::simulate::{RunTally, Waves};
@@ -72,6 +74,12 @@ pub fn show(args: ShowArgs) -> Answer {
 pub fn exact(args: ExactArgs) -> Answer {
     let mut req = args.validate()?;
     let analysis = Analysis::new(&req.board);
+    if let Some(position) = req.position {
+        let mut progress = progress::layer_printer(&req.board, req.quiet);
+        let r = analysis.exact_position(position, &req.config, &mut progress);
+        let r = r.map_err(|e| super::limits::explain(e, req.budget))?;
+        return answer(&PositionExactView::new(&req.board, &r), req.output);
+    }
     let mut saver = Saver::new(req.checkpoint.as_deref(), &req.run);
     let mut save = |bytes: &[u8]| saver.save(bytes);
     let save = req.checkpoint.is_some().then_some(&mut save as &mut SaveBytes<'_>);
@@ -84,14 +92,28 @@ pub fn exact(args: ExactArgs) -> Answer {
 
 pub fn count(args: CountArgs) -> Answer {
     let mut req = args.validate()?;
+    if let Some(r) = count_position(&req)? {
+        return answer(&PositionCountView::count(&req.board, &r), req.output);
+    }
     let r = count_games(&mut req)?;
     answer(&CountView::new(&req.board, &r), req.output)
 }
 
 pub fn ends(args: CountArgs) -> Answer {
     let mut req = args.validate()?;
+    if let Some(r) = count_position(&req)? {
+        return answer(&PositionCountView::ends(&req.board, &r), req.output);
+    }
     let r = count_games(&mut req)?;
     answer(&EndsView::new(&req.board, &r), req.output)
+}
+
+/// The counts from the request's position, if it gives one instead of start holes.
+fn count_position(req: &super::validate::EngineRequest) -> Result<Option<PositionCount>, Failure> {
+    let Some(position) = req.position else { return Ok(None) };
+    let mut progress = progress::layer_printer(&req.board, req.quiet);
+    let r = Analysis::new(&req.board).count_position(position, &req.config, &mut progress);
+    Ok(Some(r.map_err(|e| super::limits::explain(e, req.budget))?))
 }
 
 fn count_games(req: &mut super::validate::EngineRequest) -> Result<CountReport, Failure> {
@@ -107,6 +129,9 @@ fn count_games(req: &mut super::validate::EngineRequest) -> Result<CountReport, 
 
 pub fn simulate(args: SimulateArgs) -> Answer {
     let req = args.validate()?;
+    if let Some(position) = req.position {
+        return simulate_from_position(&req, position);
+    }
     let total = req.config.total_games(&req.board);
     progress::warn_if_long(total, req.config.threads, req.quiet, || {
         pegchain::solitaire::estimates::calibrate(&req.board, &req.config, progress::CALIBRATION_GAMES)
@@ -123,6 +148,21 @@ pub fn simulate(args: SimulateArgs) -> Answer {
     let r = saver.outcome(r)?;
     progress::throughput(total, r.play_time.as_secs_f64(), req.config.threads, req.quiet);
     answer(&SimulateView::new(&req.board, &r), req.output)
+}
+
+/// `simulate --position` (or `--start H --moves ...`): games from one position.
+fn simulate_from_position(
+    req: &super::validate::SimulateRequest,
+    position: pegchain::solitaire::Pegs,
+) -> Answer {
+    let games = req.config.games;
+    let bar = progress::games_bar(games, req.quiet);
+    let r =
+        pegchain::solitaire::estimates::run_from_position(&req.board, position, &req.config, &|n| bar.inc(n));
+    bar.finish_and_clear();
+    let r = r?;
+    progress::throughput(games, r.play_time.as_secs_f64(), req.config.threads, req.quiet);
+    answer(&PositionSimulateView::new(&req.board, &r), req.output)
 }
 
 pub fn audit(args: AuditArgs) -> Answer {
@@ -325,8 +365,26 @@ pub fn export(args: super::args::ExportArgs) -> Answer {
 
 pub fn coach(args: super::args::CoachArgs) -> Answer {
     let req = args.validate()?;
-    let mut coach = pegchain::solitaire::coach::Coach::new(&req.board, req.policy);
+    let mut coach =
+        pegchain::solitaire::coach::Coach::new(&req.board, req.policy).with_cancel(super::interrupt::token());
     let advice = coach.advise(req.position)?;
     let view = pegchain::render::coach::CoachView::new(&req.board, &req.policy.to_string(), &advice);
     answer(&view, req.output)
+}
+
+pub fn serve(args: super::args::ServeArgs) -> Answer {
+    let mut boards: Vec<pegchain::Board> =
+        board::builtin_names().into_iter().filter_map(|name| board::builtin(&name).ok()).collect();
+    if let Some(spec) = &args.board {
+        let extra = pegchain::solitaire::load_board(spec)?;
+        boards.retain(|b| b.name() != extra.name());
+        boards.insert(0, extra);
+    }
+    let req = super::serve::ServeRequest { host: args.host.clone(), port: args.port, boards };
+    super::serve::run(req)?;
+    // Stopped by a signal: nothing more to say on stdout.
+    if super::interrupt::token().is_cancelled() {
+        return Err(Error::Interrupted { done: "the server stopped".into() }.into());
+    }
+    Ok(String::new())
 }

@@ -11,6 +11,7 @@ pub mod interrupt;
 pub mod limits;
 pub mod output;
 pub mod progress;
+pub mod serve;
 pub mod validate;
 
 use args::{Cli, Command};
@@ -55,6 +56,7 @@ fn run(command: Command) -> commands::Answer {
         Command::Game(args) => commands::game(args),
         Command::Export(args) => commands::export(args),
         Command::Coach(args) => commands::coach(args),
+        Command::Serve(args) => commands::serve(args),
         Command::Simulate(args) => commands::simulate(args),
         Command::Audit(args) => commands::audit(args),
         Command::Race(args) => commands::race(args),

@@ -23,6 +23,7 @@ pub fn layer_printer(board: &Board, quiet: bool) -> impl FnMut(&Progress) + '_ {
                     Stage::Start(hole) => format!("start {}", board.hole_name(hole)),
                     Stage::Classes => "every start's classes".to_string(),
                     Stage::FinishHoles => "finish holes".to_string(),
+                    Stage::Position => "the position".to_string(),
                 },
                 match p.stage {
                     Stage::FinishHoles => plural(p.positions, "winnable class", "winnable classes"),

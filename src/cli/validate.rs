@@ -12,6 +12,7 @@ use pegchain::solitaire::audit::AuditConfig;
 use pegchain::solitaire::estimates::{SimConfig, StartPlan};
 use pegchain::solitaire::exact::{EngineConfig, Starts};
 use pegchain::solitaire::files::{self, Puzzle};
+use pegchain::solitaire::position::{parse_position, play};
 use pegchain::solitaire::saved::{Saved, SavedSearch};
 use pegchain::solitaire::simulate::RunTally;
 use pegchain::solitaire::solve::{Finish, Method, Problem, Solver};
@@ -119,6 +120,8 @@ const EXACT_BY_DEFAULT_HOLES: usize = 21;
 
 pub struct SimulateRequest {
     pub board: Board,
+    /// A position to play from instead of start holes (`--position`, or `--start H --moves`).
+    pub position: Option<Pegs>,
     pub config: SimConfig,
     /// Where to save the tallies after every wave of games, and the run they belong to.
     pub checkpoint: Option<PathBuf>,
@@ -181,6 +184,17 @@ fn simulate_run(board: &Board, c: &SimConfig) -> Run {
 }
 
 impl CheckpointArgs {
+    /// Checkpoints belong to runs from start holes; a run from a position is short and not saved.
+    fn refuse_for_position(&self) -> Result<(), Error> {
+        if self.checkpoint.is_some() || self.resume.is_some() {
+            return Err(Error::Invalid(
+                "--checkpoint and --resume save runs from start holes; a run from a position is not saved"
+                    .into(),
+            ));
+        }
+        Ok(())
+    }
+
     /// Where to save (checked writable now, before any work) and the state saved for `run`
     /// to go on from (read and checked against it now).
     fn validate(&self, run: &Run) -> Result<(Option<PathBuf>, Option<Vec<u8>>), Error> {
@@ -201,19 +215,46 @@ fn not_whole(args: &CheckpointArgs) -> Error {
     Error::Invalid(format!("the checkpoint {name} is damaged: its saved state is not whole"))
 }
 
+/// The position given by `--position`, or by `--moves` played from the one start hole, if
+/// either is given.
+fn given_position(
+    board: &Board,
+    starts: Option<&Starts>,
+    moves: &Option<String>,
+    position: &Option<String>,
+) -> Result<Option<Pegs>, Error> {
+    match (starts, moves, position) {
+        (_, None, None) => Ok(None),
+        (Some(Starts::Holes(holes)), Some(moves), None) if holes.len() == 1 => {
+            Ok(Some(play(board, holes[0], moves)?))
+        }
+        (_, Some(_), None) => Err(Error::Invalid("--moves plays from one start hole: give --start H".into())),
+        (_, _, Some(text)) => Ok(Some(parse_position(board, text)?)),
+    }
+}
+
 impl SimulateArgs {
     pub fn validate(&self) -> Result<SimulateRequest, Error> {
         let board = pegchain::solitaire::load_board(&self.board.board)?;
         let policy: Policy = self.policy.parse().map_err(Error::Invalid)?;
         let games = parse_games("--games", &self.games)?;
+        let random = self.start.eq_ignore_ascii_case("random");
         let starts = match &self.per_class {
             Some(n) => StartPlan::PerClass(parse_games("--per-class", n)?),
-            None if self.start.eq_ignore_ascii_case("random") => StartPlan::Random,
+            None if random => StartPlan::Random,
             None => match parse_starts(&board, &self.start)? {
                 Starts::All => StartPlan::Each((0..board.hole_count() as u8).collect()),
                 Starts::Holes(h) => StartPlan::Each(h),
             },
         };
+        let start_holes = match &starts {
+            StartPlan::Each(holes) => Some(Starts::Holes(holes.clone())),
+            _ => None,
+        };
+        let position = given_position(&board, start_holes.as_ref(), &self.moves, &self.position)?;
+        if position.is_some() {
+            self.saving.refuse_for_position()?;
+        }
         let exact = self.exact || (!self.no_exact && board.hole_count() <= EXACT_BY_DEFAULT_HOLES);
         let threads = check_threads(self.threads)?;
         let config =
@@ -227,6 +268,7 @@ impl SimulateArgs {
         };
         Ok(SimulateRequest {
             board,
+            position,
             config,
             checkpoint,
             run,
@@ -248,6 +290,8 @@ pub struct EngineRequest {
     /// The memory budget and the limit it came from (`config.memory_budget` is its bytes).
     pub budget: Option<Budget>,
     pub starts: Starts,
+    /// A position given instead of a start (`--position`, or `--start H --moves ...`).
+    pub position: Option<Pegs>,
     pub config: EngineConfig,
     pub output: Output,
     pub quiet: bool,
@@ -269,6 +313,15 @@ impl CountArgs {
     fn validate_with(&self, command: &'static str, policy: Policy) -> Result<EngineRequest, Error> {
         let board = pegchain::solitaire::load_board(&self.board.board)?;
         let starts = parse_starts(&board, &self.start)?;
+        let position = given_position(&board, Some(&starts), &self.moves, &self.position)?;
+        if position.is_some() {
+            if self.whole_group {
+                return Err(Error::Invalid(
+                    "--whole-group is a method for start holes, not for a position".into(),
+                ));
+            }
+            self.saving.refuse_for_position()?;
+        }
         let memory_budget = match self.max_memory {
             Some(gb) if !(gb > 0.0 && gb.is_finite()) => {
                 return Err(Error::Invalid(format!(
@@ -300,6 +353,7 @@ impl CountArgs {
             run,
             resume,
             starts,
+            position,
             config: EngineConfig {
                 policy,
                 reduce: !self.no_symmetry,
@@ -480,7 +534,7 @@ impl SolveArgs {
         let output = self.output()?;
         let (board, puzzle) = pegchain::solitaire::load_board_and_puzzle(&self.board.board)?;
         // A board file's puzzle applies as a whole when no start is given.
-        let puzzle = puzzle.filter(|_| self.start.is_none() && self.start_pegs.is_none()).unwrap_or_default();
+        let puzzle = puzzle.filter(|_| self.start.is_none() && self.position.is_none()).unwrap_or_default();
         let start = self.start(&board, &puzzle)?;
         let finish = match (&self.finish, self.finish_count) {
             (Some(list), _) => Finish::Pegs(holes(&board, list)?),
@@ -542,12 +596,12 @@ impl SolveArgs {
 
     /// The start position: the flags', else the board file's.
     fn start(&self, board: &Board, puzzle: &Puzzle) -> Result<Pegs, Error> {
-        match (&self.start, &self.start_pegs, puzzle.start) {
-            (Some(hole), _, _) => Ok(board.full().without(board.find_hole(hole)?)),
-            (None, Some(list), _) => holes(board, list),
+        match (&self.start, &self.position, puzzle.start) {
+            (Some(hole), _, _) => play(board, board.find_hole(hole)?, self.moves.as_deref().unwrap_or("")),
+            (None, Some(text), _) => parse_position(board, text),
             (None, None, Some(pegs)) => Ok(pegs),
             (None, None, None) => Err(Error::Invalid(format!(
-                "solve needs a start: --start HOLE (the empty hole) or --start-pegs HOLES; \
+                "solve needs a start: --start HOLE (the empty hole) or --position HOLES; \
                  board {}'s file gives none",
                 board.name()
             ))),

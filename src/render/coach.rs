@@ -3,7 +3,7 @@
 
 use super::doc::{Doc, Table, left, right};
 use super::number::grouped;
-use super::values::{Big, Value, Win};
+use super::values::{Big, Keyed, Value, Win};
 use super::{Report, Style};
 use crate::solitaire::board::Board;
 use crate::solitaire::coach::{Advice, JumpAdvice, Odds, Prospects};
@@ -72,6 +72,8 @@ pub struct CoachView {
     pub odds: OddsView,
     #[serde(flatten)]
     pub prospects: ProspectsView,
+    /// P(n pegs left) under random play from the position.
+    pub pegs_left: Keyed<Value>,
     pub jumps: Vec<JumpView>,
 }
 
@@ -101,6 +103,7 @@ impl CoachView {
             pegs: a.position.count(),
             odds: OddsView::of(&a.odds),
             prospects: ProspectsView::of(board, &a.prospects),
+            pegs_left: a.odds.pegs_left.iter().map(|(n, p)| (n, Value::of(p))).collect(),
             jumps,
         }
     }

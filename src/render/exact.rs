@@ -4,6 +4,7 @@
 use super::board::{BoardInfo, names};
 use super::count::PositionsView;
 use super::doc::{Doc, Table, left, right};
+use super::position::distribution;
 pub use super::values::Win;
 use super::values::{Keyed, Value, decimal_cell};
 use super::{Report, Style};
@@ -249,13 +250,4 @@ fn start_details(d: &mut Doc, s: &StartView, style: Style) {
         s.positions.raw.grouped(),
         s.positions.up_to_symmetry.grouped()
     ));
-}
-
-/// A probability per key: its decimal and its fraction.
-fn distribution(key: &str, values: &Keyed<Value>, style: Style) -> Table {
-    let mut t = Table::new(vec![left(key), right("probability"), left("exact")]);
-    for (k, p) in values.iter() {
-        t.row(vec![k.to_string(), p.decimal(), p.fraction(style)]);
-    }
-    t
 }

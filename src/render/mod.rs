@@ -16,6 +16,7 @@ pub mod number;
 #[cfg(test)]
 mod peg_snapshots;
 pub mod plots;
+pub mod position;
 pub mod race;
 pub mod simulate;
 pub mod solve;

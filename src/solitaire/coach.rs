@@ -3,79 +3,25 @@
 //! with perfect play and in which holes, and how many move sequences still win.
 //!
 //! Positions are given as jumps played from a start (`F-C-A,D-E-F`, each checked) or as the
-//! holes holding pegs. One memo over positions serves every jump (their futures overlap),
-//! so a coach answer costs little more than one evaluation of the position.
+//! holes holding pegs. One backward pass over the positions the position can reach serves
+//! every jump (their futures overlap): layer by layer from the fewest pegs, each position's
+//! P(n pegs left) as integers over one denominator per layer (the engine's representation,
+//! so no fraction is reduced until the answer), and its winning paths by finish hole. Only
+//! two layers of values are held at once.
 
 use super::board::Board;
 use super::moves::MoveTable;
 use super::pegs::Pegs;
 use super::policy::Policy;
 use crate::error::Error;
-use hashbrown::HashMap;
+use hashbrown::HashSet;
+use pegchain_engine::Cancel;
 use rug::{Integer, Rational};
-use std::rc::Rc;
+use std::collections::BTreeSet;
 
-/// Positions the coach keeps at most (each with its exact values): past it, a position has
-/// too large a future to answer here.
-pub const MAX_POSITIONS: usize = 500_000;
-
-/// The position after `moves` (comma-separated jumps `FROM-OVER-TO` or `FROM-TO`, hole names
-/// as the board names them) played from the full board less `start`.
-pub fn play(board: &Board, start: u8, moves: &str) -> Result<Pegs, Error> {
-    let table = MoveTable::new(board);
-    let mut pos = board.full().without(start);
-    for (n, text) in moves.split(',').map(str::trim).filter(|t| !t.is_empty()).enumerate() {
-        let jump = find_jump(board, text)?;
-        let index = table.jumps().iter().position(|j| *j == jump).expect("found among the board's jumps");
-        if !table.is_legal(pos, index) {
-            let why = if !pos.contains(jump.from) {
-                format!("no peg in {}", board.hole_name(jump.from))
-            } else if !pos.contains(jump.over) {
-                format!("no peg in {} to jump over", board.hole_name(jump.over))
-            } else {
-                format!("{} is not empty", board.hole_name(jump.to))
-            };
-            return Err(Error::Invalid(format!("jump {} ({text}) is not legal here: {why}", n + 1)));
-        }
-        pos = table.apply(pos, index);
-    }
-    Ok(pos)
-}
-
-/// A jump named `FROM-OVER-TO` or `FROM-TO`.
-fn find_jump(board: &Board, text: &str) -> Result<super::board::Jump, Error> {
-    let parts: Vec<&str> = text.split('-').collect();
-    let bad =
-        || Error::Invalid(format!("{text:?} is not a jump: write FROM-OVER-TO or FROM-TO, such as F-C-A"));
-    let holes: Vec<u8> = match parts.len() {
-        2 | 3 => parts.iter().map(|p| board.find_hole(p)).collect::<Result<_, _>>()?,
-        _ => return Err(bad()),
-    };
-    let (from, to) = (holes[0], *holes.last().expect("two or three holes"));
-    board
-        .jumps()
-        .iter()
-        .find(|j| j.from == from && j.to == to && (holes.len() == 2 || j.over == holes[1]))
-        .copied()
-        .ok_or_else(|| Error::Invalid(format!("{text} is not a jump of board {}", board.name())))
-}
-
-/// The pegs named in `text`: hole names separated by commas or spaces, or the board as
-/// `show` draws a position (names for pegs, `.` for empty holes).
-pub fn parse_position(board: &Board, text: &str) -> Result<Pegs, Error> {
-    let mut pos = Pegs::EMPTY;
-    for token in text.split(|c: char| c == ',' || c.is_whitespace()).filter(|t| !t.is_empty() && *t != ".") {
-        let hole = board.find_hole(token)?;
-        if pos.contains(hole) {
-            return Err(Error::Invalid(format!("the position names hole {} twice", board.hole_name(hole))));
-        }
-        pos = pos.with(hole);
-    }
-    if pos.is_empty() {
-        return Err(Error::Invalid("the position has no peg".into()));
-    }
-    Ok(pos)
-}
+/// The most positions a coach answer follows: past it, a position has too large a future to
+/// answer here (`exact --position` answers for it alone).
+pub const MAX_POSITIONS: usize = 5_000_000;
 
 /// What random play from a position leads to, exactly.
 #[derive(Clone, Debug, PartialEq)]
@@ -125,159 +71,205 @@ pub struct Advice {
     pub best: Option<usize>,
 }
 
-/// Exact values of positions, remembered across the jumps of one answer.
+/// Computes coach answers for positions of one board under one random player.
 pub struct Coach<'a> {
     board: &'a Board,
     moves: MoveTable,
     policy: Policy,
-    odds: HashMap<Pegs, Rc<Distribution>>,
-    wins: HashMap<Pegs, Rc<Vec<(u8, Integer)>>>,
+    cancel: Cancel,
 }
 
-/// P(n pegs left) for each n (index n), exactly.
-type Distribution = Vec<Rational>;
+/// The values of one layer (positions with the same number of pegs, sorted): P(n pegs left)
+/// of position i is `numerators[i][n] / denominator`; `wins[i][h]` counts its move sequences
+/// that end with one peg, in hole h.
+struct LayerValues {
+    positions: Vec<Pegs>,
+    denominator: Integer,
+    numerators: Vec<Vec<Integer>>,
+    wins: Vec<Vec<Integer>>,
+}
+
+impl LayerValues {
+    fn index(&self, pos: Pegs) -> usize {
+        self.positions.binary_search(&pos).expect("a child is in the next layer")
+    }
+
+    fn odds(&self, i: usize) -> Odds {
+        let pegs_left: Vec<(u32, Rational)> = self.numerators[i]
+            .iter()
+            .enumerate()
+            .filter(|(_, n)| **n != 0)
+            .map(|(pegs, n)| (pegs as u32, Rational::from((n.clone(), self.denominator.clone()))))
+            .collect();
+        let expected_pegs_left = pegs_left.iter().map(|(n, p)| Rational::from(p * *n)).sum();
+        let one_peg = pegs_left.iter().find(|(n, _)| *n == 1).map_or_else(Rational::new, |(_, p)| p.clone());
+        Odds { one_peg, expected_pegs_left, pegs_left }
+    }
+
+    fn prospects(&self, i: usize) -> Prospects {
+        let wins_by_hole = self.wins[i]
+            .iter()
+            .enumerate()
+            .filter(|(_, n)| **n != 0)
+            .map(|(h, n)| (h as u8, n.clone()))
+            .collect();
+        Prospects { wins_by_hole }
+    }
+}
 
 impl<'a> Coach<'a> {
     pub fn new(board: &'a Board, policy: Policy) -> Coach<'a> {
-        Coach { board, moves: MoveTable::new(board), policy, odds: HashMap::new(), wins: HashMap::new() }
+        Coach { board, moves: MoveTable::new(board), policy, cancel: Cancel::new() }
+    }
+
+    /// Stops the work (with [`Error::Interrupted`]) once `cancel` is cancelled: a page that
+    /// went away, a budget spent, Ctrl-C.
+    pub fn with_cancel(mut self, cancel: Cancel) -> Coach<'a> {
+        self.cancel = cancel;
+        self
+    }
+
+    fn check_cancel(&self) -> Result<(), Error> {
+        if self.cancel.is_cancelled() {
+            return Err(Error::Interrupted { done: "the coach stopped before its answer".into() });
+        }
+        Ok(())
     }
 
     /// Every legal jump from `pos` with its odds and prospects.
     pub fn advise(&mut self, pos: Pegs) -> Result<Advice, Error> {
         let pos = pos & self.board.full();
-        let legal: Vec<usize> = self.moves.legal(pos).collect();
-        let mut jumps = Vec::with_capacity(legal.len());
-        for &j in &legal {
-            let child = self.moves.apply(pos, j);
+        let (here, children) = self.evaluate(pos)?;
+        let mut jumps = Vec::new();
+        for j in self.moves.legal(pos) {
             let jump = self.moves.jumps()[j];
+            let layer = children.as_ref().expect("a position with a jump has children");
+            let i = layer.index(self.moves.apply(pos, j));
             jumps.push(JumpAdvice {
                 from: jump.from,
                 over: jump.over,
                 to: jump.to,
-                odds: self.odds_of(child)?,
-                prospects: self.prospects_of(child)?,
+                odds: layer.odds(i),
+                prospects: layer.prospects(i),
             });
         }
         let best = (0..jumps.len()).fold(None, |best: Option<usize>, i| match best {
             Some(b) if jumps[b].odds.one_peg >= jumps[i].odds.one_peg => Some(b),
             _ => Some(i),
         });
-        Ok(Advice {
-            position: pos,
-            odds: self.odds_of(pos)?,
-            prospects: self.prospects_of(pos)?,
-            jumps,
-            best,
-        })
+        Ok(Advice { position: pos, odds: here.odds(0), prospects: here.prospects(0), jumps, best })
     }
 
+    /// What random play from `pos` leads to.
     pub fn odds_of(&mut self, pos: Pegs) -> Result<Odds, Error> {
-        let d = self.distribution(pos)?;
-        let pegs_left: Vec<(u32, Rational)> =
-            d.iter().enumerate().filter(|(_, p)| **p != 0).map(|(n, p)| (n as u32, p.clone())).collect();
-        let expected_pegs_left = pegs_left.iter().map(|(n, p)| Rational::from(p * *n)).sum();
-        let one_peg = d.get(1).cloned().unwrap_or_default();
-        Ok(Odds { one_peg, expected_pegs_left, pegs_left })
+        Ok(self.evaluate(pos)?.0.odds(0))
     }
 
+    /// What perfect play from `pos` can still do.
     pub fn prospects_of(&mut self, pos: Pegs) -> Result<Prospects, Error> {
-        Ok(Prospects { wins_by_hole: self.wins(pos)?.as_ref().clone() })
+        Ok(self.evaluate(pos)?.0.prospects(0))
     }
 
     fn too_many(&self) -> Error {
         Error::Invalid(format!(
-            "this position's future holds more than {MAX_POSITIONS} positions: too many for the coach (use exact from a start)"
+            "this position's future holds more than {MAX_POSITIONS} positions: too many for the coach (exact --position answers for one position)"
         ))
     }
 
-    /// P(n pegs left) under random play from `pos`: the weighted average over its jumps.
-    fn distribution(&mut self, pos: Pegs) -> Result<Rc<Distribution>, Error> {
-        if let Some(d) = self.odds.get(&pos) {
-            return Ok(d.clone());
+    /// The values of `root` (a layer of one) and of its children (none if it has no jump).
+    fn evaluate(&self, root: Pegs) -> Result<(LayerValues, Option<LayerValues>), Error> {
+        let mut below: Option<LayerValues> = None;
+        let layers = self.layers_from(root)?;
+        for (k, positions) in layers.into_iter().enumerate().rev() {
+            let values = self.layer_values(positions, below.as_ref())?;
+            if k == 0 {
+                return Ok((values, below));
+            }
+            below = Some(values);
         }
-        if self.odds.len() >= MAX_POSITIONS {
-            return Err(self.too_many());
+        unreachable!("the root's layer is the first")
+    }
+
+    /// The positions `root` can reach, by layers: `layers[k]` has k pegs fewer, sorted.
+    fn layers_from(&self, root: Pegs) -> Result<Vec<Vec<Pegs>>, Error> {
+        let mut layers = vec![vec![root]];
+        let mut total = 1;
+        loop {
+            self.check_cancel()?;
+            let mut next: HashSet<Pegs> = HashSet::new();
+            for &p in layers.last().expect("the root's layer") {
+                next.extend(self.moves.legal(p).map(|j| self.moves.apply(p, j)));
+            }
+            if next.is_empty() {
+                return Ok(layers);
+            }
+            total += next.len();
+            if total > MAX_POSITIONS {
+                return Err(self.too_many());
+            }
+            let mut sorted: Vec<Pegs> = next.into_iter().collect();
+            sorted.sort_unstable();
+            layers.push(sorted);
         }
-        let legal: Vec<usize> = self.moves.legal(pos).collect();
-        let n = pos.count() as usize;
-        let mut d = vec![Rational::new(); n + 1];
-        if legal.is_empty() {
-            d[n] = Rational::from(1);
-        } else {
-            let mut weights = Vec::new();
-            let total = self.policy.weights(self.moves.jumps(), &legal, &mut weights);
-            for (&j, &w) in legal.iter().zip(&weights) {
-                let child = self.distribution(self.moves.apply(pos, j))?;
-                let share = Rational::from((w, total));
-                for (k, p) in child.iter().enumerate() {
-                    if *p != 0 {
-                        d[k] += Rational::from(p * &share);
+    }
+
+    /// One layer's values from those of the layer below it (one peg fewer). Its denominator
+    /// is the lcm of its move totals times the one below, so that a position with `total`
+    /// over its jumps' weights has numerators (lcm / total) * sum(weight * child numerators).
+    fn layer_values(&self, positions: Vec<Pegs>, below: Option<&LayerValues>) -> Result<LayerValues, Error> {
+        let (jumps, holes) = (self.moves.jumps(), self.board.hole_count());
+        let (mut legal, mut weights) = (Vec::new(), Vec::new());
+        let mut totals = BTreeSet::new();
+        for &p in &positions {
+            legal.clear();
+            legal.extend(self.moves.legal(p));
+            if !legal.is_empty() {
+                totals.insert(self.policy.weights(jumps, &legal, &mut weights));
+            }
+        }
+        let lcm = totals.iter().fold(Integer::from(1), |l, &t| l.lcm(&Integer::from(t)));
+        let denominator = match below {
+            Some(b) => Integer::from(&lcm * &b.denominator),
+            None => lcm.clone(),
+        };
+        let mut numerators = Vec::with_capacity(positions.len());
+        let mut wins = Vec::with_capacity(positions.len());
+        for (n, &p) in positions.iter().enumerate() {
+            if n % 1024 == 0 {
+                self.check_cancel()?;
+            }
+            let pegs = p.count() as usize;
+            let mut num = vec![Integer::new(); pegs + 1];
+            let mut won = vec![Integer::new(); holes];
+            legal.clear();
+            legal.extend(self.moves.legal(p));
+            match below {
+                Some(b) if !legal.is_empty() => {
+                    let total = self.policy.weights(jumps, &legal, &mut weights);
+                    for (&j, &w) in legal.iter().zip(&weights) {
+                        let c = b.index(self.moves.apply(p, j));
+                        for (a, x) in num.iter_mut().zip(&b.numerators[c]) {
+                            *a += x * w;
+                        }
+                        for (a, x) in won.iter_mut().zip(&b.wins[c]) {
+                            *a += x;
+                        }
+                    }
+                    let factor = Integer::from(&lcm / total);
+                    for a in &mut num {
+                        *a *= &factor;
+                    }
+                }
+                _ => {
+                    num[pegs] = denominator.clone();
+                    if let Some(h) = p.single_hole() {
+                        won[h as usize] = Integer::from(1);
                     }
                 }
             }
+            numerators.push(num);
+            wins.push(won);
         }
-        let d = Rc::new(d);
-        self.odds.insert(pos, d.clone());
-        Ok(d)
-    }
-
-    /// Move sequences from `pos` that end with one peg, by its hole.
-    fn wins(&mut self, pos: Pegs) -> Result<Rc<Vec<(u8, Integer)>>, Error> {
-        if let Some(w) = self.wins.get(&pos) {
-            return Ok(w.clone());
-        }
-        if self.wins.len() >= MAX_POSITIONS {
-            return Err(self.too_many());
-        }
-        let mut by_hole: Vec<(u8, Integer)> = Vec::new();
-        if let Some(hole) = pos.single_hole() {
-            by_hole.push((hole, Integer::from(1)));
-        } else {
-            let legal: Vec<usize> = self.moves.legal(pos).collect();
-            for j in legal {
-                for (hole, n) in self.wins(self.moves.apply(pos, j))?.iter() {
-                    match by_hole.binary_search_by_key(hole, |e| e.0) {
-                        Ok(i) => by_hole[i].1 += n,
-                        Err(i) => by_hole.insert(i, (*hole, n.clone())),
-                    }
-                }
-            }
-        }
-        let w = Rc::new(by_hole);
-        self.wins.insert(pos, w.clone());
-        Ok(w)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::solitaire::board::builtin;
-
-    #[test]
-    fn moves_are_played_and_checked() {
-        let b = builtin("triangle5").unwrap();
-        let pos = play(&b, 0, "F-C-A, D-E-F").unwrap();
-        assert_eq!(b.hole_list(b.full() ^ pos), vec!["C", "D", "E"]);
-        assert_eq!(play(&b, 0, "F-A").unwrap(), play(&b, 0, "F-C-A").unwrap());
-        let e = play(&b, 0, "F-C-A,F-C-A").unwrap_err().to_string();
-        assert_eq!(e, "jump 2 (F-C-A) is not legal here: no peg in F");
-        let e = play(&b, 0, "A-B-D").unwrap_err().to_string();
-        assert_eq!(e, "jump 1 (A-B-D) is not legal here: no peg in A");
-        let e = play(&b, 0, "D-B-A,F-C-A").unwrap_err().to_string();
-        assert_eq!(e, "jump 2 (F-C-A) is not legal here: A is not empty");
-        assert!(play(&b, 0, "A-B").unwrap_err().to_string().contains("not a jump of board triangle5"));
-        assert!(play(&b, 0, "F").unwrap_err().to_string().contains("write FROM-OVER-TO"));
-    }
-
-    #[test]
-    fn positions_are_read_as_lists_or_drawings() {
-        let b = builtin("triangle5").unwrap();
-        let drawn = b.draw_position(play(&b, 0, "F-C-A").unwrap());
-        assert_eq!(parse_position(&b, &drawn).unwrap(), play(&b, 0, "F-C-A").unwrap());
-        assert_eq!(parse_position(&b, "A, B").unwrap(), Pegs::single(0).with(1));
-        assert!(parse_position(&b, "A,A").is_err());
-        assert!(parse_position(&b, "Z9").is_err());
-        assert!(parse_position(&b, " . ").is_err());
+        Ok(LayerValues { positions, denominator, numerators, wins })
     }
 }

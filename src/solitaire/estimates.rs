@@ -5,10 +5,12 @@ use crate::engine::Cancel;
 use crate::engine::stats::{self, ChiSquare};
 use crate::error::Error;
 use crate::solitaire::board::Board;
-use crate::solitaire::exact::{Analysis, EngineConfig, ExactReport, Starts};
+use crate::solitaire::exact::{Analysis, EngineConfig, ExactReport, PositionExact, Starts};
+use crate::solitaire::pegs::Pegs;
 use crate::solitaire::policy::Policy;
-use crate::solitaire::simulate::{Run, RunTally, Waves, simulate_in_waves};
+use crate::solitaire::simulate::{Run, RunTally, Waves, simulate_from, simulate_in_waves};
 use rug::Rational;
+use std::collections::BTreeMap;
 
 /// Where the games start.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -287,12 +289,22 @@ fn pooled(n: usize, tallies: &[RunTally], holes: Vec<u8>, exact: Option<&ExactRe
             add_to(&mut counts, &tally.counts[h as usize]);
         }
     }
+    let here = exact.map(|e| &e.starts[holes[0] as usize]);
+    estimate(counts, holes, here.map(|s| (&s.win, &s.pegs_left)))
+}
+
+/// Games tallied by pegs left, beside the exact P(one peg left) and distribution of pegs
+/// left that every one of them shares, when known.
+fn estimate(
+    counts: Vec<u64>,
+    holes: Vec<u8>,
+    exact: Option<(&Rational, &BTreeMap<u32, Rational>)>,
+) -> Estimate {
     let games: u64 = counts.iter().sum();
     let wins = counts[1];
-    let here = exact.map(|e| &e.starts[holes[0] as usize]);
-    let dist = here.map(|s| {
-        let mut d = vec![Rational::new(); n + 1];
-        for (pegs, p) in &s.pegs_left {
+    let dist = exact.map(|(_, pegs_left)| {
+        let mut d = vec![Rational::new(); counts.len()];
+        for (pegs, p) in pegs_left {
             d[*pegs as usize] = p.clone();
         }
         d
@@ -301,13 +313,52 @@ fn pooled(n: usize, tallies: &[RunTally], holes: Vec<u8>, exact: Option<&ExactRe
         games,
         wins,
         ci95: stats::wilson95(wins, games),
-        z: here.and_then(|s| stats::z_score(wins, games, s.win.to_f64())),
+        z: exact.and_then(|(win, _)| stats::z_score(wins, games, win.to_f64())),
         chi_square: dist.as_ref().and_then(|d| stats::chi_square(&counts, &floats(d))),
         exact_pegs_left: dist,
-        exact: here.map(|s| s.win.clone()),
+        exact: exact.map(|(win, _)| win.clone()),
         pegs_left: counts,
         holes,
     }
+}
+
+/// A simulation from one position (`simulate --position`), beside the position's exact
+/// values when they were computed.
+#[derive(Clone, Debug)]
+pub struct PositionSimReport {
+    pub config: SimConfig,
+    pub position: Pegs,
+    pub estimate: Estimate,
+    pub exact: Option<PositionExact>,
+    /// Wall time of the games alone.
+    pub play_time: std::time::Duration,
+}
+
+/// Plays `config.games` games from `position` and sets them beside its exact values (when
+/// `config.exact`). `config.starts` is not consulted.
+pub fn run_from_position(
+    board: &Board,
+    position: Pegs,
+    config: &SimConfig,
+    done: &(dyn Fn(u64) + Sync),
+) -> Result<PositionSimReport, Error> {
+    let analysis = Analysis::new(board);
+    let position = analysis.on_board(position)?;
+    let exact = if config.exact {
+        let engine =
+            EngineConfig { policy: config.policy, cancel: config.cancel.clone(), ..EngineConfig::default() };
+        Some(analysis.exact_position(position, &engine, &mut |_| {})?)
+    } else {
+        None
+    };
+    let clock = std::time::Instant::now();
+    let (seed, threads) = (config.seed, config.threads);
+    let counts =
+        simulate_from(board, config.policy, position, config.games, (seed, threads), done, &config.cancel)?;
+    let play_time = clock.elapsed();
+    let figures = exact.as_ref().map(|e| (&e.figures.win, &e.figures.pegs_left));
+    let estimate = estimate(counts, Vec::new(), figures);
+    Ok(PositionSimReport { config: config.clone(), position, estimate, exact, play_time })
 }
 
 /// Adds tallies by pegs left.

@@ -84,6 +84,17 @@ pub enum Stage {
     Classes,
     /// The whole-group method's backward pass (positions: classes that can still win).
     FinishHoles,
+    /// The forward engine from a position given by the user.
+    Position,
+}
+
+/// Where an evaluation starts.
+#[derive(Clone, Copy, Debug)]
+enum Origin {
+    /// The full board less this hole.
+    Hole(u8),
+    /// Any position.
+    Position(Pegs),
 }
 
 /// One start, evaluated: the end distribution with finish holes on raw holes.
@@ -152,11 +163,36 @@ impl<'a> Analysis<'a> {
         save: Option<&mut SaveLayer<'_>>,
         whole: Option<&StartFigures>,
     ) -> Result<Evaluation, Error> {
+        let (ends, positions) =
+            self.evaluate_from(Origin::Hole(hole), mode, config, progress, resume, save, whole)?;
+        Ok(Evaluation { hole, ends, positions })
+    }
+
+    /// The end distribution (finish holes on raw holes) and positions of random play, or of
+    /// every game, from `origin`: reduced by the symmetries that fix its start hole, or that
+    /// map its position onto itself (then every position of a reduced class carries the same
+    /// mass, and a finish class splits evenly over its holes).
+    #[allow(clippy::too_many_arguments)]
+    fn evaluate_from(
+        &self,
+        origin: Origin,
+        mode: Mode,
+        config: &EngineConfig,
+        progress: &mut dyn FnMut(&Progress),
+        resume: Option<(Positions, RunState<Pegs, End>)>,
+        save: Option<&mut SaveLayer<'_>>,
+        whole: Option<&StartFigures>,
+    ) -> Result<(BTreeMap<End, Rational>, Positions), Error> {
         let n = self.board.hole_count();
-        let local = match (config.reduce, whole) {
-            (false, _) => SymmetryGroup::trivial(n),
-            (true, Some(_)) => self.group.clone(),
-            (true, None) => self.group.stabilizer(Pegs::single(hole)),
+        let (start, stage) = match origin {
+            Origin::Hole(hole) => (start_position(self.board, hole), Stage::Start(hole)),
+            Origin::Position(pos) => (pos, Stage::Position),
+        };
+        let local = match (config.reduce, whole, origin) {
+            (false, _, _) => SymmetryGroup::trivial(n),
+            (true, Some(_), _) => self.group.clone(),
+            (true, None, Origin::Hole(hole)) => self.group.stabilizer(Pegs::single(hole)),
+            (true, None, Origin::Position(pos)) => self.group.position_stabilizer(pos),
         };
         let chain = PegChain { moves: &self.moves, policy: config.policy, group: &local };
         let (positions, run) = match resume {
@@ -168,18 +204,14 @@ impl<'a> Analysis<'a> {
             if whole.is_some() {
                 // The positions come with the finish holes; the classes show the progress.
                 let classes = layer.states.len() as u64;
-                return progress(&Progress {
-                    stage: Stage::Start(hole),
-                    pegs: layer.rank,
-                    positions: classes,
-                });
+                return progress(&Progress { stage, pegs: layer.rank, positions: classes });
             }
             let (raw, classes) = self.count_layer(layer.states, &local);
             let mut positions = positions.borrow_mut();
             positions.raw += raw;
             positions.up_to_symmetry += classes;
             positions.by_layer.push((layer.rank, raw, classes));
-            progress(&Progress { stage: Stage::Start(hole), pegs: layer.rank, positions: raw });
+            progress(&Progress { stage, pegs: layer.rank, positions: raw });
         };
         let counted = &positions;
         let mut checkpoint = save.map(|save| move |run: &RunState<Pegs, End>| save(&counted.borrow(), run));
@@ -191,29 +223,25 @@ impl<'a> Analysis<'a> {
             checkpoint: checkpoint.as_mut().map(|c| c as &mut engine::layered::Checkpoint<'_, Pegs, End>),
             resume: run,
         };
-        let start = start_position(self.board, hole);
         let reduced = engine::propagate(&chain, start, mode, End::of, options)
-            .map_err(|e| self.in_game_words(e, hole, start.count()))?;
+            .map_err(|e| self.in_game_words(e, origin, start.count()))?;
         Ok(match whole {
-            None => {
-                Evaluation { hole, ends: spread_finishes(reduced, &local), positions: positions.into_inner() }
-            }
-            Some(figures) => Evaluation {
-                hole,
-                ends: with_finishes(reduced, &figures.finish),
-                positions: figures.positions.clone(),
-            },
+            None => (spread_finishes(reduced, &local), positions.into_inner()),
+            Some(figures) => (with_finishes(reduced, &figures.finish), figures.positions.clone()),
         })
     }
 
     /// An engine error about the start `hole` (with `pegs` pegs) in the game's words; a
     /// cancelled run counts its layers against the most it could have (one per peg count).
-    fn in_game_words(&self, e: EngineError, hole: u8, pegs: u32) -> Error {
-        let start = self.board.hole_name(hole);
+    fn in_game_words(&self, e: EngineError, origin: Origin, pegs: u32) -> Error {
+        let start = match origin {
+            Origin::Hole(hole) => format!("start {}", self.board.hole_name(hole)),
+            Origin::Position(_) => "the position".to_string(),
+        };
         match e {
             EngineError::Cancelled { finished_layers, rank } => Error::Interrupted {
                 done: format!(
-                    "start {start}: {finished_layers} of {pegs} layers finished, stopped in the layer with {rank} pegs"
+                    "{start}: {finished_layers} of {pegs} layers finished, stopped in the layer with {rank} pegs"
                 ),
             },
             e => Error::from_engine(e, |pegs| format!("the layer with {pegs} pegs")),
@@ -440,6 +468,59 @@ impl<'a> Analysis<'a> {
         Ok(CountReport { group_order: self.group.order(), starts: starts_out, classes })
     }
 
+    /// Exact probabilities under random play from any position of the board (one that no
+    /// single-vacancy start leads to as well).
+    pub fn exact_position(
+        &self,
+        position: Pegs,
+        config: &EngineConfig,
+        progress: &mut dyn FnMut(&Progress),
+    ) -> Result<PositionExact, Error> {
+        let position = self.on_board(position)?;
+        let (ends, positions) = self.evaluate_from(
+            Origin::Position(position),
+            Mode::Probability,
+            config,
+            progress,
+            None,
+            None,
+            None,
+        )?;
+        Ok(PositionExact {
+            policy: config.policy,
+            group_order: self.group.order(),
+            position,
+            figures: EndFigures::of(&ends),
+            positions,
+        })
+    }
+
+    /// Counts of games, wins by finish hole and reachable positions from any position.
+    pub fn count_position(
+        &self,
+        position: Pegs,
+        config: &EngineConfig,
+        progress: &mut dyn FnMut(&Progress),
+    ) -> Result<PositionCount, Error> {
+        let position = self.on_board(position)?;
+        let (ends, positions) =
+            self.evaluate_from(Origin::Position(position), Mode::Paths, config, progress, None, None, None)?;
+        Ok(PositionCount {
+            group_order: self.group.order(),
+            position,
+            counts: GameCounts::of(&ends),
+            positions,
+        })
+    }
+
+    /// `position`, checked to hold pegs only in the board's holes and at least one.
+    pub fn on_board(&self, position: Pegs) -> Result<Pegs, Error> {
+        if position.is_empty() || position & self.board.full() != position {
+            return Err(Error::Invalid(format!("that is not a position of board {}", self.board.name())));
+        }
+        Ok(position)
+    }
+
     /// The classes met among `starts`, each with its holes and the value of its first start.
     fn classes_of<S: HasHole, V>(&self, starts: &[S], value: impl Fn(&S) -> V) -> Vec<ClassValue<V>> {
         let orbits = self.group.hole_orbits();
@@ -500,6 +581,77 @@ fn spread_finishes(reduced: BTreeMap<End, Rational>, local: &SymmetryGroup) -> B
     ends
 }
 
+/// What an end distribution of random play says.
+#[derive(Clone, Debug)]
+pub struct EndFigures {
+    /// P(one peg left).
+    pub win: Rational,
+    pub pegs_left: BTreeMap<u32, Rational>,
+    /// P(one peg left, in this hole) for every hole a win can finish in.
+    pub finish: BTreeMap<u8, Rational>,
+    pub expected_pegs_left: Rational,
+}
+
+impl EndFigures {
+    fn of(ends: &BTreeMap<End, Rational>) -> EndFigures {
+        let mut pegs_left: BTreeMap<u32, Rational> = BTreeMap::new();
+        let mut finish = BTreeMap::new();
+        for (end, p) in ends {
+            *pegs_left.entry(end.pegs()).or_default() += p;
+            if let End::Finish(f) = end {
+                finish.insert(*f, p.clone());
+            }
+        }
+        let win = pegs_left.get(&1).cloned().unwrap_or_default();
+        let expected_pegs_left =
+            pegs_left.iter().fold(Rational::new(), |acc, (n, p)| acc + Rational::from(p * *n));
+        EndFigures { win, pegs_left, finish, expected_pegs_left }
+    }
+}
+
+/// What the path counts by end say: complete games, by pegs left, and wins by finish hole.
+#[derive(Clone, Debug)]
+pub struct GameCounts {
+    pub games: Integer,
+    pub games_by_pegs_left: BTreeMap<u32, Integer>,
+    pub wins_by_finish: BTreeMap<u8, Integer>,
+}
+
+impl GameCounts {
+    fn of(ends: &BTreeMap<End, Rational>) -> GameCounts {
+        let mut games_by_pegs_left: BTreeMap<u32, Integer> = BTreeMap::new();
+        let mut wins_by_finish = BTreeMap::new();
+        for (end, count) in ends {
+            let count = count.numer().clone();
+            *games_by_pegs_left.entry(end.pegs()).or_default() += &count;
+            if let End::Finish(f) = end {
+                wins_by_finish.insert(*f, count);
+            }
+        }
+        let games = games_by_pegs_left.values().sum();
+        GameCounts { games, games_by_pegs_left, wins_by_finish }
+    }
+}
+
+/// Random play from a position given by the user, exactly.
+#[derive(Clone, Debug)]
+pub struct PositionExact {
+    pub policy: Policy,
+    pub group_order: usize,
+    pub position: Pegs,
+    pub figures: EndFigures,
+    pub positions: Positions,
+}
+
+/// Every game from a position given by the user, counted.
+#[derive(Clone, Debug)]
+pub struct PositionCount {
+    pub group_order: usize,
+    pub position: Pegs,
+    pub counts: GameCounts,
+    pub positions: Positions,
+}
+
 trait HasHole {
     fn hole(&self) -> u8;
 }
@@ -520,16 +672,7 @@ pub struct StartExact {
 impl StartExact {
     /// A start's figures from its end distribution.
     fn of(hole: u8, class: usize, eval: Evaluation) -> StartExact {
-        let mut pegs_left: BTreeMap<u32, Rational> = BTreeMap::new();
-        let mut finish = BTreeMap::new();
-        for (end, p) in &eval.ends {
-            *pegs_left.entry(end.pegs()).or_default() += p;
-            if let End::Finish(f) = end {
-                finish.insert(*f, p.clone());
-            }
-        }
-        let win = pegs_left.get(&1).cloned().unwrap_or_default();
-        let expected = pegs_left.iter().fold(Rational::new(), |acc, (n, p)| acc + Rational::from(p * *n));
+        let EndFigures { win, pegs_left, finish, expected_pegs_left } = EndFigures::of(&eval.ends);
         let finish_in_start = finish.get(&hole).cloned().unwrap_or_default();
         StartExact {
             hole,
@@ -537,7 +680,7 @@ impl StartExact {
             win,
             pegs_left,
             finish,
-            expected_pegs_left: expected,
+            expected_pegs_left,
             finish_in_start,
             positions: eval.positions,
         }
@@ -563,24 +706,8 @@ pub struct StartCount {
 impl StartCount {
     /// A start's counts from its path counts by end (whole numbers).
     fn of(hole: u8, class: usize, eval: Evaluation) -> StartCount {
-        let mut by_pegs: BTreeMap<u32, Integer> = BTreeMap::new();
-        let mut wins_by_finish = BTreeMap::new();
-        for (end, count) in &eval.ends {
-            let count = count.numer().clone();
-            *by_pegs.entry(end.pegs()).or_default() += &count;
-            if let End::Finish(f) = end {
-                wins_by_finish.insert(*f, count);
-            }
-        }
-        let games = by_pegs.values().sum();
-        StartCount {
-            hole,
-            class,
-            games,
-            games_by_pegs_left: by_pegs,
-            wins_by_finish,
-            positions: eval.positions,
-        }
+        let GameCounts { games, games_by_pegs_left, wins_by_finish } = GameCounts::of(&eval.ends);
+        StartCount { hole, class, games, games_by_pegs_left, wins_by_finish, positions: eval.positions }
     }
 }
 

@@ -14,6 +14,7 @@ pub mod finishes;
 pub mod moves;
 pub mod pegs;
 pub mod policy;
+pub mod position;
 pub mod saved;
 pub mod simulate;
 pub mod solve;

@@ -169,6 +169,39 @@ pub fn simulate(
     simulate_in_waves(board, policy, runs, (seed, threads), done, cancel, waves)
 }
 
+/// Plays `games` games from one position (any position of the board, not only a start)
+/// and returns them by pegs left (index = pegs). A seed fixes the tallies for any thread
+/// count; the games are those of a one-hole run of [`simulate`] (the first run's stream),
+/// so from a start position they are the games `simulate` plays from that hole. Once
+/// `cancel` is cancelled the answer is `Error::Interrupted`.
+pub fn simulate_from(
+    board: &Board,
+    policy: Policy,
+    pos: Pegs,
+    games: u64,
+    (seed, threads): (u64, usize),
+    done: &(dyn Fn(u64) + Sync),
+    cancel: &Cancel,
+) -> Result<Vec<u64>, Error> {
+    let player = Player::new(board, policy);
+    let n = board.hole_count();
+    let work = |stream: &mut Stream, batch: Batch| {
+        let mut counts = vec![0u64; n + 1];
+        for _ in 0..batch.len {
+            counts[player.play(stream, pos).count() as usize] += 1;
+        }
+        counts
+    };
+    let add = |total: &mut Vec<u64>, _: Batch, counts: Vec<u64>| {
+        for (a, b) in total.iter_mut().zip(counts) {
+            *a += b;
+        }
+    };
+    let seed = sampler::subseed(seed, 0);
+    sampler::run_folded_cancellable(games, seed, threads, work, vec![0u64; n + 1], add, done, cancel)
+        .map_err(|c| interrupted(c.trials_done, games))
+}
+
 /// Batches played between two calls of the wave hook: about 16.8 million games, a
 /// checkpoint every second or so on the small boards.
 pub const WAVE_BATCHES: u64 = 256;

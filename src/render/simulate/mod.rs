@@ -6,6 +6,7 @@
 //! view shares (the audit's and the race's too).
 
 pub mod estimate;
+pub mod from_position;
 
 use crate::render::number::grouped;
 use crate::render::{Column, Doc, Report, Style, Table, left, right};

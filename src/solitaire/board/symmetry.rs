@@ -66,6 +66,15 @@ impl SymmetryGroup {
         SymmetryGroup::from_perms(keep.cloned().collect(), n)
     }
 
+    /// The subgroup of elements that map `pos` onto itself (as a set: they may permute its
+    /// pegs among themselves, and its empty holes).
+    pub fn position_stabilizer(&self, pos: Pegs) -> SymmetryGroup {
+        let n = self.perms[0].len();
+        let keep =
+            (0..self.perms.len()).filter(|&g| self.apply(g, pos) == pos).map(|g| self.perms[g].clone());
+        SymmetryGroup::from_perms(keep.collect(), n)
+    }
+
     /// The image of a position under element `g`.
     #[inline]
     pub fn apply(&self, g: usize, pos: Pegs) -> Pegs {

@@ -1,0 +1,219 @@
+//! `pegchain serve`: the coach as a local web page. An HTTP server (axum on tokio) serves
+//! the page (HTML, CSS and JavaScript inside the binary, no network needed) and a JSON API:
+//!
+//! - `GET /api/boards`: the boards (holes with their grid coordinates, jumps);
+//! - `GET /api/coach?board=B&pegs=A,B,C&policy=uniform`: the coach's answer for a position.
+//!
+//! A computation runs off the request threads (`spawn_blocking`, at most one per core at a
+//! time), within a time budget, and answers are cached. Bad requests get a 4xx with a
+//! one-line JSON error.
+
+use crate::cli::interrupt;
+use axum::Router;
+use axum::extract::{DefaultBodyLimit, Query, State};
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use pegchain::render::coach::CoachView;
+use pegchain::solitaire::coach::Coach;
+use pegchain::solitaire::position::{parse_position, play};
+use pegchain::{Board, Cancel, Error, Policy};
+use serde::Deserialize;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// The page, whole.
+const PAGE: &str = include_str!("page.html");
+
+/// The longest a coach answer may take before the request is answered with an error.
+const BUDGET: Duration = Duration::from_secs(30);
+/// Answers kept (each a JSON text of a few KB).
+const CACHE_ENTRIES: usize = 20_000;
+/// The largest request body read (the API takes none).
+const MAX_BODY: usize = 16 * 1024;
+
+struct Shared {
+    boards: Vec<Board>,
+    cache: Mutex<HashMap<(String, String, String), String>>,
+    /// One permit per core: a computation holds one while it runs, so that many requests for
+    /// large positions wait their turn (within the budget) instead of exhausting memory.
+    workers: Arc<tokio::sync::Semaphore>,
+}
+
+const USAGE: &str = "expected /api/coach?board=NAME&pegs=A,B,C or ?board=NAME&start=A&moves=F-C-A,D-E-F (and &policy=uniform)";
+
+/// Where to listen and which boards to offer.
+pub struct ServeRequest {
+    pub host: String,
+    pub port: u16,
+    pub boards: Vec<Board>,
+}
+
+/// Serves until interrupted; prints the address on stdout first.
+pub fn run(req: ServeRequest) -> Result<(), Error> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|e| Error::Invalid(format!("cannot start the server: {e}")))?;
+    runtime.block_on(serve(req))
+}
+
+async fn serve(req: ServeRequest) -> Result<(), Error> {
+    let address = format!("{}:{}", req.host, req.port);
+    let listener = tokio::net::TcpListener::bind(&address)
+        .await
+        .map_err(|e| Error::Invalid(format!("cannot listen on {address}: {e}")))?;
+    let local =
+        listener.local_addr().map_err(|e| Error::Invalid(format!("cannot listen on {address}: {e}")))?;
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let workers = Arc::new(tokio::sync::Semaphore::new(cores));
+    let shared = Arc::new(Shared { boards: req.boards, cache: Mutex::new(HashMap::new()), workers });
+    let app = Router::new()
+        .route("/", get(page))
+        .route("/api/boards", get(boards))
+        .route("/api/coach", get(coach))
+        .fallback(not_found)
+        .method_not_allowed_fallback(not_allowed)
+        .layer(DefaultBodyLimit::max(MAX_BODY))
+        .with_state(shared);
+    {
+        use std::io::Write;
+        let mut out = std::io::stdout();
+        let _ = writeln!(out, "pegchain: serving the coach on http://{local}/ (Ctrl-C stops it)");
+        let _ = out.flush();
+    }
+    let cancel = interrupt::token();
+    let stop = async move {
+        while !cancel.is_cancelled() {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    };
+    axum::serve(listener, app)
+        .with_graceful_shutdown(stop)
+        .await
+        .map_err(|e| Error::Invalid(format!("the server failed: {e}")))
+}
+
+async fn page() -> Response {
+    ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], PAGE).into_response()
+}
+
+/// A JSON error of one line.
+fn error(status: StatusCode, message: &str) -> Response {
+    let body = serde_json::json!({ "error": message }).to_string();
+    (status, [(header::CONTENT_TYPE, "application/json")], body).into_response()
+}
+
+async fn not_found() -> Response {
+    error(StatusCode::NOT_FOUND, "no such page: the API is /api/boards and /api/coach")
+}
+
+async fn not_allowed() -> Response {
+    error(StatusCode::METHOD_NOT_ALLOWED, "the API answers GET requests only")
+}
+
+async fn boards(State(shared): State<Arc<Shared>>) -> Response {
+    let list: Vec<serde_json::Value> = shared
+        .boards
+        .iter()
+        .map(|b| {
+            let triangle = matches!(b.shape(), pegchain::solitaire::board::Shape::Triangle { .. });
+            serde_json::json!({
+                "name": b.name(),
+                "shape": if triangle { "triangle" } else { "grid" },
+                "holes": b.holes().iter().map(|h| serde_json::json!({"name": h.name, "x": h.x, "y": h.y})).collect::<Vec<_>>(),
+                "jumps": b.jumps().iter().map(|j| [j.from, j.over, j.to]).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    let body = serde_json::json!({ "boards": list }).to_string();
+    ([(header::CONTENT_TYPE, "application/json")], body).into_response()
+}
+
+#[derive(Deserialize)]
+struct CoachQuery {
+    board: String,
+    /// The position as its pegs, or as jumps played from `start`.
+    pegs: Option<String>,
+    start: Option<String>,
+    #[serde(default)]
+    moves: String,
+    #[serde(default = "uniform")]
+    policy: String,
+}
+
+fn uniform() -> String {
+    "uniform".into()
+}
+
+async fn coach(
+    State(shared): State<Arc<Shared>>,
+    query: Result<Query<CoachQuery>, axum::extract::rejection::QueryRejection>,
+) -> Response {
+    let Ok(Query(q)) = query else {
+        return error(StatusCode::BAD_REQUEST, USAGE);
+    };
+    if q.pegs.is_some() == q.start.is_some() {
+        return error(StatusCode::BAD_REQUEST, USAGE);
+    }
+    let Some(board) = shared.boards.iter().find(|b| b.name() == q.board).cloned() else {
+        let names: Vec<&str> = shared.boards.iter().map(|b| b.name()).collect();
+        return error(
+            StatusCode::NOT_FOUND,
+            &format!("unknown board {:?}; the boards are {}", q.board, names.join(", ")),
+        );
+    };
+    let policy: Policy = match q.policy.parse() {
+        Ok(p) => p,
+        Err(e) => return error(StatusCode::BAD_REQUEST, &e),
+    };
+    let key = (q.board.clone(), format!("{:?} {:?} {}", q.pegs, q.start, q.moves), q.policy.clone());
+    if let Some(json) = shared.cache.lock().map(|c| c.get(&key).cloned()).ok().flatten() {
+        return ([(header::CONTENT_TYPE, "application/json")], json).into_response();
+    }
+    // Cancelled when this handler is dropped: the page went away or the budget ran out.
+    let stop = StopOnDrop(Cancel::new());
+    let cancel = stop.0.clone();
+    let workers = shared.workers.clone();
+    let work = async move {
+        let permit = workers.acquire_owned().await;
+        tokio::task::spawn_blocking(move || -> Result<String, Error> {
+            let _permit = permit;
+            let position = match (&q.pegs, &q.start) {
+                (Some(pegs), _) => parse_position(&board, pegs)?,
+                (None, Some(start)) => play(&board, board.find_hole(start)?, &q.moves)?,
+                (None, None) => return Err(Error::Invalid(USAGE.into())),
+            };
+            let advice = Coach::new(&board, policy).with_cancel(cancel).advise(position)?;
+            Ok(pegchain::render::json(&CoachView::new(&board, &policy.to_string(), &advice)))
+        })
+        .await
+    };
+    let response = match tokio::time::timeout(BUDGET, work).await {
+        Ok(Ok(Ok(json))) => {
+            if let Ok(mut cache) = shared.cache.lock() {
+                if cache.len() >= CACHE_ENTRIES {
+                    cache.clear();
+                }
+                cache.insert(key, json.clone());
+            }
+            ([(header::CONTENT_TYPE, "application/json")], json).into_response()
+        }
+        Ok(Ok(Err(e))) => error(StatusCode::UNPROCESSABLE_ENTITY, &e.to_string()),
+        Ok(Err(_)) => error(StatusCode::INTERNAL_SERVER_ERROR, "the computation failed"),
+        Err(_) => error(StatusCode::SERVICE_UNAVAILABLE, "the answer takes longer than the server's budget"),
+    };
+    drop(stop);
+    response
+}
+
+/// Cancels its token when dropped, so work asked for by a request stops with the request.
+struct StopOnDrop(Cancel);
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        self.0.cancel();
+    }
+}

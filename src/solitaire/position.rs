@@ -1,0 +1,99 @@
+//! A position of a board as a user gives it: jumps played from a start (each checked, the
+//! first illegal one named) or the holes holding pegs. Every command that analyses a
+//! position (`coach`, `exact`, `count`, `solve`, `ends`) reads it here.
+
+use super::board::Board;
+use super::moves::MoveTable;
+use super::pegs::Pegs;
+use crate::error::Error;
+
+/// The position after `moves` (comma-separated jumps `FROM-OVER-TO` or `FROM-TO`, hole names
+/// as the board names them) played from the full board less `start`.
+pub fn play(board: &Board, start: u8, moves: &str) -> Result<Pegs, Error> {
+    let table = MoveTable::new(board);
+    let mut pos = board.full().without(start);
+    for (n, text) in moves.split(',').map(str::trim).filter(|t| !t.is_empty()).enumerate() {
+        let jump = find_jump(board, text)?;
+        let index = table.jumps().iter().position(|j| *j == jump).expect("found among the board's jumps");
+        if !table.is_legal(pos, index) {
+            let why = if !pos.contains(jump.from) {
+                format!("no peg in {}", board.hole_name(jump.from))
+            } else if !pos.contains(jump.over) {
+                format!("no peg in {} to jump over", board.hole_name(jump.over))
+            } else {
+                format!("{} is not empty", board.hole_name(jump.to))
+            };
+            return Err(Error::Invalid(format!("jump {} ({text}) is not legal here: {why}", n + 1)));
+        }
+        pos = table.apply(pos, index);
+    }
+    Ok(pos)
+}
+
+/// A jump named `FROM-OVER-TO` or `FROM-TO`.
+fn find_jump(board: &Board, text: &str) -> Result<super::board::Jump, Error> {
+    let parts: Vec<&str> = text.split('-').collect();
+    let bad =
+        || Error::Invalid(format!("{text:?} is not a jump: write FROM-OVER-TO or FROM-TO, such as F-C-A"));
+    let holes: Vec<u8> = match parts.len() {
+        2 | 3 => parts.iter().map(|p| board.find_hole(p)).collect::<Result<_, _>>()?,
+        _ => return Err(bad()),
+    };
+    let (from, to) = (holes[0], *holes.last().expect("two or three holes"));
+    board
+        .jumps()
+        .iter()
+        .find(|j| j.from == from && j.to == to && (holes.len() == 2 || j.over == holes[1]))
+        .copied()
+        .ok_or_else(|| Error::Invalid(format!("{text} is not a jump of board {}", board.name())))
+}
+
+/// The pegs named in `text`: hole names separated by commas or spaces, or the board as
+/// `show` draws a position (names for pegs, `.` for empty holes).
+pub fn parse_position(board: &Board, text: &str) -> Result<Pegs, Error> {
+    let mut pos = Pegs::EMPTY;
+    for token in text.split(|c: char| c == ',' || c.is_whitespace()).filter(|t| !t.is_empty() && *t != ".") {
+        let hole = board.find_hole(token)?;
+        if pos.contains(hole) {
+            return Err(Error::Invalid(format!("the position names hole {} twice", board.hole_name(hole))));
+        }
+        pos = pos.with(hole);
+    }
+    if pos.is_empty() {
+        return Err(Error::Invalid("the position has no peg".into()));
+    }
+    Ok(pos)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solitaire::board::builtin;
+
+    #[test]
+    fn moves_are_played_and_checked() {
+        let b = builtin("triangle5").unwrap();
+        let pos = play(&b, 0, "F-C-A, D-E-F").unwrap();
+        assert_eq!(b.hole_list(b.full() ^ pos), vec!["C", "D", "E"]);
+        assert_eq!(play(&b, 0, "F-A").unwrap(), play(&b, 0, "F-C-A").unwrap());
+        let e = play(&b, 0, "F-C-A,F-C-A").unwrap_err().to_string();
+        assert_eq!(e, "jump 2 (F-C-A) is not legal here: no peg in F");
+        let e = play(&b, 0, "A-B-D").unwrap_err().to_string();
+        assert_eq!(e, "jump 1 (A-B-D) is not legal here: no peg in A");
+        let e = play(&b, 0, "D-B-A,F-C-A").unwrap_err().to_string();
+        assert_eq!(e, "jump 2 (F-C-A) is not legal here: A is not empty");
+        assert!(play(&b, 0, "A-B").unwrap_err().to_string().contains("not a jump of board triangle5"));
+        assert!(play(&b, 0, "F").unwrap_err().to_string().contains("write FROM-OVER-TO"));
+    }
+
+    #[test]
+    fn positions_are_read_as_lists_or_drawings() {
+        let b = builtin("triangle5").unwrap();
+        let drawn = b.draw_position(play(&b, 0, "F-C-A").unwrap());
+        assert_eq!(parse_position(&b, &drawn).unwrap(), play(&b, 0, "F-C-A").unwrap());
+        assert_eq!(parse_position(&b, "A, B").unwrap(), Pegs::single(0).with(1));
+        assert!(parse_position(&b, "A,A").is_err());
+        assert!(parse_position(&b, "Z9").is_err());
+        assert!(parse_position(&b, " . ").is_err());
+    }
+}

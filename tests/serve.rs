@@ -1,0 +1,201 @@
+//! `pegchain serve` under load and bad input: 100 concurrent clients get the library's
+//! exact answers; malformed requests get a 4xx with a one-line JSON error.
+
+#[path = "support/server.rs"]
+mod server;
+use pegchain::Policy;
+use pegchain::solitaire::board::builtin;
+use pegchain::solitaire::coach::Coach;
+use pegchain::solitaire::moves::MoveTable;
+use pegchain::solitaire::position::play;
+use server::{Server, get, request};
+
+/// Positions of the 15-hole board, as the API's peg lists, with the library's P(one peg).
+fn positions() -> Vec<(String, String)> {
+    let board = builtin("triangle5").unwrap();
+    let moves = MoveTable::new(&board);
+    let mut coach = Coach::new(&board, Policy::Uniform);
+    let mut out = Vec::new();
+    // Every start, and every position one jump after it.
+    for start in 0..15u8 {
+        let pos = play(&board, start, "").unwrap();
+        let mut all = vec![pos];
+        all.extend(moves.legal(pos).map(|j| moves.apply(pos, j)));
+        for p in all {
+            let win = coach.advise(p).unwrap().odds.one_peg.to_string();
+            out.push((board.hole_list(p).join(","), win));
+        }
+    }
+    out
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hundred_concurrent_clients_get_exact_answers() {
+    let server = Server::start();
+    let cases = std::sync::Arc::new(positions());
+    assert!(cases.len() >= 50, "{}", cases.len());
+    let mut tasks = Vec::new();
+    for client in 0..100usize {
+        let (base, cases) = (server.base.clone(), cases.clone());
+        tasks.push(tokio::spawn(async move {
+            for k in 0..5 {
+                let (pegs, win) = &cases[(client * 7 + k * 3) % cases.len()];
+                let (status, body) = get(&format!("{base}/api/coach?board=triangle5&pegs={pegs}")).await;
+                assert_eq!(status, 200, "{body}");
+                let v: serde_json::Value = serde_json::from_str(&body).unwrap();
+                assert_eq!(v["win"]["fraction"].as_str(), Some(win.as_str()), "{pegs}");
+            }
+        }));
+    }
+    let all = async {
+        for t in tasks {
+            t.await.unwrap();
+        }
+    };
+    tokio::time::timeout(std::time::Duration::from_secs(60), all)
+        .await
+        .expect("every client answered within a minute");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_requests_get_a_one_line_json_error() {
+    let server = Server::start();
+    let b = &server.base;
+    let cases: Vec<(String, u16, &str)> = vec![
+        (format!("{b}/api/coach?board=nope&pegs=A"), 404, "unknown board \"nope\""),
+        (format!("{b}/api/coach?board=triangle5"), 400, "expected /api/coach?board=NAME&pegs="),
+        (format!("{b}/api/coach?board=triangle5&pegs=A,A"), 422, "names hole A twice"),
+        (format!("{b}/api/coach?board=triangle5&pegs=Z9"), 422, "has no hole"),
+        (format!("{b}/api/coach?board=triangle5&pegs=A&policy=lazy"), 400, "policy"),
+        (
+            format!(
+                "{b}/api/coach?board=english&pegs=a3,b3,c3,d3,e3,f3,g3,a4,b4,c4,e4,f4,g4,a5,b5,c5,d5,e5,f5,g5,c1,d1,e1,c2,d2,e2,c6,d6,e6,c7,d7,e7"
+            ),
+            422,
+            "too many for the coach",
+        ),
+        (
+            format!("{b}/api/coach?board=triangle5&pegs=A&start=A"),
+            400,
+            "expected /api/coach?board=NAME&pegs=",
+        ),
+        (
+            format!("{b}/api/coach?board=triangle5&start=A&moves=F-C-A,F-C-A"),
+            422,
+            "jump 2 (F-C-A) is not legal here",
+        ),
+        (format!("{b}/api/coach?board=triangle5&start=A&moves=F-Q"), 422, "has no hole"),
+        (format!("{b}/api/coach?board=triangle5&start=A&moves=A-B-C"), 422, "is not a jump"),
+        (format!("{b}/nowhere"), 404, "no such page"),
+    ];
+    for (url, status, words) in cases {
+        let (got, body) = get(&url).await;
+        assert_eq!(got, status, "{url}: {body}");
+        assert_eq!(body.lines().count(), 1, "{body}");
+        let v: serde_json::Value = serde_json::from_str(&body).unwrap();
+        assert!(v["error"].as_str().unwrap().contains(words), "{url}: {body}");
+    }
+    // A body where none is taken, over the 16 KB a request may carry: refused with a 4xx.
+    let (status, body) =
+        request("POST", &format!("{b}/api/coach?board=triangle5&pegs=A"), vec![b'x'; 20_000]).await;
+    assert_eq!(status, 405);
+    assert!(body.contains("GET requests only") && body.lines().count() == 1, "{body}");
+    let (status, page) = get(&format!("{b}/")).await;
+    assert_eq!(status, 200);
+    assert!(page.contains("<title>pegchain coach</title>"));
+    // Every asset is inside the page: it works with no network.
+    for needle in ["src=", "href=", "@import", "url("] {
+        assert!(!page.contains(needle), "the page loads an asset: {needle}");
+    }
+    // Jumps played from a start give the answer of the position they lead to.
+    let (_, by_moves) = get(&format!("{b}/api/coach?board=triangle5&start=A&moves=F-C-A,D-E-F")).await;
+    let (_, by_pegs) = get(&format!("{b}/api/coach?board=triangle5&pegs=A,B,F,G,H,I,J,K,L,M,N,O")).await;
+    assert_eq!(by_moves, by_pegs);
+    let (status, boards) = get(&format!("{b}/api/boards")).await;
+    assert_eq!(status, 200);
+    assert!(boards.contains("\"triangle5\""));
+}
+
+/// Random queries (names, holes, jumps and junk, percent-encoded) from a fixed seed: every
+/// answer is a coach answer or a one-line JSON error with a 4xx, and the server lives on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn random_queries_get_an_answer_or_a_one_line_error() {
+    let server = Server::start();
+    let words = [
+        "board",
+        "pegs",
+        "start",
+        "moves",
+        "policy",
+        "triangle5",
+        "triangle6",
+        "english",
+        "A",
+        "B",
+        "C",
+        "D",
+        "E",
+        "F",
+        "O",
+        "Z",
+        "F-C-A",
+        "D-E-F",
+        "A-B-D",
+        "M-H-D",
+        ",",
+        "-",
+        "=",
+        "&",
+        "%",
+        "\u{0}",
+        "\u{e9}",
+        "..",
+        "",
+        "uniform",
+        "lazy",
+        "a3",
+        "d4",
+        "A,B,C,D,E,F,G,H,I,J,K,L,M,N,O",
+        "1e999",
+        "9999999999999999999999",
+    ];
+    let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = |n: usize| {
+        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        ((state >> 33) as usize) % n
+    };
+    let encode = |s: &str| s.bytes().map(|b| format!("%{b:02X}")).collect::<String>();
+    let boards = ["triangle5", "triangle4", "triangle5", "nope", ""];
+    let starts = ["A", "D", "E", "O", "Z", "a3", ""];
+    let (mut answered, mut refused) = (0, 0);
+    for _ in 0..300 {
+        let mut query = format!("board={}", encode(boards[next(boards.len())]));
+        if next(2) == 0 {
+            query += &format!("&start={}", encode(starts[next(starts.len())]));
+        }
+        for _ in 0..next(3) {
+            let key = words[next(5)];
+            let value: String = (0..next(4)).map(|_| words[next(words.len())]).collect::<Vec<_>>().join(",");
+            query += &format!("&{}={}", encode(key), encode(&value));
+        }
+        let url = format!("{}/api/coach?{query}", server.base);
+        let (status, body) = get(&url).await;
+        let v: serde_json::Value =
+            serde_json::from_str(&body).unwrap_or_else(|e| panic!("{url}: {e}: {body}"));
+        match status {
+            200 => {
+                assert!(v["win"]["fraction"].is_string(), "{url}: {body}");
+                answered += 1;
+            }
+            400..=499 => {
+                assert!(v["error"].is_string() && body.lines().count() == 1, "{url}: {body}");
+                refused += 1;
+            }
+            _ => panic!("{url}: status {status}: {body}"),
+        }
+    }
+    // The seed gives a mix of both.
+    assert!(answered >= 20 && refused >= 100, "{answered} answered, {refused} refused");
+    let (status, _) = get(&format!("{}/api/boards", server.base)).await;
+    assert_eq!(status, 200);
+}

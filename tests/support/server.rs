@@ -1,0 +1,57 @@
+//! A `pegchain serve` on a free loopback port for the duration of a test, and a plain HTTP
+//! client for it.
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+
+/// The server, killed when dropped.
+pub struct Server {
+    child: Child,
+    /// `http://127.0.0.1:PORT`
+    pub base: String,
+}
+
+impl Server {
+    pub fn start() -> Server {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_pegchain"))
+            .args(["serve", "--port", "0"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+        // "pegchain: serving the coach on http://127.0.0.1:PORT/ (Ctrl-C stops it)"
+        let url = line
+            .split_whitespace()
+            .find(|w| w.starts_with("http://"))
+            .expect("the address")
+            .trim_end_matches('/');
+        Server { child, base: url.to_string() }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// GET `url`: the status and the body.
+pub async fn get(url: &str) -> (u16, String) {
+    request("GET", url, Vec::new()).await
+}
+
+pub async fn request(method: &str, url: &str, body: Vec<u8>) -> (u16, String) {
+    use http_body_util::{BodyExt, Full};
+    use hyper_util::client::legacy::Client;
+    use hyper_util::rt::TokioExecutor;
+    let client: Client<_, Full<hyper::body::Bytes>> = Client::builder(TokioExecutor::new()).build_http();
+    let req = hyper::Request::builder().method(method).uri(url).body(Full::new(body.into())).unwrap();
+    let response = client.request(req).await.unwrap();
+    let status = response.status().as_u16();
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    (status, String::from_utf8_lossy(&bytes).into_owned())
+}
