@@ -36,6 +36,8 @@ printf '%-50s %8s  %s\n' "exact --board triangle5 --start all" "$(best_ms 20 $bi
 printf '%-50s %8s  %s\n' "count --board triangle5 --start all" "$(best_ms 20 $bin count --board triangle5 -q)" ""
 printf '%-50s %8s  %s\n' "exact --board triangle6 --start all" "$(best_ms 5 $bin exact --board triangle6 -q)" "< 2000 ms (issue 6: < 1000 ms)"
 printf '%-50s %8s  %s\n' "count --board triangle6 --start all" "$(best_ms 3 $bin count --board triangle6 -q)" ""
+printf '%-50s %8s  %s\n' "coach --board triangle5 --start A" "$(best_ms 20 $bin coach --start A)" "(library: < 2 ms, criterion below)"
+printf '%-50s %8s  %s\n' "coach --board triangle6 --start A" "$(best_ms 3 $bin coach --board triangle6 --start A)" ""
 
 echo
 echo "== Random games on the 15-hole board (target: 4,000,000 in < 500 ms wall, > 8M games/s)"

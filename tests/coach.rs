@@ -112,5 +112,18 @@ fn bad_positions_get_one_line() {
     fails_with(&["coach", "--position", "A,A"], "names hole A twice");
     fails_with(&["coach"], "say which position");
     fails_with(&["coach", "--moves", "F-C-A"], "--start");
-    fails_with(&["coach", "--board", "english", "--start", "d4"], "too many for the coach");
+}
+
+#[test]
+fn a_position_with_too_large_a_future_is_refused() {
+    // The 21-hole triangle from A reaches 291,987 positions.
+    let board = builtin("triangle6").unwrap();
+    let start = play(&board, 0, "").unwrap();
+    let e = Coach::new(&board, Policy::Uniform).with_limit(200_000).advise(start).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "this position's future holds more than 200,000 positions: too many for the coach (exact --position answers for one position)"
+    );
+    assert!(Coach::new(&board, Policy::Uniform).with_limit(291_987).advise(start).is_ok());
+    assert!(Coach::new(&board, Policy::Uniform).with_limit(291_986).advise(start).is_err());
 }

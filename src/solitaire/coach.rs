@@ -14,14 +14,16 @@ use super::moves::MoveTable;
 use super::pegs::Pegs;
 use super::policy::Policy;
 use crate::error::Error;
-use hashbrown::HashSet;
+use crate::render::number::grouped;
+use hashbrown::HashMap;
 use pegchain_engine::Cancel;
 use rug::{Integer, Rational};
 use std::collections::BTreeSet;
 
-/// The most positions a coach answer follows: past it, a position has too large a future to
-/// answer here (`exact --position` answers for it alone).
-pub const MAX_POSITIONS: usize = 5_000_000;
+/// The most positions a coach answer follows by default (about a minute and 2 GB): past it,
+/// a position has too large a future to answer here (`exact --position` answers for it
+/// alone). [`Coach::with_limit`] sets another.
+pub const MAX_POSITIONS: usize = 20_000_000;
 
 /// What random play from a position leads to, exactly.
 #[derive(Clone, Debug, PartialEq)]
@@ -77,28 +79,72 @@ pub struct Coach<'a> {
     moves: MoveTable,
     policy: Policy,
     cancel: Cancel,
+    max_positions: usize,
 }
 
-/// The values of one layer (positions with the same number of pegs, sorted): P(n pegs left)
-/// of position i is `numerators[i][n] / denominator`; `wins[i][h]` counts its move sequences
-/// that end with one peg, in hole h.
-struct LayerValues {
+/// The positions of one layer (the same number of pegs), in the order they were found, and
+/// where each one is in that order.
+struct Layer {
     positions: Vec<Pegs>,
+    index: HashMap<Pegs, u32>,
+}
+
+impl Layer {
+    fn of(positions: Vec<Pegs>) -> Layer {
+        let index = positions.iter().enumerate().map(|(i, &p)| (p, i as u32)).collect();
+        Layer { positions, index }
+    }
+}
+
+/// Rows of numbers, most of them zero, kept as the nonzero entries of each row: a position's
+/// row is read whole for every position above it that jumps to it, so it is kept short and
+/// in one place.
+#[derive(Default)]
+struct SparseRows {
+    /// Row i is `keys[starts[i]..starts[i + 1]]` with `values` alike.
+    starts: Vec<u32>,
+    keys: Vec<u8>,
+    values: Vec<Integer>,
+}
+
+impl SparseRows {
+    fn row(&self, i: usize) -> impl Iterator<Item = (usize, &Integer)> {
+        let range = self.starts[i] as usize..self.starts[i + 1] as usize;
+        self.keys[range.clone()].iter().map(|&k| k as usize).zip(&self.values[range])
+    }
+
+    /// Appends the nonzero entries of `dense` as the next row, leaving `dense` all zeros.
+    fn push_taking(&mut self, dense: &mut [Integer]) {
+        if self.starts.is_empty() {
+            self.starts.push(0);
+        }
+        for (k, v) in dense.iter_mut().enumerate().filter(|(_, v)| !v.is_zero()) {
+            self.keys.push(k as u8);
+            self.values.push(std::mem::take(v));
+        }
+        self.starts.push(self.keys.len() as u32);
+    }
+}
+
+/// The values of one layer: P(n pegs left) of position i is its entry n of `numerators`
+/// over `denominator`; its entry h of `wins` counts its move sequences that end with one peg,
+/// in hole h.
+struct LayerValues {
+    layer: Layer,
     denominator: Integer,
-    numerators: Vec<Vec<Integer>>,
-    wins: Vec<Vec<Integer>>,
+    numerators: SparseRows,
+    wins: SparseRows,
 }
 
 impl LayerValues {
     fn index(&self, pos: Pegs) -> usize {
-        self.positions.binary_search(&pos).expect("a child is in the next layer")
+        self.layer.index[&pos] as usize
     }
 
     fn odds(&self, i: usize) -> Odds {
-        let pegs_left: Vec<(u32, Rational)> = self.numerators[i]
-            .iter()
-            .enumerate()
-            .filter(|(_, n)| **n != 0)
+        let pegs_left: Vec<(u32, Rational)> = self
+            .numerators
+            .row(i)
             .map(|(pegs, n)| (pegs as u32, Rational::from((n.clone(), self.denominator.clone()))))
             .collect();
         let expected_pegs_left = pegs_left.iter().map(|(n, p)| Rational::from(p * *n)).sum();
@@ -107,19 +153,25 @@ impl LayerValues {
     }
 
     fn prospects(&self, i: usize) -> Prospects {
-        let wins_by_hole = self.wins[i]
-            .iter()
-            .enumerate()
-            .filter(|(_, n)| **n != 0)
-            .map(|(h, n)| (h as u8, n.clone()))
-            .collect();
-        Prospects { wins_by_hole }
+        Prospects { wins_by_hole: self.wins.row(i).map(|(h, n)| (h as u8, n.clone())).collect() }
     }
 }
 
 impl<'a> Coach<'a> {
     pub fn new(board: &'a Board, policy: Policy) -> Coach<'a> {
-        Coach { board, moves: MoveTable::new(board), policy, cancel: Cancel::new() }
+        Coach {
+            board,
+            moves: MoveTable::new(board),
+            policy,
+            cancel: Cancel::new(),
+            max_positions: MAX_POSITIONS,
+        }
+    }
+
+    /// Refuses positions whose future holds more than `max_positions` positions.
+    pub fn with_limit(mut self, max_positions: usize) -> Coach<'a> {
+        self.max_positions = max_positions;
+        self
     }
 
     /// Stops the work (with [`Error::Interrupted`]) once `cancel` is cancelled: a page that
@@ -172,7 +224,8 @@ impl<'a> Coach<'a> {
 
     fn too_many(&self) -> Error {
         Error::Invalid(format!(
-            "this position's future holds more than {MAX_POSITIONS} positions: too many for the coach (exact --position answers for one position)"
+            "this position's future holds more than {} positions: too many for the coach (exact --position answers for one position)",
+            grouped(self.max_positions as u64)
         ))
     }
 
@@ -180,8 +233,8 @@ impl<'a> Coach<'a> {
     fn evaluate(&self, root: Pegs) -> Result<(LayerValues, Option<LayerValues>), Error> {
         let mut below: Option<LayerValues> = None;
         let layers = self.layers_from(root)?;
-        for (k, positions) in layers.into_iter().enumerate().rev() {
-            let values = self.layer_values(positions, below.as_ref())?;
+        for (k, layer) in layers.into_iter().enumerate().rev() {
+            let values = self.layer_values(layer, below.as_ref())?;
             if k == 0 {
                 return Ok((values, below));
             }
@@ -190,37 +243,41 @@ impl<'a> Coach<'a> {
         unreachable!("the root's layer is the first")
     }
 
-    /// The positions `root` can reach, by layers: `layers[k]` has k pegs fewer, sorted.
-    fn layers_from(&self, root: Pegs) -> Result<Vec<Vec<Pegs>>, Error> {
-        let mut layers = vec![vec![root]];
+    /// The positions `root` can reach, by layers: `layers[k]` has k pegs fewer.
+    fn layers_from(&self, root: Pegs) -> Result<Vec<Layer>, Error> {
+        let mut layers = vec![Layer::of(vec![root])];
         let mut total = 1;
         loop {
             self.check_cancel()?;
-            let mut next: HashSet<Pegs> = HashSet::new();
-            for &p in layers.last().expect("the root's layer") {
-                next.extend(self.moves.legal(p).map(|j| self.moves.apply(p, j)));
+            let mut next = Layer { positions: Vec::new(), index: HashMap::new() };
+            for &p in &layers.last().expect("the root's layer").positions {
+                for j in self.moves.legal(p) {
+                    let child = self.moves.apply(p, j);
+                    if let hashbrown::hash_map::Entry::Vacant(e) = next.index.entry(child) {
+                        e.insert(next.positions.len() as u32);
+                        next.positions.push(child);
+                    }
+                }
             }
-            if next.is_empty() {
+            if next.positions.is_empty() {
                 return Ok(layers);
             }
-            total += next.len();
-            if total > MAX_POSITIONS {
+            total += next.positions.len();
+            if total > self.max_positions {
                 return Err(self.too_many());
             }
-            let mut sorted: Vec<Pegs> = next.into_iter().collect();
-            sorted.sort_unstable();
-            layers.push(sorted);
+            layers.push(next);
         }
     }
 
     /// One layer's values from those of the layer below it (one peg fewer). Its denominator
     /// is the lcm of its move totals times the one below, so that a position with `total`
     /// over its jumps' weights has numerators (lcm / total) * sum(weight * child numerators).
-    fn layer_values(&self, positions: Vec<Pegs>, below: Option<&LayerValues>) -> Result<LayerValues, Error> {
+    fn layer_values(&self, layer: Layer, below: Option<&LayerValues>) -> Result<LayerValues, Error> {
         let (jumps, holes) = (self.moves.jumps(), self.board.hole_count());
         let (mut legal, mut weights) = (Vec::new(), Vec::new());
         let mut totals = BTreeSet::new();
-        for &p in &positions {
+        for &p in &layer.positions {
             legal.clear();
             legal.extend(self.moves.legal(p));
             if !legal.is_empty() {
@@ -232,15 +289,13 @@ impl<'a> Coach<'a> {
             Some(b) => Integer::from(&lcm * &b.denominator),
             None => lcm.clone(),
         };
-        let mut numerators = Vec::with_capacity(positions.len());
-        let mut wins = Vec::with_capacity(positions.len());
-        for (n, &p) in positions.iter().enumerate() {
-            if n % 1024 == 0 {
+        let stride = layer.positions.first().map_or(0, |p| p.count() as usize + 1);
+        let (mut numerators, mut wins) = (SparseRows::default(), SparseRows::default());
+        let (mut num, mut won) = (vec![Integer::new(); stride], vec![Integer::new(); holes]);
+        for (i, &p) in layer.positions.iter().enumerate() {
+            if i % 1024 == 0 {
                 self.check_cancel()?;
             }
-            let pegs = p.count() as usize;
-            let mut num = vec![Integer::new(); pegs + 1];
-            let mut won = vec![Integer::new(); holes];
             legal.clear();
             legal.extend(self.moves.legal(p));
             match below {
@@ -248,28 +303,30 @@ impl<'a> Coach<'a> {
                     let total = self.policy.weights(jumps, &legal, &mut weights);
                     for (&j, &w) in legal.iter().zip(&weights) {
                         let c = b.index(self.moves.apply(p, j));
-                        for (a, x) in num.iter_mut().zip(&b.numerators[c]) {
-                            *a += x * w;
+                        for (pegs, x) in b.numerators.row(c) {
+                            num[pegs] += x * w;
                         }
-                        for (a, x) in won.iter_mut().zip(&b.wins[c]) {
-                            *a += x;
+                        for (hole, x) in b.wins.row(c) {
+                            won[hole] += x;
                         }
                     }
                     let factor = Integer::from(&lcm / total);
-                    for a in &mut num {
-                        *a *= &factor;
+                    if factor != 1 {
+                        for a in num.iter_mut().filter(|a| !a.is_zero()) {
+                            *a *= &factor;
+                        }
                     }
                 }
                 _ => {
-                    num[pegs] = denominator.clone();
+                    num[stride - 1] = denominator.clone();
                     if let Some(h) = p.single_hole() {
                         won[h as usize] = Integer::from(1);
                     }
                 }
             }
-            numerators.push(num);
-            wins.push(won);
+            numerators.push_taking(&mut num);
+            wins.push_taking(&mut won);
         }
-        Ok(LayerValues { positions, denominator, numerators, wins })
+        Ok(LayerValues { layer, denominator, numerators, wins })
     }
 }

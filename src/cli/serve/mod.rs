@@ -28,6 +28,9 @@ const PAGE: &str = include_str!("page.html");
 
 /// The longest a coach answer may take before the request is answered with an error.
 const BUDGET: Duration = Duration::from_secs(30);
+/// The most positions one answer follows: about 15 s and 0.5 GB, inside the budget; larger
+/// futures are refused at once rather than cut off by it.
+const MAX_POSITIONS: usize = 5_000_000;
 /// Answers kept (each a JSON text of a few KB).
 const CACHE_ENTRIES: usize = 20_000;
 /// The largest request body read (the API takes none).
@@ -186,7 +189,8 @@ async fn coach(
                 (None, Some(start)) => play(&board, board.find_hole(start)?, &q.moves)?,
                 (None, None) => return Err(Error::Invalid(USAGE.into())),
             };
-            let advice = Coach::new(&board, policy).with_cancel(cancel).advise(position)?;
+            let advice =
+                Coach::new(&board, policy).with_cancel(cancel).with_limit(MAX_POSITIONS).advise(position)?;
             Ok(pegchain::render::json(&CoachView::new(&board, &policy.to_string(), &advice)))
         })
         .await
