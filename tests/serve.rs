@@ -199,3 +199,32 @@ async fn random_queries_get_an_answer_or_a_one_line_error() {
     let (status, _) = get(&format!("{}/api/boards", server.base)).await;
     assert_eq!(status, 200);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_long_answer_reports_its_progress_and_clears_it() {
+    let server = Server::start();
+    // The 28-hole triangle from a full board: seconds of search before the refusal.
+    let query = "board=triangle7&start=A";
+    let coach_url = format!("{}/api/coach?{query}", server.base);
+    let answer = tokio::spawn(async move { get(&coach_url).await });
+    let progress_url = format!("{}/api/progress?{query}", server.base);
+    let mut seen = None;
+    for _ in 0..200 {
+        let (status, body) = get(&progress_url).await;
+        assert_eq!(status, 200, "{body}");
+        let v: serde_json::Value = serde_json::from_str(&body).unwrap();
+        if let Some(text) = v["progress"].as_str().filter(|t| t.contains(" positions with ")) {
+            assert_eq!(v["working"], true);
+            seen = Some(text.to_string());
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    let seen = seen.expect("progress while the answer was computed");
+    assert!(seen.starts_with("finding the position's future: "), "{seen}");
+    let (status, body) = answer.await.unwrap();
+    assert_eq!(status, 422, "{body}");
+    assert!(body.contains("too many for the coach"), "{body}");
+    let (_, body) = get(&progress_url).await;
+    assert_eq!(body, r#"{"working":false}"#);
+}

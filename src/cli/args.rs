@@ -86,6 +86,9 @@ pub struct CoachArgs {
     pub policy: String,
     #[command(flatten)]
     pub output: OutputArgs,
+    /// No progress line on stderr
+    #[arg(long, short)]
+    pub quiet: bool,
 }
 
 /// The questions `chain` and `game` answer.

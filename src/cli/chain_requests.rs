@@ -278,6 +278,7 @@ pub struct CoachRequest {
     pub position: pegchain::solitaire::Pegs,
     pub policy: pegchain::Policy,
     pub output: Output,
+    pub quiet: bool,
 }
 
 impl super::args::CoachArgs {
@@ -296,6 +297,6 @@ impl super::args::CoachArgs {
                 ));
             }
         };
-        Ok(CoachRequest { board, position, policy, output: self.output.validate() })
+        Ok(CoachRequest { board, position, policy, output: self.output.validate(), quiet: self.quiet })
     }
 }

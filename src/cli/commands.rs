@@ -365,8 +365,9 @@ pub fn export(args: super::args::ExportArgs) -> Answer {
 
 pub fn coach(args: super::args::CoachArgs) -> Answer {
     let req = args.validate()?;
-    let mut coach =
-        pegchain::solitaire::coach::Coach::new(&req.board, req.policy).with_cancel(super::interrupt::token());
+    let mut coach = pegchain::solitaire::coach::Coach::new(&req.board, req.policy)
+        .with_cancel(super::interrupt::token())
+        .with_progress(progress::layer_printer(&req.board, req.quiet));
     let advice = coach.advise(req.position)?;
     let view = pegchain::render::coach::CoachView::new(&req.board, &req.policy.to_string(), &advice);
     answer(&view, req.output)

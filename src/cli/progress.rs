@@ -24,6 +24,8 @@ pub fn layer_printer(board: &Board, quiet: bool) -> impl FnMut(&Progress) + '_ {
                     Stage::Classes => "every start's classes".to_string(),
                     Stage::FinishHoles => "finish holes".to_string(),
                     Stage::Position => "the position".to_string(),
+                    Stage::CoachFuture => "finding the position's future".to_string(),
+                    Stage::CoachValues => "the odds, from the fewest pegs up".to_string(),
                 },
                 match p.stage {
                     Stage::FinishHoles => plural(p.positions, "winnable class", "winnable classes"),

@@ -10,6 +10,7 @@
 //! two layers of values are held at once.
 
 use super::board::Board;
+use super::exact::{Progress, Stage};
 use super::moves::MoveTable;
 use super::pegs::Pegs;
 use super::policy::Policy;
@@ -18,6 +19,7 @@ use crate::render::number::grouped;
 use hashbrown::HashMap;
 use pegchain_engine::Cancel;
 use rug::{Integer, Rational};
+use std::cell::RefCell;
 use std::collections::BTreeSet;
 
 /// The most positions a coach answer follows by default (about a minute and 2 GB): past it,
@@ -73,6 +75,9 @@ pub struct Advice {
     pub best: Option<usize>,
 }
 
+/// Hears of the coach's progress.
+type Reporter<'a> = Box<dyn FnMut(&Progress) + 'a>;
+
 /// Computes coach answers for positions of one board under one random player.
 pub struct Coach<'a> {
     board: &'a Board,
@@ -80,6 +85,8 @@ pub struct Coach<'a> {
     policy: Policy,
     cancel: Cancel,
     max_positions: usize,
+    /// Hears of every layer found and every layer valued.
+    progress: RefCell<Reporter<'a>>,
 }
 
 /// The positions of one layer (the same number of pegs), in the order they were found, and
@@ -165,7 +172,19 @@ impl<'a> Coach<'a> {
             policy,
             cancel: Cancel::new(),
             max_positions: MAX_POSITIONS,
+            progress: RefCell::new(Box::new(|_| {})),
         }
+    }
+
+    /// Tells `progress` of every layer of positions found (stage `CoachFuture`) and valued
+    /// (`CoachValues`), for a long answer.
+    pub fn with_progress(self, progress: impl FnMut(&Progress) + 'a) -> Coach<'a> {
+        Coach { progress: RefCell::new(Box::new(progress)), ..self }
+    }
+
+    fn report(&self, stage: Stage, layer: &Layer) {
+        let pegs = layer.positions.first().map_or(0, |p| p.count());
+        (self.progress.borrow_mut())(&Progress { stage, pegs, positions: layer.positions.len() as u64 });
     }
 
     /// Refuses positions whose future holds more than `max_positions` positions.
@@ -234,6 +253,7 @@ impl<'a> Coach<'a> {
         let mut below: Option<LayerValues> = None;
         let layers = self.layers_from(root)?;
         for (k, layer) in layers.into_iter().enumerate().rev() {
+            self.report(Stage::CoachValues, &layer);
             let values = self.layer_values(layer, below.as_ref())?;
             if k == 0 {
                 return Ok((values, below));
@@ -262,6 +282,7 @@ impl<'a> Coach<'a> {
             if next.positions.is_empty() {
                 return Ok(layers);
             }
+            self.report(Stage::CoachFuture, &next);
             total += next.positions.len();
             if total > self.max_positions {
                 return Err(self.too_many());

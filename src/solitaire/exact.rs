@@ -86,6 +86,10 @@ pub enum Stage {
     FinishHoles,
     /// The forward engine from a position given by the user.
     Position,
+    /// The coach finding the positions a position can reach (positions: a layer's).
+    CoachFuture,
+    /// The coach valuing them, from the fewest pegs up (positions: a layer's).
+    CoachValues,
 }
 
 /// Where an evaluation starts.

@@ -15,6 +15,7 @@ use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use pegchain::render::coach::CoachView;
+use pegchain::render::number::grouped;
 use pegchain::solitaire::coach::Coach;
 use pegchain::solitaire::position::{parse_position, play};
 use pegchain::{Board, Cancel, Error, Policy};
@@ -36,9 +37,14 @@ const CACHE_ENTRIES: usize = 20_000;
 /// The largest request body read (the API takes none).
 const MAX_BODY: usize = 16 * 1024;
 
+/// A request's board, position and policy: what its answer depends on.
+type Key = (String, String, String);
+
 struct Shared {
     boards: Vec<Board>,
-    cache: Mutex<HashMap<(String, String, String), String>>,
+    cache: Mutex<HashMap<Key, String>>,
+    /// What each computation under way is doing, for `/api/progress`.
+    progress: Mutex<HashMap<Key, String>>,
     /// One permit per core: a computation holds one while it runs, so that many requests for
     /// large positions wait their turn (within the budget) instead of exhausting memory.
     workers: Arc<tokio::sync::Semaphore>,
@@ -72,11 +78,13 @@ async fn serve(req: ServeRequest) -> Result<(), Error> {
         listener.local_addr().map_err(|e| Error::Invalid(format!("cannot listen on {address}: {e}")))?;
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let workers = Arc::new(tokio::sync::Semaphore::new(cores));
-    let shared = Arc::new(Shared { boards: req.boards, cache: Mutex::new(HashMap::new()), workers });
+    let (cache, progress) = (Mutex::new(HashMap::new()), Mutex::new(HashMap::new()));
+    let shared = Arc::new(Shared { boards: req.boards, cache, progress, workers });
     let app = Router::new()
         .route("/", get(page))
         .route("/api/boards", get(boards))
         .route("/api/coach", get(coach))
+        .route("/api/progress", get(progress_of))
         .fallback(not_found)
         .method_not_allowed_fallback(not_allowed)
         .layer(DefaultBodyLimit::max(MAX_BODY))
@@ -172,25 +180,33 @@ async fn coach(
         Ok(p) => p,
         Err(e) => return error(StatusCode::BAD_REQUEST, &e),
     };
-    let key = (q.board.clone(), format!("{:?} {:?} {}", q.pegs, q.start, q.moves), q.policy.clone());
+    let key = q.key();
     if let Some(json) = shared.cache.lock().map(|c| c.get(&key).cloned()).ok().flatten() {
         return ([(header::CONTENT_TYPE, "application/json")], json).into_response();
     }
     // Cancelled when this handler is dropped: the page went away or the budget ran out.
     let stop = StopOnDrop(Cancel::new());
     let cancel = stop.0.clone();
-    let workers = shared.workers.clone();
+    let (workers, reporter, key_here) = (shared.workers.clone(), shared.clone(), key.clone());
     let work = async move {
+        // Cleared when the request ends (answered, refused or cut off), and again when the
+        // computation ends, which a cancelled one does soon after.
+        let _waiting = Telling::new(&reporter, &key_here, "waiting for a free core");
         let permit = workers.acquire_owned().await;
         tokio::task::spawn_blocking(move || -> Result<String, Error> {
             let _permit = permit;
+            let _working = Telling::new(&reporter, &key_here, "starting");
             let position = match (&q.pegs, &q.start) {
                 (Some(pegs), _) => parse_position(&board, pegs)?,
                 (None, Some(start)) => play(&board, board.find_hole(start)?, &q.moves)?,
                 (None, None) => return Err(Error::Invalid(USAGE.into())),
             };
-            let advice =
-                Coach::new(&board, policy).with_cancel(cancel).with_limit(MAX_POSITIONS).advise(position)?;
+            let shown = (reporter.clone(), key_here.clone());
+            let advice = Coach::new(&board, policy)
+                .with_cancel(cancel)
+                .with_limit(MAX_POSITIONS)
+                .with_progress(move |p| shown.0.tell(&shown.1, Some(progress_text(p))))
+                .advise(position)?;
             Ok(pegchain::render::json(&CoachView::new(&board, &policy.to_string(), &advice)))
         })
         .await
@@ -211,6 +227,66 @@ async fn coach(
     };
     drop(stop);
     response
+}
+
+impl Shared {
+    /// Sets (or, with None, clears) what the computation for `key` is doing.
+    fn tell(&self, key: &Key, what: Option<String>) {
+        if let Ok(mut progress) = self.progress.lock() {
+            match what {
+                Some(text) => progress.insert(key.clone(), text),
+                None => progress.remove(key),
+            };
+        }
+    }
+}
+
+/// Says what the computation for a key is doing, and clears it when dropped.
+struct Telling(Arc<Shared>, Key);
+
+impl Telling {
+    fn new(shared: &Arc<Shared>, key: &Key, what: &str) -> Telling {
+        shared.tell(key, Some(what.to_string()));
+        Telling(shared.clone(), key.clone())
+    }
+}
+
+impl Drop for Telling {
+    fn drop(&mut self) {
+        self.0.tell(&self.1, None);
+    }
+}
+
+impl CoachQuery {
+    fn key(&self) -> Key {
+        (self.board.clone(), format!("{:?} {:?} {}", self.pegs, self.start, self.moves), self.policy.clone())
+    }
+}
+
+/// "finding the position's future: 12,345 positions with 20 pegs".
+fn progress_text(p: &pegchain::solitaire::exact::Progress) -> String {
+    let what = match p.stage {
+        pegchain::solitaire::exact::Stage::CoachFuture => "finding the position's future",
+        _ => "the odds, from the fewest pegs up",
+    };
+    format!("{what}: {} positions with {} pegs", grouped(p.positions), p.pegs)
+}
+
+/// `GET /api/progress` with a coach request's query: `{"working": true, "progress": "..."}`
+/// while its answer is being computed, else `{"working": false}`.
+async fn progress_of(
+    State(shared): State<Arc<Shared>>,
+    query: Result<Query<CoachQuery>, axum::extract::rejection::QueryRejection>,
+) -> Response {
+    let Ok(Query(q)) = query else {
+        return error(StatusCode::BAD_REQUEST, USAGE);
+    };
+    let now = shared.progress.lock().ok().and_then(|p| p.get(&q.key()).cloned());
+    let body = match now {
+        Some(text) => serde_json::json!({ "working": true, "progress": text }),
+        None => serde_json::json!({ "working": false }),
+    };
+    ([(header::CONTENT_TYPE, "application/json")], body.to_string()).into_response()
 }
 
 /// Cancels its token when dropped, so work asked for by a request stops with the request.
