@@ -6,8 +6,9 @@
 //! holes holding pegs. One backward pass over the positions the position can reach serves
 //! every jump (their futures overlap): layer by layer from the fewest pegs, each position's
 //! P(n pegs left) as integers over one denominator per layer (the engine's representation,
-//! so no fraction is reduced until the answer), and its winning paths by finish hole. Only
-//! two layers of values are held at once.
+//! so no fraction is reduced until the answer), and its winning paths by finish hole. A
+//! forward search finds the layers first, with each position's jumps as indices into the
+//! next layer; only two layers of values are held at once.
 
 use super::board::Board;
 use super::exact::{Progress, Stage};
@@ -89,17 +90,23 @@ pub struct Coach<'a> {
     progress: RefCell<Reporter<'a>>,
 }
 
-/// The positions of one layer (the same number of pegs), in the order they were found, and
-/// where each one is in that order.
+/// The positions of one layer (the same number of pegs), in the order they were found, with
+/// their jumps: position i's are `edges[starts[i]..starts[i + 1]]`, each the jump's index and
+/// the index of the position it leads to in the next layer. Found once, by the search that
+/// finds the positions, so valuing them needs no move generation and no lookup.
 struct Layer {
     positions: Vec<Pegs>,
-    index: HashMap<Pegs, u32>,
+    starts: Vec<u32>,
+    edges: Vec<(u32, u32)>,
 }
 
 impl Layer {
     fn of(positions: Vec<Pegs>) -> Layer {
-        let index = positions.iter().enumerate().map(|(i, &p)| (p, i as u32)).collect();
-        Layer { positions, index }
+        Layer { positions, starts: vec![0], edges: Vec::new() }
+    }
+
+    fn edges_of(&self, i: usize) -> &[(u32, u32)] {
+        &self.edges[self.starts[i] as usize..self.starts[i + 1] as usize]
     }
 }
 
@@ -144,10 +151,6 @@ struct LayerValues {
 }
 
 impl LayerValues {
-    fn index(&self, pos: Pegs) -> usize {
-        self.layer.index[&pos] as usize
-    }
-
     fn odds(&self, i: usize) -> Odds {
         let pegs_left: Vec<(u32, Rational)> = self
             .numerators
@@ -212,10 +215,10 @@ impl<'a> Coach<'a> {
         let pos = pos & self.board.full();
         let (here, children) = self.evaluate(pos)?;
         let mut jumps = Vec::new();
-        for j in self.moves.legal(pos) {
-            let jump = self.moves.jumps()[j];
+        for &(j, i) in here.layer.edges_of(0) {
+            let jump = self.moves.jumps()[j as usize];
             let layer = children.as_ref().expect("a position with a jump has children");
-            let i = layer.index(self.moves.apply(pos, j));
+            let i = i as usize;
             jumps.push(JumpAdvice {
                 from: jump.from,
                 over: jump.over,
@@ -269,19 +272,23 @@ impl<'a> Coach<'a> {
         let mut total = 1;
         loop {
             self.check_cancel()?;
-            let mut next = Layer { positions: Vec::new(), index: HashMap::new() };
-            for &p in &layers.last().expect("the root's layer").positions {
+            let (mut next, mut index) = (Vec::new(), HashMap::new());
+            let layer = layers.last_mut().expect("the root's layer");
+            for &p in &layer.positions {
                 for j in self.moves.legal(p) {
                     let child = self.moves.apply(p, j);
-                    if let hashbrown::hash_map::Entry::Vacant(e) = next.index.entry(child) {
-                        e.insert(next.positions.len() as u32);
-                        next.positions.push(child);
-                    }
+                    let c = *index.entry(child).or_insert_with(|| {
+                        next.push(child);
+                        next.len() as u32 - 1
+                    });
+                    layer.edges.push((j as u32, c));
                 }
+                layer.starts.push(layer.edges.len() as u32);
             }
-            if next.positions.is_empty() {
+            if next.is_empty() {
                 return Ok(layers);
             }
+            let next = Layer::of(next);
             self.report(Stage::CoachFuture, &next);
             total += next.positions.len();
             if total > self.max_positions {
@@ -297,10 +304,13 @@ impl<'a> Coach<'a> {
     fn layer_values(&self, layer: Layer, below: Option<&LayerValues>) -> Result<LayerValues, Error> {
         let (jumps, holes) = (self.moves.jumps(), self.board.hole_count());
         let (mut legal, mut weights) = (Vec::new(), Vec::new());
-        let mut totals = BTreeSet::new();
-        for &p in &layer.positions {
+        let jumps_of = |i: usize, legal: &mut Vec<usize>| {
             legal.clear();
-            legal.extend(self.moves.legal(p));
+            legal.extend(layer.edges_of(i).iter().map(|&(j, _)| j as usize));
+        };
+        let mut totals = BTreeSet::new();
+        for i in 0..layer.positions.len() {
+            jumps_of(i, &mut legal);
             if !legal.is_empty() {
                 totals.insert(self.policy.weights(jumps, &legal, &mut weights));
             }
@@ -317,17 +327,15 @@ impl<'a> Coach<'a> {
             if i % 1024 == 0 {
                 self.check_cancel()?;
             }
-            legal.clear();
-            legal.extend(self.moves.legal(p));
+            jumps_of(i, &mut legal);
             match below {
                 Some(b) if !legal.is_empty() => {
                     let total = self.policy.weights(jumps, &legal, &mut weights);
-                    for (&j, &w) in legal.iter().zip(&weights) {
-                        let c = b.index(self.moves.apply(p, j));
-                        for (pegs, x) in b.numerators.row(c) {
+                    for (&(_, c), &w) in layer.edges_of(i).iter().zip(&weights) {
+                        for (pegs, x) in b.numerators.row(c as usize) {
                             num[pegs] += x * w;
                         }
-                        for (hole, x) in b.wins.row(c) {
+                        for (hole, x) in b.wins.row(c as usize) {
                             won[hole] += x;
                         }
                     }
