@@ -274,7 +274,10 @@ impl<'a> Coach<'a> {
             self.check_cancel()?;
             let (mut next, mut index) = (Vec::new(), HashMap::new());
             let layer = layers.last_mut().expect("the root's layer");
-            for &p in &layer.positions {
+            for (i, &p) in layer.positions.iter().enumerate() {
+                if i % 1024 == 1023 {
+                    self.check_cancel()?;
+                }
                 for j in self.moves.legal(p) {
                     let child = self.moves.apply(p, j);
                     let c = *index.entry(child).or_insert_with(|| {
