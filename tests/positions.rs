@@ -1,7 +1,7 @@
-//! `exact`, `count`, `ends`, `solve` and `simulate` from a position (`--position`, or `--start H --moves
-//! ...`), against independent methods: the coach's memo over raw positions (no symmetry, no
-//! layers), the engine without symmetry, the start-hole path of the same engine, and the
-//! solver's exhaustive search.
+//! `exact`, `count`, `ends`, `solve` and `simulate` from a position (`--position`, or
+//! `--start H --moves ...`), against independent methods: the coach's backward pass over raw
+//! positions (no symmetry reduction; its own layers and arithmetic), the engine without
+//! symmetry, the start-hole path of the same engine, and the solver's exhaustive search.
 
 mod support;
 use pegchain::Policy;
