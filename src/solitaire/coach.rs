@@ -90,53 +90,72 @@ pub struct Coach<'a> {
     progress: RefCell<Reporter<'a>>,
 }
 
-/// The positions of one layer (the same number of pegs), in the order they were found, with
-/// their jumps: position i's are `edges[starts[i]..starts[i + 1]]`, each the jump's index and
-/// the index of the position it leads to in the next layer. Found once, by the search that
-/// finds the positions, so valuing them needs no move generation and no lookup.
-struct Layer {
-    positions: Vec<Pegs>,
+/// Rows of items kept one after another in one vector (row i is `items[starts[i]..starts[i +
+/// 1]]`): one allocation for a whole layer, not one per position.
+struct Rows<T> {
     starts: Vec<u32>,
-    edges: Vec<(u32, u32)>,
+    items: Vec<T>,
 }
 
-impl Layer {
-    fn of(positions: Vec<Pegs>) -> Layer {
-        Layer { positions, starts: vec![0], edges: Vec::new() }
+impl<T> Rows<T> {
+    fn new() -> Rows<T> {
+        Rows { starts: vec![0], items: Vec::new() }
     }
 
-    fn edges_of(&self, i: usize) -> &[(u32, u32)] {
-        &self.edges[self.starts[i] as usize..self.starts[i + 1] as usize]
+    fn range(&self, i: usize) -> std::ops::Range<usize> {
+        self.starts[i] as usize..self.starts[i + 1] as usize
+    }
+
+    fn row(&self, i: usize) -> &[T] {
+        &self.items[self.range(i)]
+    }
+
+    /// Ends the row being filled (the items pushed since the last row ended).
+    fn end_row(&mut self) {
+        self.starts.push(self.items.len() as u32);
     }
 }
 
-/// Rows of numbers, most of them zero, kept as the nonzero entries of each row: a position's
-/// row is read whole for every position above it that jumps to it, so it is kept short and
-/// in one place.
-#[derive(Default)]
+/// Rows of numbers kept as their nonzero entries: a position's values are mostly zero (pegs
+/// counts its games cannot end with, holes they cannot finish in), and its row is read whole
+/// by every position that jumps to it. Keys and values apart, so that a value takes 16 bytes.
 struct SparseRows {
-    /// Row i is `keys[starts[i]..starts[i + 1]]` with `values` alike.
-    starts: Vec<u32>,
-    keys: Vec<u8>,
+    keys: Rows<u8>,
     values: Vec<Integer>,
 }
 
 impl SparseRows {
-    fn row(&self, i: usize) -> impl Iterator<Item = (usize, &Integer)> {
-        let range = self.starts[i] as usize..self.starts[i + 1] as usize;
-        self.keys[range.clone()].iter().map(|&k| k as usize).zip(&self.values[range])
+    fn new() -> SparseRows {
+        SparseRows { keys: Rows::new(), values: Vec::new() }
     }
 
-    /// Appends the nonzero entries of `dense` as the next row, leaving `dense` all zeros.
-    fn push_taking(&mut self, dense: &mut [Integer]) {
-        if self.starts.is_empty() {
-            self.starts.push(0);
-        }
+    fn row(&self, i: usize) -> impl Iterator<Item = (usize, &Integer)> {
+        self.keys.row(i).iter().map(|&k| k as usize).zip(&self.values[self.keys.range(i)])
+    }
+
+    /// Appends the nonzero entries of `dense` (by index) as the next row, leaving `dense` all
+    /// zeros.
+    fn push_nonzero(&mut self, dense: &mut [Integer]) {
         for (k, v) in dense.iter_mut().enumerate().filter(|(_, v)| !v.is_zero()) {
-            self.keys.push(k as u8);
+            self.keys.items.push(k as u8);
             self.values.push(std::mem::take(v));
         }
-        self.starts.push(self.keys.len() as u32);
+        self.keys.end_row();
+    }
+}
+
+/// The positions of one layer (the same number of pegs), in the order they were found, with
+/// their jumps: each the jump's index and the index of the position it leads to in the next
+/// layer. Found once, by the search that finds the positions, so valuing them needs no move
+/// generation and no lookup.
+struct Layer {
+    positions: Vec<Pegs>,
+    edges: Rows<(u32, u32)>,
+}
+
+impl Layer {
+    fn of(positions: Vec<Pegs>) -> Layer {
+        Layer { positions, edges: Rows::new() }
     }
 }
 
@@ -215,7 +234,7 @@ impl<'a> Coach<'a> {
         let pos = pos & self.board.full();
         let (here, children) = self.evaluate(pos)?;
         let mut jumps = Vec::new();
-        for &(j, i) in here.layer.edges_of(0) {
+        for &(j, i) in here.layer.edges.row(0) {
             let jump = self.moves.jumps()[j as usize];
             let layer = children.as_ref().expect("a position with a jump has children");
             let i = i as usize;
@@ -284,9 +303,9 @@ impl<'a> Coach<'a> {
                         next.push(child);
                         next.len() as u32 - 1
                     });
-                    layer.edges.push((j as u32, c));
+                    layer.edges.items.push((j as u32, c));
                 }
-                layer.starts.push(layer.edges.len() as u32);
+                layer.edges.end_row();
             }
             if next.is_empty() {
                 return Ok(layers);
@@ -309,7 +328,7 @@ impl<'a> Coach<'a> {
         let (mut legal, mut weights) = (Vec::new(), Vec::new());
         let jumps_of = |i: usize, legal: &mut Vec<usize>| {
             legal.clear();
-            legal.extend(layer.edges_of(i).iter().map(|&(j, _)| j as usize));
+            legal.extend(layer.edges.row(i).iter().map(|&(j, _)| j as usize));
         };
         let mut totals = BTreeSet::new();
         for i in 0..layer.positions.len() {
@@ -319,12 +338,14 @@ impl<'a> Coach<'a> {
             }
         }
         let lcm = totals.iter().fold(Integer::from(1), |l, &t| l.lcm(&Integer::from(t)));
+        // lcm / total for each of the few totals, not for every position.
+        let factors: HashMap<u64, Integer> = totals.iter().map(|&t| (t, Integer::from(&lcm / t))).collect();
         let denominator = match below {
             Some(b) => Integer::from(&lcm * &b.denominator),
             None => lcm.clone(),
         };
         let stride = layer.positions.first().map_or(0, |p| p.count() as usize + 1);
-        let (mut numerators, mut wins) = (SparseRows::default(), SparseRows::default());
+        let (mut numerators, mut wins) = (SparseRows::new(), SparseRows::new());
         let (mut num, mut won) = (vec![Integer::new(); stride], vec![Integer::new(); holes]);
         for (i, &p) in layer.positions.iter().enumerate() {
             if i % 1024 == 0 {
@@ -334,7 +355,7 @@ impl<'a> Coach<'a> {
             match below {
                 Some(b) if !legal.is_empty() => {
                     let total = self.policy.weights(jumps, &legal, &mut weights);
-                    for (&(_, c), &w) in layer.edges_of(i).iter().zip(&weights) {
+                    for (&(_, c), &w) in layer.edges.row(i).iter().zip(&weights) {
                         for (pegs, x) in b.numerators.row(c as usize) {
                             num[pegs] += x * w;
                         }
@@ -342,10 +363,10 @@ impl<'a> Coach<'a> {
                             won[hole] += x;
                         }
                     }
-                    let factor = Integer::from(&lcm / total);
-                    if factor != 1 {
+                    let factor = &factors[&total];
+                    if *factor != 1 {
                         for a in num.iter_mut().filter(|a| !a.is_zero()) {
-                            *a *= &factor;
+                            *a *= factor;
                         }
                     }
                 }
@@ -356,8 +377,8 @@ impl<'a> Coach<'a> {
                     }
                 }
             }
-            numerators.push_taking(&mut num);
-            wins.push_taking(&mut won);
+            numerators.push_nonzero(&mut num);
+            wins.push_nonzero(&mut won);
         }
         Ok(LayerValues { layer, denominator, numerators, wins })
     }

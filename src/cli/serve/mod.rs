@@ -16,6 +16,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use pegchain::render::coach::CoachView;
 use pegchain::render::number::grouped;
+use pegchain::solitaire::Pegs;
 use pegchain::solitaire::coach::Coach;
 use pegchain::solitaire::position::{parse_position, play};
 use pegchain::{Board, Cancel, Error, Policy};
@@ -37,8 +38,9 @@ const CACHE_ENTRIES: usize = 20_000;
 /// The largest request body read (the API takes none).
 const MAX_BODY: usize = 16 * 1024;
 
-/// A request's board, position and policy: what its answer depends on.
-type Key = (String, String, String);
+/// A request's board, position (its pegs) and policy: what its answer depends on, however
+/// the query wrote the position.
+type Key = (String, u64, String);
 
 struct Shared {
     boards: Vec<Board>,
@@ -159,28 +161,44 @@ fn uniform() -> String {
     "uniform".into()
 }
 
-async fn coach(
-    State(shared): State<Arc<Shared>>,
-    query: Result<Query<CoachQuery>, axum::extract::rejection::QueryRejection>,
-) -> Response {
+/// A coach query as axum parses it, or why it could not.
+type CoachQueryResult = Result<Query<CoachQuery>, axum::extract::rejection::QueryRejection>;
+
+/// A coach query read and checked: the board, the position and the random player, or the
+/// 4xx status and what is wrong. Cheap, so done before any work is queued (a bad request
+/// never waits for a core), and the same position written two ways shares one cache entry.
+fn read_query(
+    shared: &Shared,
+    query: CoachQueryResult,
+) -> Result<(Board, Pegs, Policy), (StatusCode, String)> {
     let Ok(Query(q)) = query else {
-        return error(StatusCode::BAD_REQUEST, USAGE);
+        return Err((StatusCode::BAD_REQUEST, USAGE.into()));
     };
-    if q.pegs.is_some() == q.start.is_some() {
-        return error(StatusCode::BAD_REQUEST, USAGE);
-    }
     let Some(board) = shared.boards.iter().find(|b| b.name() == q.board).cloned() else {
         let names: Vec<&str> = shared.boards.iter().map(|b| b.name()).collect();
-        return error(
-            StatusCode::NOT_FOUND,
-            &format!("unknown board {:?}; the boards are {}", q.board, names.join(", ")),
-        );
+        let why = format!("unknown board {:?}; the boards are {}", q.board, names.join(", "));
+        return Err((StatusCode::NOT_FOUND, why));
     };
-    let policy: Policy = match q.policy.parse() {
-        Ok(p) => p,
-        Err(e) => return error(StatusCode::BAD_REQUEST, &e),
+    let policy: Policy = q.policy.parse().map_err(|e: String| (StatusCode::BAD_REQUEST, e))?;
+    let position = match (&q.pegs, &q.start) {
+        (Some(pegs), None) => parse_position(&board, pegs),
+        (None, Some(start)) => board.find_hole(start).and_then(|hole| play(&board, hole, &q.moves)),
+        _ => return Err((StatusCode::BAD_REQUEST, USAGE.into())),
     };
-    let key = q.key();
+    let position = position.map_err(|e| (StatusCode::UNPROCESSABLE_ENTITY, e.to_string()))?;
+    Ok((board, position, policy))
+}
+
+fn key_of(board: &Board, position: Pegs, policy: Policy) -> Key {
+    (board.name().to_string(), position.0, policy.to_string())
+}
+
+async fn coach(State(shared): State<Arc<Shared>>, query: CoachQueryResult) -> Response {
+    let (board, position, policy) = match read_query(&shared, query) {
+        Ok(read) => read,
+        Err((status, why)) => return error(status, &why),
+    };
+    let key = key_of(&board, position, policy);
     if let Some(json) = shared.cache.lock().map(|c| c.get(&key).cloned()).ok().flatten() {
         return ([(header::CONTENT_TYPE, "application/json")], json).into_response();
     }
@@ -196,11 +214,6 @@ async fn coach(
         tokio::task::spawn_blocking(move || -> Result<String, Error> {
             let _permit = permit;
             let _working = Telling::new(&reporter, &key_here, "starting");
-            let position = match (&q.pegs, &q.start) {
-                (Some(pegs), _) => parse_position(&board, pegs)?,
-                (None, Some(start)) => play(&board, board.find_hole(start)?, &q.moves)?,
-                (None, None) => return Err(Error::Invalid(USAGE.into())),
-            };
             let shown = (reporter.clone(), key_here.clone());
             let advice = Coach::new(&board, policy)
                 .with_cancel(cancel)
@@ -257,12 +270,6 @@ impl Drop for Telling {
     }
 }
 
-impl CoachQuery {
-    fn key(&self) -> Key {
-        (self.board.clone(), format!("{:?} {:?} {}", self.pegs, self.start, self.moves), self.policy.clone())
-    }
-}
-
 /// "finding the position's future: 12,345 positions with 20 pegs".
 fn progress_text(p: &pegchain::solitaire::exact::Progress) -> String {
     let what = match p.stage {
@@ -274,14 +281,13 @@ fn progress_text(p: &pegchain::solitaire::exact::Progress) -> String {
 
 /// `GET /api/progress` with a coach request's query: `{"working": true, "progress": "..."}`
 /// while its answer is being computed, else `{"working": false}`.
-async fn progress_of(
-    State(shared): State<Arc<Shared>>,
-    query: Result<Query<CoachQuery>, axum::extract::rejection::QueryRejection>,
-) -> Response {
-    let Ok(Query(q)) = query else {
-        return error(StatusCode::BAD_REQUEST, USAGE);
+async fn progress_of(State(shared): State<Arc<Shared>>, query: CoachQueryResult) -> Response {
+    let (board, position, policy) = match read_query(&shared, query) {
+        Ok(read) => read,
+        Err((status, why)) => return error(status, &why),
     };
-    let now = shared.progress.lock().ok().and_then(|p| p.get(&q.key()).cloned());
+    let key = key_of(&board, position, policy);
+    let now = shared.progress.lock().ok().and_then(|p| p.get(&key).cloned());
     let body = match now {
         Some(text) => serde_json::json!({ "working": true, "progress": text }),
         None => serde_json::json!({ "working": false }),
