@@ -9,8 +9,13 @@
 //! so no fraction is reduced until the answer), and its winning paths by finish hole. A
 //! forward search finds the layers first, with each position's jumps as indices into the
 //! next layer; only two layers of values are held at once.
+//!
+//! Below the position itself, positions are followed up to the board's whole symmetry group
+//! (one per class): random play commutes with every symmetry, so a position and its images
+//! have the same odds and the same number of wins, their finish holes mapped by the symmetry
+//! between them. Each jump keeps that symmetry, so its wins land in the right holes.
 
-use super::board::Board;
+use super::board::{Board, SymmetryGroup};
 use super::exact::{Progress, Stage};
 use super::moves::MoveTable;
 use super::pegs::Pegs;
@@ -19,14 +24,20 @@ use crate::error::Error;
 use crate::render::number::grouped;
 use hashbrown::HashMap;
 use pegchain_engine::Cancel;
+use pegchain_engine::layered::limbs::{add_mul, limbs_for, mul_into, to_integer, write};
+use rayon::prelude::*;
 use rug::{Integer, Rational};
-use std::cell::RefCell;
 use std::collections::BTreeSet;
+use std::sync::Mutex;
 
-/// The most positions a coach answer follows by default (about a minute and 2 GB): past it,
-/// a position has too large a future to answer here (`exact --position` answers for it
-/// alone). [`Coach::with_limit`] sets another.
-pub const MAX_POSITIONS: usize = 20_000_000;
+/// Positions taken at a time, per task and between looks at the cancel token.
+const CHUNK: usize = 1024;
+
+/// The most positions (up to symmetry) a coach answer follows by default (the English board
+/// from a full board reaches 23.5 million: about a minute and 3.7 GB): past it, a position
+/// has too large a future to answer here (`exact --position` answers for it alone).
+/// [`Coach::with_limit`] sets another.
+pub const MAX_POSITIONS: usize = 30_000_000;
 
 /// What random play from a position leads to, exactly.
 #[derive(Clone, Debug, PartialEq)]
@@ -77,17 +88,20 @@ pub struct Advice {
 }
 
 /// Hears of the coach's progress.
-type Reporter<'a> = Box<dyn FnMut(&Progress) + 'a>;
+type Reporter<'a> = Box<dyn FnMut(&Progress) + Send + 'a>;
 
 /// Computes coach answers for positions of one board under one random player.
 pub struct Coach<'a> {
     board: &'a Board,
     moves: MoveTable,
+    group: SymmetryGroup,
+    /// For each element `g`, the permutation of holes undoing it.
+    undo: Vec<Vec<u8>>,
     policy: Policy,
     cancel: Cancel,
     max_positions: usize,
     /// Hears of every layer found and every layer valued.
-    progress: RefCell<Reporter<'a>>,
+    progress: Mutex<Reporter<'a>>,
 }
 
 /// Rows of items kept one after another in one vector (row i is `items[starts[i]..starts[i +
@@ -116,41 +130,74 @@ impl<T> Rows<T> {
     }
 }
 
-/// Rows of numbers kept as their nonzero entries: a position's values are mostly zero (pegs
+/// Rows of whole numbers kept as their nonzero entries, each `width` limbs (the engine's
+/// fixed-width numbers: no heap number per value): a position's values are mostly zero (pegs
 /// counts its games cannot end with, holes they cannot finish in), and its row is read whole
-/// by every position that jumps to it. Keys and values apart, so that a value takes 16 bytes.
+/// by every position that jumps to it.
 struct SparseRows {
     keys: Rows<u8>,
-    values: Vec<Integer>,
+    limbs: Vec<u64>,
+    width: usize,
+    /// The most significant bits of any value.
+    bits: u32,
 }
 
 impl SparseRows {
-    fn new() -> SparseRows {
-        SparseRows { keys: Rows::new(), values: Vec::new() }
+    fn new(width: usize) -> SparseRows {
+        SparseRows { keys: Rows::new(), limbs: Vec::new(), width, bits: 0 }
     }
 
-    fn row(&self, i: usize) -> impl Iterator<Item = (usize, &Integer)> {
-        self.keys.row(i).iter().map(|&k| k as usize).zip(&self.values[self.keys.range(i)])
+    fn row(&self, i: usize) -> impl Iterator<Item = (usize, &[u64])> {
+        let range = self.keys.range(i);
+        let values = self.limbs[range.start * self.width..range.end * self.width].chunks_exact(self.width);
+        self.keys.row(i).iter().map(|&k| k as usize).zip(values)
     }
 
-    /// Appends the nonzero entries of `dense` (by index) as the next row, leaving `dense` all
-    /// zeros.
-    fn push_nonzero(&mut self, dense: &mut [Integer]) {
-        for (k, v) in dense.iter_mut().enumerate().filter(|(_, v)| !v.is_zero()) {
-            self.keys.items.push(k as u8);
-            self.values.push(std::mem::take(v));
+    /// Appends the entries of `dense` (`width`-limb values by index) named by the bits of
+    /// `touched` as the next row, leaving them zero.
+    fn push_touched(&mut self, dense: &mut [u64], width: usize, touched: u128) {
+        let mut bits = touched;
+        while bits != 0 {
+            let k = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let value = &mut dense[k * width..(k + 1) * width];
+            if let Some(top) = value.iter().rposition(|&l| l != 0) {
+                self.bits = self.bits.max(64 * top as u32 + 64 - value[top].leading_zeros());
+                self.keys.items.push(k as u8);
+                self.limbs.extend_from_slice(&value[..self.width]);
+                debug_assert!(value[self.width..].iter().all(|&l| l == 0), "value wider than its row");
+            }
+            value.fill(0);
         }
         self.keys.end_row();
     }
+
+    /// The same rows with `width` limbs a value (wide enough for every value).
+    fn narrowed(self, width: usize) -> SparseRows {
+        if width >= self.width {
+            return self;
+        }
+        let limbs = self.limbs.chunks_exact(self.width).flat_map(|v| &v[..width]).copied().collect();
+        SparseRows { limbs, width, ..self }
+    }
+}
+
+/// A jump from a position: the jump's index, the index in the next layer of the class it
+/// leads to, and the element `g` of the group that takes the position it leads to onto that
+/// class (so a peg ending in hole `h` of the class ends in hole `g⁻¹(h)` of the position).
+#[derive(Clone, Copy)]
+struct Edge {
+    child: u32,
+    jump: u16,
+    element: u8,
 }
 
 /// The positions of one layer (the same number of pegs), in the order they were found, with
-/// their jumps: each the jump's index and the index of the position it leads to in the next
-/// layer. Found once, by the search that finds the positions, so valuing them needs no move
-/// generation and no lookup.
+/// their jumps. Found once, by the search that finds the positions, so valuing them needs no
+/// move generation and no lookup.
 struct Layer {
     positions: Vec<Pegs>,
-    edges: Rows<(u32, u32)>,
+    edges: Rows<Edge>,
 }
 
 impl Layer {
@@ -159,22 +206,39 @@ impl Layer {
     }
 }
 
-/// The values of one layer: P(n pegs left) of position i is its entry n of `numerators`
-/// over `denominator`; its entry h of `wins` counts its move sequences that end with one peg,
-/// in hole h.
-struct LayerValues {
-    layer: Layer,
-    denominator: Integer,
+/// The values of some positions: P(n pegs left) of position i is its entry n of
+/// `numerators` over the layer's denominator; its entry h of `wins` counts its move sequences
+/// that end with one peg, in hole h.
+struct Values {
     numerators: SparseRows,
     wins: SparseRows,
 }
 
+/// The values of one layer, in parts of [`CHUNK`] positions (valued side by side).
+struct LayerValues {
+    layer: Layer,
+    denominator: Integer,
+    parts: Vec<Values>,
+}
+
 impl LayerValues {
+    fn numerators(&self, i: usize) -> impl Iterator<Item = (usize, &[u64])> {
+        self.parts[i / CHUNK].numerators.row(i % CHUNK)
+    }
+
+    fn wins(&self, i: usize) -> impl Iterator<Item = (usize, &[u64])> {
+        self.parts[i / CHUNK].wins.row(i % CHUNK)
+    }
+
+    /// Limbs enough for any count of wins of this layer.
+    fn wins_width(&self) -> usize {
+        limbs_for(self.parts.iter().map(|p| p.wins.bits).max().unwrap_or(1))
+    }
+
     fn odds(&self, i: usize) -> Odds {
         let pegs_left: Vec<(u32, Rational)> = self
-            .numerators
-            .row(i)
-            .map(|(pegs, n)| (pegs as u32, Rational::from((n.clone(), self.denominator.clone()))))
+            .numerators(i)
+            .map(|(pegs, n)| (pegs as u32, Rational::from((to_integer(n), self.denominator.clone()))))
             .collect();
         let expected_pegs_left = pegs_left.iter().map(|(n, p)| Rational::from(p * *n)).sum();
         let one_peg = pegs_left.iter().find(|(n, _)| *n == 1).map_or_else(Rational::new, |(_, p)| p.clone());
@@ -182,31 +246,39 @@ impl LayerValues {
     }
 
     fn prospects(&self, i: usize) -> Prospects {
-        Prospects { wins_by_hole: self.wins.row(i).map(|(h, n)| (h as u8, n.clone())).collect() }
+        Prospects { wins_by_hole: self.wins(i).map(|(h, n)| (h as u8, to_integer(n))).collect() }
     }
 }
 
 impl<'a> Coach<'a> {
     pub fn new(board: &'a Board, policy: Policy) -> Coach<'a> {
+        let group = SymmetryGroup::of_board(board);
+        let undo = (0..group.order()).map(|g| group.perms()[group.inverse(g)].to_vec()).collect();
         Coach {
             board,
             moves: MoveTable::new(board),
+            group,
+            undo,
             policy,
             cancel: Cancel::new(),
             max_positions: MAX_POSITIONS,
-            progress: RefCell::new(Box::new(|_| {})),
+            progress: Mutex::new(Box::new(|_| {})),
         }
     }
 
     /// Tells `progress` of every layer of positions found (stage `CoachFuture`) and valued
     /// (`CoachValues`), for a long answer.
-    pub fn with_progress(self, progress: impl FnMut(&Progress) + 'a) -> Coach<'a> {
-        Coach { progress: RefCell::new(Box::new(progress)), ..self }
+    pub fn with_progress(self, progress: impl FnMut(&Progress) + Send + 'a) -> Coach<'a> {
+        Coach { progress: Mutex::new(Box::new(progress)), ..self }
     }
 
     fn report(&self, stage: Stage, layer: &Layer) {
         let pegs = layer.positions.first().map_or(0, |p| p.count());
-        (self.progress.borrow_mut())(&Progress { stage, pegs, positions: layer.positions.len() as u64 });
+        (self.progress.lock().expect("no reporter panics"))(&Progress {
+            stage,
+            pegs,
+            positions: layer.positions.len() as u64,
+        });
     }
 
     /// Refuses positions whose future holds more than `max_positions` positions.
@@ -222,11 +294,8 @@ impl<'a> Coach<'a> {
         self
     }
 
-    fn check_cancel(&self) -> Result<(), Error> {
-        if self.cancel.is_cancelled() {
-            return Err(Error::Interrupted { done: "the coach stopped before its answer".into() });
-        }
-        Ok(())
+    fn stopped(&self) -> Error {
+        Error::Interrupted { done: "the coach stopped before its answer".into() }
     }
 
     /// Every legal jump from `pos` with its odds and prospects.
@@ -234,16 +303,20 @@ impl<'a> Coach<'a> {
         let pos = pos & self.board.full();
         let (here, children) = self.evaluate(pos)?;
         let mut jumps = Vec::new();
-        for &(j, i) in here.layer.edges.row(0) {
-            let jump = self.moves.jumps()[j as usize];
+        for edge in here.layer.edges.row(0) {
+            let jump = self.moves.jumps()[edge.jump as usize];
             let layer = children.as_ref().expect("a position with a jump has children");
-            let i = i as usize;
+            let i = edge.child as usize;
+            let undo = &self.undo[edge.element as usize];
+            let mut wins_by_hole: Vec<(u8, Integer)> =
+                layer.wins(i).map(|(h, n)| (undo[h], to_integer(n))).collect();
+            wins_by_hole.sort_unstable();
             jumps.push(JumpAdvice {
                 from: jump.from,
                 over: jump.over,
                 to: jump.to,
                 odds: layer.odds(i),
-                prospects: layer.prospects(i),
+                prospects: Prospects { wins_by_hole },
             });
         }
         let best = (0..jumps.len()).fold(None, |best: Option<usize>, i| match best {
@@ -265,8 +338,9 @@ impl<'a> Coach<'a> {
 
     fn too_many(&self) -> Error {
         Error::Invalid(format!(
-            "this position's future holds more than {} positions: too many for the coach (exact --position answers for one position)",
-            grouped(self.max_positions as u64)
+            "this position's future holds more than {} positions up to symmetry or {} jumps between them: too many for the coach (exact --position answers for one position)",
+            grouped(self.max_positions as u64),
+            grouped(10 * self.max_positions as u64)
         ))
     }
 
@@ -285,31 +359,43 @@ impl<'a> Coach<'a> {
         unreachable!("the root's layer is the first")
     }
 
-    /// The positions `root` can reach, by layers: `layers[k]` has k pegs fewer.
+    /// The positions `root` can reach, by layers: `layers[k]` has k pegs fewer; below the
+    /// root, one position per class of the whole group.
     fn layers_from(&self, root: Pegs) -> Result<Vec<Layer>, Error> {
         let mut layers = vec![Layer::of(vec![root])];
-        let mut total = 1;
+        let (mut total, mut edges) = (1, 0);
         loop {
-            self.check_cancel()?;
-            let (mut next, mut index) = (Vec::new(), HashMap::new());
             let layer = layers.last_mut().expect("the root's layer");
-            for (i, &p) in layer.positions.iter().enumerate() {
-                if i % 1024 == 1023 {
-                    self.check_cancel()?;
-                }
-                for j in self.moves.legal(p) {
-                    let child = self.moves.apply(p, j);
-                    let c = *index.entry(child).or_insert_with(|| {
-                        next.push(child);
-                        next.len() as u32 - 1
-                    });
-                    layer.edges.items.push((j as u32, c));
-                }
-                layer.edges.end_row();
+            // A layer's jumps are counted before they are found: a future too large is refused
+            // before its largest layer is held (the search holds 40 bytes a jump for a while).
+            let count: usize = layer.positions.par_iter().map(|&p| self.moves.legal(p).count()).sum();
+            edges += count;
+            if count > 2 * self.max_positions || edges > 10 * self.max_positions {
+                return Err(self.too_many());
             }
-            if next.is_empty() {
+            let (lengths, jumps) = self.jumps_of(&layer.positions)?;
+            for length in lengths {
+                layer.edges.starts.push(layer.edges.starts.last().copied().unwrap_or(0) + length);
+            }
+            if jumps.is_empty() {
                 return Ok(layers);
             }
+            // The classes reached, each once, in order; and the index of each jump's class.
+            let mut keyed: Vec<(Pegs, u32)> =
+                jumps.par_iter().enumerate().map(|(e, j)| (j.0, e as u32)).collect();
+            keyed.par_sort_unstable();
+            let (mut next, mut child) = (Vec::new(), vec![0u32; jumps.len()]);
+            for (class, e) in keyed {
+                if next.last() != Some(&class) {
+                    next.push(class);
+                }
+                child[e as usize] = next.len() as u32 - 1;
+            }
+            layer.edges.items = jumps
+                .iter()
+                .zip(child)
+                .map(|(&(_, jump, element), child)| Edge { child, jump, element })
+                .collect();
             let next = Layer::of(next);
             self.report(Stage::CoachFuture, &next);
             total += next.positions.len();
@@ -320,23 +406,53 @@ impl<'a> Coach<'a> {
         }
     }
 
+    /// Each position's number of jumps, and every jump in order: the class it leads to, the
+    /// jump's index and the element taking the position it leads to onto that class.
+    #[allow(clippy::type_complexity)]
+    fn jumps_of(&self, positions: &[Pegs]) -> Result<(Vec<u32>, Vec<(Pegs, u16, u8)>), Error> {
+        let parts: Option<Vec<(Vec<u32>, Vec<(Pegs, u16, u8)>)>> = positions
+            .par_chunks(CHUNK)
+            .map(|chunk| {
+                (!self.cancel.is_cancelled()).then(|| {
+                    let (mut lengths, mut jumps) = (Vec::with_capacity(chunk.len()), Vec::new());
+                    for &p in chunk {
+                        let before = jumps.len();
+                        for j in self.moves.legal(p) {
+                            let (class, element) = self.group.canonical_with_element(self.moves.apply(p, j));
+                            jumps.push((class, j as u16, element as u8));
+                        }
+                        lengths.push((jumps.len() - before) as u32);
+                    }
+                    (lengths, jumps)
+                })
+            })
+            .collect();
+        let parts = parts.ok_or_else(|| self.stopped())?;
+        let (mut lengths, mut jumps) = (Vec::with_capacity(positions.len()), Vec::new());
+        for (l, j) in parts {
+            lengths.extend(l);
+            jumps.extend(j);
+        }
+        Ok((lengths, jumps))
+    }
+
     /// One layer's values from those of the layer below it (one peg fewer). Its denominator
     /// is the lcm of its move totals times the one below, so that a position with `total`
     /// over its jumps' weights has numerators (lcm / total) * sum(weight * child numerators).
     fn layer_values(&self, layer: Layer, below: Option<&LayerValues>) -> Result<LayerValues, Error> {
-        let (jumps, holes) = (self.moves.jumps(), self.board.hole_count());
-        let (mut legal, mut weights) = (Vec::new(), Vec::new());
-        let jumps_of = |i: usize, legal: &mut Vec<usize>| {
-            legal.clear();
-            legal.extend(layer.edges.row(i).iter().map(|&(j, _)| j as usize));
-        };
-        let mut totals = BTreeSet::new();
-        for i in 0..layer.positions.len() {
-            jumps_of(i, &mut legal);
-            if !legal.is_empty() {
-                totals.insert(self.policy.weights(jumps, &legal, &mut weights));
-            }
-        }
+        let totals = (0..layer.positions.len())
+            .into_par_iter()
+            .fold(BTreeSet::new, |mut totals, i| {
+                let (mut legal, mut weights) = (Vec::new(), Vec::new());
+                if let Some(total) = self.total(&layer, i, &mut legal, &mut weights) {
+                    totals.insert(total);
+                }
+                totals
+            })
+            .reduce(BTreeSet::new, |mut a, b| {
+                a.extend(b);
+                a
+            });
         let lcm = totals.iter().fold(Integer::from(1), |l, &t| l.lcm(&Integer::from(t)));
         // lcm / total for each of the few totals, not for every position.
         let factors: HashMap<u64, Integer> = totals.iter().map(|&t| (t, Integer::from(&lcm / t))).collect();
@@ -344,42 +460,102 @@ impl<'a> Coach<'a> {
             Some(b) => Integer::from(&lcm * &b.denominator),
             None => lcm.clone(),
         };
+        let parts: Option<Vec<Values>> = (0..layer.positions.len())
+            .step_by(CHUNK)
+            .collect::<Vec<usize>>()
+            .into_par_iter()
+            .map(|from| {
+                let to = (from + CHUNK).min(layer.positions.len());
+                (!self.cancel.is_cancelled())
+                    .then(|| self.values(&layer, from..to, below, &factors, &denominator))
+            })
+            .collect();
+        let parts = parts.ok_or_else(|| self.stopped())?;
+        // Counts of wins are sized to fit before they are known; they keep what they need.
+        let wins_width = limbs_for(parts.iter().map(|p| p.wins.bits).max().unwrap_or(1));
+        let parts = parts
+            .into_par_iter()
+            .map(|Values { numerators, wins }| Values { numerators, wins: wins.narrowed(wins_width) })
+            .collect();
+        Ok(LayerValues { layer, denominator, parts })
+    }
+
+    /// Position i's jumps (indices into the move table), their weights and their total under
+    /// the policy; `None` if it has no jump.
+    fn total(&self, layer: &Layer, i: usize, legal: &mut Vec<usize>, weights: &mut Vec<u64>) -> Option<u64> {
+        legal.clear();
+        legal.extend(layer.edges.row(i).iter().map(|e| e.jump as usize));
+        (!legal.is_empty()).then(|| self.policy.weights(self.moves.jumps(), legal, weights))
+    }
+
+    /// The values of positions `range` of `layer`, over `denominator` (see `layer_values`):
+    /// every numerator is at most the denominator, and a count of wins at most the sum of
+    /// its children's.
+    fn values(
+        &self,
+        layer: &Layer,
+        range: std::ops::Range<usize>,
+        below: Option<&LayerValues>,
+        factors: &HashMap<u64, Integer>,
+        denominator: &Integer,
+    ) -> Values {
         let stride = layer.positions.first().map_or(0, |p| p.count() as usize + 1);
-        let (mut numerators, mut wins) = (SparseRows::new(), SparseRows::new());
-        let (mut num, mut won) = (vec![Integer::new(); stride], vec![Integer::new(); holes]);
-        for (i, &p) in layer.positions.iter().enumerate() {
-            if i % 1024 == 0 {
-                self.check_cancel()?;
-            }
-            jumps_of(i, &mut legal);
-            match below {
-                Some(b) if !legal.is_empty() => {
-                    let total = self.policy.weights(jumps, &legal, &mut weights);
-                    for (&(_, c), &w) in layer.edges.row(i).iter().zip(&weights) {
-                        for (pegs, x) in b.numerators.row(c as usize) {
-                            num[pegs] += x * w;
+        let width = limbs_for(denominator.significant_bits());
+        // Sums of weighted values need a limb more than the values (weights and their
+        // number fit 64 bits).
+        let sum_width = below.map_or(1, |b| b.parts.first().map_or(1, |p| p.numerators.width) + 1);
+        let wins_width = below.map_or(1, |b| b.wins_width() + 1);
+        let (mut numerators, mut wins) = (SparseRows::new(width), SparseRows::new(wins_width));
+        let mut sums = vec![0u64; stride * sum_width];
+        let mut num = vec![0u64; stride * width.max(sum_width)];
+        let mut won = vec![0u64; self.board.hole_count() * wins_width];
+        let (mut legal, mut weights) = (Vec::new(), Vec::new());
+        for i in range {
+            let (mut counted, mut finished) = (0u128, 0u128);
+            match (below, self.total(layer, i, &mut legal, &mut weights)) {
+                (Some(b), Some(total)) => {
+                    for (edge, &w) in layer.edges.row(i).iter().zip(&weights) {
+                        let c = edge.child as usize;
+                        for (pegs, x) in b.numerators(c) {
+                            add_mul(&mut sums[pegs * sum_width..(pegs + 1) * sum_width], x, w);
+                            counted |= 1 << pegs;
                         }
-                        for (hole, x) in b.wins.row(c as usize) {
-                            won[hole] += x;
+                        let undo = &self.undo[edge.element as usize];
+                        for (hole, x) in b.wins(c) {
+                            let h = undo[hole] as usize;
+                            add_mul(&mut won[h * wins_width..(h + 1) * wins_width], x, 1);
+                            finished |= 1 << h;
                         }
                     }
+                    // Over the layer's denominator: each sum times lcm / total.
                     let factor = &factors[&total];
-                    if *factor != 1 {
-                        for a in num.iter_mut().filter(|a| !a.is_zero()) {
-                            *a *= factor;
+                    for pegs in (0..stride).filter(|&k| counted >> k & 1 == 1) {
+                        let (sum, out) = (
+                            &mut sums[pegs * sum_width..(pegs + 1) * sum_width],
+                            &mut num[pegs * width..(pegs + 1) * width],
+                        );
+                        match factor.to_u64() {
+                            Some(f) => mul_into(out, sum, f),
+                            None => {
+                                out.fill(0);
+                                write(out, &(to_integer(sum) * factor));
+                            }
                         }
+                        sum.fill(0);
                     }
                 }
                 _ => {
-                    num[stride - 1] = denominator.clone();
-                    if let Some(h) = p.single_hole() {
-                        won[h as usize] = Integer::from(1);
+                    write(&mut num[(stride - 1) * width..stride * width], denominator);
+                    counted = 1 << (stride - 1);
+                    if let Some(h) = layer.positions[i].single_hole() {
+                        won[h as usize * wins_width] = 1;
+                        finished = 1 << h;
                     }
                 }
             }
-            numerators.push_nonzero(&mut num);
-            wins.push_nonzero(&mut won);
+            numerators.push_touched(&mut num, width, counted);
+            wins.push_touched(&mut won, wins_width, finished);
         }
-        Ok(LayerValues { layer, denominator, numerators, wins })
+        Values { numerators, wins }
     }
 }
