@@ -17,7 +17,7 @@
 
 use super::board::{Board, SymmetryGroup};
 use super::exact::{Progress, Stage};
-use super::moves::MoveTable;
+use super::moves::{Children, MoveTable};
 use super::pegs::Pegs;
 use super::policy::Policy;
 use crate::error::Error;
@@ -95,6 +95,7 @@ pub struct Coach<'a> {
     board: &'a Board,
     moves: MoveTable,
     group: SymmetryGroup,
+    children: Children,
     /// For each element `g`, the permutation of holes undoing it.
     undo: Vec<Vec<u8>>,
     policy: Policy,
@@ -254,9 +255,11 @@ impl<'a> Coach<'a> {
     pub fn new(board: &'a Board, policy: Policy) -> Coach<'a> {
         let group = SymmetryGroup::of_board(board);
         let undo = (0..group.order()).map(|g| group.perms()[group.inverse(g)].to_vec()).collect();
+        let moves = MoveTable::new(board);
         Coach {
             board,
-            moves: MoveTable::new(board),
+            children: Children::new(&moves, &group),
+            moves,
             group,
             undo,
             policy,
@@ -417,10 +420,9 @@ impl<'a> Coach<'a> {
                     let (mut lengths, mut jumps) = (Vec::with_capacity(chunk.len()), Vec::new());
                     for &p in chunk {
                         let before = jumps.len();
-                        for j in self.moves.legal(p) {
-                            let (class, element) = self.group.canonical_with_element(self.moves.apply(p, j));
-                            jumps.push((class, j as u16, element as u8));
-                        }
+                        self.children.each(&self.moves, &self.group, p, |j, class, element| {
+                            jumps.push((class, j as u16, element as u8))
+                        });
                         lengths.push((jumps.len() - before) as u32);
                     }
                     (lengths, jumps)

@@ -1,6 +1,6 @@
 //! The legal jumps on a position (a `Pegs` bitboard), and their effect.
 
-use crate::solitaire::board::{Board, Jump};
+use crate::solitaire::board::{Board, Jump, SymmetryGroup};
 use crate::solitaire::pegs::Pegs;
 
 /// The jumps of a board as bit masks, so a legality test is two ANDs and a compare.
@@ -44,7 +44,78 @@ impl MoveTable {
     /// The position after a legal jump: `from` and `over` empty, `to` filled.
     #[inline]
     pub fn apply(&self, pos: Pegs, jump: usize) -> Pegs {
-        pos ^ (self.need[jump] | self.empty[jump])
+        pos ^ self.flip(jump)
+    }
+
+    /// The holes a jump changes.
+    #[inline]
+    pub fn flip(&self, jump: usize) -> Pegs {
+        self.need[jump] | self.empty[jump]
+    }
+}
+
+/// The most elements [`Children`] takes: the images of a position sit in an array this long.
+const MAX_ORDER: usize = 16;
+
+/// The positions a position's jumps lead to, in canonical form, found fast: a jump flips
+/// three holes, so the images of the position it leads to are the images of the position
+/// with the images of those three holes flipped. The images of a position are found once,
+/// and each child's canonical form costs one lookup and one comparison per element, where
+/// [`SymmetryGroup::canonical_with_element`] permutes every child under every element.
+#[derive(Clone, Debug)]
+pub struct Children {
+    order: usize,
+    /// The image of jump j's holes under element g, at `j * order + g`; empty when the
+    /// group is too large for the fast way.
+    flips: Vec<Pegs>,
+}
+
+impl Children {
+    pub fn new(moves: &MoveTable, group: &SymmetryGroup) -> Children {
+        let order = group.order();
+        let flips = if order <= MAX_ORDER {
+            (0..moves.jumps().len())
+                .flat_map(|j| (0..order).map(move |g| group.apply(g, moves.flip(j))))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        Children { order, flips }
+    }
+
+    /// Calls `f(jump, class, element)` for every legal jump from `pos`, in the board's jump
+    /// order: `class` is the canonical form of the position the jump leads to, and element
+    /// `element` takes that position to it (as `canonical_with_element` says).
+    #[inline]
+    pub fn each(
+        &self,
+        moves: &MoveTable,
+        group: &SymmetryGroup,
+        pos: Pegs,
+        mut f: impl FnMut(usize, Pegs, usize),
+    ) {
+        if self.flips.is_empty() {
+            for j in moves.legal(pos) {
+                let (class, element) = group.canonical_with_element(moves.apply(pos, j));
+                f(j, class, element);
+            }
+            return;
+        }
+        let mut images = [Pegs::EMPTY; MAX_ORDER];
+        for (g, image) in images.iter_mut().enumerate().take(self.order) {
+            *image = group.apply(g, pos);
+        }
+        for j in moves.legal(pos) {
+            let flips = &self.flips[j * self.order..(j + 1) * self.order];
+            let mut best = (images[0] ^ flips[0], 0);
+            for g in 1..self.order {
+                let image = images[g] ^ flips[g];
+                if image < best.0 {
+                    best = (image, g);
+                }
+            }
+            f(j, best.0, best.1);
+        }
     }
 }
 
