@@ -123,3 +123,50 @@ impl Children {
 pub fn start_position(board: &Board, hole: u8) -> Pegs {
     board.full().without(hole)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solitaire::board::builtin;
+
+    /// `Children` agrees with permuting every child under every element, on every position
+    /// of a few random games of the crosses and triangles, under the whole group and a stabilizer.
+    #[test]
+    fn children_have_the_canonical_forms_and_elements_of_a_full_permutation() {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for name in ["english", "triangle5", "european", "triangle8"] {
+            let board = builtin(name).unwrap();
+            let moves = MoveTable::new(&board);
+            let whole = SymmetryGroup::of_board(&board);
+            let some = whole.stabilizer(Pegs::single(1));
+            for group in [&whole, &some] {
+                let children = Children::new(&moves, group);
+                for game in 0..20 {
+                    let mut pos = board.full().without((game % board.hole_count()) as u8);
+                    loop {
+                        let mut seen = Vec::new();
+                        children.each(&moves, group, pos, |j, class, element| seen.push((j, class, element)));
+                        let expected: Vec<(usize, Pegs, usize)> = moves
+                            .legal(pos)
+                            .map(|j| {
+                                let (class, element) = group.canonical_with_element(moves.apply(pos, j));
+                                (j, class, element)
+                            })
+                            .collect();
+                        assert_eq!(seen, expected, "{name}");
+                        if seen.is_empty() {
+                            break;
+                        }
+                        pos = moves.apply(pos, seen[next() as usize % seen.len()].0);
+                    }
+                }
+            }
+        }
+    }
+}
