@@ -127,3 +127,24 @@ fn a_position_with_too_large_a_future_is_refused() {
     assert!(Coach::new(&board, Policy::Uniform).with_limit(146_435).advise(start).is_ok());
     assert!(Coach::new(&board, Policy::Uniform).with_limit(146_434).advise(start).is_err());
 }
+
+#[test]
+fn the_advice_ahead_is_the_advice_for_each_position_a_jump_leads_to() {
+    for (board, start, moves) in
+        [("triangle5", 0u8, ""), ("triangle5", 4, "L-H-E,N-M-L"), ("triangle6", 3, "A-B-D,G-D-B")]
+    {
+        let board = builtin(board).unwrap();
+        let pos = play(&board, start, moves).unwrap();
+        for policy in [Policy::Uniform, Policy::HoleFirst] {
+            let (here, ahead) = Coach::new(&board, policy).advise_ahead(pos).unwrap();
+            assert_eq!(here, Coach::new(&board, policy).advise(pos).unwrap());
+            assert_eq!(ahead.len(), here.jumps.len());
+            for (jump, next) in here.jumps.iter().zip(&ahead) {
+                let child = pos.without(jump.from).without(jump.over).with(jump.to);
+                assert_eq!(next.position, child);
+                assert_eq!(next.odds, jump.odds);
+                assert_eq!(*next, Coach::new(&board, policy).advise(child).unwrap(), "{start} {moves}");
+            }
+        }
+    }
+}

@@ -251,6 +251,14 @@ impl LayerValues {
     }
 }
 
+/// The values of a root (a layer of one), of its children and of theirs (none where a
+/// layer has no position).
+struct Top {
+    here: LayerValues,
+    children: Option<LayerValues>,
+    grandchildren: Option<LayerValues>,
+}
+
 impl<'a> Coach<'a> {
     pub fn new(board: &'a Board, policy: Policy) -> Coach<'a> {
         let group = SymmetryGroup::of_board(board);
@@ -303,40 +311,81 @@ impl<'a> Coach<'a> {
 
     /// Every legal jump from `pos` with its odds and prospects.
     pub fn advise(&mut self, pos: Pegs) -> Result<Advice, Error> {
+        Ok(self.advise_ahead(pos)?.0)
+    }
+
+    /// The advice for `pos`, and for every position one of its jumps leads to (in the order
+    /// of its jumps), from the same pass: the values of the two layers below a position are
+    /// all the advice for it needs, so a page can answer the next jump at once.
+    pub fn advise_ahead(&mut self, pos: Pegs) -> Result<(Advice, Vec<Advice>), Error> {
         let pos = pos & self.board.full();
-        let (here, children) = self.evaluate(pos)?;
+        let top = self.evaluate(pos)?;
+        let here = self.advice_at(pos, top.here.odds(0), top.here.prospects(0), top.children.as_ref());
+        let ahead = match (&top.children, &top.grandchildren) {
+            (Some(children), grandchildren) => here
+                .jumps
+                .iter()
+                .map(|j| {
+                    let child = pos.without(j.from).without(j.over).with(j.to);
+                    let (i, element) = self.find(children, child);
+                    let (odds, prospects) = (children.odds(i), self.oriented(children, i, element));
+                    self.advice_at(child, odds, prospects, grandchildren.as_ref())
+                })
+                .collect(),
+            (None, _) => Vec::new(),
+        };
+        Ok((here, ahead))
+    }
+
+    /// The advice for `pos`, given its own odds and prospects and the values of the layer
+    /// below it (which holds the class of every position its jumps lead to).
+    fn advice_at(&self, pos: Pegs, odds: Odds, prospects: Prospects, below: Option<&LayerValues>) -> Advice {
         let mut jumps = Vec::new();
-        for edge in here.layer.edges.row(0) {
-            let jump = self.moves.jumps()[edge.jump as usize];
-            let layer = children.as_ref().expect("a position with a jump has children");
-            let i = edge.child as usize;
-            let undo = &self.undo[edge.element as usize];
-            let mut wins_by_hole: Vec<(u8, Integer)> =
-                layer.wins(i).map(|(h, n)| (undo[h], to_integer(n))).collect();
-            wins_by_hole.sort_unstable();
+        for j in self.moves.legal(pos) {
+            let layer = below.expect("a position with a jump has children");
+            let (i, element) = self.find(layer, self.moves.apply(pos, j));
+            let jump = self.moves.jumps()[j];
             jumps.push(JumpAdvice {
                 from: jump.from,
                 over: jump.over,
                 to: jump.to,
                 odds: layer.odds(i),
-                prospects: Prospects { wins_by_hole },
+                prospects: self.oriented(layer, i, element),
             });
         }
         let best = (0..jumps.len()).fold(None, |best: Option<usize>, i| match best {
             Some(b) if jumps[b].odds.one_peg >= jumps[i].odds.one_peg => Some(b),
             _ => Some(i),
         });
-        Ok(Advice { position: pos, odds: here.odds(0), prospects: here.prospects(0), jumps, best })
+        Advice { position: pos, odds, prospects, jumps, best }
+    }
+
+    /// The index of `pos`'s class in `layer` (sorted, below the root), and the element taking
+    /// `pos` to it.
+    fn find(&self, layer: &LayerValues, pos: Pegs) -> (usize, usize) {
+        let (class, element) = self.group.canonical_with_element(pos);
+        let i =
+            layer.layer.positions.binary_search(&class).expect("the layer below holds every child's class");
+        (i, element)
+    }
+
+    /// The prospects of class `i` of `layer` for the position that `element` takes to it.
+    fn oriented(&self, layer: &LayerValues, i: usize, element: usize) -> Prospects {
+        let undo = &self.undo[element];
+        let mut wins_by_hole: Vec<(u8, Integer)> =
+            layer.wins(i).map(|(h, n)| (undo[h], to_integer(n))).collect();
+        wins_by_hole.sort_unstable();
+        Prospects { wins_by_hole }
     }
 
     /// What random play from `pos` leads to.
     pub fn odds_of(&mut self, pos: Pegs) -> Result<Odds, Error> {
-        Ok(self.evaluate(pos)?.0.odds(0))
+        Ok(self.evaluate(pos)?.here.odds(0))
     }
 
     /// What perfect play from `pos` can still do.
     pub fn prospects_of(&mut self, pos: Pegs) -> Result<Prospects, Error> {
-        Ok(self.evaluate(pos)?.0.prospects(0))
+        Ok(self.evaluate(pos)?.here.prospects(0))
     }
 
     fn too_many(&self) -> Error {
@@ -347,17 +396,22 @@ impl<'a> Coach<'a> {
         ))
     }
 
-    /// The values of `root` (a layer of one) and of its children (none if it has no jump).
-    fn evaluate(&self, root: Pegs) -> Result<(LayerValues, Option<LayerValues>), Error> {
+    /// The values of `root` (a layer of one) and of the two layers below it.
+    fn evaluate(&self, root: Pegs) -> Result<Top, Error> {
         let mut below: Option<LayerValues> = None;
+        let mut grandchildren = None;
         let layers = self.layers_from(root)?;
         for (k, layer) in layers.into_iter().enumerate().rev() {
             self.report(Stage::CoachValues, &layer);
             let values = self.layer_values(layer, below.as_ref())?;
             if k == 0 {
-                return Ok((values, below));
+                return Ok(Top { here: values, children: below, grandchildren });
             }
-            below = Some(values);
+            // Two layers are held while valuing; the root's advice ahead needs a third.
+            let older = below.replace(values);
+            if k == 1 {
+                grandchildren = older;
+            }
         }
         unreachable!("the root's layer is the first")
     }

@@ -5,8 +5,9 @@
 //! - `GET /api/coach?board=B&pegs=A,B,C&policy=uniform`: the coach's answer for a position.
 //!
 //! A computation runs off the request threads (`spawn_blocking`, at most one per core at a
-//! time), within a time budget, and answers are cached. Bad requests get a 4xx with a
-//! one-line JSON error.
+//! time), within a time budget, and answers are cached, with the answers for every position
+//! one jump ahead (the same pass gives them). Bad requests get a 4xx with a one-line JSON
+//! error.
 
 use crate::cli::interrupt;
 use axum::Router;
@@ -211,26 +212,33 @@ async fn coach(State(shared): State<Arc<Shared>>, query: CoachQueryResult) -> Re
         // computation ends, which a cancelled one does soon after.
         let _waiting = Telling::new(&reporter, &key_here, "waiting for a free core");
         let permit = workers.acquire_owned().await;
-        tokio::task::spawn_blocking(move || -> Result<String, Error> {
+        tokio::task::spawn_blocking(move || -> Result<Vec<(Key, String)>, Error> {
             let _permit = permit;
             let _working = Telling::new(&reporter, &key_here, "starting");
             let shown = (reporter.clone(), key_here.clone());
-            let advice = Coach::new(&board, policy)
+            let (here, ahead) = Coach::new(&board, policy)
                 .with_cancel(cancel)
                 .with_limit(MAX_POSITIONS)
                 .with_progress(move |p| shown.0.tell(&shown.1, Some(progress_text(p))))
-                .advise(position)?;
-            Ok(pegchain::render::json(&CoachView::new(&board, &policy.to_string(), &advice)))
+                .advise_ahead(position)?;
+            // The answers for the positions one jump ahead come with it: the next click is
+            // answered from the cache.
+            let view = |advice| pegchain::render::json(&CoachView::new(&board, &policy.to_string(), advice));
+            Ok(std::iter::once(&here)
+                .chain(&ahead)
+                .map(|advice| (key_of(&board, advice.position, policy), view(advice)))
+                .collect())
         })
         .await
     };
     let response = match tokio::time::timeout(BUDGET, work).await {
-        Ok(Ok(Ok(json))) => {
+        Ok(Ok(Ok(answers))) => {
+            let json = answers[0].1.clone();
             if let Ok(mut cache) = shared.cache.lock() {
-                if cache.len() >= CACHE_ENTRIES {
+                if cache.len() + answers.len() > CACHE_ENTRIES {
                     cache.clear();
                 }
-                cache.insert(key, json.clone());
+                cache.extend(answers);
             }
             ([(header::CONTENT_TYPE, "application/json")], json).into_response()
         }
