@@ -124,9 +124,10 @@ pub struct Summary {
     pub ruled_out_by_parity: bool,
 }
 
-/// Entries the DFS failure table may hold (about 150 MB); past it the search goes on,
-/// correct but slower.
-const MAX_FAILED: usize = 1 << 23;
+/// Entries the DFS failure table may hold (about 0.9 GB at most); past it the search goes
+/// on, correct but slower. The European board from c1 needs about 2^24 to find a solution
+/// in under a minute; at 2^23 it found none in two.
+const MAX_FAILED: usize = 1 << 25;
 /// Positions the BFS sweep may hold (about 400 MB). A search is refused before it starts
 /// unless its bound (see `bound`) stays within this; every built-in triangle up to 28 holes
 /// fits with a finish by peg count.
