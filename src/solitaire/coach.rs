@@ -8,7 +8,8 @@
 //! P(n pegs left) as integers over one denominator per layer (the engine's representation,
 //! so no fraction is reduced until the answer), and its winning paths by finish hole. A
 //! forward search finds the layers first, with each position's jumps as indices into the
-//! next layer; only two layers of values are held at once.
+//! next layer; only two layers of values are held at once (three at the top, where the
+//! values two jumps below the position give the answers one jump ahead).
 //!
 //! Below the position itself, positions are followed up to the board's whole symmetry group
 //! (one per class): random play commutes with every symmetry, so a position and its images

@@ -31,8 +31,9 @@ const PAGE: &str = include_str!("page.html");
 
 /// The longest a coach answer may take before the request is answered with an error.
 const BUDGET: Duration = Duration::from_secs(30);
-/// The most positions one answer follows: about 15 s and 0.5 GB, inside the budget; larger
-/// futures are refused at once rather than cut off by it.
+/// The most positions (up to symmetry) one answer follows: about 8 s and 0.7 GB on the
+/// English board, inside the budget; larger futures are refused at once rather than cut off
+/// by it.
 const MAX_POSITIONS: usize = 5_000_000;
 /// Answers kept (each a JSON text of a few KB).
 const CACHE_ENTRIES: usize = 20_000;
