@@ -4,7 +4,8 @@
 #
 #   scripts/bench.sh           small boards, random games (with a Python loop beside), criterion
 #   scripts/bench.sh --quick   the same without criterion
-#   scripts/bench.sh --big     also the big boards (English centre, triangle7; every English start
+#   scripts/bench.sh --big     also the big boards (English centre, triangle7, the coach on the
+#                              English board; every English start
 #                              too with PEGCHAIN_BENCH_HOURS=1) and, where
 #                              stormpy is installed (pip install stormpy), Storm beside pegchain:
 #                              several minutes
@@ -66,6 +67,14 @@ if [ "${1:-}" = "--big" ]; then
   printf '%-50s %s\n' "count --board english --start d4" "$(wall_and_peak $bin count --board english --start d4 -q)"
   printf '%-50s %s\n' "exact --board triangle7 --start all" "$(wall_and_peak $bin exact --board triangle7 -q)"
   printf '%-50s %s\n' "  the same, --whole-group" "$(wall_and_peak $bin exact --board triangle7 -q --whole-group)"
+  # The coach on the English board (issue 12 targets: < 5 s after four jumps, < 15 s from a
+  # full board), after k jumps of the first solution `solve` finds from d4.
+  solution="d2-d3-d4,b3-c3-d3,c1-c2-c3,e1-d1-c1,d3-c3-b3,a3-b3-c3,e3-e2-e1,g3-f3-e3"
+  for k in 8 6 4; do
+    printf '%-50s %s\n' "coach --board english --start d4, $k jumps" \
+      "$(wall_and_peak $bin coach --board english --start d4 --moves "$(echo $solution | cut -d, -f1-$k)" -q)"
+  done
+  printf '%-50s %s\n' "coach --board english --start d4 (full board)" "$(wall_and_peak $bin coach --board english --start d4 -q)"
   if [ -n "${PEGCHAIN_BENCH_HOURS:-}" ]; then
     # Every start of the English board, by both methods: about half an hour in all.
     for method in "" "--whole-group"; do
