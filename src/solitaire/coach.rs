@@ -191,7 +191,8 @@ impl SparseRows {
 struct Edge {
     child: u32,
     jump: u16,
-    element: u8,
+    /// Groups have at most `MAX_SYMMETRIES` (1,000) elements.
+    element: u16,
 }
 
 /// The positions of one layer (the same number of pegs), in the order they were found, with
@@ -399,6 +400,14 @@ impl<'a> Coach<'a> {
 
     /// The values of `root` (a layer of one) and of the two layers below it.
     fn evaluate(&self, root: Pegs) -> Result<Top, Error> {
+        // A jump is kept as a 16-bit index.
+        if self.moves.jumps().len() > usize::from(u16::MAX) {
+            return Err(Error::Invalid(format!(
+                "board {} has {} jumps, more than the coach's 65,535",
+                self.board.name(),
+                grouped(self.moves.jumps().len() as u64)
+            )));
+        }
         let mut below: Option<LayerValues> = None;
         let mut grandchildren = None;
         let layers = self.layers_from(root)?;
@@ -467,8 +476,8 @@ impl<'a> Coach<'a> {
     /// Each position's number of jumps, and every jump in order: the class it leads to, the
     /// jump's index and the element taking the position it leads to onto that class.
     #[allow(clippy::type_complexity)]
-    fn jumps_of(&self, positions: &[Pegs]) -> Result<(Vec<u32>, Vec<(Pegs, u16, u8)>), Error> {
-        let parts: Option<Vec<(Vec<u32>, Vec<(Pegs, u16, u8)>)>> = positions
+    fn jumps_of(&self, positions: &[Pegs]) -> Result<(Vec<u32>, Vec<(Pegs, u16, u16)>), Error> {
+        let parts: Option<Vec<(Vec<u32>, Vec<(Pegs, u16, u16)>)>> = positions
             .par_chunks(CHUNK)
             .map(|chunk| {
                 (!self.cancel.is_cancelled()).then(|| {
@@ -476,7 +485,7 @@ impl<'a> Coach<'a> {
                     for &p in chunk {
                         let before = jumps.len();
                         self.children.each(&self.moves, &self.group, p, |j, class, element| {
-                            jumps.push((class, j as u16, element as u8))
+                            jumps.push((class, j as u16, element as u16))
                         });
                         lengths.push((jumps.len() - before) as u32);
                     }
@@ -614,5 +623,46 @@ impl<'a> Coach<'a> {
             wins.push_touched(&mut won, wins_width, finished);
         }
         Values { numerators, wins }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solitaire::board::{Hole, Jump, Shape};
+
+    /// Every recorded jump names the element that takes the position it leads to onto the
+    /// class it records, on a board whose group (384 elements) a byte cannot number.
+    #[test]
+    fn each_jump_records_the_element_onto_its_class() {
+        let holes = (0..12).map(|h| Hole { name: format!("h{h}"), x: h % 3, y: 2 * (h / 3) }).collect();
+        let jumps = (0..4u8)
+            .flat_map(|l| {
+                [
+                    Jump { from: 3 * l, over: 3 * l + 1, to: 3 * l + 2 },
+                    Jump { from: 3 * l + 2, over: 3 * l + 1, to: 3 * l },
+                ]
+            })
+            .collect();
+        let board = Board::new("four-lines", Shape::Grid, holes, jumps).unwrap();
+        let coach = Coach::new(&board, Policy::Uniform);
+        assert_eq!(coach.group.order(), 384);
+        let mut most = 0;
+        for root in [board.full().without(1).without(4), board.full().without(0).without(5).without(7)] {
+            let layers = coach.layers_from(root).unwrap();
+            for (layer, next) in layers.iter().zip(&layers[1..]) {
+                for (i, &p) in layer.positions.iter().enumerate() {
+                    for e in layer.edges.row(i) {
+                        let child = coach.moves.apply(p, e.jump as usize);
+                        assert_eq!(
+                            coach.group.apply(e.element as usize, child),
+                            next.positions[e.child as usize]
+                        );
+                        most = most.max(e.element);
+                    }
+                }
+            }
+        }
+        assert!(most > 255, "the elements met stay below 256 ({most}): the test would not see a byte");
     }
 }
