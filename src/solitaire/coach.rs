@@ -394,7 +394,7 @@ impl<'a> Coach<'a> {
         Error::Invalid(format!(
             "this position's future holds more than {} positions up to symmetry or {} jumps between them: too many for the coach (exact --position answers for one position)",
             grouped(self.max_positions as u64),
-            grouped(10 * self.max_positions as u64)
+            grouped((self.max_positions as u64).saturating_mul(10))
         ))
     }
 
@@ -437,7 +437,9 @@ impl<'a> Coach<'a> {
             // before its largest layer is held (the search holds 40 bytes a jump for a while).
             let count: usize = layer.positions.par_iter().map(|&p| self.moves.legal(p).count()).sum();
             edges += count;
-            if count > 2 * self.max_positions || edges > 10 * self.max_positions {
+            // A layer's jumps are numbered in 32 bits, whatever limit a caller sets.
+            let layer_most = self.max_positions.saturating_mul(2).min(u32::MAX as usize);
+            if count > layer_most || edges > self.max_positions.saturating_mul(10) {
                 return Err(self.too_many());
             }
             let (lengths, jumps) = self.jumps_of(&layer.positions)?;
