@@ -48,7 +48,7 @@ fn every_jumps_odds_and_continuations_agree_with_the_layered_engine() {
     let board = builtin("triangle5").unwrap();
     let positions = [(0u8, ""), (0, "F-C-A,D-E-F"), (4, "L-H-E,N-M-L"), (3, "A-B-D"), (7, "")];
     for policy in [Policy::Uniform, Policy::PegFirst] {
-        let mut coach = Coach::new(&board, policy);
+        let coach = Coach::new(&board, policy);
         for (start, moves) in positions {
             let pos = play(&board, start, moves).unwrap();
             let advice = coach.advise(pos).unwrap();

@@ -14,7 +14,7 @@ use server::{Server, get, request};
 fn positions() -> Vec<(String, String)> {
     let board = builtin("triangle5").unwrap();
     let moves = MoveTable::new(&board);
-    let mut coach = Coach::new(&board, Policy::Uniform);
+    let coach = Coach::new(&board, Policy::Uniform);
     let mut out = Vec::new();
     // Every start, and every position one jump after it.
     for start in 0..15u8 {

@@ -365,7 +365,7 @@ pub fn export(args: super::args::ExportArgs) -> Answer {
 
 pub fn coach(args: super::args::CoachArgs) -> Answer {
     let req = args.validate()?;
-    let mut coach = pegchain::solitaire::coach::Coach::new(&req.board, req.policy)
+    let coach = pegchain::solitaire::coach::Coach::new(&req.board, req.policy)
         .with_cancel(super::interrupt::token())
         .with_progress(progress::layer_printer(&req.board, req.quiet));
     let advice = coach.advise(req.position)?;

@@ -18,25 +18,30 @@ pub fn layer_printer(board: &Board, quiet: bool) -> impl FnMut(&Progress) + '_ {
         if show {
             line.mark_shown();
             eprint!(
-                "\r\x1b[K{}: {} with {}, {:.2} GB resident, {:.1} s",
-                match p.stage {
-                    Stage::Start(hole) => format!("start {}", board.hole_name(hole)),
-                    Stage::Classes => "every start's classes".to_string(),
-                    Stage::FinishHoles => "finish holes".to_string(),
-                    Stage::Position => "the position".to_string(),
-                    Stage::CoachFuture => "finding the position's future".to_string(),
-                    Stage::CoachValues => "the odds, from the fewest pegs up".to_string(),
-                },
-                match p.stage {
-                    Stage::FinishHoles => plural(p.positions, "winnable class", "winnable classes"),
-                    _ => plural(p.positions, "position", "positions"),
-                },
-                plural(p.pegs.into(), "peg", "pegs"),
+                "\r\x1b[K{}, {:.2} GB resident, {:.1} s",
+                layer_words(board, p),
                 resident_bytes() as f64 / 1e9,
                 started.elapsed().as_secs_f64()
             );
         }
     }
+}
+
+/// What a progress report says, in words: "start d4: 1,234 positions with 20 pegs".
+pub fn layer_words(board: &Board, p: &Progress) -> String {
+    let what = match p.stage {
+        Stage::Start(hole) => format!("start {}", board.hole_name(hole)),
+        Stage::Classes => "every start's classes".to_string(),
+        Stage::FinishHoles => "finish holes".to_string(),
+        Stage::Position => "the position".to_string(),
+        Stage::CoachFuture => "finding the position's future".to_string(),
+        Stage::CoachValues => "the odds, from the fewest pegs up".to_string(),
+    };
+    let count = match p.stage {
+        Stage::FinishHoles => plural(p.positions, "winnable class", "winnable classes"),
+        _ => plural(p.positions, "position", "positions"),
+    };
+    format!("{what}: {count} with {}", plural(p.pegs.into(), "peg", "pegs"))
 }
 
 /// Clears the progress line when dropped, if one was shown.

@@ -31,6 +31,9 @@ use rug::{Integer, Rational};
 use std::collections::BTreeSet;
 use std::sync::Mutex;
 
+/// The group's identity: its elements are sorted, and the identity permutation comes first.
+const IDENTITY: usize = 0;
+
 /// Positions taken at a time, per task and between looks at the cancel token.
 const CHUNK: usize = 1024;
 
@@ -247,10 +250,13 @@ impl LayerValues {
         let one_peg = pegs_left.iter().find(|(n, _)| *n == 1).map_or_else(Rational::new, |(_, p)| p.clone());
         Odds { one_peg, expected_pegs_left, pegs_left }
     }
+}
 
-    fn prospects(&self, i: usize) -> Prospects {
-        Prospects { wins_by_hole: self.wins(i).map(|(h, n)| (h as u8, to_integer(n))).collect() }
-    }
+/// lcm / total, the factor that brings a position's sums over its layer's denominator:
+/// mostly a machine word.
+enum Factor {
+    Small(u64),
+    Big(Integer),
 }
 
 /// The values of a root (a layer of one), of its children and of theirs (none where a
@@ -264,6 +270,7 @@ struct Top {
 impl<'a> Coach<'a> {
     pub fn new(board: &'a Board, policy: Policy) -> Coach<'a> {
         let group = SymmetryGroup::of_board(board);
+        debug_assert!(group.perms()[IDENTITY].iter().enumerate().all(|(h, &g)| usize::from(g) == h));
         let undo = (0..group.order()).map(|g| group.perms()[group.inverse(g)].to_vec()).collect();
         let moves = MoveTable::new(board);
         Coach {
@@ -312,31 +319,38 @@ impl<'a> Coach<'a> {
     }
 
     /// Every legal jump from `pos` with its odds and prospects.
-    pub fn advise(&mut self, pos: Pegs) -> Result<Advice, Error> {
-        Ok(self.advise_ahead(pos)?.0)
+    pub fn advise(&self, pos: Pegs) -> Result<Advice, Error> {
+        let pos = pos & self.board.full();
+        let top = self.evaluate(pos)?;
+        Ok(self.root_advice(pos, &top))
     }
 
     /// The advice for `pos`, and for every position one of its jumps leads to (in the order
     /// of its jumps), from the same pass: the values of the two layers below a position are
     /// all the advice for it needs, so a page can answer the next jump at once.
-    pub fn advise_ahead(&mut self, pos: Pegs) -> Result<(Advice, Vec<Advice>), Error> {
+    pub fn advise_ahead(&self, pos: Pegs) -> Result<(Advice, Vec<Advice>), Error> {
         let pos = pos & self.board.full();
         let top = self.evaluate(pos)?;
-        let here = self.advice_at(pos, top.here.odds(0), top.here.prospects(0), top.children.as_ref());
-        let ahead = match (&top.children, &top.grandchildren) {
-            (Some(children), grandchildren) => here
+        let here = self.root_advice(pos, &top);
+        let ahead = match &top.children {
+            Some(children) => here
                 .jumps
                 .iter()
                 .map(|j| {
                     let child = pos.without(j.from).without(j.over).with(j.to);
                     let (i, element) = self.find(children, child);
                     let (odds, prospects) = (children.odds(i), self.oriented(children, i, element));
-                    self.advice_at(child, odds, prospects, grandchildren.as_ref())
+                    self.advice_at(child, odds, prospects, top.grandchildren.as_ref())
                 })
                 .collect(),
-            (None, _) => Vec::new(),
+            None => Vec::new(),
         };
         Ok((here, ahead))
+    }
+
+    /// The advice for the root of `top` (its own position: no symmetry to undo).
+    fn root_advice(&self, pos: Pegs, top: &Top) -> Advice {
+        self.advice_at(pos, top.here.odds(0), self.oriented(&top.here, 0, IDENTITY), top.children.as_ref())
     }
 
     /// The advice for `pos`, given its own odds and prospects and the values of the layer
@@ -381,13 +395,13 @@ impl<'a> Coach<'a> {
     }
 
     /// What random play from `pos` leads to.
-    pub fn odds_of(&mut self, pos: Pegs) -> Result<Odds, Error> {
+    pub fn odds_of(&self, pos: Pegs) -> Result<Odds, Error> {
         Ok(self.evaluate(pos)?.here.odds(0))
     }
 
     /// What perfect play from `pos` can still do.
-    pub fn prospects_of(&mut self, pos: Pegs) -> Result<Prospects, Error> {
-        Ok(self.evaluate(pos)?.here.prospects(0))
+    pub fn prospects_of(&self, pos: Pegs) -> Result<Prospects, Error> {
+        Ok(self.oriented(&self.evaluate(pos)?.here, 0, IDENTITY))
     }
 
     fn too_many(&self) -> Error {
@@ -510,20 +524,29 @@ impl<'a> Coach<'a> {
     fn layer_values(&self, layer: Layer, below: Option<&LayerValues>) -> Result<LayerValues, Error> {
         let totals = (0..layer.positions.len())
             .into_par_iter()
-            .fold(BTreeSet::new, |mut totals, i| {
-                let (mut legal, mut weights) = (Vec::new(), Vec::new());
-                if let Some(total) = self.total(&layer, i, &mut legal, &mut weights) {
-                    totals.insert(total);
-                }
-                totals
-            })
+            .fold(
+                || (BTreeSet::new(), Vec::new(), Vec::new()),
+                |(mut totals, mut legal, mut weights), i| {
+                    if let Some(total) = self.total(&layer, i, &mut legal, &mut weights) {
+                        totals.insert(total);
+                    }
+                    (totals, legal, weights)
+                },
+            )
+            .map(|(totals, _, _)| totals)
             .reduce(BTreeSet::new, |mut a, b| {
                 a.extend(b);
                 a
             });
         let lcm = totals.iter().fold(Integer::from(1), |l, &t| l.lcm(&Integer::from(t)));
         // lcm / total for each of the few totals, not for every position.
-        let factors: HashMap<u64, Integer> = totals.iter().map(|&t| (t, Integer::from(&lcm / t))).collect();
+        let factors: HashMap<u64, Factor> = totals
+            .iter()
+            .map(|&t| {
+                let f = Integer::from(&lcm / t);
+                (t, f.to_u64().map_or(Factor::Big(f), Factor::Small))
+            })
+            .collect();
         let denominator = match below {
             Some(b) => Integer::from(&lcm * &b.denominator),
             None => lcm.clone(),
@@ -564,11 +587,14 @@ impl<'a> Coach<'a> {
         layer: &Layer,
         range: std::ops::Range<usize>,
         below: Option<&LayerValues>,
-        factors: &HashMap<u64, Integer>,
+        factors: &HashMap<u64, Factor>,
         denominator: &Integer,
     ) -> Values {
         let stride = layer.positions.first().map_or(0, |p| p.count() as usize + 1);
         let width = limbs_for(denominator.significant_bits());
+        // A position with no jump ends where it is: P(its own pegs left) = denominator / itself.
+        let mut one = vec![0u64; width];
+        write(&mut one, denominator);
         // Sums of weighted values need a limb more than the values (weights and their
         // number fit 64 bits).
         let sum_width = below.map_or(1, |b| b.parts.first().map_or(1, |p| p.numerators.width) + 1);
@@ -602,18 +628,18 @@ impl<'a> Coach<'a> {
                             &mut sums[pegs * sum_width..(pegs + 1) * sum_width],
                             &mut num[pegs * width..(pegs + 1) * width],
                         );
-                        match factor.to_u64() {
-                            Some(f) => mul_into(out, sum, f),
-                            None => {
+                        match factor {
+                            Factor::Small(f) => mul_into(out, sum, *f),
+                            Factor::Big(f) => {
                                 out.fill(0);
-                                write(out, &(to_integer(sum) * factor));
+                                write(out, &(to_integer(sum) * f));
                             }
                         }
                         sum.fill(0);
                     }
                 }
                 _ => {
-                    write(&mut num[(stride - 1) * width..stride * width], denominator);
+                    num[(stride - 1) * width..stride * width].copy_from_slice(&one);
                     counted = 1 << (stride - 1);
                     if let Some(h) = layer.positions[i].single_hole() {
                         won[h as usize * wins_width] = 1;

@@ -10,13 +10,13 @@
 //! error.
 
 use crate::cli::interrupt;
+use crate::cli::progress::layer_words;
 use axum::Router;
 use axum::extract::{DefaultBodyLimit, Query, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use pegchain::render::coach::CoachView;
-use pegchain::render::number::grouped;
 use pegchain::solitaire::Pegs;
 use pegchain::solitaire::coach::Coach;
 use pegchain::solitaire::position::{parse_position, play};
@@ -216,11 +216,11 @@ async fn coach(State(shared): State<Arc<Shared>>, query: CoachQueryResult) -> Re
         tokio::task::spawn_blocking(move || -> Result<Vec<(Key, String)>, Error> {
             let _permit = permit;
             let _working = Telling::new(&reporter, &key_here, "starting");
-            let shown = (reporter.clone(), key_here.clone());
+            let shown = (reporter.clone(), key_here.clone(), &board);
             let (here, ahead) = Coach::new(&board, policy)
                 .with_cancel(cancel)
                 .with_limit(MAX_POSITIONS)
-                .with_progress(move |p| shown.0.tell(&shown.1, Some(progress_text(p))))
+                .with_progress(move |p| shown.0.tell(&shown.1, Some(layer_words(shown.2, p))))
                 .advise_ahead(position)?;
             // The answers for the positions one jump ahead come with it: the next click is
             // answered from the cache.
@@ -277,15 +277,6 @@ impl Drop for Telling {
     fn drop(&mut self) {
         self.0.tell(&self.1, None);
     }
-}
-
-/// "finding the position's future: 12,345 positions with 20 pegs".
-fn progress_text(p: &pegchain::solitaire::exact::Progress) -> String {
-    let what = match p.stage {
-        pegchain::solitaire::exact::Stage::CoachFuture => "finding the position's future",
-        _ => "the odds, from the fewest pegs up",
-    };
-    format!("{what}: {} positions with {} pegs", grouped(p.positions), p.pegs)
 }
 
 /// `GET /api/progress` with a coach request's query: `{"working": true, "progress": "..."}`
