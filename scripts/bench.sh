@@ -82,6 +82,29 @@ if [ "${1:-}" = "--big" ]; then
         "$(wall_and_peak $bin exact --board english --start all -q $method)"
     done
   fi
+  if command -v mpirun >/dev/null 2>&1 && command -v mpicc >/dev/null 2>&1; then
+    # The same binary with the mpi feature: one process alone runs as without it.
+    cargo build --release --quiet --features mpi
+    echo
+    echo "== MPI: the English centre shared by N local processes (on 2 cores the point is"
+    echo "   correctness and traffic, not speed-up); wall time, each process's peak memory"
+    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+    plain_out=$(mktemp); mpi_out=$(mktemp)
+    printf '%-50s %s
+' "exact --board english --start d4 (no mpirun)" \
+      "$(/usr/bin/time -f "%e s, %M KB" $bin exact --board english --start d4 -q --json 2>&1 >"$plain_out" | tail -n 1)"
+    for np in 1 2 4; do
+      t0=$(date +%s%N)
+      peaks=$(mpirun -q --oversubscribe --bind-to none -np $np /usr/bin/time -f "%M" \
+        $bin exact --board english --start d4 -q --json 2>&1 >"$mpi_out" | awk '{printf "%.2f GB ", $1 / 1e6}')
+      t1=$(date +%s%N)
+      same=$(cmp -s "$plain_out" "$mpi_out" && echo "same bytes" || echo "DIFFERENT bytes")
+      printf '%-50s %s
+' "mpirun -np $np ... exact --board english --start d4" \
+        "$(( (t1 - t0) / 1000000 )) ms; per process: $peaks; $same"
+    done
+    rm -f "$plain_out" "$mpi_out"
+  fi
   echo
   echo "== A sparse chain of a million states and ten million transitions (target: read in seconds, < 4 GB)"
   chain_dir=$(mktemp -d)

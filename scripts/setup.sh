@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Installs what a fresh machine lacks to build pegchain: m4 (GMP's build needs it) and,
 # if missing, a Rust toolchain from rustup. With --browser (scripts/test.sh passes it), also
-# Debian's chromium and chromium-driver for the coach page's browser test; a failed browser
-# install only warns (the test then says it is skipped). Safe to run again: it only installs
-# what is missing.
+# Debian's chromium and chromium-driver for the coach page's browser test; with --mpi (also
+# passed by scripts/test.sh), Open MPI and libclang for the `mpi` feature (mpirun shares
+# exact, count and ends between processes). A failed browser or MPI install only warns (its
+# tests are then skipped). Safe to run again: it only installs what is missing.
 set -euo pipefail
 
 need_apt=()
@@ -31,4 +32,13 @@ if [[ " $* " == *" --browser "* ]] && { [ ! -x /usr/bin/chromium ] || [ ! -x /us
   [ "$(id -u)" -eq 0 ] || sudo="sudo"
   { $sudo apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium chromium-driver >/dev/null; } ||
     echo "setup: could not install chromium; the browser test will be skipped" >&2
+fi
+
+if [[ " $* " == *" --mpi "* ]] && { ! command -v mpirun >/dev/null 2>&1 || ! command -v mpicc >/dev/null 2>&1 ||
+  ! ls /usr/lib/llvm-*/lib/libclang.so >/dev/null 2>&1; }; then
+  echo "setup: installing openmpi-bin, libopenmpi-dev and libclang-dev (for the mpi feature)" >&2
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  { $sudo apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq openmpi-bin libopenmpi-dev libclang-dev >/dev/null; } ||
+    echo "setup: could not install Open MPI; the build leaves out the mpi feature and its tests" >&2
 fi

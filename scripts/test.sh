@@ -4,11 +4,14 @@
 # Arguments go to `cargo test` (e.g. -- --ignored).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-source scripts/setup.sh --browser
+source scripts/setup.sh --browser --mpi
+# The mpi feature where Open MPI is installed (its tests run mpirun with 1, 2 and 4 processes).
+features=()
+command -v mpicc >/dev/null 2>&1 && command -v mpirun >/dev/null 2>&1 && features=(--features mpi)
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 status=0
-cargo test --release --workspace "$@" 2>&1 | tee "$log" || status=$?
+cargo test --release --workspace "${features[@]}" "$@" 2>&1 | tee "$log" || status=$?
 # The README's examples are real output: each one is run again and compared.
 if python3 scripts/readme_examples.py --check; then
   echo "test result: ok. 1 passed; 0 failed; 0 ignored (README examples)" >> "$log"

@@ -9,6 +9,7 @@
 pub mod backward;
 pub mod cancel;
 pub mod error;
+pub mod exchange;
 pub mod explicit;
 pub mod layered;
 pub mod sampler;
@@ -16,7 +17,8 @@ pub mod stats;
 
 pub use cancel::Cancel;
 pub use error::EngineError;
-pub use layered::{Layer, Mode, Options, RunState, propagate};
+pub use exchange::{Exchange, InMemory, Solo};
+pub use layered::{Across, Layer, Mode, Options, RunState, propagate};
 
 use std::hash::Hash;
 

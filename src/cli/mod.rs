@@ -10,6 +10,7 @@ pub mod files;
 pub mod interrupt;
 pub mod limits;
 pub mod output;
+pub mod processes;
 pub mod progress;
 pub mod serve;
 pub mod validate;
@@ -37,10 +38,29 @@ pub fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    let _membership = processes::join();
     interrupt::install();
-    match run(cli.command).and_then(|text| output::emit(&text)) {
+    let outcome = only_shared_commands(&cli.command).and_then(|()| run(cli.command));
+    // Every process of a shared run has the whole answer (or the same error): one speaks.
+    if !processes::speaks() {
+        return outcome.map_or_else(|failure| failure.code(), |_| ExitCode::SUCCESS);
+    }
+    match outcome.and_then(|text| output::emit(&text)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(failure) => failure.report(),
+    }
+}
+
+/// Under `mpirun`, the commands whose work the processes share; any other is refused
+/// rather than run once per process.
+fn only_shared_commands(command: &Command) -> Result<(), output::Failure> {
+    let n = processes::count();
+    match command {
+        _ if n == 1 => Ok(()),
+        Command::Exact(_) | Command::Count(_) | Command::Ends(_) => Ok(()),
+        _ => Err(output::Failure::Input(pegchain::Error::Invalid(format!(
+            "only exact, count and ends share their work between processes; run this command as one process, not under mpirun with {n}"
+        )))),
     }
 }
 

@@ -35,18 +35,19 @@ impl Failure {
     /// One line on stderr and the exit code.
     pub fn report(&self) -> ExitCode {
         match self {
-            Failure::Input(e) => {
-                eprintln!("pegchain: {}", words(e));
-                ExitCode::from(2)
-            }
-            Failure::Runtime(why) => {
-                eprintln!("pegchain: {why}");
-                ExitCode::from(1)
-            }
-            Failure::Interrupted(done) => {
-                eprintln!("pegchain: interrupted: {done}");
-                ExitCode::from(super::interrupt::exit_code())
-            }
+            Failure::Input(e) => eprintln!("pegchain: {}", words(e)),
+            Failure::Runtime(why) => eprintln!("pegchain: {why}"),
+            Failure::Interrupted(done) => eprintln!("pegchain: interrupted: {done}"),
+        }
+        self.code()
+    }
+
+    /// The exit code alone.
+    pub fn code(&self) -> ExitCode {
+        match self {
+            Failure::Input(_) => ExitCode::from(2),
+            Failure::Runtime(_) => ExitCode::from(1),
+            Failure::Interrupted(_) => ExitCode::from(super::interrupt::exit_code()),
         }
     }
 }

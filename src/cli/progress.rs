@@ -15,14 +15,18 @@ pub fn layer_printer(board: &Board, quiet: bool) -> impl FnMut(&Progress) + '_ {
     let started = Instant::now();
     let mut line = Line { shown: false };
     move |p: &Progress| {
-        if show {
+        let words = || {
+            let (words, gb, s) =
+                (layer_words(board, p), resident_bytes() as f64 / 1e9, started.elapsed().as_secs_f64());
+            format!("{words}, {gb:.2} GB resident, {s:.1} s")
+        };
+        if !quiet && !p.sent.is_empty() {
+            // A run shared by processes (under mpirun, whose output is a log): a line per layer.
+            let mb: Vec<String> = p.sent.iter().map(|b| format!("{:.1}", *b as f64 / 1e6)).collect();
+            eprintln!("{} (process 0); MB sent by each process: {}", words(), mb.join(" "));
+        } else if show {
             line.mark_shown();
-            eprint!(
-                "\r\x1b[K{}, {:.2} GB resident, {:.1} s",
-                layer_words(board, p),
-                resident_bytes() as f64 / 1e9,
-                started.elapsed().as_secs_f64()
-            );
+            eprint!("\r\x1b[K{}", words());
         }
     }
 }

@@ -322,6 +322,12 @@ impl CountArgs {
             }
             self.saving.refuse_for_position()?;
         }
+        let processes = super::processes::count();
+        if processes > 1 && (self.saving.checkpoint.is_some() || self.saving.resume.is_some()) {
+            return Err(Error::Invalid(format!(
+                "--checkpoint and --resume save a run of one process, not one shared by {processes} processes"
+            )));
+        }
         let memory_budget = match self.max_memory {
             Some(gb) if !(gb > 0.0 && gb.is_finite()) => {
                 return Err(Error::Invalid(format!(
@@ -360,10 +366,12 @@ impl CountArgs {
                 whole_group: self.whole_group,
                 memory_budget,
                 cancel: interrupt::token(),
+                processes: super::processes::shared(),
             },
             budget,
             output: self.output.validate(),
-            quiet: self.quiet,
+            // Process 0 speaks for every process of a shared run.
+            quiet: self.quiet || !super::processes::speaks(),
         })
     }
 }

@@ -61,6 +61,24 @@ pub enum End {
 }
 
 impl End {
+    /// A 64-bit code (saved runs, and runs shared by processes): a finish hole as itself,
+    /// any other end as 2^32 + its pegs.
+    pub fn code(end: &End) -> u64 {
+        match *end {
+            End::Finish(h) => u64::from(h),
+            End::Pegs(n) => (1 << 32) + u64::from(n),
+        }
+    }
+
+    /// The end of a code, if it is one.
+    pub fn of_code(code: u64) -> Option<End> {
+        match code {
+            0..=255 => Some(End::Finish(code as u8)),
+            c if c > 1 << 32 => u32::try_from(c - (1 << 32)).ok().map(End::Pegs),
+            _ => None,
+        }
+    }
+
     #[inline]
     pub fn of(pos: Pegs) -> End {
         match pos.single_hole() {

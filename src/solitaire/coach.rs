@@ -298,6 +298,7 @@ impl<'a> Coach<'a> {
             stage,
             pegs,
             positions: layer.positions.len() as u64,
+            sent: Vec::new(),
         });
     }
 

@@ -7,7 +7,7 @@
 //! exactly over the class. With `--start all`, one hole per class is evaluated and the
 //! others are mapped from it by a symmetry.
 
-use crate::engine::{self, Cancel, EngineError, Layer, Mode, Options, RunState};
+use crate::engine::{self, Across, Cancel, EngineError, Exchange, Layer, Mode, Options, RunState};
 use crate::error::Error;
 use crate::solitaire::board::{Board, SymmetryGroup};
 use crate::solitaire::finishes::{self, Game, StartFigures};
@@ -42,6 +42,18 @@ pub struct EngineConfig {
     pub memory_budget: Option<u64>,
     /// Stops the evaluation (with `Error::Interrupted`) once cancelled.
     pub cancel: Cancel,
+    /// Shares each evaluation's layers with other processes (each returns the whole answer).
+    pub processes: Option<Processes>,
+}
+
+/// The processes an evaluation is shared with (see [`engine::exchange`]).
+#[derive(Clone)]
+pub struct Processes(pub std::sync::Arc<dyn Exchange>);
+
+impl std::fmt::Debug for Processes {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "process {} of {}", self.0.me(), self.0.processes())
+    }
 }
 
 impl Default for EngineConfig {
@@ -52,6 +64,7 @@ impl Default for EngineConfig {
             whole_group: false,
             memory_budget: None,
             cancel: Cancel::new(),
+            processes: None,
         }
     }
 }
@@ -73,6 +86,9 @@ pub struct Progress {
     pub stage: Stage,
     pub pegs: u32,
     pub positions: u64,
+    /// In a run shared by processes, the bytes each process sent the others to build this
+    /// layer, in process order (empty alone).
+    pub sent: Vec<u64>,
 }
 
 /// Which work a progress report is about.
@@ -90,6 +106,12 @@ pub enum Stage {
     CoachFuture,
     /// The coach valuing them, from the fewest pegs up (positions: a layer's).
     CoachValues,
+}
+
+/// The bytes each process sent to build `layer`, when processes share the run.
+fn sent_by_each(layer: &Layer<'_, Pegs>) -> Vec<u64> {
+    let each = layer.each(&[layer.sent]);
+    if each.len() == 1 { Vec::new() } else { each.into_iter().map(|s| s[0]).collect() }
 }
 
 /// Where an evaluation starts.
@@ -207,15 +229,16 @@ impl<'a> Analysis<'a> {
         let mut on_layer = |layer: &Layer<'_, Pegs>| {
             if whole.is_some() {
                 // The positions come with the finish holes; the classes show the progress.
-                let classes = layer.states.len() as u64;
-                return progress(&Progress { stage, pegs: layer.rank, positions: classes });
+                let classes = layer.total(&[layer.states.len() as u64])[0];
+                let sent = sent_by_each(layer);
+                return progress(&Progress { stage, pegs: layer.rank, positions: classes, sent });
             }
-            let (raw, classes) = self.count_layer(layer.states, &local);
+            let (raw, classes) = self.count_layer(layer, &local);
             let mut positions = positions.borrow_mut();
             positions.raw += raw;
             positions.up_to_symmetry += classes;
             positions.by_layer.push((layer.rank, raw, classes));
-            progress(&Progress { stage, pegs: layer.rank, positions: raw });
+            progress(&Progress { stage, pegs: layer.rank, positions: raw, sent: sent_by_each(layer) });
         };
         let counted = &positions;
         let mut checkpoint = save.map(|save| move |run: &RunState<Pegs, End>| save(&counted.borrow(), run));
@@ -226,6 +249,13 @@ impl<'a> Analysis<'a> {
             cancel: Some(&config.cancel),
             checkpoint: checkpoint.as_mut().map(|c| c as &mut engine::layered::Checkpoint<'_, Pegs, End>),
             resume: run,
+            across: config.processes.as_ref().map(|p| Across {
+                exchange: &*p.0,
+                state_code: |pos: Pegs| pos.0,
+                state_of: |code| Some(Pegs(code)),
+                key_code: End::code,
+                key_of: End::of_code,
+            }),
         };
         let reduced = engine::propagate(&chain, start, mode, End::of, options)
             .map_err(|e| self.in_game_words(e, origin, start.count()))?;
@@ -253,17 +283,17 @@ impl<'a> Analysis<'a> {
     }
 
     /// A layer's positions reduced by `local`: how many raw positions they stand for, and
-    /// how many classes under the board's whole group.
-    fn count_layer(&self, states: &[Pegs], local: &SymmetryGroup) -> (u64, u64) {
+    /// how many classes under the board's whole group (over every process sharing the run).
+    fn count_layer(&self, layer: &Layer<'_, Pegs>, local: &SymmetryGroup) -> (u64, u64) {
+        let states = layer.states;
         let raw: u64 = states.par_iter().map(|s| local.orbit_size(*s)).sum();
         // Reduced by the whole group already, each state is its own class.
         if local.order() == self.group.order() {
-            return (raw, states.len() as u64);
+            let counts = layer.total(&[raw, states.len() as u64]);
+            return (counts[0], counts[1]);
         }
-        let mut forms: Vec<Pegs> = states.par_iter().map(|s| self.group.canonical(*s)).collect();
-        forms.par_sort_unstable();
-        forms.dedup();
-        (raw, forms.len() as u64)
+        let forms: Vec<u64> = states.par_iter().map(|s| self.group.canonical(*s).0).collect();
+        (layer.total(&[raw])[0], layer.distinct(forms))
     }
 
     /// `evaluate`, saving after every finished layer (with the evaluations `finished` before
@@ -405,7 +435,8 @@ impl<'a> Analysis<'a> {
         }
         let game = Game { moves: &self.moves, group: &self.group, policy: config.policy };
         let positions: Vec<Pegs> = reps.iter().map(|&h| start_position(self.board, h)).collect();
-        let mut layer = |stage, pegs, positions| progress(&Progress { stage, pegs, positions });
+        let mut layer =
+            |stage, pegs, positions| progress(&Progress { stage, pegs, positions, sent: Vec::new() });
         let figures = finishes::evaluate(&game, &positions, mode, &config.cancel, &mut layer)?;
         Ok(reps.into_iter().zip(figures).collect())
     }

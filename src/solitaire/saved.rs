@@ -54,22 +54,6 @@ struct FinishedLine {
     positions: Positions,
 }
 
-/// An end's code: a finish hole as itself, any other end as 2^32 + its pegs.
-fn end_code(end: &End) -> u64 {
-    match *end {
-        End::Finish(h) => u64::from(h),
-        End::Pegs(n) => (1 << 32) + u64::from(n),
-    }
-}
-
-fn end_of(code: u64) -> Option<End> {
-    match code {
-        0..=255 => Some(End::Finish(code as u8)),
-        c if c > 1 << 32 => u32::try_from(c - (1 << 32)).ok().map(End::Pegs),
-        _ => None,
-    }
-}
-
 /// What a saved evaluation holds for one start.
 pub enum Resumed {
     Finished(Finished),
@@ -109,7 +93,7 @@ impl Saved {
                 .iter()
                 .map(|f| FinishedLine {
                     hole: f.hole,
-                    ends: f.ends.iter().map(|(e, v)| (end_code(e), v.to_string())).collect(),
+                    ends: f.ends.iter().map(|(e, v)| (End::code(e), v.to_string())).collect(),
                     positions: f.positions.clone(),
                 })
                 .collect(),
@@ -118,7 +102,7 @@ impl Saved {
         let mut bytes = serde_json::to_vec(&line).expect("a saved evaluation serializes");
         bytes.push(b'\n');
         if let Some((_, _, run)) = under_way {
-            run.encode_into(&mut bytes, |p| p.0, end_code)
+            run.encode_into(&mut bytes, |p| p.0, End::code)
                 .map_err(|e| Error::from_engine(e, |pegs| format!("the layer with {pegs} pegs")))?;
         }
         Ok(bytes)
@@ -134,7 +118,7 @@ impl Saved {
         for f in line.finished {
             let mut ends = BTreeMap::new();
             for (code, value) in f.ends {
-                let end = end_of(code).ok_or_else(|| broken("it names an end no board has"))?;
+                let end = End::of_code(code).ok_or_else(|| broken("it names an end no board has"))?;
                 let value: Rational = value.parse().map_err(|_| broken("it holds a malformed fraction"))?;
                 ends.insert(end, value);
             }
@@ -143,7 +127,8 @@ impl Saved {
         let rest = &bytes[split + 1..];
         let under_way = match line.under_way {
             Some((hole, positions)) => {
-                let run = RunState::decode(rest, |w| Some(Pegs(w)), end_of).map_err(|why| broken(&why))?;
+                let run =
+                    RunState::decode(rest, |w| Some(Pegs(w)), End::of_code).map_err(|why| broken(&why))?;
                 Some(UnderWay { hole, positions, run })
             }
             None if rest.is_empty() => None,
@@ -240,10 +225,10 @@ mod tests {
     #[test]
     fn end_codes_read_back() {
         for end in [End::Finish(0), End::Finish(255), End::Pegs(1), End::Pegs(2), End::Pegs(u32::MAX)] {
-            assert_eq!(end_of(end_code(&end)), Some(end));
+            assert_eq!(End::of_code(End::code(&end)), Some(end));
         }
-        assert_eq!(end_of(256), None);
-        assert_eq!(end_of(1 << 32), None);
+        assert_eq!(End::of_code(256), None);
+        assert_eq!(End::of_code(1 << 32), None);
     }
 
     #[test]

@@ -14,7 +14,12 @@
 //! 3. `factors`: L, each total's factor L / W_s, and each parent's share;
 //! 4. `shards`: each shard adds up its children's numerators in a small map of its own;
 //! 5. `pending`: the children are filed by rank, to wait for their layer's turn.
+//!
+//! A run may be shared by several processes (`across`, over an [`Exchange`]): each owns the
+//! states of some hash shards, and between the steps the processes agree on the next rank,
+//! the lcm L and the numerators' width, and each child goes to its owner.
 
+mod across;
 mod alloc;
 mod arena;
 mod budget;
@@ -28,14 +33,18 @@ mod shards;
 use crate::Chain;
 use crate::cancel::{Cancel, requested};
 use crate::error::{EngineError, MAX_LAYER_STATES};
+use crate::exchange::{self, Exchange, Solo};
+pub use across::Across;
 use arena::Bucket;
 use budget::History;
 use factors::Scale;
 use limbs::to_integer;
 use pending::Pending;
+use rayon::prelude::*;
 use rug::{Integer, Rational};
 pub use saved::RunState;
 use std::collections::BTreeMap;
+use std::hash::BuildHasher;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mode {
@@ -45,19 +54,77 @@ pub enum Mode {
     Paths,
 }
 
-/// A finished layer, shown to the caller before it is expanded.
+/// A finished layer, shown to the caller before it is expanded. In a run shared by several
+/// processes, each sees its own part of the layer.
 pub struct Layer<'a, S> {
     pub rank: u32,
-    /// Canonical states of the layer.
+    /// Canonical states of the layer (of this process's part).
     pub states: &'a [S],
     pub denominator: &'a Integer,
+    /// Bytes this process sent to the others to build the layer (0 alone).
+    pub sent: u64,
     nums: &'a [u64],
     stride: usize,
+    exchange: &'a dyn Exchange,
 }
 
 impl<'a, S> Layer<'a, S> {
-    fn of(rank: u32, bucket: &'a Bucket<S>, denominator: &'a Integer) -> Layer<'a, S> {
-        Layer { rank, states: &bucket.keys, denominator, nums: &bucket.nums, stride: bucket.stride }
+    fn of(
+        rank: u32,
+        bucket: &'a Bucket<S>,
+        denominator: &'a Integer,
+        (exchange, sent): (&'a dyn Exchange, u64),
+    ) -> Layer<'a, S> {
+        Layer {
+            rank,
+            states: &bucket.keys,
+            denominator,
+            sent,
+            nums: &bucket.nums,
+            stride: bucket.stride,
+            exchange,
+        }
+    }
+
+    /// Counts of this process's part added up over every process of the run (the counts
+    /// themselves alone). Every process must ask, with as many counts.
+    pub fn total(&self, counts: &[u64]) -> Vec<u64> {
+        let mut sum = vec![0u64; counts.len()];
+        for part in self.each(counts) {
+            sum.iter_mut().zip(part).for_each(|(s, c)| *s += c);
+        }
+        sum
+    }
+
+    /// Every process's counts, in process order (this process's alone). Every process must
+    /// ask, with as many counts.
+    pub fn each(&self, counts: &[u64]) -> Vec<Vec<u64>> {
+        let bytes: Vec<u8> = counts.iter().flat_map(|c| c.to_le_bytes()).collect();
+        let words = |b: &[u8]| {
+            b.chunks_exact(8).map(|w| u64::from_le_bytes(w.try_into().expect("8 bytes"))).collect()
+        };
+        self.exchange.all_gather(&bytes).iter().map(|b| words(b)).collect()
+    }
+
+    /// How many distinct keys there are among every process's `keys` (the caller's key of
+    /// each state of its part, such as a class under a larger group): each key goes to one
+    /// process, by a hash, which counts it once. Every process must ask.
+    pub fn distinct(&self, keys: Vec<u64>) -> u64 {
+        let processes = self.exchange.processes();
+        let mut mine = if processes == 1 {
+            keys
+        } else {
+            let mut parcels = vec![Vec::new(); processes];
+            let hasher = parents::shard_hasher();
+            for k in keys {
+                parcels[hasher.hash_one(k) as usize % processes].extend_from_slice(&k.to_le_bytes());
+            }
+            let received = self.exchange.all_to_all(parcels).bytes;
+            received.chunks_exact(8).map(|w| u64::from_le_bytes(w.try_into().expect("8 bytes"))).collect()
+        };
+        mine.par_sort_unstable();
+        mine.dedup();
+        self.total(&[mine.len() as u64])[0]
     }
 
     /// The numerator (over `denominator`) of the i-th state.
@@ -88,6 +155,9 @@ pub struct Options<'a, S, K = ()> {
     /// A state saved by `checkpoint` from a run of the same chain, start and mode: the run
     /// goes on from it and returns what the uninterrupted run would have.
     pub resume: Option<RunState<S, K>>,
+    /// Shares the run with other processes (see [`Across`]); every process returns the
+    /// whole result. Checkpoints are then each process's own.
+    pub across: Option<Across<'a, S, K>>,
 }
 
 /// Sees the whole state of a run after a finished layer (see [`Options::checkpoint`]).
@@ -102,6 +172,7 @@ impl<S, K> Default for Options<'_, S, K> {
             cancel: None,
             checkpoint: None,
             resume: None,
+            across: None,
         }
     }
 }
@@ -129,6 +200,10 @@ where
 
 /// `propagate` with the most states a layer may hold as a parameter, so that tests reach
 /// that refusal with small chains.
+///
+/// Every step below is taken by every process of a shared run, in the same order; a step's
+/// failure is carried to the next point where the processes meet (`together`, `gather`),
+/// so that all of them stop there with the same error.
 fn run<C, K, F>(
     chain: &C,
     start: C::State,
@@ -142,7 +217,10 @@ where
     K: Ord + Clone + Send,
     F: Fn(C::State) -> K + Sync,
 {
-    let hasher = hashbrown::DefaultHashBuilder::default();
+    let hasher = parents::shard_hasher();
+    let across = options.across;
+    let exchange: &dyn Exchange = across.as_ref().map_or(&Solo, |a| a.exchange);
+    let owner = |s: &C::State| parents::shard_of(&hasher, s) % exchange.processes();
     let start = chain.canonical(start);
     let mut run = match options.resume.take() {
         Some(saved) if saved.start != start => return Err(EngineError::ResumedElsewhere),
@@ -152,47 +230,67 @@ where
             finished_layers: 0,
             denominator: Integer::from(1),
             absorbed: BTreeMap::new(),
-            pending: Pending::new(chain.rank(start), start),
+            pending: match owner(&start) == exchange.me() {
+                true => Pending::new(chain.rank(start), start),
+                false => Pending::empty(),
+            },
             history: History::new(),
         },
     };
     // A resumed run has just been saved: the first save is due after its next layer.
     let mut saved_layers = run.finished_layers;
+    // A failure of this process since the processes last met.
+    let mut carried: Result<(), EngineError> = Ok(());
+    // Bytes this process sent to the others for the layer about to be expanded.
+    let mut sent = 0;
 
     loop {
-        if run.finished_layers > saved_layers
+        if carried.is_ok()
+            && run.finished_layers > saved_layers
             && !run.pending.buckets.is_empty()
             && let Some(save) = options.checkpoint.as_mut()
         {
-            save(&run).map_err(|()| EngineError::NotSaved { finished_layers: run.finished_layers })?;
+            carried = save(&run).map_err(|()| EngineError::NotSaved { finished_layers: run.finished_layers });
             saved_layers = run.finished_layers;
         }
         let RunState { finished_layers, denominator, absorbed, pending, history, .. } = &mut run;
         let finished_layers = *finished_layers;
-        let Some((rank, bucket)) = pending.pop() else { break };
-        if requested(options.cancel) {
-            return Err(EngineError::Cancelled { finished_layers, rank });
-        }
-        let layer = bucket.merged()?;
+        // The processes meet: the next layer is the highest rank waiting anywhere.
+        let top = carried.clone().map(|()| pending.top().map_or(Vec::new(), |r| r.to_le_bytes().to_vec()));
+        let tops = exchange::gather(exchange, top)?;
+        let Some(rank) =
+            tops.iter().filter_map(|t| Some(u32::from_le_bytes(t.get(..4)?.try_into().ok()?))).max()
+        else {
+            break;
+        };
+        let cancelled = EngineError::Cancelled { finished_layers, rank };
+        let stop = |cancel| if requested(cancel) { Err(cancelled.clone()) } else { Ok(()) };
+        let layer =
+            exchange::together(exchange, stop(options.cancel).and_then(|()| pending.take(rank).merged()))?;
         let n = layer.len();
         if let Some(cb) = options.on_layer.as_mut() {
-            cb(&Layer::of(rank, &layer, denominator));
-            if requested(options.cancel) {
-                return Err(EngineError::Cancelled { finished_layers, rank });
-            }
+            cb(&Layer::of(rank, &layer, denominator, (exchange, sent)));
         }
-        budget::check_layer(rank, n as u64, max_layer)?;
-        budget::check_scan::<C::State>(options.memory_budget, rank, n, layer.stride, history)?;
-        let scan = parents::scan(chain, &layer, rank, mode, &classify, &hasher, options.cancel)?;
-        // A cancelled scan stops early with partial findings: drop them.
-        if requested(options.cancel) {
-            return Err(EngineError::Cancelled { finished_layers, rank });
+        let scan = (|| {
+            stop(options.cancel)?;
+            budget::check_layer(rank, n as u64, max_layer)?;
+            budget::check_scan::<C::State>(options.memory_budget, rank, n, layer.stride, history)?;
+            let scan = parents::scan(chain, &layer, rank, mode, &classify, &hasher, options.cancel)?;
+            // A cancelled scan stops early with partial findings: drop them.
+            stop(options.cancel)?;
+            Ok(scan)
+        })();
+        // The processes meet: every process's moves and move totals make the step's scale.
+        let found = scan.as_ref().map(|s| step_facts(s, mode, &layer)).map_err(Clone::clone);
+        let facts = exchange::gather(exchange, found)?.iter().map(|f| StepFacts::read(f)).collect::<Vec<_>>();
+        let scan = scan?;
+        if n > 0 {
+            history.moves_per_state = scan.moves as f64 / n as f64;
         }
-        history.moves_per_state = scan.moves as f64 / n as f64;
         for (k, numerator) in scan.absorbed {
             *absorbed.entry(k).or_default() += Rational::from((numerator, denominator.clone()));
         }
-        if scan.moves == 0 {
+        if facts.iter().all(|f| f.moves == 0) {
             run.finished_layers += 1;
             continue;
         }
@@ -200,28 +298,82 @@ where
             break;
         }
 
-        let scale = Scale::of(&scan.totals, mode);
-        let stride = factors::child_stride(mode, denominator, &scale.lcm, &layer, scan.moves);
-        budget::check_step::<C::State>(options.memory_budget, rank, n, scan.moves, stride, history)?;
-        history.previous_len = n;
-        let shares = factors::shares(&layer, &scan.totals, &scale, mode, stride)?;
-        drop(layer.nums);
-        let children = shards::sum_children(scan.edges, &shares, stride, (rank, max_layer), options.cancel)?;
-        drop(shares);
-        // A cancelled sum stops early with partial sums: drop them.
-        if requested(options.cancel) {
-            return Err(EngineError::Cancelled { finished_layers, rank });
+        let all_totals: Vec<u64> = facts.iter().flat_map(|f| f.totals.iter().copied()).collect();
+        let scale = Scale::of(&all_totals, mode);
+        let stride = match mode {
+            Mode::Probability => factors::child_stride(mode, denominator, &scale.lcm, &layer, scan.moves),
+            Mode::Paths => facts.iter().map(|f| f.paths_stride).max().unwrap_or(1),
+        };
+        let children = (|| {
+            budget::check_step::<C::State>(options.memory_budget, rank, n, scan.moves, stride, history)?;
+            let shares = factors::shares(&layer, &scan.totals, &scale, mode, stride)?;
+            drop(layer);
+            let children =
+                shards::sum_children(scan.edges, &shares, stride, (rank, max_layer), options.cancel)?;
+            // A cancelled sum stops early with partial sums: drop them.
+            stop(options.cancel)?;
+            Ok(children)
+        })();
+        // The processes meet: each child goes to the process that owns it.
+        let (batches, bytes) = match &across {
+            Some(across) if exchange.processes() > 1 => across.route(children, stride)?,
+            _ => (vec![exchange::together(exchange, children)?], 0),
+        };
+        sent = bytes;
+        if n > 0 {
+            history.previous_len = n;
         }
 
         // Mass still waiting at lower ranks moves to the new denominator too.
-        if mode == Mode::Probability && scale.lcm != 1 {
-            pending.scale(&scale.lcm, stride)?;
-            *denominator *= &scale.lcm;
-        }
-        pending.receive(children, stride, rank, |s| chain.rank(s))?;
+        carried = (|| {
+            if mode == Mode::Probability && scale.lcm != 1 {
+                pending.scale(&scale.lcm, stride)?;
+                *denominator *= &scale.lcm;
+            }
+            for batch in batches {
+                pending.receive(batch, stride, rank, |s| chain.rank(s))?;
+            }
+            Ok(())
+        })();
         run.finished_layers += 1;
     }
-    Ok(run.absorbed)
+    match &across {
+        Some(across) if exchange.processes() > 1 => Ok(across.add_up(&run.absorbed)),
+        _ => Ok(run.absorbed),
+    }
+}
+
+/// What the processes tell each other about their part of a layer before its step.
+struct StepFacts {
+    moves: u64,
+    /// The width of the children's numerators in `Paths` mode (0 otherwise): it depends on
+    /// the largest count, which each process knows of its own part only.
+    paths_stride: usize,
+    /// The distinct move totals (in `Probability` mode): L is their lcm over every process.
+    totals: Vec<u64>,
+}
+
+impl StepFacts {
+    fn read(bytes: &[u8]) -> StepFacts {
+        let words: Vec<u64> =
+            bytes.chunks_exact(8).map(|w| u64::from_le_bytes(w.try_into().expect("8 bytes"))).collect();
+        StepFacts { moves: words[0], paths_stride: words[1] as usize, totals: words[2..].to_vec() }
+    }
+}
+
+/// This process's `StepFacts` as bytes.
+fn step_facts<K, S: Sync>(scan: &parents::Scan<K, S>, mode: Mode, layer: &Bucket<S>) -> Vec<u8> {
+    let paths_stride = match mode {
+        Mode::Paths => factors::child_stride(mode, &Integer::from(1), &Integer::from(1), layer, scan.moves),
+        Mode::Probability => 0,
+    };
+    let mut totals: Vec<u64> = match mode {
+        Mode::Probability => scan.totals.iter().copied().filter(|&w| w > 0).collect(),
+        Mode::Paths => Vec::new(),
+    };
+    totals.sort_unstable();
+    totals.dedup();
+    [scan.moves, paths_stride as u64].iter().chain(&totals).flat_map(|w| w.to_le_bytes()).collect()
 }
 
 /// States per parallel chunk of a layer: a few chunks per thread, for balance. Each chunk

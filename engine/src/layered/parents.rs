@@ -192,7 +192,13 @@ fn gather<K: Ord, S>(parts: Vec<Part<K, S>>, n: usize) -> Scan<K, S> {
     Scan { totals, absorbed, edges, moves }
 }
 
+/// The hasher that shards children: fixed, so every process of a shared run puts a state
+/// in the same shard, and so with the same owner.
+pub(super) fn shard_hasher() -> foldhash::fast::FixedState {
+    foldhash::fast::FixedState::with_seed(0x5eed_9e37_79b9_7f4a)
+}
+
 #[inline]
-fn shard_of<S: Hash>(hasher: &impl BuildHasher, state: &S) -> usize {
+pub(super) fn shard_of<S: Hash>(hasher: &impl BuildHasher, state: &S) -> usize {
     (hasher.hash_one(state) >> 58) as usize % SHARDS
 }

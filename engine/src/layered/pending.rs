@@ -18,9 +18,20 @@ impl<S: Copy + Ord> Pending<S> {
         Pending { buckets: BTreeMap::from([(rank, Bucket::single(start))]) }
     }
 
-    /// The bucket of the highest rank: no layer can feed it any more.
-    pub fn pop(&mut self) -> Option<(u32, Bucket<S>)> {
-        self.buckets.pop_last()
+    /// Nothing waiting (a process of a shared run that owns no start).
+    pub fn empty() -> Pending<S> {
+        Pending { buckets: BTreeMap::new() }
+    }
+
+    /// The highest rank waiting.
+    pub fn top(&self) -> Option<u32> {
+        self.buckets.last_key_value().map(|(r, _)| *r)
+    }
+
+    /// The bucket of rank `rank`, the highest rank waiting anywhere, so no layer can feed it
+    /// any more (empty when nothing of that rank waits here).
+    pub fn take(&mut self, rank: u32) -> Bucket<S> {
+        self.buckets.remove(&rank).unwrap_or_else(|| Bucket::new(1))
     }
 
     /// Multiplies every waiting numerator by `factor` when the common denominator does.

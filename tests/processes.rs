@@ -1,0 +1,142 @@
+//! Runs shared by several processes: in the library, processes played by threads (the
+//! engine's `InMemory` exchange) give reports equal to one process's, field for field; with
+//! the `mpi` feature, `mpirun` with 1, 2 and 4 local processes prints the same bytes as the
+//! plain binary, and refuses what it cannot share in one line.
+
+use pegchain::engine::InMemory;
+use pegchain::solitaire::board;
+use pegchain::solitaire::exact::{Analysis, EngineConfig, Processes, Starts};
+use std::sync::Arc;
+
+/// The exact and count reports (as their debug text, every field) of every start of `board`,
+/// shared by `processes` threads: one pair per thread.
+fn reports_on(board_name: &str, processes: usize, config: &EngineConfig) -> Vec<(String, String)> {
+    let board = board::builtin(board_name).unwrap();
+    InMemory::run(processes, |exchange| {
+        let config = EngineConfig { processes: Some(Processes(Arc::new(exchange))), ..config.clone() };
+        let analysis = Analysis::new(&board);
+        let exact = analysis.exact(&Starts::All, &config, &mut |_| ()).unwrap();
+        let count = analysis.count(&Starts::All, &config, &mut |_| ()).unwrap();
+        (format!("{exact:?}"), format!("{count:?}"))
+    })
+}
+
+#[test]
+fn every_process_reports_what_one_process_alone_reports() {
+    for config in [
+        EngineConfig::default(),
+        EngineConfig { reduce: false, ..EngineConfig::default() },
+        EngineConfig { whole_group: true, ..EngineConfig::default() },
+    ] {
+        let board = board::builtin("triangle5").unwrap();
+        let analysis = Analysis::new(&board);
+        let exact = analysis.exact(&Starts::All, &config, &mut |_| ()).unwrap();
+        let count = analysis.count(&Starts::All, &config, &mut |_| ()).unwrap();
+        // The published figure (seed 000), so that equal reports are right ones: 568,630 games from A.
+        assert_eq!(count.starts[0].games, 568_630);
+        let alone = (format!("{exact:?}"), format!("{count:?}"));
+        for processes in [1, 2, 3] {
+            for shared in reports_on("triangle5", processes, &config) {
+                assert_eq!(shared, alone, "{processes} processes, {config:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn positions_and_classes_are_counted_once_over_every_process() {
+    let board = board::builtin("triangle6").unwrap();
+    let alone = Analysis::new(&board).exact(&Starts::All, &EngineConfig::default(), &mut |_| ()).unwrap();
+    // From A: 291,987 raw positions (Storm's state count), in fewer classes of the whole group.
+    assert_eq!(alone.starts[0].positions.raw, 291_987);
+    for (exact, _) in reports_on("triangle6", 2, &EngineConfig::default()) {
+        assert_eq!(exact, format!("{alone:?}"));
+    }
+}
+
+#[cfg(feature = "mpi")]
+mod under_mpirun {
+    use std::process::{Command, Output};
+
+    fn mpirun(processes: usize, args: &[&str]) -> Option<Output> {
+        mpirun_with(processes, args, None)
+    }
+
+    /// `round_bytes`: the most bytes a process sends another in one MPI call.
+    fn mpirun_with(processes: usize, args: &[&str], round_bytes: Option<usize>) -> Option<Output> {
+        let exe = assert_cmd::cargo::cargo_bin("pegchain");
+        let mut command = Command::new("mpirun");
+        if let Some(bytes) = round_bytes {
+            command.args(["-x", &format!("PEGCHAIN_MPI_ROUND_BYTES={bytes}")]);
+        }
+        let out = command
+            .args(["-q", "--oversubscribe", "--bind-to", "none", "-np", &processes.to_string()])
+            .arg(exe)
+            .args(args)
+            .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
+            .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+            .output();
+        match out {
+            Ok(out) => Some(out),
+            Err(e) => {
+                eprintln!("skipped: mpirun could not start ({e}); scripts/setup.sh --mpi installs Open MPI");
+                None
+            }
+        }
+    }
+
+    fn plain(args: &[&str]) -> Output {
+        assert_cmd::Command::cargo_bin("pegchain").unwrap().args(args).output().unwrap()
+    }
+
+    fn same_bytes_on_1_2_and_4_processes(args: &[&str]) {
+        let alone = plain(args);
+        assert!(alone.status.success());
+        for processes in [1, 2, 4] {
+            let Some(shared) = mpirun(processes, args) else { return };
+            let err = String::from_utf8_lossy(&shared.stderr);
+            assert!(shared.status.success(), "{processes} processes: {err}");
+            assert_eq!(shared.stdout, alone.stdout, "{processes} processes, {args:?}");
+        }
+    }
+
+    #[test]
+    fn mpirun_prints_the_bytes_of_one_process() {
+        same_bytes_on_1_2_and_4_processes(&["exact", "--board", "triangle6", "--start", "all", "--json"]);
+        same_bytes_on_1_2_and_4_processes(&["count", "--board", "triangle6", "--start", "all"]);
+        same_bytes_on_1_2_and_4_processes(&["ends", "--board", "triangle5", "--start", "all", "--csv"]);
+    }
+
+    #[test]
+    fn parcels_larger_than_one_mpi_call_go_in_rounds() {
+        let args = ["exact", "--board", "triangle5", "--start", "all", "--json"];
+        let alone = plain(&args);
+        // 100 bytes a call: the widest layer's parcels take several rounds.
+        let Some(shared) = mpirun_with(3, &args, Some(100)) else { return };
+        assert!(shared.status.success(), "{}", String::from_utf8_lossy(&shared.stderr));
+        assert_eq!(shared.stdout, alone.stdout);
+    }
+
+    #[test]
+    #[ignore = "the English board from the centre, three times: minutes"]
+    fn mpirun_prints_the_bytes_of_one_process_on_the_english_board() {
+        same_bytes_on_1_2_and_4_processes(&["exact", "--board", "english", "--start", "d4", "--json"]);
+    }
+
+    #[test]
+    fn under_mpirun_bad_input_and_unshared_commands_get_one_line_from_one_process() {
+        for args in [
+            &["exact", "--board", "nosuch"][..],
+            &["simulate", "--games", "10"],
+            &["exact", "--board", "triangle5", "--checkpoint", "/tmp/pegchain-mpi-test.ckpt"],
+        ] {
+            let Some(out) = mpirun(2, args) else { return };
+            assert_eq!(out.status.code(), Some(2), "{args:?}");
+            assert!(out.stdout.is_empty());
+            let err = String::from_utf8(out.stderr).unwrap();
+            assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+            assert!(err.starts_with("pegchain: "), "{err}");
+        }
+        assert!(!std::path::Path::new("/tmp/pegchain-mpi-test.ckpt").exists());
+    }
+}
