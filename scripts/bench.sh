@@ -92,7 +92,8 @@ if [ "${1:-}" = "--big" ]; then
     plain_out=$(mktemp); mpi_out=$(mktemp)
     printf '%-50s %s
 ' "exact --board english --start d4 (no mpirun)" \
-      "$(/usr/bin/time -f "%e s, %M KB" $bin exact --board english --start d4 -q --json 2>&1 >"$plain_out" | tail -n 1)"
+      "$(/usr/bin/time -f "%e %M" $bin exact --board english --start d4 -q --json 2>&1 >"$plain_out" |
+        tail -n 1 | awk '{printf "%d ms; %.2f GB", $1 * 1000, $2 / 1e6}')"
     for np in 1 2 4; do
       t0=$(date +%s%N)
       peaks=$(mpirun -q --oversubscribe --bind-to none -np $np /usr/bin/time -f "%M" \

@@ -140,3 +140,25 @@ mod under_mpirun {
         assert!(!std::path::Path::new("/tmp/pegchain-mpi-test.ckpt").exists());
     }
 }
+
+/// A binary built without the feature, started by mpirun as one of several processes, would
+/// print the whole answer once per process: it refuses, process 0 saying why.
+#[cfg(not(feature = "mpi"))]
+#[test]
+fn without_the_feature_a_binary_started_as_one_of_several_processes_refuses() {
+    let run = |rank: &str| {
+        assert_cmd::Command::cargo_bin("pegchain")
+            .unwrap()
+            .args(["exact", "--board", "triangle5"])
+            .env("OMPI_COMM_WORLD_SIZE", "2")
+            .env("OMPI_COMM_WORLD_RANK", rank)
+            .output()
+            .unwrap()
+    };
+    let (first, second) = (run("0"), run("1"));
+    assert_eq!((first.status.code(), second.status.code()), (Some(2), Some(2)));
+    assert!(first.stdout.is_empty() && second.stdout.is_empty() && second.stderr.is_empty());
+    let err = String::from_utf8(first.stderr).unwrap();
+    assert_eq!(err.lines().count(), 1);
+    assert!(err.contains("built without the mpi feature"), "{err}");
+}

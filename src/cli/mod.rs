@@ -39,6 +39,14 @@ pub fn main() -> ExitCode {
         }
     };
     let _membership = processes::join();
+    if let Some((n, me)) = processes::copies_without_mpi() {
+        if me == 0 {
+            eprintln!(
+                "pegchain: started as one of {n} processes, but built without the mpi feature: build with `cargo build --release --features mpi` to share the work, or run one process"
+            );
+        }
+        return ExitCode::from(2);
+    }
     interrupt::install();
     let outcome = only_shared_commands(&cli.command).and_then(|()| run(cli.command));
     // Every process of a shared run has the whole answer (or the same error): one speaks.

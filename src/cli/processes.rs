@@ -35,6 +35,19 @@ pub fn join() -> Membership {
     Membership {}
 }
 
+/// Started by `mpirun` as one of several processes, by a binary built without the `mpi`
+/// feature: the number of processes and this one's number, read from mpirun's environment
+/// (each process would otherwise compute and print the whole answer alone).
+pub fn copies_without_mpi() -> Option<(usize, usize)> {
+    if cfg!(feature = "mpi") {
+        return None;
+    }
+    let var = |names: [&str; 2]| names.iter().find_map(|n| std::env::var(n).ok()?.parse::<usize>().ok());
+    let size = var(["OMPI_COMM_WORLD_SIZE", "PMI_SIZE"])?;
+    let me = var(["OMPI_COMM_WORLD_RANK", "PMI_RANK"]).unwrap_or(0);
+    (size > 1).then_some((size, me))
+}
+
 /// The processes this run shares its work with, when there are others.
 pub fn shared() -> Option<Processes> {
     #[cfg(feature = "mpi")]
