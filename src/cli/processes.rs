@@ -19,8 +19,7 @@ static SHARED: std::sync::OnceLock<Processes> = std::sync::OnceLock::new();
 pub fn join() -> Membership {
     #[cfg(feature = "mpi")]
     {
-        let started_by_mpirun =
-            ["OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_SIZE"].iter().any(|v| std::env::var_os(v).is_some());
+        let started_by_mpirun = launched_as().is_some() || env_number(&RANK_VARIABLES).is_some();
         let universe =
             started_by_mpirun.then(|| mpi::initialize_with_threading(mpi::Threading::Funneled)).flatten();
         if let Some((universe, _)) = &universe {
@@ -42,10 +41,22 @@ pub fn copies_without_mpi() -> Option<(usize, usize)> {
     if cfg!(feature = "mpi") {
         return None;
     }
-    let var = |names: [&str; 2]| names.iter().find_map(|n| std::env::var(n).ok()?.parse::<usize>().ok());
-    let size = var(["OMPI_COMM_WORLD_SIZE", "PMI_SIZE"])?;
-    let me = var(["OMPI_COMM_WORLD_RANK", "PMI_RANK"]).unwrap_or(0);
-    (size > 1).then_some((size, me))
+    launched_as().filter(|&(size, _)| size > 1)
+}
+
+/// Where a launcher (Open MPI's mpirun, or a PMI launcher such as Slurm's srun) says how
+/// many processes it started, and which one this is.
+const SIZE_VARIABLES: [&str; 2] = ["OMPI_COMM_WORLD_SIZE", "PMI_SIZE"];
+const RANK_VARIABLES: [&str; 3] = ["OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"];
+
+/// The number of processes a launcher started and this one's number, if one started it.
+fn launched_as() -> Option<(usize, usize)> {
+    Some((env_number(&SIZE_VARIABLES)?, env_number(&RANK_VARIABLES).unwrap_or(0)))
+}
+
+/// The first of `names` set to a number.
+fn env_number(names: &[&str]) -> Option<usize> {
+    names.iter().find_map(|n| std::env::var(n).ok()?.parse().ok())
 }
 
 /// The processes this run shares its work with, when there are others.

@@ -4,10 +4,10 @@
 
 use super::parents::SHARDS;
 use super::shards::Children;
+use super::wire::{self, Reader, Writer};
 use crate::error::EngineError;
 use crate::exchange::{self, Exchange};
-use rug::integer::Order;
-use rug::{Integer, Rational};
+use rug::Rational;
 use std::collections::BTreeMap;
 
 /// Children from one process, by shard.
@@ -55,9 +55,10 @@ impl<S: Copy, K: Ord + Clone> Across<'_, S, K> {
                         continue;
                     }
                     let out = &mut parcels[to];
-                    out.extend_from_slice(&(keys.len() as u64).to_le_bytes());
-                    out.extend(keys.iter().flat_map(|&k| (self.state_code)(k).to_le_bytes()));
-                    out.extend(nums.iter().flat_map(|w| w.to_le_bytes()));
+                    let mut out = Writer(out);
+                    out.word(keys.len() as u64);
+                    keys.iter().for_each(|&k| out.word((self.state_code)(k)));
+                    nums.iter().for_each(|&w| out.word(w));
                 }
                 // This process's own parcel stays here: only its status is looked at.
                 parcels[me].truncate(1);
@@ -79,21 +80,15 @@ impl<S: Copy, K: Ord + Clone> Across<'_, S, K> {
 
     /// The shards another process sent, as `route` wrote them.
     fn read_children(&self, bytes: &[u8], stride: usize) -> Vec<Children<S>> {
-        let words = |from: usize, n: usize| {
-            bytes[8 * from..8 * (from + n)]
-                .chunks_exact(8)
-                .map(|w| u64::from_le_bytes(w.try_into().expect("8 bytes")))
-        };
+        let mut words = wire::words(bytes);
         let mut out = Vec::new();
-        let mut at = 0;
-        while 8 * at < bytes.len() {
-            let n = words(at, 1).next().expect("a count") as usize;
-            let keys = words(at + 1, n)
+        while let Some(n) = words.next() {
+            let n = n as usize;
+            let keys = (&mut words)
+                .take(n)
                 .map(|c| (self.state_of)(c).expect("a state code from this program's own processes"))
                 .collect();
-            let nums = words(at + 1 + n, n * stride).collect();
-            out.push((keys, nums));
-            at += 1 + n + n * stride;
+            out.push((keys, (&mut words).take(n * stride).collect()));
         }
         out
     }
@@ -101,37 +96,14 @@ impl<S: Copy, K: Ord + Clone> Across<'_, S, K> {
     /// The mass every process absorbed, added up (the same on every process).
     pub(super) fn add_up(&self, mine: &BTreeMap<K, Rational>) -> BTreeMap<K, Rational> {
         let mut bytes = Vec::new();
-        for (k, v) in mine {
-            bytes.extend_from_slice(&(self.key_code)(k).to_le_bytes());
-            for n in [v.numer(), v.denom()] {
-                let mut digits = vec![0u8; n.significant_digits::<u8>()];
-                n.write_digits(&mut digits, Order::Lsf);
-                bytes.push(u8::from(*n < 0));
-                bytes.extend_from_slice(&(digits.len() as u64).to_le_bytes());
-                bytes.extend_from_slice(&digits);
-            }
-        }
+        Writer(&mut bytes).fractions(mine, self.key_code);
         let mut all: BTreeMap<K, Rational> = BTreeMap::new();
         for part in self.exchange.all_gather(&bytes) {
-            let mut at = 0;
-            let word = |at: &mut usize| {
-                let w = u64::from_le_bytes(part[*at..*at + 8].try_into().expect("8 bytes"));
-                *at += 8;
-                w
-            };
-            while at < part.len() {
-                let key =
-                    (self.key_of)(word(&mut at)).expect("a class code from this program's own processes");
-                let number = |at: &mut usize| {
-                    let negative = part[*at] == 1;
-                    *at += 1;
-                    let len = word(at) as usize;
-                    let n = Integer::from_digits(&part[*at..*at + len], Order::Lsf);
-                    *at += len;
-                    if negative { -n } else { n }
-                };
-                let (numer, denom) = (number(&mut at), number(&mut at));
-                *all.entry(key).or_default() += Rational::from((numer, denom));
+            let theirs = Reader::new(&part)
+                .fractions(self.key_of)
+                .expect("fractions from this program's own processes");
+            for (k, v) in theirs {
+                *all.entry(k).or_default() += v;
             }
         }
         all

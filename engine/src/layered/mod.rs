@@ -29,6 +29,7 @@ mod parents;
 mod pending;
 mod saved;
 mod shards;
+mod wire;
 
 use crate::Chain;
 use crate::cancel::{Cancel, requested};
@@ -99,11 +100,8 @@ impl<'a, S> Layer<'a, S> {
     /// Every process's counts, in process order (this process's alone). Every process must
     /// ask, with as many counts.
     pub fn each(&self, counts: &[u64]) -> Vec<Vec<u64>> {
-        let bytes: Vec<u8> = counts.iter().flat_map(|c| c.to_le_bytes()).collect();
-        let words = |b: &[u8]| {
-            b.chunks_exact(8).map(|w| u64::from_le_bytes(w.try_into().expect("8 bytes"))).collect()
-        };
-        self.exchange.all_gather(&bytes).iter().map(|b| words(b)).collect()
+        let parts = self.exchange.all_gather(&wire::bytes_of(counts.iter().copied()));
+        parts.iter().map(|b| wire::words(b).collect()).collect()
     }
 
     /// How many distinct keys there are among every process's `keys` (the caller's key of
@@ -117,10 +115,9 @@ impl<'a, S> Layer<'a, S> {
             let mut parcels = vec![Vec::new(); processes];
             let hasher = parents::shard_hasher();
             for k in keys {
-                parcels[hasher.hash_one(k) as usize % processes].extend_from_slice(&k.to_le_bytes());
+                wire::Writer(&mut parcels[hasher.hash_one(k) as usize % processes]).word(k);
             }
-            let received = self.exchange.all_to_all(parcels).bytes;
-            received.chunks_exact(8).map(|w| u64::from_le_bytes(w.try_into().expect("8 bytes"))).collect()
+            wire::words(&self.exchange.all_to_all(parcels).bytes).collect()
         };
         mine.par_sort_unstable();
         mine.dedup();
@@ -355,9 +352,9 @@ struct StepFacts {
 
 impl StepFacts {
     fn read(bytes: &[u8]) -> StepFacts {
-        let words: Vec<u64> =
-            bytes.chunks_exact(8).map(|w| u64::from_le_bytes(w.try_into().expect("8 bytes"))).collect();
-        StepFacts { moves: words[0], paths_stride: words[1] as usize, totals: words[2..].to_vec() }
+        let mut words = wire::words(bytes);
+        let (moves, paths_stride) = (words.next().expect("moves"), words.next().expect("a width"));
+        StepFacts { moves, paths_stride: paths_stride as usize, totals: words.collect() }
     }
 }
 
@@ -373,7 +370,7 @@ fn step_facts<K, S: Sync>(scan: &parents::Scan<K, S>, mode: Mode, layer: &Bucket
     };
     totals.sort_unstable();
     totals.dedup();
-    [scan.moves, paths_stride as u64].iter().chain(&totals).flat_map(|w| w.to_le_bytes()).collect()
+    wire::bytes_of([scan.moves, paths_stride as u64].into_iter().chain(totals))
 }
 
 /// States per parallel chunk of a layer: a few chunks per thread, for balance. Each chunk

@@ -11,8 +11,8 @@ use super::alloc;
 use super::arena::Bucket;
 use super::budget::History;
 use super::pending::Pending;
+use super::wire::{Reader, Writer};
 use crate::error::EngineError;
-use rug::integer::Order;
 use rug::{Integer, Rational};
 use std::collections::BTreeMap;
 
@@ -61,12 +61,7 @@ impl<S: Copy, K> RunState<S, K> {
         out.word(self.history.previous_len as u64);
         out.word(self.history.moves_per_state.to_bits());
         out.integer(&self.denominator);
-        out.word(self.absorbed.len() as u64);
-        for (k, v) in &self.absorbed {
-            out.word(key(k));
-            out.integer(v.numer());
-            out.integer(v.denom());
-        }
+        out.fractions(&self.absorbed, key);
         out.word(self.pending.buckets.len() as u64);
         for (rank, bucket) in &self.pending.buckets {
             out.word(u64::from(*rank));
@@ -95,7 +90,7 @@ impl<S: Copy, K> RunState<S, K> {
     where
         K: Ord,
     {
-        let mut r = Reader { bytes, at: 0 };
+        let mut r = Reader::new(bytes);
         if r.take(MAGIC.len())? != MAGIC {
             return Err("it is not a saved run of this version".into());
         }
@@ -108,15 +103,7 @@ impl<S: Copy, K> RunState<S, K> {
         if denominator <= 0 {
             return Err("its denominator is not positive".into());
         }
-        let mut absorbed = BTreeMap::new();
-        for _ in 0..r.count(3 * 8)? {
-            let k = key(r.word()?).ok_or("it holds an absorbing class this chain does not have")?;
-            let (numer, denom) = (r.integer()?, r.integer()?);
-            if denom <= 0 {
-                return Err("it holds a fraction with a denominator that is not positive".into());
-            }
-            absorbed.insert(k, Rational::from((numer, denom)));
-        }
+        let absorbed = r.fractions(key)?;
         let mut pending = BTreeMap::new();
         for _ in 0..r.count(4 * 8)? {
             let rank = u32::try_from(r.word()?).map_err(|_| "a rank is out of range")?;
@@ -131,7 +118,7 @@ impl<S: Copy, K> RunState<S, K> {
             let nums: Result<Vec<u64>, String> = (0..len * stride).map(|_| r.word()).collect();
             pending.insert(rank, Bucket { keys: keys?, nums: nums?, stride, batches });
         }
-        if r.at != bytes.len() {
+        if !r.is_done() {
             return Err("it has bytes after the end of the saved run".into());
         }
         Ok(RunState {
@@ -142,64 +129,6 @@ impl<S: Copy, K> RunState<S, K> {
             pending: Pending { buckets: pending },
             history: History { previous_len, moves_per_state },
         })
-    }
-}
-
-struct Writer<'a>(&'a mut Vec<u8>);
-
-impl Writer<'_> {
-    fn word(&mut self, w: u64) {
-        self.0.extend_from_slice(&w.to_le_bytes());
-    }
-
-    /// Sign, limb count, limbs.
-    fn integer(&mut self, n: &Integer) {
-        self.word(u64::from(n.is_negative()));
-        let mut limbs = vec![0u64; n.significant_digits::<u64>()];
-        n.write_digits(&mut limbs, Order::Lsf);
-        self.word(limbs.len() as u64);
-        limbs.into_iter().for_each(|l| self.word(l));
-    }
-}
-
-struct Reader<'a> {
-    bytes: &'a [u8],
-    at: usize,
-}
-
-impl Reader<'_> {
-    fn take(&mut self, n: usize) -> Result<&[u8], String> {
-        let end = self.at.checked_add(n).filter(|&e| e <= self.bytes.len()).ok_or("it is cut short")?;
-        let slice = &self.bytes[self.at..end];
-        self.at = end;
-        Ok(slice)
-    }
-
-    fn word(&mut self) -> Result<u64, String> {
-        Ok(u64::from_le_bytes(self.take(8)?.try_into().expect("eight bytes")))
-    }
-
-    /// A count of items of at least `each` bytes apiece: refused when the bytes left cannot
-    /// hold that many, so a corrupt count never drives a huge allocation.
-    fn count(&mut self, each: usize) -> Result<usize, String> {
-        let n = usize::try_from(self.word()?).map_err(|_| "a count is out of range")?;
-        let left = self.bytes.len() - self.at;
-        if each > 0 && n > left / each {
-            return Err("it is cut short".into());
-        }
-        Ok(n)
-    }
-
-    fn integer(&mut self) -> Result<Integer, String> {
-        let negative = match self.word()? {
-            0 => false,
-            1 => true,
-            _ => return Err("it holds a malformed number".into()),
-        };
-        let len = self.count(8)?;
-        let limbs: Vec<u64> = (0..len).map(|_| self.word()).collect::<Result<_, _>>()?;
-        let n = super::limbs::to_integer(&limbs);
-        Ok(if negative { -n } else { n })
     }
 }
 
