@@ -65,6 +65,11 @@ if [ "${1:-}" = "--big" ]; then
   echo "== Big boards (targets: English centre < 60 s and < 4 GB; triangle7 all starts < 5 min)"
   printf '%-50s %s\n' "exact --board english --start d4" "$(wall_and_peak $bin exact --board english --start d4 -q)"
   printf '%-50s %s\n' "count --board english --start d4" "$(wall_and_peak $bin count --board english --start d4 -q)"
+  # Numerators modulo primes (--residues K, K primes a pass) and steps in rounds under a
+  # budget (--max-memory), beside the big-number run above: the same output, less memory.
+  printf '%-50s %s\n' "  the same, --residues 4" "$(wall_and_peak $bin exact --board english --start d4 -q --residues 4)"
+  printf '%-50s %s\n' "  the same, --residues 2 --max-memory 0.5" \
+    "$(wall_and_peak $bin exact --board english --start d4 -q --residues 2 --max-memory 0.5)"
   printf '%-50s %s\n' "exact --board triangle7 --start all" "$(wall_and_peak $bin exact --board triangle7 -q)"
   printf '%-50s %s\n' "  the same, --whole-group" "$(wall_and_peak $bin exact --board triangle7 -q --whole-group)"
   # The coach on the English board (issue 12 targets: < 5 s after four jumps, < 15 s from a
@@ -76,6 +81,11 @@ if [ "${1:-}" = "--big" ]; then
   done
   printf '%-50s %s\n' "coach --board english --start d4 (full board)" "$(wall_and_peak $bin coach --board english --start d4 -q)"
   if [ -n "${PEGCHAIN_BENCH_HOURS:-}" ]; then
+    # The European centre: big numbers (about 12 minutes, 16.5 GB), then by residues under a
+    # 6 GB budget (several hours: one pass per two primes).
+    printf '%-50s %s\n' "exact --board european --start d4" "$(wall_and_peak $bin exact --board european --start d4 -q)"
+    printf '%-50s %s\n' "  the same, --residues 2 --max-memory 6" \
+      "$(wall_and_peak $bin exact --board european --start d4 -q --residues 2 --max-memory 6)"
     # Every start of the English board, by both methods: about half an hour in all.
     for method in "" "--whole-group"; do
       printf '%-50s %s\n' "exact --board english --start all $method" \

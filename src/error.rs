@@ -16,8 +16,8 @@ pub enum Error {
     /// `layer` names the layer in the game's words ("the layer with 21 pegs").
     #[error(
         "too large for the exact engine: the step to {layer} (about {positions} positions) is \
-         projected to need {gb:.1} GB, over the memory budget of {budget_gb:.1} GB",
-        gb = *bytes as f64 / 1e9, budget_gb = *budget as f64 / 1e9
+         projected to need {}, over the memory budget of {}",
+        crate::render::number::bytes(*bytes), crate::render::number::bytes(*budget)
     )]
     TooLarge { layer: String, positions: u64, bytes: u64, budget: u64 },
     /// The system refused memory the budget allowed: the process may use less than the

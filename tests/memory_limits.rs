@@ -30,7 +30,7 @@ fn an_address_space_limit_is_a_refusal_in_one_line_not_an_abort() {
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(out.stdout.is_empty());
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
-    assert!(stderr.contains("over the memory budget of 0.3 GB (80% of the address-space limit)"), "{stderr}");
+    assert!(stderr.contains("over the memory budget of 320 MB (80% of the address-space limit)"), "{stderr}");
     assert!(!stderr.contains("memory allocation of"), "{stderr}");
 }
 

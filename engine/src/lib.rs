@@ -18,7 +18,7 @@ pub mod stats;
 pub use cancel::Cancel;
 pub use error::EngineError;
 pub use exchange::{Exchange, InMemory, Solo};
-pub use layered::{Across, Layer, Mode, Options, RunState, propagate};
+pub use layered::{Across, Layer, Mode, Options, Pass, RunState, propagate, propagate_by_residues};
 
 use std::hash::Hash;
 

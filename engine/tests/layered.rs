@@ -133,9 +133,10 @@ fn a_tiny_memory_budget_is_refused_before_the_step() {
     let options = Options { memory_budget: Some(100), ..Options::default() };
     let err = propagate(&chain, Purse { money: 3, left: 12 }, Mode::Probability, |s| chain.end(s), options)
         .unwrap_err();
-    // The layer of 2 purses (8-byte keys, one limb each), its 4 edges of 16 bytes, and 4
-    // projected children at 16 + 24 bytes: 32 + 64 + 160 bytes.
-    assert_eq!(err, EngineError::TooLarge { rank: 10, states: 4, bytes: 256, budget: 100 });
+    // Even in 64 rounds (the most, one shard each): the layer of 2 purses (8-byte keys) at
+    // the children's projected width of two limbs, 1/64 of its 4 edges of 16 bytes, and 4
+    // projected children at 24 + 24 bytes: 48 + 1 + 192 bytes.
+    assert_eq!(err, EngineError::TooLarge { rank: 10, states: 4, bytes: 241, budget: 100 });
     let options = Options { memory_budget: Some(1 << 20), ..Options::default() };
     assert!(
         propagate(&chain, Purse { money: 3, left: 12 }, Mode::Probability, |s| chain.end(s), options).is_ok()
@@ -213,4 +214,46 @@ fn a_resumed_run_is_saved_again_only_after_its_next_layer_and_a_failed_save_stop
     // A state saved from another start is not resumed.
     let options = Options { resume: Some(decode_frog(&saved[4])), ..Options::default() };
     assert_eq!(propagate(&Frog, 12, Mode::Probability, |s| s, options), Err(EngineError::ResumedElsewhere));
+}
+
+/// A die of `faces` faces rolled `rolls` times, keeping the sum modulo 7: every state has
+/// `faces` moves into at most 7 children, so a step's edges dwarf its states.
+struct Sevens {
+    faces: u64,
+}
+
+impl pegchain_engine::Chain for Sevens {
+    type State = (u32, u8);
+    fn rank(&self, s: (u32, u8)) -> u32 {
+        s.0
+    }
+    fn transitions(&self, (left, sum): (u32, u8), out: &mut Vec<((u32, u8), u64)>) -> u64 {
+        out.clear();
+        if left > 0 {
+            out.extend((1..=self.faces).map(|f| ((left - 1, ((sum as u64 + f) % 7) as u8), 1)));
+        }
+        out.len() as u64
+    }
+}
+
+#[test]
+fn a_step_whose_edges_exceed_the_budget_is_taken_in_rounds_with_the_same_result() {
+    let chain = Sevens { faces: 1000 };
+    let start = (4, 0);
+    let whole = propagate(&chain, start, Mode::Probability, |s| s.1, Options::default()).unwrap();
+    // A layer of 7 sums has 7,000 edges of 16 bytes: 112,000 bytes, over a budget of 40,000,
+    // so the steps go in rounds (the edges of a few shards at a time).
+    let options = Options { memory_budget: Some(40_000), ..Options::default() };
+    assert_eq!(propagate(&chain, start, Mode::Probability, |s| s.1, options).unwrap(), whole);
+    assert_eq!(whole.values().sum::<Rational>(), 1);
+    // 1000 = 142 * 7 + 6: after one roll every sum but 0 has weight 143 of 1000.
+    let one = propagate(&chain, (1, 0), Mode::Probability, |s| s.1, Options::default()).unwrap();
+    assert_eq!(one[&0], r(142, 1000));
+    assert_eq!(one[&3], r(143, 1000));
+    // Too small for even one shard's edges a round: refused.
+    let options = Options { memory_budget: Some(1_000), ..Options::default() };
+    assert!(matches!(
+        propagate(&chain, start, Mode::Probability, |s| s.1, options),
+        Err(EngineError::TooLarge { .. })
+    ));
 }

@@ -315,6 +315,12 @@ pub struct ExactArgs {
     /// How the random player picks a jump: uniform, peg-first, hole-first
     #[arg(long, default_value = "uniform")]
     pub policy: String,
+    /// Keep each numerator as its residues modulo K primes (8 bytes each) instead of in
+    /// full, and follow the board once per K primes until they fix every fraction (Chinese
+    /// remainder theorem): the same output in less memory and more time, for boards whose
+    /// numerators outgrow memory
+    #[arg(long, value_name = "K")]
+    pub residues: Option<u32>,
 }
 
 #[derive(Args, Debug)]

@@ -73,6 +73,9 @@ pub fn show(args: ShowArgs) -> Answer {
 
 pub fn exact(args: ExactArgs) -> Answer {
     let mut req = args.validate()?;
+    if req.config.residues.is_some() || args.engine.max_memory.is_some() {
+        super::limits::return_big_blocks();
+    }
     let analysis = Analysis::new(&req.board);
     if let Some(position) = req.position {
         let mut progress = progress::layer_printer(&req.board, req.quiet);

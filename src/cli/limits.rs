@@ -15,6 +15,20 @@ pub fn read(requested: Option<u64>) -> Limits {
     }
 }
 
+/// Has every block of a megabyte or more come from the system and go back to it when freed
+/// (glibc's mmap threshold, fixed): without it glibc raises the threshold as big blocks are
+/// freed and keeps their memory, so the process stays as big as its largest step (5.7 GB
+/// after the European board's last layers, where 0.1 GB is in use). About 5% slower, so
+/// only for runs that ask to be held to a memory size (`--max-memory`, `--residues`).
+pub fn return_big_blocks() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: mallopt only sets a tuning parameter of the allocator; it is called before the
+    // engine's threads start.
+    unsafe {
+        libc::mallopt(libc::M_MMAP_THRESHOLD, 1 << 20);
+    }
+}
+
 /// RLIMIT_AS, the soft limit; None when unlimited.
 fn address_space() -> Option<u64> {
     let mut limit = libc::rlimit { rlim_cur: 0, rlim_max: 0 };

@@ -14,11 +14,13 @@ pub fn layer_printer(board: &Board, quiet: bool) -> impl FnMut(&Progress) + '_ {
     let show = !quiet && std::io::stderr().is_terminal();
     let started = Instant::now();
     let mut line = Line { shown: false };
+    let mut passes = Passes { index: 0, started, first: None };
     move |p: &Progress| {
+        let left = passes.left(p);
         let words = || {
             let (words, gb, s) =
                 (layer_words(board, p), resident_bytes() as f64 / 1e9, started.elapsed().as_secs_f64());
-            format!("{words}, {gb:.2} GB resident, {s:.1} s")
+            format!("{words}, {gb:.2} GB resident, {s:.1} s{left}")
         };
         if !quiet && !p.sent.is_empty() {
             // A run shared by processes (under mpirun, whose output is a log): a line per layer.
@@ -45,7 +47,41 @@ pub fn layer_words(board: &Board, p: &Progress) -> String {
         Stage::FinishHoles => plural(p.positions, "winnable class", "winnable classes"),
         _ => plural(p.positions, "position", "positions"),
     };
-    format!("{what}: {count} with {}", plural(p.pegs.into(), "peg", "pegs"))
+    let pass = match p.pass.of {
+        Some(1) => String::new(),
+        Some(n) => format!(" (pass {} of {n})", p.pass.index + 1),
+        None => format!(" (pass {})", p.pass.index + 1),
+    };
+    format!("{what}: {count} with {}{pass}", plural(p.pegs.into(), "peg", "pegs"))
+}
+
+/// The passes of a run by residues: every pass follows the same layers, so the first one's
+/// duration projects the end of the run.
+struct Passes {
+    index: u32,
+    /// When the current pass began.
+    started: Instant,
+    /// How long the first pass took, once it is over.
+    first: Option<f64>,
+}
+
+impl Passes {
+    /// ", about 2.5 hours left" once the first pass is over and the number of passes known.
+    fn left(&mut self, p: &Progress) -> String {
+        if p.pass.index != self.index {
+            if self.index == 0 {
+                self.first = Some(self.started.elapsed().as_secs_f64());
+            }
+            (self.index, self.started) = (p.pass.index, Instant::now());
+        }
+        match (self.first, p.pass.of) {
+            (Some(first), Some(of)) if of > p.pass.index => {
+                let left = first * f64::from(of - p.pass.index) - self.started.elapsed().as_secs_f64();
+                format!(", about {} left", duration_words(left.max(0.0)))
+            }
+            _ => String::new(),
+        }
+    }
 }
 
 /// Clears the progress line when dropped, if one was shown.
@@ -141,6 +177,26 @@ pub fn duration_words(seconds: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_first_pass_by_residues_projects_the_end_of_the_others() {
+        use pegchain::engine::Pass;
+        use pegchain::solitaire::exact::Stage;
+        let at = |index, of| Progress {
+            stage: Stage::Position,
+            pegs: 3,
+            positions: 1,
+            sent: Vec::new(),
+            pass: Pass { index, of },
+        };
+        let an_hour_ago = Instant::now() - std::time::Duration::from_secs(3600);
+        let mut passes = Passes { index: 0, started: an_hour_ago, first: None };
+        assert_eq!(passes.left(&at(0, None)), "");
+        // The first pass took an hour: three more passes, the second just begun.
+        let left = passes.left(&at(1, Some(4)));
+        assert_eq!(left, ", about 3.0 hours left");
+        assert_eq!(Passes { index: 0, started: an_hour_ago, first: None }.left(&at(0, Some(1))), "");
+    }
 
     #[test]
     fn long_durations_are_said_in_the_largest_unit() {

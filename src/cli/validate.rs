@@ -297,10 +297,40 @@ pub struct EngineRequest {
     pub quiet: bool,
 }
 
+/// The most primes a pass of --residues may keep: more would cost as much as the numbers.
+const MAX_PRIMES_PER_PASS: u32 = 64;
+
 impl ExactArgs {
     pub fn validate(&self) -> Result<EngineRequest, Error> {
         let policy: Policy = self.policy.parse().map_err(Error::Invalid)?;
-        self.engine.validate_with("exact", policy)
+        self.refuse_residues_with_others()?;
+        let mut request = self.engine.validate_with("exact", policy)?;
+        request.config.residues = self.residues.map(|k| k as usize);
+        Ok(request)
+    }
+
+    /// --residues: a number of primes a pass, for a whole run of one process (checked before
+    /// anything else, so that a refusal touches no file).
+    fn refuse_residues_with_others(&self) -> Result<(), Error> {
+        let Some(k) = self.residues else { return Ok(()) };
+        if !(1..=MAX_PRIMES_PER_PASS).contains(&k) {
+            return Err(Error::Invalid(format!(
+                "--residues takes 1 to {MAX_PRIMES_PER_PASS} primes a pass, not {k}"
+            )));
+        }
+        let saving = &self.engine.saving;
+        if saving.checkpoint.is_some() || saving.resume.is_some() {
+            return Err(Error::Invalid(
+                "--checkpoint and --resume save exact runs, not runs by --residues".into(),
+            ));
+        }
+        let processes = super::processes::count();
+        if processes > 1 {
+            return Err(Error::Invalid(format!(
+                "--residues runs in one process, not shared by {processes} processes"
+            )));
+        }
+        Ok(())
     }
 }
 
@@ -364,6 +394,7 @@ impl CountArgs {
                 policy,
                 reduce: !self.no_symmetry,
                 whole_group: self.whole_group,
+                residues: None,
                 memory_budget,
                 cancel: interrupt::token(),
                 processes: super::processes::shared(),

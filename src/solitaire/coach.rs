@@ -299,6 +299,7 @@ impl<'a> Coach<'a> {
             pegs,
             positions: layer.positions.len() as u64,
             sent: Vec::new(),
+            pass: crate::engine::Pass::ONLY,
         });
     }
 

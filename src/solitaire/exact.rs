@@ -7,7 +7,7 @@
 //! exactly over the class. With `--start all`, one hole per class is evaluated and the
 //! others are mapped from it by a symmetry.
 
-use crate::engine::{self, Across, Cancel, EngineError, Exchange, Layer, Mode, Options, RunState};
+use crate::engine::{self, Across, Cancel, EngineError, Exchange, Layer, Mode, Options, Pass, RunState};
 use crate::error::Error;
 use crate::solitaire::board::{Board, SymmetryGroup};
 use crate::solitaire::finishes::{self, Game, StartFigures};
@@ -39,6 +39,9 @@ pub struct EngineConfig {
     /// second method for the same figures (faster on the triangles, slower on the English
     /// board).
     pub whole_group: bool,
+    /// Evaluate probabilities with numerators modulo this many primes per pass instead of in
+    /// full (see [`engine::propagate_by_residues`]): the same fractions in less memory.
+    pub residues: Option<usize>,
     pub memory_budget: Option<u64>,
     /// Stops the evaluation (with `Error::Interrupted`) once cancelled.
     pub cancel: Cancel,
@@ -62,6 +65,7 @@ impl Default for EngineConfig {
             policy: Policy::Uniform,
             reduce: true,
             whole_group: false,
+            residues: None,
             memory_budget: None,
             cancel: Cancel::new(),
             processes: None,
@@ -89,6 +93,8 @@ pub struct Progress {
     /// In a run shared by processes, the bytes each process sent the others to build this
     /// layer, in process order (empty alone).
     pub sent: Vec<u64>,
+    /// Which pass over the board (a run by residues makes several).
+    pub pass: Pass,
 }
 
 /// Which work a progress report is about.
@@ -227,18 +233,20 @@ impl<'a> Analysis<'a> {
         };
         let positions = std::cell::RefCell::new(positions);
         let mut on_layer = |layer: &Layer<'_, Pegs>| {
-            if whole.is_some() {
-                // The positions come with the finish holes; the classes show the progress.
+            let (pegs, pass) = (layer.rank, layer.pass);
+            if whole.is_some() || pass.index > 0 {
+                // The positions come with the finish holes, or were counted by the first pass
+                // by residues; the classes show the progress.
                 let classes = layer.total(&[layer.states.len() as u64])[0];
                 let sent = sent_by_each(layer);
-                return progress(&Progress { stage, pegs: layer.rank, positions: classes, sent });
+                return progress(&Progress { stage, pegs, positions: classes, sent, pass });
             }
             let (raw, classes) = self.count_layer(layer, &local);
             let mut positions = positions.borrow_mut();
             positions.raw += raw;
             positions.up_to_symmetry += classes;
             positions.by_layer.push((layer.rank, raw, classes));
-            progress(&Progress { stage, pegs: layer.rank, positions: raw, sent: sent_by_each(layer) });
+            progress(&Progress { stage, pegs, positions: raw, sent: sent_by_each(layer), pass });
         };
         let counted = &positions;
         let mut checkpoint = save.map(|save| move |run: &RunState<Pegs, End>| save(&counted.borrow(), run));
@@ -257,8 +265,20 @@ impl<'a> Analysis<'a> {
                 key_of: End::of_code,
             }),
         };
-        let reduced = engine::propagate(&chain, start, mode, End::of, options)
-            .map_err(|e| self.in_game_words(e, origin, start.count()))?;
+        if config.residues.is_some()
+            && (options.checkpoint.is_some() || options.resume.is_some() || options.across.is_some())
+        {
+            return Err(Error::Invalid(
+                "a run by residues is neither saved, resumed nor shared between processes".into(),
+            ));
+        }
+        let reduced = match (config.residues, mode) {
+            (Some(primes), Mode::Probability) => {
+                engine::propagate_by_residues(&chain, start, End::of, primes, options)
+            }
+            _ => engine::propagate(&chain, start, mode, End::of, options),
+        }
+        .map_err(|e| self.in_game_words(e, origin, start.count()))?;
         Ok(match whole {
             None => (spread_finishes(reduced, &local), positions.into_inner()),
             Some(figures) => (with_finishes(reduced, &figures.finish), figures.positions.clone()),
@@ -435,8 +455,9 @@ impl<'a> Analysis<'a> {
         }
         let game = Game { moves: &self.moves, group: &self.group, policy: config.policy };
         let positions: Vec<Pegs> = reps.iter().map(|&h| start_position(self.board, h)).collect();
-        let mut layer =
-            |stage, pegs, positions| progress(&Progress { stage, pegs, positions, sent: Vec::new() });
+        let mut layer = |stage, pegs, positions| {
+            progress(&Progress { stage, pegs, positions, sent: Vec::new(), pass: Pass::ONLY })
+        };
         let figures = finishes::evaluate(&game, &positions, mode, &config.cancel, &mut layer)?;
         Ok(reps.into_iter().zip(figures).collect())
     }

@@ -11,6 +11,11 @@ pub(super) fn reserve<T>(v: &mut Vec<T>, additional: usize) -> Result<(), Engine
     v.try_reserve(additional).map_err(|_| failed::<T>(v.len().saturating_add(additional)))
 }
 
+/// Room for exactly `additional` more elements.
+pub(super) fn reserve_exact<T>(v: &mut Vec<T>, additional: usize) -> Result<(), EngineError> {
+    v.try_reserve_exact(additional).map_err(|_| failed::<T>(v.len().saturating_add(additional)))
+}
+
 /// Appends `x`, growing the vector fallibly when it is full (one comparison otherwise).
 #[inline]
 pub(super) fn push<T>(v: &mut Vec<T>, x: T) -> Result<(), EngineError> {

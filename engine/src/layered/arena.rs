@@ -3,9 +3,9 @@
 //! two allocations, not one heap number per state.
 
 use super::alloc;
-use super::limbs::{self, add_mul, to_integer};
+use super::limbs::{self, to_integer};
+use super::numbers::{Factor, Numbers};
 use crate::error::EngineError;
-use rug::Integer;
 
 /// States with numerators of `stride` limbs each. A bucket is filled by every layer that
 /// has children of its rank; `batches` counts those layers, and more than one means a state
@@ -34,11 +34,10 @@ impl<S> Bucket<S> {
 }
 
 impl<S: Copy + Ord> Bucket<S> {
-    /// A bucket of one state with numerator 1: where the mass starts.
-    pub fn single(state: S) -> Bucket<S> {
-        let mut bucket = Bucket { keys: vec![state], nums: vec![1], stride: 1, batches: 0 };
-        bucket.batches = 1;
-        bucket
+    /// A bucket of one state with numerator `one` (the number 1 in the run's arithmetic):
+    /// where the mass starts.
+    pub fn single(state: S, one: Vec<u64>) -> Bucket<S> {
+        Bucket { keys: vec![state], stride: one.len(), nums: one, batches: 1 }
     }
 
     /// Re-lays the arena with wider entries (never narrower).
@@ -62,6 +61,12 @@ impl<S: Copy + Ord> Bucket<S> {
         Ok(())
     }
 
+    /// Room for `count` more states of `stride` words, taken now and exactly.
+    pub fn reserve_exact(&mut self, count: usize, stride: usize) -> Result<(), EngineError> {
+        alloc::reserve_exact(&mut self.keys, count)?;
+        alloc::reserve_exact(&mut self.nums, count * stride.max(self.stride))
+    }
+
     /// Appends a state; `limbs` may be narrower than the arena (then the arena widens). The
     /// arena grows fallibly: a refused allocation is an error, not an abort.
     #[inline]
@@ -80,10 +85,25 @@ impl<S: Copy + Ord> Bucket<S> {
     }
 
     /// Multiplies every numerator by `factor`: mass waiting at a lower rank follows the
-    /// common denominator when it grows by `factor`. The entries become at least `stride`
+    /// common denominator when it grows by `factor`. Exact entries become at least `stride`
     /// limbs wide.
-    pub fn scale(&mut self, factor: &Integer, stride: usize) -> Result<(), EngineError> {
-        let values: Vec<Integer> = (0..self.keys.len()).map(|i| to_integer(self.limbs(i)) * factor).collect();
+    pub fn scale(&mut self, numbers: &Numbers, factor: &Factor, stride: usize) -> Result<(), EngineError> {
+        if numbers.lanes().is_some() {
+            // One word per prime: the product fits in place.
+            let mut out = vec![0; self.stride];
+            for entry in self.nums.chunks_mut(self.stride) {
+                numbers.mul_into(&mut out, entry, factor);
+                entry.copy_from_slice(&out);
+            }
+            return Ok(());
+        }
+        let factor = match factor {
+            Factor::Small(f) => rug::Integer::from(*f),
+            Factor::Big(f) => f.clone(),
+            Factor::Lanes(_) => unreachable!("lanes are made by residue runs only"),
+        };
+        let values: Vec<rug::Integer> =
+            (0..self.keys.len()).map(|i| to_integer(self.limbs(i)) * &factor).collect();
         self.stride = stride.max(self.stride);
         self.nums = Vec::new();
         self.nums = alloc::zeroed(self.keys.len() * self.stride)?;
@@ -94,13 +114,15 @@ impl<S: Copy + Ord> Bucket<S> {
     }
 
     /// The bucket with each state once: a bucket fed by more than one layer (moves that skip
-    /// ranks) holds a state once per feeding layer, and its numerators are added here. The
+    /// ranks) holds a state once per feeding layer, and its numerators are added here. Exact
     /// entries grow by one limb, so the sum of the two or more shares cannot overflow.
-    pub fn merged(mut self) -> Result<Bucket<S>, EngineError> {
+    pub fn merged(mut self, numbers: &Numbers) -> Result<Bucket<S>, EngineError> {
         if self.batches <= 1 {
             return Ok(self);
         }
-        self.widen(self.stride + 1)?;
+        if numbers.lanes().is_none() {
+            self.widen(self.stride + 1)?;
+        }
         let mut order: Vec<usize> = (0..self.keys.len()).collect();
         order.sort_by_key(|&i| self.keys[i]);
         let mut out = Bucket::new(self.stride);
@@ -108,7 +130,7 @@ impl<S: Copy + Ord> Bucket<S> {
             if out.keys.last() == Some(&self.keys[i]) {
                 let last = out.keys.len() - 1;
                 let stride = out.stride;
-                add_mul(&mut out.nums[last * stride..], self.limbs(i), 1);
+                numbers.add_mul(&mut out.nums[last * stride..(last + 1) * stride], self.limbs(i), 1);
             } else {
                 out.push(self.keys[i], self.limbs(i))?;
             }
@@ -121,6 +143,7 @@ impl<S: Copy + Ord> Bucket<S> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rug::Integer;
 
     #[test]
     fn merging_adds_the_shares_of_a_repeated_state() {
@@ -129,7 +152,7 @@ mod tests {
         b.push(2, &[7]).unwrap();
         b.batches = 2;
         b.push(5, &[3]).unwrap();
-        let m = b.merged().unwrap();
+        let m = b.merged(&Numbers::Exact).unwrap();
         assert_eq!(m.keys, [2, 5]);
         assert_eq!(to_integer(m.limbs(0)), 7);
         assert_eq!(to_integer(m.limbs(1)), Integer::from(u64::MAX) + 3);
@@ -137,8 +160,9 @@ mod tests {
 
     #[test]
     fn scaling_widens_the_entries() {
-        let mut b: Bucket<u8> = Bucket::single(1);
-        b.scale(&Integer::from(Integer::u_pow_u(2, 100)), 2).unwrap();
+        let mut b: Bucket<u8> = Bucket::single(1, vec![1]);
+        let factor = Numbers::Exact.factor(&Integer::from(Integer::u_pow_u(2, 100)));
+        b.scale(&Numbers::Exact, &factor, 2).unwrap();
         assert_eq!(b.stride, 2);
         assert_eq!(to_integer(b.limbs(0)), Integer::from(Integer::u_pow_u(2, 100)));
     }

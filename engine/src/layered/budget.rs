@@ -6,11 +6,14 @@
 //! 2. `check_step`, before the children are built: the layer, its edges (now counted) and
 //!    the next layer, projected from this layer's growth and capped by the moves made.
 //!
+//! A step whose edges would not fit at once is taken in rounds (`rounds`): each round keeps
+//! the edges of a part of the shards only, and passes over the layer once more.
+//!
 //! Both are estimates (hash maps and allocators add their share), meant to refuse a board
 //! that cannot fit rather than to account for every byte. Besides the budget, `check_layer`
 //! holds a layer to what its `u32` parent indices can address, whatever the budget.
 
-use super::parents::Edge;
+use super::parents::{Edge, SHARDS};
 use crate::error::EngineError;
 use std::mem::size_of;
 
@@ -41,18 +44,19 @@ pub(super) fn check_layer(rank: u32, states: u64, limit: u64) -> Result<(), Engi
     Ok(())
 }
 
-/// Projection 1: `n` states of `stride` limbs each, and their edges at the last layer's
-/// moves per state. A refusal names the next layer with a guess at its size from the growth.
+/// Projection 1: `n` states of `stride` limbs each, and the edges of one of `rounds`
+/// rounds at the last layer's moves per state. A refusal names the next layer with a guess
+/// at its size from the growth.
 pub(super) fn check_scan<S>(
     budget: Option<u64>,
     rank: u32,
-    n: usize,
-    stride: usize,
+    (n, stride): (usize, usize),
+    rounds: usize,
     history: &History,
 ) -> Result<(), EngineError> {
     let Some(budget) = budget else { return Ok(()) };
     let key_bytes = size_of::<S>() as f64;
-    let edge_bytes = size_of::<Edge<S>>() as f64;
+    let edge_bytes = size_of::<Edge<S>>() as f64 / rounds as f64;
     let bytes = (n as f64 * (key_bytes + 8.0 * stride as f64 + history.moves_per_state * edge_bytes)) as u64;
     if bytes <= budget {
         return Ok(());
@@ -61,19 +65,42 @@ pub(super) fn check_scan<S>(
     Err(EngineError::TooLarge { rank: rank.saturating_sub(1), states, bytes, budget })
 }
 
-/// Projection 2: the layer's `n` states at the children's width `next_stride`, its `moves`
-/// edges, and the next layer, projected from this layer's growth and capped by the moves
-/// (each child held with its key, numerator and about 24 bytes of map).
+/// The fewest rounds (1, 2, 4, ... up to one shard a round) in which the step from `n`
+/// states of `stride` words is projected to fit the budget, from the last layer's moves per
+/// state; refused as the most rounds would be when none fits. Every layer of a rank that keeps
+/// the previous rank's moves per state takes one round while the whole step fits.
+pub(super) fn rounds<S>(
+    budget: Option<u64>,
+    rank: u32,
+    (n, stride): (usize, usize),
+    history: &History,
+) -> Result<usize, EngineError> {
+    let moves = (n as f64 * history.moves_per_state) as u64;
+    let mut rounds = 1;
+    loop {
+        let fits = check_scan::<S>(budget, rank, (n, stride), rounds, history)
+            .and_then(|()| check_step::<S>(budget, rank, (n, moves, rounds), stride + 1, history));
+        match fits {
+            Ok(()) => return Ok(rounds),
+            Err(e) if rounds >= SHARDS => return Err(e),
+            Err(_) => rounds *= 2,
+        }
+    }
+}
+
+/// Projection 2: the layer's `n` states at the children's width `next_stride`, the edges of
+/// one of `rounds` rounds of its `moves`, and the next layer, projected from this layer's
+/// growth and capped by the moves (each child held with its key, numerator and about 24
+/// bytes of map).
 pub(super) fn check_step<S>(
     budget: Option<u64>,
     rank: u32,
-    n: usize,
-    moves: u64,
+    (n, moves, rounds): (usize, u64, usize),
     next_stride: usize,
     history: &History,
 ) -> Result<(), EngineError> {
     let Some(budget) = budget else { return Ok(()) };
-    let edge_bytes = size_of::<Edge<S>>() as f64;
+    let edge_bytes = size_of::<Edge<S>>() as f64 / rounds as f64;
     let projected = ((n as f64 * history.growth(n)) as u64).min(moves);
     let entry = size_of::<S>() as u64 + 8 * next_stride as u64;
     let bytes = n as u64 * entry + (moves as f64 * edge_bytes) as u64 + projected * (entry + 24);
@@ -92,14 +119,30 @@ mod tests {
         let h = History { previous_len: 10, moves_per_state: 2.0 };
         // 100 u64 keys with 1-limb numerators and 2 edges of 16 bytes each: 100 * 48 bytes.
         assert_eq!(size_of::<Edge<u64>>(), 16);
-        assert!(check_scan::<u64>(Some(4_800), 5, 100, 1, &h).is_ok());
-        let err = check_scan::<u64>(Some(4_799), 5, 100, 1, &h).unwrap_err();
+        assert!(check_scan::<u64>(Some(4_800), 5, (100, 1), 1, &h).is_ok());
+        let err = check_scan::<u64>(Some(4_799), 5, (100, 1), 1, &h).unwrap_err();
         assert_eq!(err, EngineError::TooLarge { rank: 4, states: 1_000, bytes: 4_800, budget: 4_799 });
         // 100 states at 16 bytes, 300 edges at 16, and min(1000, 300) children at 16 + 24.
         let bytes = 100 * 16 + 300 * 16 + 300 * 40;
-        assert!(check_step::<u64>(Some(bytes), 5, 100, 300, 1, &h).is_ok());
-        let err = check_step::<u64>(Some(bytes - 1), 5, 100, 300, 1, &h).unwrap_err();
+        assert!(check_step::<u64>(Some(bytes), 5, (100, 300, 1), 1, &h).is_ok());
+        let err = check_step::<u64>(Some(bytes - 1), 5, (100, 300, 1), 1, &h).unwrap_err();
         assert_eq!(err, EngineError::TooLarge { rank: 4, states: 300, bytes, budget: bytes - 1 });
-        assert!(check_step::<u64>(None, 5, 100, 300, 1, &h).is_ok());
+        assert!(check_step::<u64>(None, 5, (100, 300, 1), 1, &h).is_ok());
+        // Two rounds halve the edges held at once: 100 * 32 bytes, then 100 * 24.
+        assert!(check_scan::<u64>(Some(3_200), 5, (100, 1), 2, &h).is_ok());
+        assert!(check_scan::<u64>(Some(3_199), 5, (100, 1), 2, &h).is_err());
+    }
+
+    #[test]
+    fn a_step_takes_the_fewest_rounds_that_fit_and_is_refused_when_none_does() {
+        let h = History { previous_len: 100, moves_per_state: 8.0 };
+        // 100 states and 100 children at the children's width (2 limbs), with 24 bytes of map
+        // each, and 800 edges of 16 bytes held a round at a time.
+        let need = |rounds: u64| 100 * 24 + 800 / rounds * 16 + 100 * (24 + 24);
+        assert_eq!(rounds::<u64>(None, 5, (100, 1), &h), Ok(1));
+        assert_eq!(rounds::<u64>(Some(need(1)), 5, (100, 1), &h), Ok(1));
+        assert_eq!(rounds::<u64>(Some(need(1) - 1), 5, (100, 1), &h), Ok(2));
+        assert_eq!(rounds::<u64>(Some(need(4)), 5, (100, 1), &h), Ok(4));
+        assert!(rounds::<u64>(Some(100 * 16), 5, (100, 1), &h).is_err());
     }
 }

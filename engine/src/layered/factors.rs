@@ -1,39 +1,33 @@
 //! The step's arithmetic: a layer over denominator D with move totals W_s moves to the
 //! denominator D * L, L = lcm(W_s), so parent s hands its children numerator * (L / W_s),
 //! each child's share times the move's weight. Here: L and the factors L / W_s, the width
-//! of the children's numerators, and every parent's share.
+//! of the children's numerators, and every parent's share, in the run's arithmetic.
 
 use super::arena::Bucket;
-use super::limbs::{self, copy_into, limbs_for, mul_into, to_integer};
+use super::limbs::{copy_into, limbs_for};
+use super::numbers::{Factor, Numbers};
 use super::{Mode, chunk_size};
 use crate::error::EngineError;
 use hashbrown::HashMap;
 use rayon::prelude::*;
 use rug::Integer;
 
-/// L / W for one move total W: one limb in practice, a big number in general (when the
-/// totals of a layer have a large lcm).
-pub(super) enum Factor {
-    Small(u64),
-    Big(Integer),
-}
-
 /// Totals below this find their factor in a table, without hashing: in most chains a move
 /// total is the number of moves, or a small multiple of it.
 const TABLE: u64 = 1024;
 
-/// The lcm L of a layer's move totals, and L / W for each distinct total W.
+/// The lcm L of a layer's move totals, and L / W for each distinct total W, in the run's
+/// arithmetic.
 pub(super) struct Scale {
     pub lcm: Integer,
     factors: HashMap<u64, Factor>,
-    /// `small[w]` = L / w for the totals w below `TABLE` whose factor fits one limb; 0 for
-    /// the others (a factor is never 0).
-    small: Vec<u64>,
+    /// `small[w]` = L / w for the totals w below `TABLE`.
+    small: Vec<Option<Factor>>,
 }
 
 impl Scale {
     /// In `Paths` mode nothing is scaled: L = 1 and there are no factors.
-    pub fn of(totals: &[u64], mode: Mode) -> Scale {
+    pub fn of(totals: &[u64], mode: Mode, numbers: &Numbers) -> Scale {
         let mut lcm = Integer::from(1);
         let mut factors = HashMap::new();
         let mut small = Vec::new();
@@ -45,13 +39,13 @@ impl Scale {
                 lcm.lcm_mut(&Integer::from(w));
             }
             // L / W once per distinct total, not once per state.
-            small = vec![0; seen.iter().filter(|&&w| w < TABLE).max().map_or(0, |&w| w as usize + 1)];
+            let table = seen.iter().filter(|&&w| w < TABLE).max().map_or(0, |&w| w as usize + 1);
+            small = (0..table).map(|_| None).collect();
             for w in seen {
-                let f = Integer::from(&lcm / w);
-                match (f.to_u64(), small.get_mut(w as usize)) {
-                    (Some(f), Some(slot)) => *slot = f,
-                    (Some(f), None) => _ = factors.insert(w, Factor::Small(f)),
-                    (None, _) => _ = factors.insert(w, Factor::Big(f)),
+                let f = numbers.factor(&Integer::from(&lcm / w));
+                match small.get_mut(w as usize) {
+                    Some(slot) => *slot = Some(f),
+                    None => _ = factors.insert(w, f),
                 }
             }
         }
@@ -60,15 +54,12 @@ impl Scale {
 
     /// dst = src * L / w, for a total `w` of the layer (once per parent: always inlined).
     #[inline(always)]
-    fn multiply(&self, dst: &mut [u64], src: &[u64], w: u64) {
-        match self.small.get(w as usize) {
-            Some(&f) if f != 0 => mul_into(dst, src, f),
-            _ => match self.factors.get(&w) {
-                Some(Factor::Small(f)) => mul_into(dst, src, *f),
-                Some(Factor::Big(f)) => limbs::write(dst, &(to_integer(src) * f)),
-                None => unreachable!("every move total has a factor"),
-            },
-        }
+    fn multiply(&self, numbers: &Numbers, dst: &mut [u64], src: &[u64], w: u64) {
+        let f = match self.small.get(w as usize) {
+            Some(Some(f)) => f,
+            _ => self.factors.get(&w).expect("every move total has a factor"),
+        };
+        numbers.mul_into(dst, src, f);
     }
 }
 
@@ -77,13 +68,14 @@ impl Scale {
 /// times their multiplicities, below (states) x (largest count) x (moves).
 pub(super) fn child_stride<S: Sync>(
     mode: Mode,
+    numbers: &Numbers,
     denominator: &Integer,
     lcm: &Integer,
     layer: &Bucket<S>,
     moves: u64,
 ) -> usize {
     match mode {
-        Mode::Probability => limbs_for(denominator.significant_bits() + lcm.significant_bits()),
+        Mode::Probability => numbers.child_stride(denominator, lcm),
         Mode::Paths => {
             let n = layer.keys.len();
             let largest = (0..n).into_par_iter().map(|i| bit_length(layer.limbs(i))).max().unwrap_or(0);
@@ -98,7 +90,7 @@ pub(super) fn shares<S: Sync>(
     layer: &Bucket<S>,
     totals: &[u64],
     scale: &Scale,
-    mode: Mode,
+    (mode, numbers): (Mode, &Numbers),
     stride: usize,
 ) -> Result<Vec<u64>, EngineError> {
     let chunk = chunk_size(layer.len());
@@ -112,7 +104,7 @@ pub(super) fn shares<S: Sync>(
             }
             match mode {
                 Mode::Paths => copy_into(dst, src),
-                Mode::Probability => scale.multiply(dst, src, w),
+                Mode::Probability => scale.multiply(numbers, dst, src, w),
             }
         }
     });

@@ -25,8 +25,11 @@ mod arena;
 mod budget;
 mod factors;
 pub mod limbs;
+mod numbers;
 mod parents;
+mod passes;
 mod pending;
+pub mod residues;
 mod saved;
 mod shards;
 mod wire;
@@ -40,6 +43,8 @@ use arena::Bucket;
 use budget::History;
 use factors::Scale;
 use limbs::to_integer;
+use numbers::Numbers;
+pub use passes::propagate_by_residues;
 use pending::Pending;
 use rayon::prelude::*;
 use rug::{Integer, Rational};
@@ -64,6 +69,8 @@ pub struct Layer<'a, S> {
     pub denominator: &'a Integer,
     /// Bytes this process sent to the others to build the layer (0 alone).
     pub sent: u64,
+    /// Which run over the chain this is: a run by residues goes over it several times.
+    pub pass: Pass,
     nums: &'a [u64],
     stride: usize,
     exchange: &'a dyn Exchange,
@@ -73,7 +80,7 @@ impl<'a, S> Layer<'a, S> {
     fn of(
         rank: u32,
         bucket: &'a Bucket<S>,
-        denominator: &'a Integer,
+        (denominator, pass): (&'a Integer, Pass),
         (exchange, sent): (&'a dyn Exchange, u64),
     ) -> Layer<'a, S> {
         Layer {
@@ -81,6 +88,7 @@ impl<'a, S> Layer<'a, S> {
             states: &bucket.keys,
             denominator,
             sent,
+            pass,
             nums: &bucket.nums,
             stride: bucket.stride,
             exchange,
@@ -124,10 +132,27 @@ impl<'a, S> Layer<'a, S> {
         self.total(&[mine.len() as u64])[0]
     }
 
-    /// The numerator (over `denominator`) of the i-th state.
+    /// The numerator (over `denominator`) of the i-th state: in a run by residues, a number
+    /// congruent to it modulo this pass's primes.
     pub fn numerator(&self, i: usize) -> Integer {
         to_integer(&self.nums[i * self.stride..(i + 1) * self.stride])
     }
+}
+
+/// Which run over a chain a layer belongs to: exact runs make one pass, runs by residues
+/// several (one per batch of primes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pass {
+    /// From 0.
+    pub index: u32,
+    /// How many passes the run makes: unknown (None) during the first pass by residues,
+    /// since it depends on the final denominator.
+    pub of: Option<u32>,
+}
+
+impl Pass {
+    /// The one pass of an exact run.
+    pub const ONLY: Pass = Pass { index: 0, of: Some(1) };
 }
 
 /// Sees each finished layer (for statistics and progress).
@@ -185,14 +210,24 @@ pub fn propagate<C, K, F>(
     start: C::State,
     mode: Mode,
     classify: F,
-    options: Options<'_, C::State, K>,
+    mut options: Options<'_, C::State, K>,
 ) -> Result<BTreeMap<K, Rational>, EngineError>
 where
     C: Chain,
     K: Ord + Clone + Send,
     F: Fn(C::State) -> K + Sync,
 {
-    run(chain, start, mode, classify, options, MAX_LAYER_STATES)
+    let reached =
+        run(chain, start, (mode, &Numbers::Exact, Pass::ONLY), classify, &mut options, MAX_LAYER_STATES)?;
+    Ok(reached.absorbed)
+}
+
+/// What a run reached: the absorbed mass as fractions (exact runs) or as residues over
+/// `denominator` (runs by residues, one per prime of the run).
+struct Reached<K> {
+    absorbed: BTreeMap<K, Rational>,
+    lanes: BTreeMap<K, Vec<u64>>,
+    denominator: Integer,
 }
 
 /// `propagate` with the most states a layer may hold as a parameter, so that tests reach
@@ -204,11 +239,11 @@ where
 fn run<C, K, F>(
     chain: &C,
     start: C::State,
-    mode: Mode,
+    (mode, numbers, pass): (Mode, &Numbers, Pass),
     classify: F,
-    mut options: Options<'_, C::State, K>,
+    options: &mut Options<'_, C::State, K>,
     max_layer: u64,
-) -> Result<BTreeMap<K, Rational>, EngineError>
+) -> Result<Reached<K>, EngineError>
 where
     C: Chain,
     K: Ord + Clone + Send,
@@ -228,7 +263,7 @@ where
             denominator: Integer::from(1),
             absorbed: BTreeMap::new(),
             pending: match owner(&start) == exchange.me() {
-                true => Pending::new(chain.rank(start), start),
+                true => Pending::new(chain.rank(start), start, numbers.one()),
                 false => Pending::empty(),
             },
             history: History::new(),
@@ -240,6 +275,8 @@ where
     let mut carried: Result<(), EngineError> = Ok(());
     // Bytes this process sent to the others for the layer about to be expanded.
     let mut sent = 0;
+    // The mass absorbed so far in a run by residues, over the current denominator.
+    let mut lanes: BTreeMap<K, Vec<u64>> = BTreeMap::new();
 
     loop {
         if carried.is_ok()
@@ -262,21 +299,30 @@ where
         };
         let cancelled = EngineError::Cancelled { finished_layers, rank };
         let stop = |cancel| if requested(cancel) { Err(cancelled.clone()) } else { Ok(()) };
-        let layer =
-            exchange::together(exchange, stop(options.cancel).and_then(|()| pending.take(rank).merged()))?;
+        let layer = exchange::together(
+            exchange,
+            stop(options.cancel).and_then(|()| pending.take(rank).merged(numbers)),
+        )?;
         let n = layer.len();
         if let Some(cb) = options.on_layer.as_mut() {
-            cb(&Layer::of(rank, &layer, denominator, (exchange, sent)));
+            cb(&Layer::of(rank, &layer, (denominator, pass), (exchange, sent)));
         }
         let scan = (|| {
             stop(options.cancel)?;
             budget::check_layer(rank, n as u64, max_layer)?;
-            budget::check_scan::<C::State>(options.memory_budget, rank, n, layer.stride, history)?;
-            let scan = parents::scan(chain, &layer, rank, mode, &classify, &hasher, options.cancel)?;
+            // A step too big for the budget at once is taken in rounds, each building the
+            // edges of a part of the parents; the first pass finds every parent's move total.
+            let rounds = budget::rounds::<C::State>(options.memory_budget, rank, (n, layer.stride), history)?;
+            let parts = (&hasher, 0..n, parents::round(0, rounds, n));
+            let scan = parents::scan(chain, &layer, rank, (mode, numbers), &classify, parts, options.cancel)?;
             // A cancelled scan stops early with partial findings: drop them.
             stop(options.cancel)?;
-            Ok(scan)
+            Ok((scan, rounds))
         })();
+        let (scan, rounds) = match scan {
+            Ok((scan, rounds)) => (Ok(scan), rounds),
+            Err(e) => (Err(e), 1),
+        };
         // The processes meet: every process's moves and move totals make the step's scale.
         let found = scan.as_ref().map(|s| step_facts(s, mode, &layer)).map_err(Clone::clone);
         let facts = exchange::gather(exchange, found)?.iter().map(|f| StepFacts::read(f)).collect::<Vec<_>>();
@@ -285,7 +331,13 @@ where
             history.moves_per_state = scan.moves as f64 / n as f64;
         }
         for (k, numerator) in scan.absorbed {
-            *absorbed.entry(k).or_default() += Rational::from((numerator, denominator.clone()));
+            match numbers {
+                Numbers::Exact => {
+                    *absorbed.entry(k).or_default() +=
+                        Rational::from((to_integer(&numerator), denominator.clone()))
+                }
+                Numbers::Residues(_) => numbers.accumulate(lanes.entry(k).or_default(), &numerator),
+            }
         }
         if facts.iter().all(|f| f.moves == 0) {
             run.finished_layers += 1;
@@ -296,20 +348,38 @@ where
         }
 
         let all_totals: Vec<u64> = facts.iter().flat_map(|f| f.totals.iter().copied()).collect();
-        let scale = Scale::of(&all_totals, mode);
+        let scale = Scale::of(&all_totals, mode, numbers);
         let stride = match mode {
-            Mode::Probability => factors::child_stride(mode, denominator, &scale.lcm, &layer, scan.moves),
+            Mode::Probability => {
+                factors::child_stride(mode, numbers, denominator, &scale.lcm, &layer, scan.moves)
+            }
             Mode::Paths => facts.iter().map(|f| f.paths_stride).max().unwrap_or(1),
         };
         let children = (|| {
-            budget::check_step::<C::State>(options.memory_budget, rank, n, scan.moves, stride, history)?;
-            let shares = factors::shares(&layer, &scan.totals, &scale, mode, stride)?;
-            drop(layer);
-            let children =
-                shards::sum_children(scan.edges, &shares, stride, (rank, max_layer), options.cancel)?;
+            let budget = options.memory_budget;
+            budget::check_step::<C::State>(budget, rank, (n, scan.moves, rounds), stride, history)?;
+            let shares = factors::shares(&layer, &scan.totals, &scale, (mode, numbers), stride)?;
+            let mut sums = shards::Sums::new();
+            let mut add = |edges, round| {
+                let last = round + 1 == rounds;
+                sums.add(edges, &shares, (stride, numbers), (rank, max_layer), last, options.cancel)
+            };
+            // The parents are freed now unless later rounds need them.
+            let layer = (rounds > 1).then_some(layer);
+            add(scan.edges, 0)?;
+            if let Some(layer) = &layer {
+                for r in 1..rounds {
+                    stop(options.cancel)?;
+                    let part = parents::round(r, rounds, n);
+                    let parts = (&hasher, part.clone(), part);
+                    let scan =
+                        parents::scan(chain, layer, rank, (mode, numbers), &classify, parts, options.cancel)?;
+                    add(scan.edges, r)?;
+                }
+            }
             // A cancelled sum stops early with partial sums: drop them.
             stop(options.cancel)?;
-            Ok(children)
+            Ok(sums.children())
         })();
         // The processes meet: each child goes to the process that owns it.
         let (batches, bytes) = match &across {
@@ -324,7 +394,9 @@ where
         // Mass still waiting at lower ranks moves to the new denominator too.
         carried = (|| {
             if mode == Mode::Probability && scale.lcm != 1 {
-                pending.scale(&scale.lcm, stride)?;
+                let factor = numbers.factor(&scale.lcm);
+                pending.scale(numbers, &factor, stride)?;
+                lanes.values_mut().for_each(|sum| numbers.scale_in_place(sum, &factor));
                 *denominator *= &scale.lcm;
             }
             for batch in batches {
@@ -334,10 +406,11 @@ where
         })();
         run.finished_layers += 1;
     }
-    match &across {
-        Some(across) if exchange.processes() > 1 => Ok(across.add_up(&run.absorbed)),
-        _ => Ok(run.absorbed),
-    }
+    let absorbed = match &across {
+        Some(across) if exchange.processes() > 1 => across.add_up(&run.absorbed),
+        _ => run.absorbed,
+    };
+    Ok(Reached { absorbed, lanes, denominator: run.denominator })
 }
 
 /// What the processes tell each other about their part of a layer before its step.
@@ -361,7 +434,14 @@ impl StepFacts {
 /// This process's `StepFacts` as bytes.
 fn step_facts<K, S: Sync>(scan: &parents::Scan<K, S>, mode: Mode, layer: &Bucket<S>) -> Vec<u8> {
     let paths_stride = match mode {
-        Mode::Paths => factors::child_stride(mode, &Integer::from(1), &Integer::from(1), layer, scan.moves),
+        Mode::Paths => factors::child_stride(
+            mode,
+            &Numbers::Exact,
+            &Integer::from(1),
+            &Integer::from(1),
+            layer,
+            scan.moves,
+        ),
         Mode::Probability => 0,
     };
     let mut totals: Vec<u64> = match mode {
@@ -402,14 +482,27 @@ mod tests {
 
     #[test]
     fn a_layer_beyond_what_its_indices_address_is_refused() {
-        let fan = |limit| run(&Fan, 10, Mode::Probability, |s| s, Options::default(), limit);
+        let fan = |limit| {
+            run(
+                &Fan,
+                10,
+                (Mode::Probability, &Numbers::Exact, Pass::ONLY),
+                |s| s,
+                &mut Options::default(),
+                limit,
+            )
+            .map(|r| r.absorbed)
+        };
         // Five children: whether their shard or their layer is counted first, five states.
         assert_eq!(fan(4), Err(EngineError::LayerTooLarge { rank: 0, states: 5, limit: 4 }));
         let ends = fan(5).unwrap();
         assert_eq!(ends.len(), 5);
         assert!(ends.values().all(|p| *p == Rational::from((1, 5))));
         assert_eq!(
-            run(&Fan, 10, Mode::Paths, |s| s, Options::default(), 0).unwrap_err().to_string(),
+            run(&Fan, 10, (Mode::Paths, &Numbers::Exact, Pass::ONLY), |s| s, &mut Options::default(), 0)
+                .err()
+                .unwrap()
+                .to_string(),
             "the layer of rank 1 holds up to 1 states, more than the limit of 0"
         );
     }

@@ -3,15 +3,15 @@
 //! hash shard of the child so that each shard can later add up its children alone.
 
 use super::arena::Bucket;
-use super::limbs::to_integer;
+use super::numbers::Numbers;
 use super::{Mode, chunk_size};
 use crate::Chain;
 use crate::cancel::{Cancel, requested};
 use crate::error::{EngineError, MAX_WEIGHT};
 use rayon::prelude::*;
-use rug::Integer;
 use std::collections::BTreeMap;
 use std::hash::{BuildHasher, Hash};
+use std::ops::Range;
 
 /// Shards of the children: enough for two to many cores to share the summing evenly.
 pub(super) const SHARDS: usize = 64;
@@ -27,33 +27,42 @@ pub(super) struct Edge<S> {
 /// Edges by shard, each shard a list of lists (one per chunk of parents, in parent order).
 pub(super) type Shards<S> = Vec<Vec<Vec<Edge<S>>>>;
 
+/// The parents (of `n`) whose edges round `index` of `rounds` builds (see `budget::rounds`).
+pub(super) fn round(index: usize, rounds: usize, n: usize) -> Range<usize> {
+    n * index / rounds..n * (index + 1) / rounds
+}
+
 /// What the pass over one layer found.
 pub(super) struct Scan<K, S> {
     /// Each parent's move total, 0 for an absorbing state.
     pub totals: Vec<u64>,
-    /// Numerators (over the layer's denominator) that absorbed here, by class.
-    pub absorbed: BTreeMap<K, Integer>,
+    /// Numerators (over the layer's denominator) that absorbed here, by class, in the run's
+    /// arithmetic (see `Numbers::accumulate`).
+    pub absorbed: BTreeMap<K, Vec<u64>>,
+    /// The edges out of the parents whose edges the pass built.
     pub edges: Shards<S>,
-    /// How many edges there are in all.
+    /// How many moves there are in all, kept or not.
     pub moves: u64,
 }
 
 /// What one chunk of a layer yields.
 struct Part<K, S> {
     totals: Vec<u64>,
-    absorbed: BTreeMap<K, Integer>,
+    absorbed: BTreeMap<K, Vec<u64>>,
     edges: Vec<Vec<Edge<S>>>,
+    moves: u64,
 }
 
-/// Expands every state of `layer` (of rank `rank`) once, in parallel chunks, checking the
-/// weights against the chain's contract.
+/// Expands the states of `layer` (of rank `rank`) with indices in `visit` once, in parallel
+/// chunks, checking the weights against the chain's contract; builds the edges of those in
+/// `build` only (the others' children are not even put in canonical form).
 pub(super) fn scan<C, K, F>(
     chain: &C,
     layer: &Bucket<C::State>,
     rank: u32,
-    mode: Mode,
+    (mode, numbers): (Mode, &Numbers),
     classify: &F,
-    hasher: &(impl BuildHasher + Sync),
+    (hasher, visit, build): (&(impl BuildHasher + Sync), Range<usize>, Range<usize>),
     cancel: Option<&Cancel>,
 ) -> Result<Scan<K, C::State>, EngineError>
 where
@@ -61,15 +70,14 @@ where
     K: Ord + Send,
     F: Fn(C::State) -> K + Sync,
 {
-    let pass = Pass { chain, layer, rank, mode, classify, hasher, cancel };
-    let chunk = chunk_size(layer.len());
-    let parts: Vec<Part<K, C::State>> = layer
-        .keys
+    let pass = Pass { chain, layer, rank, mode, numbers, classify, hasher, build, cancel };
+    let chunk = chunk_size(visit.len());
+    let parts: Vec<Part<K, C::State>> = layer.keys[visit.clone()]
         .par_chunks(chunk)
         .enumerate()
-        .map(|(c, states)| pass.chunk(c * chunk, states))
+        .map(|(c, states)| pass.chunk(visit.start + c * chunk, states))
         .collect::<Result<_, _>>()?;
-    Ok(gather(parts, layer.len()))
+    Ok(gather(parts, visit.len(), numbers))
 }
 
 /// What every chunk of one pass shares.
@@ -78,8 +86,10 @@ struct Pass<'p, C: Chain, F, H> {
     layer: &'p Bucket<C::State>,
     rank: u32,
     mode: Mode,
+    numbers: &'p Numbers,
     classify: &'p F,
     hasher: &'p H,
+    build: Range<usize>,
     /// Polled every `CANCEL_EVERY` states: a cancelled chunk stops early, and the caller
     /// drops the partial scan.
     cancel: Option<&'p Cancel>,
@@ -103,6 +113,7 @@ where
             totals: Vec::with_capacity(states.len()),
             absorbed: BTreeMap::new(),
             edges: (0..SHARDS).map(|_| Vec::new()).collect(),
+            moves: 0,
         };
         for (j, state) in states.iter().enumerate() {
             if j.is_multiple_of(CANCEL_EVERY) && requested(self.cancel) {
@@ -111,15 +122,20 @@ where
             let total = self.chain.transitions(*state, &mut out);
             let parent = first + j;
             if out.is_empty() {
-                *here.absorbed.entry((self.classify)(*state)).or_default() +=
-                    to_integer(self.layer.limbs(parent));
+                let sum = here.absorbed.entry((self.classify)(*state)).or_default();
+                self.numbers.accumulate(sum, self.layer.limbs(parent));
                 here.totals.push(0);
                 continue;
             }
             here.totals.push(total);
+            here.moves += out.len() as u64;
             let mut check = WeightCheck::default();
+            let build = self.build.contains(&parent);
             for &(child, weight) in &out {
                 check.add(weight);
+                if !build {
+                    continue;
+                }
                 let child = self.chain.canonical(child);
                 // Narrowed before it is checked, but the edges of a state that fails the check
                 // are never used: the pass returns the refusal instead.
@@ -175,20 +191,21 @@ fn refusal<S>(moves: &[(S, u64)], total: u64, rank: u32) -> EngineError {
 }
 
 /// The chunks' findings joined in chunk order.
-fn gather<K: Ord, S>(parts: Vec<Part<K, S>>, n: usize) -> Scan<K, S> {
+fn gather<K: Ord, S>(parts: Vec<Part<K, S>>, n: usize, numbers: &Numbers) -> Scan<K, S> {
     let mut totals = Vec::with_capacity(n);
-    let mut absorbed: BTreeMap<K, Integer> = BTreeMap::new();
+    let mut absorbed: BTreeMap<K, Vec<u64>> = BTreeMap::new();
     let mut edges: Shards<S> = (0..SHARDS).map(|_| Vec::new()).collect();
+    let mut moves = 0;
     for part in parts {
         totals.extend(part.totals);
+        moves += part.moves;
         for (k, v) in part.absorbed {
-            *absorbed.entry(k).or_default() += v;
+            numbers.accumulate(absorbed.entry(k).or_default(), &v);
         }
         for (s, list) in part.edges.into_iter().enumerate() {
             edges[s].push(list);
         }
     }
-    let moves = edges.iter().flatten().map(|l| l.len() as u64).sum();
     Scan { totals, absorbed, edges, moves }
 }
 

@@ -3,9 +3,9 @@
 //! layers before its turn comes (it is merged then, see `Bucket::merged`).
 
 use super::arena::Bucket;
+use super::numbers::{Factor, Numbers};
 use super::shards::Children;
 use crate::error::EngineError;
-use rug::Integer;
 use std::collections::BTreeMap;
 
 pub(super) struct Pending<S> {
@@ -13,9 +13,9 @@ pub(super) struct Pending<S> {
 }
 
 impl<S: Copy + Ord> Pending<S> {
-    /// All the mass on `start`, of rank `rank`.
-    pub fn new(rank: u32, start: S) -> Pending<S> {
-        Pending { buckets: BTreeMap::from([(rank, Bucket::single(start))]) }
+    /// All the mass on `start`, of rank `rank` (`one` is the number 1 in the run's arithmetic).
+    pub fn new(rank: u32, start: S, one: Vec<u64>) -> Pending<S> {
+        Pending { buckets: BTreeMap::from([(rank, Bucket::single(start, one))]) }
     }
 
     /// Nothing waiting (a process of a shared run that owns no start).
@@ -35,9 +35,9 @@ impl<S: Copy + Ord> Pending<S> {
     }
 
     /// Multiplies every waiting numerator by `factor` when the common denominator does.
-    pub fn scale(&mut self, factor: &Integer, stride: usize) -> Result<(), EngineError> {
+    pub fn scale(&mut self, numbers: &Numbers, factor: &Factor, stride: usize) -> Result<(), EngineError> {
         for bucket in self.buckets.values_mut() {
-            bucket.scale(factor, stride)?;
+            bucket.scale(numbers, factor, stride)?;
         }
         Ok(())
     }
@@ -52,6 +52,18 @@ impl<S: Copy + Ord> Pending<S> {
         rank_of: impl Fn(S) -> u32,
     ) -> Result<(), EngineError> {
         let mut touched: Vec<u32> = Vec::new();
+        // Room for every child at once, rank by rank: a bucket grown by doubling would hold
+        // up to twice its children, and copy them all on the way.
+        let mut counts: BTreeMap<u32, usize> = BTreeMap::new();
+        for &key in children.iter().flat_map(|c| &c.0) {
+            *counts.entry(rank_of(key)).or_default() += 1;
+        }
+        for (r, count) in counts {
+            if r < from {
+                let bucket = self.buckets.entry(r).or_insert_with(|| Bucket::new(stride));
+                bucket.reserve_exact(count, stride)?;
+            }
+        }
         for (keys, arena) in children {
             // Children come in runs of one rank (in most chains every move falls by one):
             // one bucket lookup per run, not per child.

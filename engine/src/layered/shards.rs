@@ -1,83 +1,133 @@
-//! The summing step: each shard of edges adds its children's shares in a small map of its
-//! own, in parallel with the other shards; no lock, and no child is in two shards.
+//! The summing step: each shard of edges adds its children's shares in a small table of its
+//! own, in parallel with the other shards; no lock, and no child is in two shards. The table
+//! holds only each child's index in the shard's keys (4 bytes and a control byte), not the
+//! child itself.
 
 use super::alloc;
 use super::budget::check_layer;
-use super::limbs::add_mul;
-use super::parents::{Edge, Shards};
+use super::numbers::Numbers;
+use super::parents::{Edge, SHARDS, Shards};
 use crate::cancel::{Cancel, requested};
 use crate::error::EngineError;
-use hashbrown::HashMap;
-use hashbrown::hash_map::Entry;
+use hashbrown::HashTable;
+use hashbrown::hash_table::Entry;
 use rayon::prelude::*;
-use std::hash::Hash;
-use std::mem::size_of;
+use std::hash::{BuildHasher, Hash};
 
 /// The children of one shard: their states, and their numerators as `stride`-limb entries.
 pub(super) type Children<S> = (Vec<S>, Vec<u64>);
 
-/// Adds up every child's numerator: the parent's share (from `shares`, `stride` limbs per
-/// parent) times the move's weight, over every move into it. A shard indexes its children
-/// with `u32` slots: one with more moves into it than `limit` (at most `u32::MAX`) is
-/// refused as a layer too large, below the rank `from` of the parents. A shard stops early
-/// once `cancel` is cancelled (polled every `CANCEL_EVERY` edges): the caller then drops
-/// the partial sums.
-pub(super) fn sum_children<S>(
-    edges: Shards<S>,
-    shares: &[u64],
-    stride: usize,
-    (from, limit): (u32, u64),
-    cancel: Option<&Cancel>,
-) -> Result<Vec<Children<S>>, EngineError>
-where
-    S: Copy + Eq + Hash + Send,
-{
-    for lists in &edges {
-        let moves: usize = lists.iter().map(|l| l.len()).sum();
-        check_layer(from.saturating_sub(1), moves as u64, limit)?;
+/// The children summed so far, shard by shard: a step taken in rounds adds each round's
+/// edges to the same sums.
+pub(super) struct Sums<S> {
+    shards: Vec<ShardSum<S>>,
+}
+
+/// One shard's children so far, each once, with its numerator; `slots` finds a child's
+/// index in `keys` (kept until the step's last round).
+struct ShardSum<S> {
+    slots: HashTable<u32>,
+    keys: Vec<S>,
+    arena: Vec<u64>,
+}
+
+/// The hash of the child in `slot`, for a table that grows.
+fn rehash<'k, S: Hash>(keys: &'k [S], hasher: &'k foldhash::fast::FixedState) -> impl Fn(&u32) -> u64 + 'k {
+    move |&slot| hasher.hash_one(&keys[slot as usize])
+}
+
+/// The hasher of the slot tables: not the shard hasher, whose top bits are the same for
+/// every child of a shard (and would leave the table's control bytes alike).
+fn slot_hasher() -> foldhash::fast::FixedState {
+    foldhash::fast::FixedState::with_seed(0x0123_4567_89ab_cdef)
+}
+
+impl<S: Copy + Eq + Hash + Send> Sums<S> {
+    pub fn new() -> Sums<S> {
+        let empty = || ShardSum { slots: HashTable::new(), keys: Vec::new(), arena: Vec::new() };
+        Sums { shards: (0..SHARDS).map(|_| empty()).collect() }
     }
-    edges.into_par_iter().map(|lists| sum_shard(lists, shares, stride, cancel)).collect()
+
+    /// Adds every edge's share to its child: the parent's share (from `shares`, `stride`
+    /// words per parent) times the move's weight. A shard indexes its children with `u32`
+    /// slots: one with more moves into it than `limit` (at most `u32::MAX`) is refused as a
+    /// layer too large, below the rank `from` of the parents. A shard stops early once
+    /// `cancel` is cancelled (polled every `CANCEL_EVERY` edges): the caller then drops the
+    /// partial sums. After the `last` round the tables are freed.
+    #[allow(clippy::too_many_arguments)]
+    pub fn add(
+        &mut self,
+        edges: Shards<S>,
+        shares: &[u64],
+        (stride, numbers): (usize, &Numbers),
+        (from, limit): (u32, u64),
+        last: bool,
+        cancel: Option<&Cancel>,
+    ) -> Result<(), EngineError> {
+        for (lists, sum) in edges.iter().zip(&self.shards) {
+            let moves: usize = lists.iter().map(|l| l.len()).sum();
+            check_layer(from.saturating_sub(1), (sum.keys.len() + moves) as u64, limit)?;
+        }
+        edges
+            .into_par_iter()
+            .zip(self.shards.par_iter_mut())
+            .map(|(lists, sum)| {
+                sum.add(lists, shares, (stride, numbers), cancel)?;
+                if last {
+                    sum.slots = HashTable::new();
+                }
+                Ok(())
+            })
+            .collect()
+    }
+
+    /// The children of every shard, with their numerators (`stride` words each).
+    pub fn children(self) -> Vec<Children<S>> {
+        self.shards.into_iter().map(|s| (s.keys, s.arena)).collect()
+    }
 }
 
 /// Edges a shard adds between two polls of the cancel token: a few milliseconds of work.
 const CANCEL_EVERY: usize = 1 << 16;
 
-/// One shard's children, each once, with its numerator. Every structure grows fallibly:
-/// a refused allocation is an error, not an abort.
-fn sum_shard<S: Copy + Eq + Hash>(
-    lists: Vec<Vec<Edge<S>>>,
-    shares: &[u64],
-    stride: usize,
-    cancel: Option<&Cancel>,
-) -> Result<Children<S>, EngineError> {
-    let total: usize = lists.iter().map(|l| l.len()).sum();
-    let mut slots: HashMap<S, u32> = HashMap::new();
-    let refused =
-        |_| EngineError::AllocationFailed { bytes: (total as u64 / 2) * (size_of::<S>() as u64 + 5) };
-    slots.try_reserve(total / 2).map_err(refused)?;
-    let (mut keys, mut arena) = (Vec::new(), Vec::new());
-    for (i, e) in lists.into_iter().flatten().enumerate() {
-        if i.is_multiple_of(CANCEL_EVERY) && requested(cancel) {
-            break;
-        }
-        // A full map would grow inside `entry`, infallibly: it grows here first.
-        if slots.len() == slots.capacity() {
-            slots.try_reserve(slots.len().max(1)).map_err(refused)?;
-        }
-        let slot = match slots.entry(e.child) {
-            Entry::Occupied(o) => *o.get() as usize,
-            Entry::Vacant(v) => {
-                alloc::push(&mut keys, e.child)?;
-                alloc::reserve(&mut arena, stride)?;
-                arena.resize(arena.len() + stride, 0);
-                v.insert((keys.len() - 1) as u32);
-                keys.len() - 1
+impl<S: Copy + Eq + Hash> ShardSum<S> {
+    /// Every structure grows fallibly: a refused allocation is an error, not an abort.
+    fn add(
+        &mut self,
+        lists: Vec<Vec<Edge<S>>>,
+        shares: &[u64],
+        (stride, numbers): (usize, &Numbers),
+        cancel: Option<&Cancel>,
+    ) -> Result<(), EngineError> {
+        let total: usize = lists.iter().map(|l| l.len()).sum();
+        let refused = |_| EngineError::AllocationFailed { bytes: (total as u64 / 2) * 5 };
+        let hasher = &slot_hasher();
+        let ShardSum { slots, keys, arena } = self;
+        slots.try_reserve(total / 2, rehash(keys, hasher)).map_err(refused)?;
+        for (i, e) in lists.into_iter().flatten().enumerate() {
+            if i.is_multiple_of(CANCEL_EVERY) && requested(cancel) {
+                break;
             }
-        };
-        let src = &shares[e.parent as usize * stride..(e.parent as usize + 1) * stride];
-        add_mul(&mut arena[slot * stride..(slot + 1) * stride], src, e.weight as u64);
+            // A full table would grow inside `entry`, infallibly: it grows here first.
+            if slots.len() == slots.capacity() {
+                slots.try_reserve(slots.len().max(1), rehash(keys, hasher)).map_err(refused)?;
+            }
+            let hash = hasher.hash_one(e.child);
+            let slot = match slots.entry(hash, |&slot| keys[slot as usize] == e.child, rehash(keys, hasher)) {
+                Entry::Occupied(o) => *o.get() as usize,
+                Entry::Vacant(v) => {
+                    alloc::push(keys, e.child)?;
+                    alloc::reserve(arena, stride)?;
+                    arena.resize(arena.len() + stride, 0);
+                    v.insert((keys.len() - 1) as u32);
+                    keys.len() - 1
+                }
+            };
+            let src = &shares[e.parent as usize * stride..(e.parent as usize + 1) * stride];
+            numbers.add_mul(&mut arena[slot * stride..(slot + 1) * stride], src, e.weight as u64);
+        }
+        Ok(())
     }
-    Ok((keys, arena))
 }
 
 #[cfg(test)]
@@ -91,10 +141,18 @@ mod tests {
         let e = |child, parent, weight| Edge { child, parent, weight };
         edges[3] = vec![vec![e(7, 0, 2), e(9, 1, 1)], vec![e(7, 1, 5)]];
         let shares = [10, 0, 3, 0]; // two parents of two limbs each
-        let children = sum_children(edges.clone(), &shares, 2, (4, 3), None).unwrap();
+        let exact = (2, &Numbers::Exact);
+        let mut sums = Sums::new();
+        sums.add(edges.clone(), &shares, exact, (4, 3), true, None).unwrap();
+        let children = sums.children();
         assert_eq!(children[3], (vec![7, 9], vec![35, 0, 3, 0]));
         assert!(children.iter().enumerate().all(|(s, c)| s == 3 || c.0.is_empty()));
-        let err = sum_children(edges, &shares, 2, (4, 2), None).unwrap_err();
+        let err = Sums::new().add(edges.clone(), &shares, exact, (4, 2), true, None).unwrap_err();
         assert_eq!(err, EngineError::LayerTooLarge { rank: 3, states: 3, limit: 2 });
+        // A second round adds to the same children.
+        let mut sums = Sums::new();
+        sums.add(edges.clone(), &shares, exact, (4, 6), false, None).unwrap();
+        sums.add(edges, &shares, exact, (4, 6), true, None).unwrap();
+        assert_eq!(sums.children()[3], (vec![7, 9], vec![70, 0, 6, 0]));
     }
 }

@@ -1,0 +1,71 @@
+//! `exact --residues K` (numerators modulo K primes a pass, rebuilt by the Chinese remainder
+//! theorem) against the default big-number path: the same bytes out, for every start and
+//! policy of the small boards, whatever K; the English centre in an ignored test.
+
+mod support;
+
+use support::{fails_with, scratch, stdout_bytes};
+
+fn same_output(board: &str, extra: &[&str], primes: &[&str]) {
+    let args = [&["exact", "--board", board, "--start", "all", "--json"], extra].concat();
+    let big_numbers = stdout_bytes(&args);
+    for k in primes {
+        let by_residues = stdout_bytes(&[&args[..], &["--residues", k]].concat());
+        assert!(by_residues == big_numbers, "{board} {extra:?} with --residues {k}");
+    }
+}
+
+#[test]
+fn every_start_and_policy_of_triangle5_by_residues_prints_what_the_big_numbers_print() {
+    for policy in ["uniform", "peg-first", "hole-first"] {
+        same_output("triangle5", &["--policy", policy], &["1", "2", "64"]);
+    }
+    same_output("triangle5", &["--whole-group"], &["1"]);
+    same_output("triangle5", &["--no-symmetry"], &["3"]);
+    // A position in the middle of a game.
+    let position = ["exact", "--board", "triangle6", "--start", "A", "--moves", "D-B-A,K-G-D", "--json"];
+    let big_numbers = stdout_bytes(&position);
+    assert!(stdout_bytes(&[&position[..], &["--residues", "1"]].concat()) == big_numbers);
+}
+
+#[test]
+fn every_start_of_triangle6_by_residues_prints_what_the_big_numbers_print() {
+    same_output("triangle6", &[], &["2", "5"]);
+}
+
+#[test]
+#[ignore = "big board: about a minute (cargo test --release -- --ignored)"]
+fn the_english_centre_by_residues_prints_what_the_big_numbers_print() {
+    let args = ["exact", "--board", "english", "--start", "d4", "--json", "-q"];
+    let big_numbers = stdout_bytes(&args);
+    // Two passes of four primes, one of them under a budget that splits steps into rounds.
+    assert!(stdout_bytes(&[&args[..], &["--residues", "4"]].concat()) == big_numbers);
+    assert!(stdout_bytes(&[&args[..], &["--residues", "4", "--max-memory", "0.6"]].concat()) == big_numbers);
+}
+
+#[test]
+#[ignore = "big board: a few minutes (cargo test --release -- --ignored)"]
+fn every_start_of_triangle7_by_residues_prints_what_the_big_numbers_print() {
+    same_output("triangle7", &["-q"], &["3"]);
+}
+
+#[test]
+fn residues_refuse_what_they_cannot_do_in_one_line_and_touch_no_file() {
+    let exact = ["exact", "--board", "triangle5", "--start", "A"];
+    for k in ["0", "65"] {
+        fails_with(
+            &[&exact[..], &["--residues", k]].concat(),
+            &format!("--residues takes 1 to 64 primes a pass, not {k}"),
+        );
+    }
+    let dir = scratch("residues");
+    let file = dir.join("run.save");
+    let file = file.to_str().unwrap();
+    fails_with(
+        &[&exact[..], &["--residues", "2", "--checkpoint", file]].concat(),
+        "--checkpoint and --resume save exact runs, not runs by --residues",
+    );
+    assert!(!dir.join("run.save").exists());
+    fails_with(&["count", "--board", "triangle5", "--residues", "2"], "--residues");
+    fails_with(&[&exact[..], &["--residues", "two"]].concat(), "--residues");
+}
