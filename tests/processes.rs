@@ -129,6 +129,7 @@ mod under_mpirun {
             &["exact", "--board", "nosuch"][..],
             &["simulate", "--games", "10"],
             &["exact", "--board", "triangle5", "--checkpoint", "/tmp/pegchain-mpi-test.ckpt"],
+            &["exact", "--board", "triangle5", "--residues", "2"],
         ] {
             let Some(out) = mpirun(2, args) else { return };
             assert_eq!(out.status.code(), Some(2), "{args:?}");
