@@ -133,10 +133,10 @@ fn a_tiny_memory_budget_is_refused_before_the_step() {
     let options = Options { memory_budget: Some(100), ..Options::default() };
     let err = propagate(&chain, Purse { money: 3, left: 12 }, Mode::Probability, |s| chain.end(s), options)
         .unwrap_err();
-    // Even in 64 rounds (the most, one shard each): the layer of 2 purses (8-byte keys) at
-    // the children's projected width of two limbs, 1/64 of its 4 edges of 16 bytes, and 4
-    // projected children at 24 + 24 bytes: 48 + 1 + 192 bytes.
-    assert_eq!(err, EngineError::TooLarge { rank: 10, states: 4, bytes: 241, budget: 100 });
+    // Even in 64 rounds (the most): the 2 purses themselves (8-byte keys, one limb) kept for
+    // the later rounds, their shares at the children's projected width of two limbs, 1/64 of
+    // their 4 edges of 16 bytes, and 4 projected children at 24 + 24 bytes: 32 + 48 + 1 + 192.
+    assert_eq!(err, EngineError::TooLarge { rank: 10, states: 4, bytes: 273, budget: 100 });
     let options = Options { memory_budget: Some(1 << 20), ..Options::default() };
     assert!(
         propagate(&chain, Purse { money: 3, left: 12 }, Mode::Probability, |s| chain.end(s), options).is_ok()

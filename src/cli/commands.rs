@@ -73,9 +73,7 @@ pub fn show(args: ShowArgs) -> Answer {
 
 pub fn exact(args: ExactArgs) -> Answer {
     let mut req = args.validate()?;
-    if req.config.residues.is_some() || args.engine.max_memory.is_some() {
-        super::limits::return_big_blocks();
-    }
+    super::limits::return_big_blocks(req.return_freed_memory);
     let analysis = Analysis::new(&req.board);
     if let Some(position) = req.position {
         let mut progress = progress::layer_printer(&req.board, req.quiet);
@@ -95,6 +93,7 @@ pub fn exact(args: ExactArgs) -> Answer {
 
 pub fn count(args: CountArgs) -> Answer {
     let mut req = args.validate()?;
+    super::limits::return_big_blocks(req.return_freed_memory);
     if let Some(r) = count_position(&req)? {
         return answer(&PositionCountView::count(&req.board, &r), req.output);
     }
@@ -104,6 +103,7 @@ pub fn count(args: CountArgs) -> Answer {
 
 pub fn ends(args: CountArgs) -> Answer {
     let mut req = args.validate()?;
+    super::limits::return_big_blocks(req.return_freed_memory);
     if let Some(r) = count_position(&req)? {
         return answer(&PositionCountView::ends(&req.board, &r), req.output);
     }

@@ -19,8 +19,11 @@ pub fn read(requested: Option<u64>) -> Limits {
 /// (glibc's mmap threshold, fixed): without it glibc raises the threshold as big blocks are
 /// freed and keeps their memory, so the process stays as big as its largest step (5.7 GB
 /// after the European board's last layers, where 0.1 GB is in use). About 5% slower, so
-/// only for runs that ask to be held to a memory size (`--max-memory`, `--residues`).
-pub fn return_big_blocks() {
+/// only for runs that ask to be held to a memory size (`--max-memory`, `--residues`): `asked`.
+pub fn return_big_blocks(asked: bool) {
+    if !asked {
+        return;
+    }
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: mallopt only sets a tuning parameter of the allocator; it is called before the
     // engine's threads start.

@@ -295,6 +295,9 @@ pub struct EngineRequest {
     pub config: EngineConfig,
     pub output: Output,
     pub quiet: bool,
+    /// The run asks to be held to a memory size (`--max-memory`, `--residues`): freed big
+    /// blocks go back to the system (see `limits::return_big_blocks`).
+    pub return_freed_memory: bool,
 }
 
 /// The most primes a pass of --residues may keep: more would cost as much as the numbers.
@@ -306,6 +309,7 @@ impl ExactArgs {
         self.refuse_residues_with_others()?;
         let mut request = self.engine.validate_with("exact", policy)?;
         request.config.residues = self.residues.map(|k| k as usize);
+        request.return_freed_memory |= self.residues.is_some();
         Ok(request)
     }
 
@@ -403,6 +407,7 @@ impl CountArgs {
             output: self.output.validate(),
             // Process 0 speaks for every process of a shared run.
             quiet: self.quiet || !super::processes::speaks(),
+            return_freed_memory: self.max_memory.is_some(),
         })
     }
 }

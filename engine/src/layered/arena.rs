@@ -90,11 +90,7 @@ impl<S: Copy + Ord> Bucket<S> {
     pub fn scale(&mut self, numbers: &Numbers, factor: &Factor, stride: usize) -> Result<(), EngineError> {
         if numbers.lanes().is_some() {
             // One word per prime: the product fits in place.
-            let mut out = vec![0; self.stride];
-            for entry in self.nums.chunks_mut(self.stride) {
-                numbers.mul_into(&mut out, entry, factor);
-                entry.copy_from_slice(&out);
-            }
+            numbers.scale_residues(&mut self.nums, factor);
             return Ok(());
         }
         let factor = match factor {

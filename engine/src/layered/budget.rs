@@ -65,21 +65,21 @@ pub(super) fn check_scan<S>(
     Err(EngineError::TooLarge { rank: rank.saturating_sub(1), states, bytes, budget })
 }
 
-/// The fewest rounds (1, 2, 4, ... up to one shard a round) in which the step from `n`
-/// states of `stride` words is projected to fit the budget, from the last layer's moves per
-/// state; refused as the most rounds would be when none fits. Every layer of a rank that keeps
-/// the previous rank's moves per state takes one round while the whole step fits.
+/// The fewest rounds (1, 2, 4, ... up to 64) in which the step from `n` states of `stride`
+/// words to children of `next_stride` words is projected to fit the budget, from the last
+/// layer's moves per state; refused as the most rounds would be when none fits. A step that
+/// fits whole takes one round.
 pub(super) fn rounds<S>(
     budget: Option<u64>,
     rank: u32,
-    (n, stride): (usize, usize),
+    (n, stride, next_stride): (usize, usize, usize),
     history: &History,
 ) -> Result<usize, EngineError> {
     let moves = (n as f64 * history.moves_per_state) as u64;
     let mut rounds = 1;
     loop {
         let fits = check_scan::<S>(budget, rank, (n, stride), rounds, history)
-            .and_then(|()| check_step::<S>(budget, rank, (n, moves, rounds), stride + 1, history));
+            .and_then(|()| check_step::<S>(budget, rank, (n, stride, moves, rounds), next_stride, history));
         match fits {
             Ok(()) => return Ok(rounds),
             Err(e) if rounds >= SHARDS => return Err(e),
@@ -88,14 +88,15 @@ pub(super) fn rounds<S>(
     }
 }
 
-/// Projection 2: the layer's `n` states at the children's width `next_stride`, the edges of
-/// one of `rounds` rounds of its `moves`, and the next layer, projected from this layer's
+/// Projection 2: the layer's `n` states at the children's width `next_stride` (their shares),
+/// the parents themselves when the step goes in rounds, the edges of one of `rounds` rounds of
+/// its `moves`, and the next layer, projected from this layer's
 /// growth and capped by the moves (each child held with its key, numerator and about 24
 /// bytes of map).
 pub(super) fn check_step<S>(
     budget: Option<u64>,
     rank: u32,
-    (n, moves, rounds): (usize, u64, usize),
+    (n, stride, moves, rounds): (usize, usize, u64, usize),
     next_stride: usize,
     history: &History,
 ) -> Result<(), EngineError> {
@@ -103,7 +104,10 @@ pub(super) fn check_step<S>(
     let edge_bytes = size_of::<Edge<S>>() as f64 / rounds as f64;
     let projected = ((n as f64 * history.growth(n)) as u64).min(moves);
     let entry = size_of::<S>() as u64 + 8 * next_stride as u64;
-    let bytes = n as u64 * entry + (moves as f64 * edge_bytes) as u64 + projected * (entry + 24);
+    // In rounds the parents (`stride` words each) stay beside their shares for the rounds after
+    // the first; in one step they are freed first.
+    let parents = if rounds > 1 { n as u64 * (size_of::<S>() as u64 + 8 * stride as u64) } else { 0 };
+    let bytes = parents + n as u64 * entry + (moves as f64 * edge_bytes) as u64 + projected * (entry + 24);
     if bytes <= budget {
         return Ok(());
     }
@@ -124,10 +128,10 @@ mod tests {
         assert_eq!(err, EngineError::TooLarge { rank: 4, states: 1_000, bytes: 4_800, budget: 4_799 });
         // 100 states at 16 bytes, 300 edges at 16, and min(1000, 300) children at 16 + 24.
         let bytes = 100 * 16 + 300 * 16 + 300 * 40;
-        assert!(check_step::<u64>(Some(bytes), 5, (100, 300, 1), 1, &h).is_ok());
-        let err = check_step::<u64>(Some(bytes - 1), 5, (100, 300, 1), 1, &h).unwrap_err();
+        assert!(check_step::<u64>(Some(bytes), 5, (100, 1, 300, 1), 1, &h).is_ok());
+        let err = check_step::<u64>(Some(bytes - 1), 5, (100, 1, 300, 1), 1, &h).unwrap_err();
         assert_eq!(err, EngineError::TooLarge { rank: 4, states: 300, bytes, budget: bytes - 1 });
-        assert!(check_step::<u64>(None, 5, (100, 300, 1), 1, &h).is_ok());
+        assert!(check_step::<u64>(None, 5, (100, 1, 300, 1), 1, &h).is_ok());
         // Two rounds halve the edges held at once: 100 * 32 bytes, then 100 * 24.
         assert!(check_scan::<u64>(Some(3_200), 5, (100, 1), 2, &h).is_ok());
         assert!(check_scan::<u64>(Some(3_199), 5, (100, 1), 2, &h).is_err());
@@ -137,12 +141,14 @@ mod tests {
     fn a_step_takes_the_fewest_rounds_that_fit_and_is_refused_when_none_does() {
         let h = History { previous_len: 100, moves_per_state: 8.0 };
         // 100 states and 100 children at the children's width (2 limbs), with 24 bytes of map
-        // each, and 800 edges of 16 bytes held a round at a time.
-        let need = |rounds: u64| 100 * 24 + 800 / rounds * 16 + 100 * (24 + 24);
-        assert_eq!(rounds::<u64>(None, 5, (100, 1), &h), Ok(1));
-        assert_eq!(rounds::<u64>(Some(need(1)), 5, (100, 1), &h), Ok(1));
-        assert_eq!(rounds::<u64>(Some(need(1) - 1), 5, (100, 1), &h), Ok(2));
-        assert_eq!(rounds::<u64>(Some(need(4)), 5, (100, 1), &h), Ok(4));
-        assert!(rounds::<u64>(Some(100 * 16), 5, (100, 1), &h).is_err());
+        // each, and 800 edges of 16 bytes held a round at a time; in rounds, the 100 parents
+        // (8-byte keys, 1 limb) besides.
+        let parents = |rounds: u64| if rounds > 1 { 100 * 16 } else { 0 };
+        let need = |rounds: u64| parents(rounds) + 100 * 24 + 800 / rounds * 16 + 100 * (24 + 24);
+        assert_eq!(rounds::<u64>(None, 5, (100, 1, 2), &h), Ok(1));
+        assert_eq!(rounds::<u64>(Some(need(1)), 5, (100, 1, 2), &h), Ok(1));
+        assert_eq!(rounds::<u64>(Some(need(1) - 1), 5, (100, 1, 2), &h), Ok(2));
+        assert_eq!(rounds::<u64>(Some(need(4)), 5, (100, 1, 2), &h), Ok(4));
+        assert!(rounds::<u64>(Some(100 * 16), 5, (100, 1, 2), &h).is_err());
     }
 }

@@ -312,7 +312,10 @@ where
             budget::check_layer(rank, n as u64, max_layer)?;
             // A step too big for the budget at once is taken in rounds, each building the
             // edges of a part of the parents; the first pass finds every parent's move total.
-            let rounds = budget::rounds::<C::State>(options.memory_budget, rank, (n, layer.stride), history)?;
+            // The children's width, projected: one word per prime, or a limb more than now.
+            let next = numbers.lanes().unwrap_or(layer.stride + 1);
+            let rounds =
+                budget::rounds::<C::State>(options.memory_budget, rank, (n, layer.stride, next), history)?;
             let parts = (&hasher, 0..n, parents::round(0, rounds, n));
             let scan = parents::scan(chain, &layer, rank, (mode, numbers), &classify, parts, options.cancel)?;
             // A cancelled scan stops early with partial findings: drop them.
@@ -357,7 +360,13 @@ where
         };
         let children = (|| {
             let budget = options.memory_budget;
-            budget::check_step::<C::State>(budget, rank, (n, scan.moves, rounds), stride, history)?;
+            budget::check_step::<C::State>(
+                budget,
+                rank,
+                (n, layer.stride, scan.moves, rounds),
+                stride,
+                history,
+            )?;
             let shares = factors::shares(&layer, &scan.totals, &scale, (mode, numbers), stride)?;
             let mut sums = shards::Sums::new();
             let mut add = |edges, round| {
@@ -396,7 +405,7 @@ where
             if mode == Mode::Probability && scale.lcm != 1 {
                 let factor = numbers.factor(&scale.lcm);
                 pending.scale(numbers, &factor, stride)?;
-                lanes.values_mut().for_each(|sum| numbers.scale_in_place(sum, &factor));
+                lanes.values_mut().for_each(|sum| numbers.scale_residues(sum, &factor));
                 *denominator *= &scale.lcm;
             }
             for batch in batches {

@@ -84,11 +84,17 @@ impl Numbers {
         }
     }
 
-    /// entry *= f, in place (a run by residues: one word per prime).
-    pub fn scale_in_place(&self, entry: &mut [u64], f: &Factor) {
-        let src = entry.to_vec();
-        entry.fill(0);
-        self.mul_into(entry, &src, f);
+    /// Every residue of `nums` (entries of one word per prime, back to back) times f, in
+    /// place. Exact numbers grow when multiplied, so they are scaled by `Bucket::scale`.
+    pub fn scale_residues(&self, nums: &mut [u64], f: &Factor) {
+        let (Numbers::Residues(m), Factor::Lanes(f)) = (self, f) else {
+            unreachable!("residues are scaled by lanes, in runs by residues only")
+        };
+        for entry in nums.chunks_mut(m.len()) {
+            for ((d, m), &f) in entry.iter_mut().zip(m).zip(f) {
+                *d = m.mul(*d, f);
+            }
+        }
     }
 
     /// acc += src, where `acc` grows as the sum needs (absorbed mass, summed over many states).

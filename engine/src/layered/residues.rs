@@ -57,10 +57,12 @@ impl Modulus {
         self.reduce(a as u128 * lifted as u128)
     }
 
-    /// w * R mod p for a word w: the form `mul` takes.
+    /// w * R mod p for a word w: the form `mul` takes. A move's weight (below 2^32) is
+    /// below p already, and skips the division.
     #[inline(always)]
     pub fn lift_word(&self, w: u64) -> u64 {
-        self.reduce((w % self.p) as u128 * self.r2 as u128)
+        let w = if w < self.p { w } else { w % self.p };
+        self.reduce(w as u128 * self.r2 as u128)
     }
 
     /// c * R mod p for any non-negative integer c.
