@@ -24,7 +24,7 @@ fn english_layers(until_pegs: u32) -> Vec<u64> {
     let centre = en.find_hole("d4").unwrap();
     let group = SymmetryGroup::of_board(&en);
     let moves = MoveTable::new(&en);
-    let chain = PegChain { moves: &moves, policy: Policy::Uniform, group: &group };
+    let chain = PegChain::new(&moves, Policy::Uniform, &group);
     let mut raw = Vec::new();
     let mut on_layer =
         |layer: &Layer<'_, Pegs>| raw.push(layer.states.iter().map(|s| group.orbit_size(*s)).sum());
@@ -47,7 +47,7 @@ fn the_same_first_layers_without_symmetry() {
     let centre = en.find_hole("d4").unwrap();
     let moves = MoveTable::new(&en);
     let trivial = SymmetryGroup::trivial(33);
-    let chain = PegChain { moves: &moves, policy: Policy::Uniform, group: &trivial };
+    let chain = PegChain::new(&moves, Policy::Uniform, &trivial);
     let mut raw = Vec::new();
     let mut on_layer = |layer: &Layer<'_, Pegs>| raw.push(layer.states.len() as u64);
     let options = Options { on_layer: Some(&mut on_layer), until_rank: Some(26), ..Options::default() };

@@ -22,7 +22,7 @@ type Figures = (Vec<(u32, Rational)>, Vec<(u8, Integer)>);
 fn by_the_engine(board: &Board, pos: Pegs, policy: Policy) -> Figures {
     let moves = MoveTable::new(board);
     let group = SymmetryGroup::trivial(board.hole_count());
-    let chain = PegChain { moves: &moves, policy, group: &group };
+    let chain = PegChain::new(&moves, policy, &group);
     let p = propagate(&chain, pos, Mode::Probability, End::of, Options::default()).unwrap();
     let mut pegs: Vec<(u32, Rational)> = Vec::new();
     for (end, q) in p {

@@ -60,7 +60,7 @@ fn forward_propagation_equals_backward_recursion_for_every_policy() {
     for policy in pegchain::solitaire::policy::POLICIES {
         let forward = a.exact(&Starts::All, &config(policy, true), &mut |_| {}).unwrap();
         for s in forward.starts.iter().filter(|s| [0, 1, 3, 4].contains(&s.hole)) {
-            let chain = PegChain { moves: &moves, policy, group: &trivial };
+            let chain = PegChain::new(&moves, policy, &trivial);
             let back = backward::absorption(&chain, start_position(&board, s.hole), End::of);
             let mut pegs: BTreeMap<u32, Rational> = BTreeMap::new();
             for (end, p) in &back {

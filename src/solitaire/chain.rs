@@ -4,7 +4,7 @@
 
 use crate::engine::Chain;
 use crate::solitaire::board::SymmetryGroup;
-use crate::solitaire::moves::MoveTable;
+use crate::solitaire::moves::{Children, MoveTable};
 use crate::solitaire::pegs::Pegs;
 use crate::solitaire::policy::Policy;
 
@@ -18,6 +18,14 @@ pub struct PegChain<'a> {
     pub moves: &'a MoveTable,
     pub policy: Policy,
     pub group: &'a SymmetryGroup,
+    /// Each jump's holes under each element: the children's canonical forms, fast.
+    children: Children,
+}
+
+impl<'a> PegChain<'a> {
+    pub fn new(moves: &'a MoveTable, policy: Policy, group: &'a SymmetryGroup) -> PegChain<'a> {
+        PegChain { moves, policy, group, children: Children::new(moves, group) }
+    }
 }
 
 impl Chain for PegChain<'_> {
@@ -49,6 +57,24 @@ impl Chain for PegChain<'_> {
     #[inline]
     fn canonical(&self, pos: Pegs) -> Pegs {
         self.group.canonical(pos)
+    }
+
+    #[inline]
+    fn canonical_transitions(&self, pos: Pegs, out: &mut Vec<(Pegs, u64)>) -> u64 {
+        if self.policy == Policy::Uniform {
+            out.clear();
+            self.children.each(self.moves, self.group, pos, |_, class, _| out.push((class, 1)));
+            return out.len() as u64;
+        }
+        // The same legal jumps in the same order, each child replaced by its class.
+        let total = self.transitions(pos, out);
+        let mut slots = out.iter_mut();
+        self.children.each(self.moves, self.group, pos, |_, class, _| {
+            if let Some((next, _)) = slots.next() {
+                *next = class;
+            }
+        });
+        total
     }
 }
 
@@ -90,6 +116,50 @@ impl End {
         match self {
             End::Finish(_) => 1,
             End::Pegs(n) => n,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solitaire::board::builtin;
+    use crate::solitaire::policy::POLICIES;
+
+    /// The fast canonical children equal `transitions` followed by `canonical`, weights and
+    /// order included, under every policy, on the first 20,000 classes reachable layer by
+    /// layer from an empty hole 1 of triangle5 (all of them) and of the English board, under
+    /// the whole group and a stabilizer.
+    #[test]
+    fn canonical_transitions_are_transitions_then_canonical() {
+        for name in ["triangle5", "english"] {
+            let board = builtin(name).unwrap();
+            let moves = MoveTable::new(&board);
+            let whole = SymmetryGroup::of_board(&board);
+            let some = whole.stabilizer(Pegs::single(1));
+            for group in [&whole, &some] {
+                for policy in POLICIES {
+                    let chain = PegChain::new(&moves, policy, group);
+                    let mut seen = 0;
+                    let mut layer = vec![board.full().without(1)];
+                    let (mut fast, mut slow) = (Vec::new(), Vec::new());
+                    while !layer.is_empty() && seen < 20_000 {
+                        let mut next = Vec::new();
+                        for &pos in &layer {
+                            let total = chain.canonical_transitions(pos, &mut fast);
+                            assert_eq!(total, chain.transitions(pos, &mut slow), "{name} {policy}");
+                            slow.iter_mut().for_each(|(child, _)| *child = chain.canonical(*child));
+                            assert_eq!(fast, slow, "{name} {policy}");
+                            next.extend(slow.iter().map(|&(child, _)| child));
+                            seen += 1;
+                        }
+                        next.sort_unstable();
+                        next.dedup();
+                        layer = next;
+                    }
+                    assert!(seen > 1000, "{name} {policy}: {seen}");
+                }
+            }
         }
     }
 }

@@ -226,7 +226,7 @@ impl<'a> Analysis<'a> {
             (true, None, Origin::Hole(hole)) => self.group.stabilizer(Pegs::single(hole)),
             (true, None, Origin::Position(pos)) => self.group.position_stabilizer(pos),
         };
-        let chain = PegChain { moves: &self.moves, policy: config.policy, group: &local };
+        let chain = PegChain::new(&self.moves, config.policy, &local);
         let (positions, run) = match resume {
             Some((positions, run)) => (positions, Some(run)),
             None => (Positions::default(), None),

@@ -16,7 +16,7 @@ use crate::error::Error;
 pub fn chain(board: &Board, start: u8, policy: Policy, limit: u64) -> Result<ExplicitChain, Error> {
     let moves = MoveTable::new(board);
     let group = SymmetryGroup::of_board(board).stabilizer(Pegs::single(start));
-    let peg_chain = PegChain { moves: &moves, policy, group: &group };
+    let peg_chain = PegChain::new(&moves, policy, &group);
     let first = board.full().without(start);
     let labels = |pos: Pegs| -> Vec<String> {
         use crate::engine::Chain;

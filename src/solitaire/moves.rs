@@ -11,6 +11,32 @@ pub struct MoveTable {
     need: Vec<Pegs>,
     /// `to`, which must be empty.
     empty: Vec<Pegs>,
+    /// The jumps in families tested together; empty for a board of more than `MAX_JUMPS`
+    /// jumps, whose jumps are tested one by one.
+    families: Vec<Family>,
+}
+
+/// The jumps whose `over` and `to` lie the same distances from `from` in the hole order
+/// (on a board numbered row by row, one direction between two rows): shifted copies of a
+/// position test all of them at once.
+#[derive(Clone, Debug)]
+struct Family {
+    /// Their `from` holes.
+    from: u64,
+    /// `over - from` and `to - from`.
+    over: i32,
+    to: i32,
+    /// The index of the family's jump from each hole (of those in `from`).
+    jump: [u16; 64],
+}
+
+/// The most jumps the families serve: the legal ones are gathered in a bit set this long.
+const MAX_JUMPS: usize = 512;
+
+/// `pos` moved so that bit `h + by` lands on bit `h`.
+#[inline(always)]
+fn shifted(pos: u64, by: i32) -> u64 {
+    if by >= 0 { pos >> by } else { pos << -by }
 }
 
 impl MoveTable {
@@ -18,7 +44,22 @@ impl MoveTable {
         let jumps = board.jumps().to_vec();
         let need = jumps.iter().map(|j| Pegs::single(j.from).with(j.over)).collect();
         let empty = jumps.iter().map(|j| Pegs::single(j.to)).collect();
-        MoveTable { jumps, need, empty }
+        let mut families: Vec<Family> = Vec::new();
+        if jumps.len() <= MAX_JUMPS {
+            for (index, j) in jumps.iter().enumerate() {
+                let (over, to) = (j.over as i32 - j.from as i32, j.to as i32 - j.from as i32);
+                let family = match families.iter().position(|f| (f.over, f.to) == (over, to)) {
+                    Some(f) => &mut families[f],
+                    None => {
+                        families.push(Family { from: 0, over, to, jump: [0; 64] });
+                        families.last_mut().expect("just pushed")
+                    }
+                };
+                family.from |= 1 << j.from;
+                family.jump[j.from as usize] = index as u16;
+            }
+        }
+        MoveTable { jumps, need, empty, families }
     }
 
     pub fn jumps(&self) -> &[Jump] {
@@ -32,13 +73,25 @@ impl MoveTable {
 
     /// Indices of the legal jumps in `pos`, in the board's jump order.
     #[inline]
-    pub fn legal(&self, pos: Pegs) -> impl Iterator<Item = usize> + '_ {
-        (0..self.jumps.len()).filter(move |&j| self.is_legal(pos, j))
+    pub fn legal(&self, pos: Pegs) -> Legal<'_> {
+        if self.families.is_empty() {
+            return Legal::OneByOne { moves: self, pos, next: 0 };
+        }
+        let mut set = [0u64; MAX_JUMPS / 64];
+        for f in &self.families {
+            let mut from = f.from & pos.0 & shifted(pos.0, f.over) & !shifted(pos.0, f.to);
+            while from != 0 {
+                let j = f.jump[from.trailing_zeros() as usize] as usize;
+                set[j / 64] |= 1 << (j % 64);
+                from &= from - 1;
+            }
+        }
+        Legal::Set { set, word: 0 }
     }
 
     #[inline]
     pub fn has_move(&self, pos: Pegs) -> bool {
-        (0..self.jumps.len()).any(|j| self.is_legal(pos, j))
+        self.legal(pos).next().is_some()
     }
 
     /// The position after a legal jump: `from` and `over` empty, `to` filled.
@@ -51,6 +104,37 @@ impl MoveTable {
     #[inline]
     pub fn flip(&self, jump: usize) -> Pegs {
         self.need[jump] | self.empty[jump]
+    }
+}
+/// The legal jumps of a position, in the board's jump order (see [`MoveTable::legal`]).
+pub enum Legal<'m> {
+    /// Found by the families, as a bit set of jump indices.
+    Set { set: [u64; MAX_JUMPS / 64], word: usize },
+    /// Tested one by one (a board of very many jumps).
+    OneByOne { moves: &'m MoveTable, pos: Pegs, next: usize },
+}
+
+impl Iterator for Legal<'_> {
+    type Item = usize;
+
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        match self {
+            Legal::Set { set, word } => loop {
+                let bits = set.get_mut(*word)?;
+                if *bits != 0 {
+                    let bit = bits.trailing_zeros() as usize;
+                    *bits &= *bits - 1;
+                    return Some(*word * 64 + bit);
+                }
+                *word += 1;
+            },
+            Legal::OneByOne { moves, pos, next } => {
+                let j = (*next..moves.jumps.len()).find(|&j| moves.is_legal(*pos, j))?;
+                *next = j + 1;
+                Some(j)
+            }
+        }
     }
 }
 
@@ -129,17 +213,47 @@ mod tests {
     use super::*;
     use crate::solitaire::board::builtin;
 
-    /// `Children` agrees with permuting every child under every element, on every position
-    /// of a few random games of the crosses and triangles, under the whole group and a stabilizer.
-    #[test]
-    fn children_have_the_canonical_forms_and_elements_of_a_full_permutation() {
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = || {
+    /// A small fixed random sequence for the tests' positions and games.
+    fn xorshift(mut state: u64) -> impl FnMut() -> u64 {
+        move || {
             state ^= state << 13;
             state ^= state >> 7;
             state ^= state << 17;
             state
-        };
+        }
+    }
+
+    /// The families find exactly the jumps that testing each jump finds, in the same order,
+    /// on random positions of every built-in board; so does the one-by-one fallback.
+    #[test]
+    fn legal_jumps_by_families_are_the_jumps_tested_one_by_one() {
+        let mut next = xorshift(0x2545_f491_4f6c_dd1du64);
+        let mut checked = 0;
+        for name in crate::solitaire::board::builtin_names() {
+            let board = builtin(&name).unwrap();
+            let moves = MoveTable::new(&board);
+            assert!(!moves.families.is_empty(), "{name}");
+            let fallback = MoveTable { families: Vec::new(), ..moves.clone() };
+            for _ in 0..2000 {
+                // Sparse and dense positions alike: each hole kept with probability 1/4 or 5/8.
+                let keep = next() & next() | (next() & 1).wrapping_neg() & next();
+                let pos = Pegs(board.full().0 & keep);
+                let expected: Vec<usize> =
+                    (0..moves.jumps().len()).filter(|&j| moves.is_legal(pos, j)).collect();
+                assert_eq!(moves.legal(pos).collect::<Vec<_>>(), expected, "{name}");
+                assert_eq!(fallback.legal(pos).collect::<Vec<_>>(), expected, "{name}");
+                assert_eq!(moves.has_move(pos), !expected.is_empty(), "{name}");
+                checked += expected.len();
+            }
+        }
+        assert!(checked > 10_000, "the positions had too few legal jumps to test: {checked}");
+    }
+
+    /// `Children` agrees with permuting every child under every element, on every position
+    /// of a few random games of the crosses and triangles, under the whole group and a stabilizer.
+    #[test]
+    fn children_have_the_canonical_forms_and_elements_of_a_full_permutation() {
+        let mut next = xorshift(0x9e37_79b9_7f4a_7c15u64);
         for name in ["english", "triangle5", "european", "triangle8"] {
             let board = builtin(name).unwrap();
             let moves = MoveTable::new(&board);

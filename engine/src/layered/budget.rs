@@ -13,7 +13,7 @@
 //! that cannot fit rather than to account for every byte. Besides the budget, `check_layer`
 //! holds a layer to what its `u32` parent indices can address, whatever the budget.
 
-use super::parents::{Edge, SHARDS};
+use super::parents::Edge;
 use crate::error::EngineError;
 use std::mem::size_of;
 
@@ -65,6 +65,10 @@ pub(super) fn check_scan<S>(
     Err(EngineError::TooLarge { rank: rank.saturating_sub(1), states, bytes, budget })
 }
 
+/// The most rounds a step is taken in: past that, each round's pass over every parent
+/// costs more than the step.
+const MAX_ROUNDS: usize = 64;
+
 /// The fewest rounds (1, 2, 4, ... up to 64) in which the step from `n` states of `stride`
 /// words to children of `next_stride` words is projected to fit the budget, from the last
 /// layer's moves per state; refused as the most rounds would be when none fits. A step that
@@ -82,7 +86,7 @@ pub(super) fn rounds<S>(
             .and_then(|()| check_step::<S>(budget, rank, (n, stride, moves, rounds), next_stride, history));
         match fits {
             Ok(()) => return Ok(rounds),
-            Err(e) if rounds >= SHARDS => return Err(e),
+            Err(e) if rounds >= MAX_ROUNDS => return Err(e),
             Err(_) => rounds *= 2,
         }
     }

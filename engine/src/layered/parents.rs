@@ -14,7 +14,7 @@ use std::hash::{BuildHasher, Hash};
 use std::ops::Range;
 
 /// Shards of the children: enough for two to many cores to share the summing evenly.
-pub(super) const SHARDS: usize = 64;
+pub(super) const SHARDS: usize = 256;
 
 /// A move from parent `parent` (an index in its layer) to `child`, with its weight.
 #[derive(Clone, Copy)]
@@ -119,8 +119,13 @@ where
             if j.is_multiple_of(CANCEL_EVERY) && requested(self.cancel) {
                 break;
             }
-            let total = self.chain.transitions(*state, &mut out);
             let parent = first + j;
+            let build = self.build.contains(&parent);
+            // The children of a parent whose edges are not built need no canonical form.
+            let total = match build {
+                true => self.chain.canonical_transitions(*state, &mut out),
+                false => self.chain.transitions(*state, &mut out),
+            };
             if out.is_empty() {
                 let sum = here.absorbed.entry((self.classify)(*state)).or_default();
                 self.numbers.accumulate(sum, self.layer.limbs(parent));
@@ -130,13 +135,11 @@ where
             here.totals.push(total);
             here.moves += out.len() as u64;
             let mut check = WeightCheck::default();
-            let build = self.build.contains(&parent);
             for &(child, weight) in &out {
                 check.add(weight);
                 if !build {
                     continue;
                 }
-                let child = self.chain.canonical(child);
                 // Narrowed before it is checked, but the edges of a state that fails the check
                 // are never used: the pass returns the refusal instead.
                 let weight = if self.mode == Mode::Paths { 1 } else { weight as u32 };
@@ -217,5 +220,5 @@ pub(super) fn shard_hasher() -> foldhash::fast::FixedState {
 
 #[inline]
 pub(super) fn shard_of<S: Hash>(hasher: &impl BuildHasher, state: &S) -> usize {
-    (hasher.hash_one(state) >> 58) as usize % SHARDS
+    (hasher.hash_one(state) >> 56) as usize % SHARDS
 }
