@@ -25,7 +25,7 @@ use crate::error::Error;
 use crate::render::number::grouped;
 use hashbrown::HashMap;
 use pegchain_engine::Cancel;
-use pegchain_engine::layered::limbs::{add_mul, limbs_for, mul_into, to_integer, write};
+use pegchain_engine::layered::limbs::{add_mul, limbs_for, mul_into, prefetch, to_integer, write};
 use rayon::prelude::*;
 use rug::{Integer, Rational};
 use std::collections::BTreeSet;
@@ -177,6 +177,20 @@ impl SparseRows {
         self.keys.end_row();
     }
 
+    /// Asks memory for where row i starts: the first of the two reads ahead of a row.
+    fn prefetch_start(&self, i: usize) {
+        prefetch(self.keys.starts.as_ptr().wrapping_add(i));
+    }
+
+    /// Asks memory for row i's entries, once its start is at hand.
+    fn prefetch_row(&self, i: usize) {
+        let range = self.keys.range(i);
+        prefetch(self.keys.items.as_ptr().wrapping_add(range.start));
+        let limbs = &self.limbs[range.start * self.width..range.end * self.width];
+        // One hint per cache line of 8 limbs.
+        limbs.iter().step_by(8).for_each(|l| prefetch(l));
+    }
+
     /// The same rows with `width` limbs a value (wide enough for every value).
     fn narrowed(self, width: usize) -> SparseRows {
         if width >= self.width {
@@ -236,6 +250,19 @@ impl LayerValues {
         self.parts[i / CHUNK].wins.row(i % CHUNK)
     }
 
+    /// Reads ahead of position i's values, in two stages: where its rows start, then (a
+    /// position later) the rows. A layer's positions read their children's rows in scattered
+    /// order, a cache miss each without this.
+    fn prefetch(&self, i: usize, stage: Prefetch) {
+        let (part, row) = (&self.parts[i / CHUNK], i % CHUNK);
+        for rows in [&part.numerators, &part.wins] {
+            match stage {
+                Prefetch::Start => rows.prefetch_start(row),
+                Prefetch::Row => rows.prefetch_row(row),
+            }
+        }
+    }
+
     /// Limbs enough for any count of wins of this layer.
     fn wins_width(&self) -> usize {
         limbs_for(self.parts.iter().map(|p| p.wins.bits).max().unwrap_or(1))
@@ -250,6 +277,41 @@ impl LayerValues {
         let one_peg = pegs_left.iter().find(|(n, _)| *n == 1).map_or_else(Rational::new, |(_, p)| p.clone());
         Odds { one_peg, expected_pegs_left, pegs_left }
     }
+}
+
+/// The classes `jumps` reach, each once, in order; and the index of each jump's class
+/// among them. `hole_bits` bits hold any position of the board.
+fn classes_of(jumps: &[(Pegs, u16, u16)], hole_bits: u32) -> (Vec<Pegs>, Vec<u32>) {
+    let (mut next, mut child) = (Vec::new(), vec![0u32; jumps.len()]);
+    let mut add = |class: Pegs, e: usize| {
+        if next.last() != Some(&class) {
+            next.push(class);
+        }
+        child[e] = next.len() as u32 - 1;
+    };
+    // A class and its jump's index in one word where they fit (boards of up to 64 holes less
+    // the index's bits): a sort of words, half the bytes of pairs.
+    let index_bits = u64::BITS - (jumps.len() as u64).leading_zeros();
+    if hole_bits + index_bits <= u64::BITS {
+        let mut keyed: Vec<u64> =
+            jumps.par_iter().enumerate().map(|(e, j)| j.0.0 << index_bits | e as u64).collect();
+        keyed.par_sort_unstable();
+        let mask = (1u64 << index_bits) - 1;
+        keyed.into_iter().for_each(|k| add(Pegs(k >> index_bits), (k & mask) as usize));
+    } else {
+        let mut keyed: Vec<(Pegs, u32)> =
+            jumps.par_iter().enumerate().map(|(e, j)| (j.0, e as u32)).collect();
+        keyed.par_sort_unstable();
+        keyed.into_iter().for_each(|(class, e)| add(class, e as usize));
+    }
+    (next, child)
+}
+
+/// The two stages of a read ahead of a position's values (see [`LayerValues::prefetch`]).
+#[derive(Clone, Copy)]
+enum Prefetch {
+    Start,
+    Row,
 }
 
 /// lcm / total, the factor that brings a position's sums over its layer's denominator:
@@ -465,17 +527,7 @@ impl<'a> Coach<'a> {
             if jumps.is_empty() {
                 return Ok(layers);
             }
-            // The classes reached, each once, in order; and the index of each jump's class.
-            let mut keyed: Vec<(Pegs, u32)> =
-                jumps.par_iter().enumerate().map(|(e, j)| (j.0, e as u32)).collect();
-            keyed.par_sort_unstable();
-            let (mut next, mut child) = (Vec::new(), vec![0u32; jumps.len()]);
-            for (class, e) in keyed {
-                if next.last() != Some(&class) {
-                    next.push(class);
-                }
-                child[e as usize] = next.len() as u32 - 1;
-            }
+            let (next, child) = classes_of(&jumps, u64::BITS - self.board.full().0.leading_zeros());
             layer.edges.items = jumps
                 .iter()
                 .zip(child)
@@ -607,6 +659,13 @@ impl<'a> Coach<'a> {
         let mut won = vec![0u64; self.board.hole_count() * wins_width];
         let (mut legal, mut weights) = (Vec::new(), Vec::new());
         for i in range {
+            if let Some(b) = below {
+                for (ahead, stage) in [(2, Prefetch::Start), (1, Prefetch::Row)] {
+                    if i + ahead < layer.positions.len() {
+                        layer.edges.row(i + ahead).iter().for_each(|e| b.prefetch(e.child as usize, stage));
+                    }
+                }
+            }
             let (mut counted, mut finished) = (0u128, 0u128);
             match (below, self.total(layer, i, &mut legal, &mut weights)) {
                 (Some(b), Some(total)) => {
@@ -660,6 +719,20 @@ impl<'a> Coach<'a> {
 mod tests {
     use super::*;
     use crate::solitaire::board::{Hole, Jump, Shape};
+
+    /// The classes and indices of jumps are the same packed in words or sorted as pairs.
+    #[test]
+    fn classes_of_jumps_packed_or_in_pairs_agree() {
+        // 5,000 jumps into 997 classes, scattered by a multiplicative hash.
+        let jumps: Vec<(Pegs, u16, u16)> = (0..5000u64)
+            .map(|j| (Pegs(((j.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 40) % 997) << 20), j as u16, 0))
+            .collect();
+        let (packed, in_pairs) = (classes_of(&jumps, 33), classes_of(&jumps, 64));
+        assert_eq!(packed, in_pairs);
+        let (next, child) = packed;
+        assert!(next.windows(2).all(|w| w[0] < w[1]) && next.len() > 900 && next.len() < 998);
+        assert!(jumps.iter().zip(&child).all(|(j, &c)| next[c as usize] == j.0));
+    }
 
     /// Every recorded jump names the element that takes the position it leads to onto the
     /// class it records, on a board whose group (384 elements) a byte cannot number.

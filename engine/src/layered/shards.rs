@@ -5,6 +5,7 @@
 
 use super::alloc;
 use super::budget::check_layer;
+use super::limbs::prefetch;
 use super::numbers::Numbers;
 use super::parents::{Edge, SHARDS, Shards};
 use crate::cancel::{Cancel, requested};
@@ -92,18 +93,6 @@ const CANCEL_EVERY: usize = 1 << 16;
 
 /// How many edges ahead a share is fetched: about one memory latency of work.
 const AHEAD: usize = 8;
-
-/// Asks for the cache line holding `word`, without waiting for it (never faults: a hint).
-#[inline(always)]
-fn prefetch(word: *const u64) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch is a hint; it reads nothing and faults on no address.
-    unsafe {
-        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(word.cast())
-    };
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = word;
-}
 
 impl<S: Copy + Eq + Hash> ShardSum<S> {
     /// Every structure grows fallibly: a refused allocation is an error, not an abort.
