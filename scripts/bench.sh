@@ -62,7 +62,7 @@ wall_and_peak() {
 
 if [ "${1:-}" = "--big" ]; then
   echo
-  echo "== Big boards (targets: English centre < 60 s and < 4 GB; triangle7 all starts < 5 min)"
+  echo "== Big boards (targets: English centre < 60 s and < 4 GB, issue 13: < 8 s and < 1 GB; triangle7 all starts < 5 min, issue 13: < 30 s)"
   printf '%-50s %s\n' "exact --board english --start d4" "$(wall_and_peak $bin exact --board english --start d4 -q)"
   printf '%-50s %s\n' "count --board english --start d4" "$(wall_and_peak $bin count --board english --start d4 -q)"
   # Numerators modulo primes (--residues K, K primes a pass) and steps in rounds under a
