@@ -56,7 +56,7 @@ pub(super) fn check_scan<S>(
 ) -> Result<(), EngineError> {
     let Some(budget) = budget else { return Ok(()) };
     let key_bytes = size_of::<S>() as f64;
-    let edge_bytes = size_of::<Edge<S>>() as f64 / rounds as f64;
+    let edge_bytes = bytes_per_edge::<S>() as f64 / rounds as f64;
     let bytes = (n as f64 * (key_bytes + 8.0 * stride as f64 + history.moves_per_state * edge_bytes)) as u64;
     if bytes <= budget {
         return Ok(());
@@ -68,6 +68,12 @@ pub(super) fn check_scan<S>(
 /// The most rounds a step is taken in: past that, each round's pass over every parent
 /// costs more than the step.
 const MAX_ROUNDS: usize = 64;
+
+/// An edge and its weight: a step holds weights only for a chain with weights other than 1,
+/// which a projection made before the step cannot know.
+fn bytes_per_edge<S>() -> usize {
+    size_of::<Edge<S>>() + size_of::<u32>()
+}
 
 /// The fewest rounds (1, 2, 4, ... up to 64) in which the step from `n` states of `stride`
 /// words to children of `next_stride` words is projected to fit the budget, from the last
@@ -105,7 +111,7 @@ pub(super) fn check_step<S>(
     history: &History,
 ) -> Result<(), EngineError> {
     let Some(budget) = budget else { return Ok(()) };
-    let edge_bytes = size_of::<Edge<S>>() as f64 / rounds as f64;
+    let edge_bytes = bytes_per_edge::<S>() as f64 / rounds as f64;
     let projected = ((n as f64 * history.growth(n)) as u64).min(moves);
     let entry = size_of::<S>() as u64 + 8 * next_stride as u64;
     // In rounds the parents (`stride` words each) stay beside their shares for the rounds after
@@ -126,7 +132,7 @@ mod tests {
     fn projections_count_keys_numerators_and_edges() {
         let h = History { previous_len: 10, moves_per_state: 2.0 };
         // 100 u64 keys with 1-limb numerators and 2 edges of 16 bytes each: 100 * 48 bytes.
-        assert_eq!(size_of::<Edge<u64>>(), 16);
+        assert_eq!(bytes_per_edge::<u64>(), 16);
         assert!(check_scan::<u64>(Some(4_800), 5, (100, 1), 1, &h).is_ok());
         let err = check_scan::<u64>(Some(4_799), 5, (100, 1), 1, &h).unwrap_err();
         assert_eq!(err, EngineError::TooLarge { rank: 4, states: 1_000, bytes: 4_800, budget: 4_799 });

@@ -16,16 +16,61 @@ use std::ops::Range;
 /// Shards of the children: enough for two to many cores to share the summing evenly.
 pub(super) const SHARDS: usize = 256;
 
-/// A move from parent `parent` (an index in its layer) to `child`, with its weight.
+/// A move from parent `parent` (an index in its layer) to `child`. Packed: a step's edges are
+/// its largest structure, and a `u64` state's edge takes 12 bytes instead of 16.
 #[derive(Clone, Copy)]
+#[repr(C, packed(4))]
 pub(super) struct Edge<S> {
     pub child: S,
     pub parent: u32,
-    pub weight: u32,
+}
+
+/// The edges one chunk of parents sends to one shard, in parent order, with their weights:
+/// `weights` stays empty while every weight is 1 (uniform choice, path counts), and holds
+/// one weight per edge from the first other weight on.
+pub(super) struct EdgeList<S> {
+    pub edges: Vec<Edge<S>>,
+    weights: Vec<u32>,
+}
+
+impl<S: Copy> Clone for EdgeList<S> {
+    fn clone(&self) -> Self {
+        EdgeList { edges: self.edges.clone(), weights: self.weights.clone() }
+    }
+}
+
+impl<S: Copy> EdgeList<S> {
+    pub fn new() -> EdgeList<S> {
+        EdgeList { edges: Vec::new(), weights: Vec::new() }
+    }
+
+    pub fn len(&self) -> usize {
+        self.edges.len()
+    }
+
+    /// The weight of edge `k`.
+    #[inline]
+    pub fn weight(&self, k: usize) -> u32 {
+        if self.weights.is_empty() { 1 } else { self.weights[k] }
+    }
+
+    /// Appends an edge of weight `weight`, growing fallibly.
+    #[inline]
+    pub fn push(&mut self, edge: Edge<S>, weight: u32) -> Result<(), EngineError> {
+        if weight != 1 || !self.weights.is_empty() {
+            if self.weights.is_empty() {
+                // The first weight other than 1: the edges before it all had weight 1.
+                super::alloc::reserve_exact(&mut self.weights, self.edges.capacity().max(1))?;
+                self.weights.resize(self.edges.len(), 1);
+            }
+            super::alloc::push(&mut self.weights, weight)?;
+        }
+        super::alloc::push(&mut self.edges, edge)
+    }
 }
 
 /// Edges by shard, each shard a list of lists (one per chunk of parents, in parent order).
-pub(super) type Shards<S> = Vec<Vec<Vec<Edge<S>>>>;
+pub(super) type Shards<S> = Vec<Vec<EdgeList<S>>>;
 
 /// The parents (of `n`) whose edges round `index` of `rounds` builds (see `budget::rounds`).
 pub(super) fn round(index: usize, rounds: usize, n: usize) -> Range<usize> {
@@ -49,7 +94,7 @@ pub(super) struct Scan<K, S> {
 struct Part<K, S> {
     totals: Vec<u64>,
     absorbed: BTreeMap<K, Vec<u64>>,
-    edges: Vec<Vec<Edge<S>>>,
+    edges: Vec<EdgeList<S>>,
     moves: u64,
 }
 
@@ -112,7 +157,7 @@ where
         let mut here = Part {
             totals: Vec::with_capacity(states.len()),
             absorbed: BTreeMap::new(),
-            edges: (0..SHARDS).map(|_| Vec::new()).collect(),
+            edges: (0..SHARDS).map(|_| EdgeList::new()).collect(),
             moves: 0,
         };
         for (j, state) in states.iter().enumerate() {
@@ -143,8 +188,8 @@ where
                 // Narrowed before it is checked, but the edges of a state that fails the check
                 // are never used: the pass returns the refusal instead.
                 let weight = if self.mode == Mode::Paths { 1 } else { weight as u32 };
-                let edge = Edge { child, parent: parent as u32, weight };
-                super::alloc::push(&mut here.edges[shard_of(self.hasher, &child)], edge)?;
+                let edge = Edge { child, parent: parent as u32 };
+                here.edges[shard_of(self.hasher, &child)].push(edge, weight)?;
             }
             if !check.passes(total, out.len()) {
                 return Err(refusal(&out, total, self.rank));

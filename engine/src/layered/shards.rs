@@ -7,7 +7,7 @@ use super::alloc;
 use super::budget::check_layer;
 use super::limbs::prefetch;
 use super::numbers::Numbers;
-use super::parents::{Edge, SHARDS, Shards};
+use super::parents::{EdgeList, SHARDS, Shards};
 use crate::cancel::{Cancel, requested};
 use crate::error::EngineError;
 use hashbrown::HashTable;
@@ -98,7 +98,7 @@ impl<S: Copy + Eq + Hash> ShardSum<S> {
     /// Every structure grows fallibly: a refused allocation is an error, not an abort.
     fn add(
         &mut self,
-        lists: Vec<Vec<Edge<S>>>,
+        lists: Vec<EdgeList<S>>,
         shares: &[u64],
         (stride, numbers): (usize, &Numbers),
         cancel: Option<&Cancel>,
@@ -112,9 +112,10 @@ impl<S: Copy + Eq + Hash> ShardSum<S> {
         let edges = lists.iter().flat_map(|list| {
             // The share an edge a few places on will read, asked of memory now: the shares
             // are read in parent order, sparsely, a cache miss each without this.
-            list.iter().enumerate().map(move |(k, e)| (e, list.get(k + AHEAD).map(|a| a.parent)))
+            let ahead = |k: usize| list.edges.get(k + AHEAD).map(|a| a.parent);
+            list.edges.iter().enumerate().map(move |(k, &e)| (e.child, e.parent, list.weight(k), ahead(k)))
         });
-        for (i, (e, ahead)) in edges.enumerate() {
+        for (i, (child, parent, weight, ahead)) in edges.enumerate() {
             if i.is_multiple_of(CANCEL_EVERY) && requested(cancel) {
                 break;
             }
@@ -126,19 +127,19 @@ impl<S: Copy + Eq + Hash> ShardSum<S> {
             if slots.len() == slots.capacity() {
                 slots.try_reserve(slots.len().max(1), rehash(keys, hasher)).map_err(refused)?;
             }
-            let hash = hasher.hash_one(e.child);
-            let slot = match slots.entry(hash, |&slot| keys[slot as usize] == e.child, rehash(keys, hasher)) {
+            let hash = hasher.hash_one(child);
+            let slot = match slots.entry(hash, |&slot| keys[slot as usize] == child, rehash(keys, hasher)) {
                 Entry::Occupied(o) => *o.get() as usize,
                 Entry::Vacant(v) => {
-                    alloc::push(keys, e.child)?;
+                    alloc::push(keys, child)?;
                     alloc::reserve(arena, stride)?;
                     arena.resize(arena.len() + stride, 0);
                     v.insert((keys.len() - 1) as u32);
                     keys.len() - 1
                 }
             };
-            let src = &shares[e.parent as usize * stride..(e.parent as usize + 1) * stride];
-            numbers.add_mul(&mut arena[slot * stride..(slot + 1) * stride], src, e.weight as u64);
+            let src = &shares[parent as usize * stride..(parent as usize + 1) * stride];
+            numbers.add_mul(&mut arena[slot * stride..(slot + 1) * stride], src, weight as u64);
         }
         Ok(())
     }
@@ -147,26 +148,33 @@ impl<S: Copy + Eq + Hash> ShardSum<S> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::layered::parents::SHARDS;
+    use crate::layered::parents::{Edge, SHARDS};
 
     #[test]
     fn a_shard_adds_each_childs_shares_and_refuses_more_moves_than_its_slots_address() {
         let mut edges: Shards<u8> = (0..SHARDS).map(|_| Vec::new()).collect();
-        let e = |child, parent, weight| Edge { child, parent, weight };
-        edges[3] = vec![vec![e(7, 0, 2), e(9, 1, 1)], vec![e(7, 1, 5)]];
+        let list = |moves: &[(u8, u32, u32)]| {
+            let mut list = EdgeList::new();
+            for &(child, parent, weight) in moves {
+                list.push(Edge { child, parent }, weight).unwrap();
+            }
+            list
+        };
+        // Weights other than 1 from the first edge, from the second, and none.
+        edges[3] = vec![list(&[(7, 0, 2), (9, 1, 1)]), list(&[(7, 1, 1), (7, 1, 4)]), list(&[(9, 0, 1)])];
         let shares = [10, 0, 3, 0]; // two parents of two limbs each
         let exact = (2, &Numbers::Exact);
         let mut sums = Sums::new();
-        sums.add(edges.clone(), &shares, exact, (4, 3), true, None).unwrap();
+        sums.add(edges.clone(), &shares, exact, (4, 5), true, None).unwrap();
         let children = sums.children();
-        assert_eq!(children[3], (vec![7, 9], vec![35, 0, 3, 0]));
+        assert_eq!(children[3], (vec![7, 9], vec![35, 0, 13, 0]));
         assert!(children.iter().enumerate().all(|(s, c)| s == 3 || c.0.is_empty()));
-        let err = Sums::new().add(edges.clone(), &shares, exact, (4, 2), true, None).unwrap_err();
-        assert_eq!(err, EngineError::LayerTooLarge { rank: 3, states: 3, limit: 2 });
+        let err = Sums::new().add(edges.clone(), &shares, exact, (4, 4), true, None).unwrap_err();
+        assert_eq!(err, EngineError::LayerTooLarge { rank: 3, states: 5, limit: 4 });
         // A second round adds to the same children.
         let mut sums = Sums::new();
-        sums.add(edges.clone(), &shares, exact, (4, 6), false, None).unwrap();
-        sums.add(edges, &shares, exact, (4, 6), true, None).unwrap();
-        assert_eq!(sums.children()[3], (vec![7, 9], vec![70, 0, 6, 0]));
+        sums.add(edges.clone(), &shares, exact, (4, 7), false, None).unwrap();
+        sums.add(edges, &shares, exact, (4, 7), true, None).unwrap();
+        assert_eq!(sums.children()[3], (vec![7, 9], vec![70, 0, 26, 0]));
     }
 }
