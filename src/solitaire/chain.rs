@@ -38,20 +38,7 @@ impl Chain for PegChain<'_> {
 
     #[inline]
     fn transitions(&self, pos: Pegs, out: &mut Vec<(Pegs, u64)>) -> u64 {
-        out.clear();
-        if self.policy == Policy::Uniform {
-            // The hot path of the big boards: no list of legal jumps, no allocation.
-            out.extend(self.moves.legal(pos).map(|j| (self.moves.apply(pos, j), 1)));
-            return out.len() as u64;
-        }
-        let legal: Vec<usize> = self.moves.legal(pos).collect();
-        if legal.is_empty() {
-            return 0;
-        }
-        let mut weights = Vec::with_capacity(legal.len());
-        let total = self.policy.weights(self.moves.jumps(), &legal, &mut weights);
-        out.extend(legal.iter().zip(&weights).map(|(&j, &w)| (self.moves.apply(pos, j), w)));
-        total
+        self.moves_into(pos, out, false)
     }
 
     #[inline]
@@ -61,20 +48,44 @@ impl Chain for PegChain<'_> {
 
     #[inline]
     fn canonical_transitions(&self, pos: Pegs, out: &mut Vec<(Pegs, u64)>) -> u64 {
+        self.moves_into(pos, out, true)
+    }
+}
+
+impl PegChain<'_> {
+    /// The moves from `pos` into `out` and their total weight, each child in canonical form
+    /// if `canonical` asks: the legal jumps are found once either way.
+    #[inline]
+    fn moves_into(&self, pos: Pegs, out: &mut Vec<(Pegs, u64)>, canonical: bool) -> u64 {
+        out.clear();
         if self.policy == Policy::Uniform {
-            out.clear();
-            self.children.each(self.moves, self.group, pos, |_, class, _| out.push((class, 1)));
+            // The hot path of the big boards: no list of legal jumps, no allocation.
+            self.each_child(pos, canonical, |_, child| out.push((child, 1)));
             return out.len() as u64;
         }
-        // The same legal jumps in the same order, each child replaced by its class.
-        let total = self.transitions(pos, out);
-        let mut slots = out.iter_mut();
-        self.children.each(self.moves, self.group, pos, |_, class, _| {
-            if let Some((next, _)) = slots.next() {
-                *next = class;
-            }
+        let mut legal = Vec::new();
+        self.each_child(pos, canonical, |jump, child| {
+            legal.push(jump);
+            out.push((child, 0));
         });
+        if legal.is_empty() {
+            return 0;
+        }
+        let mut weights = Vec::with_capacity(legal.len());
+        let total = self.policy.weights(self.moves.jumps(), &legal, &mut weights);
+        out.iter_mut().zip(weights).for_each(|(next, weight)| next.1 = weight);
         total
+    }
+
+    /// Calls `add(jump, child)` for every legal jump from `pos`, in the board's jump order,
+    /// the child in canonical form if `canonical` asks.
+    #[inline(always)]
+    fn each_child(&self, pos: Pegs, canonical: bool, mut add: impl FnMut(usize, Pegs)) {
+        if canonical {
+            self.children.each(self.moves, self.group, pos, |jump, class, _| add(jump, class));
+        } else {
+            self.moves.legal(pos).for_each(|jump| add(jump, self.moves.apply(pos, jump)));
+        }
     }
 }
 

@@ -167,9 +167,10 @@ where
             let parent = first + j;
             let build = self.build.contains(&parent);
             // The children of a parent whose edges are not built need no canonical form.
-            let total = match build {
-                true => self.chain.canonical_transitions(*state, &mut out),
-                false => self.chain.transitions(*state, &mut out),
+            let total = if build {
+                self.chain.canonical_transitions(*state, &mut out)
+            } else {
+                self.chain.transitions(*state, &mut out)
             };
             if out.is_empty() {
                 let sum = here.absorbed.entry((self.classify)(*state)).or_default();
