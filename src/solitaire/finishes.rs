@@ -14,20 +14,20 @@
 //!    raw positions of every start are counted exactly, and each layer's classes are kept.
 //! 2. [`finishes`]: one backward pass, from one peg up, of each class's finish vector
 //!    `V(c)[h]` = P(random play from `c` ends with its last peg in `h`) (or, counting, how many
-//!    games do), kept only where it is not zero. `V(g·c)[g(h)] = V(c)[h]` serves every
+//!    games do), kept only where it is not zero. It visits only the classes that can still
+//!    win, found from those of the layer below by undoing jumps. `V(g·c)[g(h)] = V(c)[h]` serves every
 //!    orientation of a class, so `P(last peg in h | start s) = V(s)[h]` for all starts at
 //!    once. Within a layer the vectors are integers over one common denominator, as in the
 //!    forward engine.
 
-use crate::engine::layered::limbs::{add_mul, limbs_for, mul_into, to_integer, write};
+use crate::engine::layered::limbs::{add_mul, limbs_for, mul_into, prefetch, to_integer, write};
 use crate::engine::{Cancel, Mode};
 use crate::error::Error;
 use crate::solitaire::board::SymmetryGroup;
 use crate::solitaire::exact::{Positions, Stage};
-use crate::solitaire::moves::MoveTable;
+use crate::solitaire::moves::{Children, MoveTable};
 use crate::solitaire::pegs::Pegs;
 use crate::solitaire::policy::Policy;
-use hashbrown::HashMap;
 use rayon::prelude::*;
 use rug::{Integer, Rational};
 use std::collections::BTreeMap;
@@ -131,6 +131,7 @@ pub fn reach(
     assert!(starts.len() * order <= MAX_GROUP_ORDER);
     let mut positions = vec![Positions::default(); starts.len()];
     let mut layers = Vec::new();
+    let children_of = Children::new(game.moves, group);
     // The first layer: each start in its class, with every element taking the class to it.
     let mut layer: Vec<(Pegs, u64)> = starts
         .iter()
@@ -153,13 +154,16 @@ pub fn reach(
         progress(Stage::Classes, pegs, raw);
         let elements = &elements;
         let children: Vec<(Pegs, u64)> = layer
-            .par_iter()
-            .flat_map_iter(|&(class, mask)| {
-                game.moves.legal(class).map(move |j| {
-                    let (child, k) = group.canonical_with_element(game.moves.apply(class, j));
-                    // The child of g·class is g·k⁻¹·child.
-                    (child, elements.times(mask, elements.inverse[k]))
-                })
+            .par_chunks(CHUNK)
+            .flat_map_iter(|chunk| {
+                let mut out = Vec::new();
+                for &(class, mask) in chunk {
+                    children_of.each(game.moves, group, class, |_, child, k| {
+                        // The child of g·class is g·k⁻¹·child.
+                        out.push((child, elements.times(mask, elements.inverse[k])))
+                    });
+                }
+                out
             })
             .collect();
         layers.push(layer.into_iter().map(|(class, _)| class).collect());
@@ -172,13 +176,10 @@ pub fn reach(
 /// The pairs sorted by class, one per class with the union of its masks.
 fn merged(mut pairs: Vec<(Pegs, u64)>) -> Vec<(Pegs, u64)> {
     pairs.par_sort_unstable_by_key(|&(class, _)| class);
-    let mut out: Vec<(Pegs, u64)> = Vec::with_capacity(pairs.len());
-    for (class, mask) in pairs {
-        match out.last_mut() {
-            Some(last) if last.0 == class => last.1 |= mask,
-            _ => out.push((class, mask)),
-        }
-    }
+    let mut out: Vec<(Pegs, u64)> = pairs
+        .par_chunk_by(|a, b| a.0 == b.0)
+        .map(|same| (same[0].0, same.iter().fold(0, |union, &(_, mask)| union | mask)))
+        .collect();
     out.shrink_to_fit();
     out
 }
@@ -237,8 +238,8 @@ fn count_layer(
     total
 }
 
-/// Classes a step of the backward pass takes at a time (per task, and between polls of the
-/// cancel token).
+/// Classes a step of either pass takes at a time (per task; the backward pass polls the
+/// cancel token between them).
 const CHUNK: usize = 4096;
 
 /// Finish vectors of some classes of one layer: for each class that can still end with one
@@ -290,22 +291,75 @@ impl Part {
 #[derive(Default)]
 struct Vectors {
     parts: Vec<Part>,
-    index: HashMap<Pegs, (u32, u32)>,
+    /// Open addressing by [`slot_of`], probed linearly: each class (never the empty
+    /// position, which marks a free slot) with its part and index there. A look-up is one
+    /// cache line, which [`Vectors::prefetch`] can ask for ahead: most children asked about
+    /// cannot win, and a miss costs as much as a hit.
+    slots: Vec<(Pegs, u32, u32)>,
+    /// `slots` has 2^`slot_bits` entries.
+    slot_bits: u32,
 }
 
 impl Vectors {
     fn of(parts: Vec<Part>) -> Vectors {
-        let mut index = HashMap::with_capacity(parts.iter().map(|p| p.classes.len()).sum());
+        let classes = parts.iter().map(|p| p.classes.len()).sum::<usize>();
+        // At most half the slots full: a probe rarely goes past its first cache line.
+        let slot_bits = (2 * classes).max(2).next_power_of_two().trailing_zeros();
+        let mask = (1usize << slot_bits) - 1;
+        let mut slots = vec![(Pegs::EMPTY, 0, 0); 1 << slot_bits];
         for (p, part) in parts.iter().enumerate() {
             for (i, &class) in part.classes.iter().enumerate() {
-                index.insert(class, (p as u32, i as u32));
+                let mut slot = slot_of(class, slot_bits);
+                while slots[slot].0 != Pegs::EMPTY {
+                    slot = (slot + 1) & mask;
+                }
+                slots[slot] = (class, p as u32, i as u32);
             }
         }
-        Vectors { parts, index }
+        Vectors { parts, slots, slot_bits }
     }
 
-    fn get(&self, class: Pegs) -> Option<impl Iterator<Item = (u8, &[u64])>> {
-        self.index.get(&class).map(|&(p, i)| self.parts[p as usize].vector(i as usize))
+    fn classes(&self) -> usize {
+        self.parts.iter().map(|p| p.classes.len()).sum()
+    }
+
+    /// Asks memory for the slot where `class` would be.
+    fn prefetch(&self, class: Pegs) {
+        if !self.slots.is_empty() {
+            prefetch(&self.slots[slot_of(class, self.slot_bits)]);
+        }
+    }
+
+    /// Where `class`'s vector is (its part and index there), if it has one.
+    fn find(&self, class: Pegs) -> Option<(u32, u32)> {
+        if self.slots.is_empty() {
+            return None;
+        }
+        let mask = self.slots.len() - 1;
+        let mut slot = slot_of(class, self.slot_bits);
+        loop {
+            let (c, p, i) = self.slots[slot];
+            if c == class {
+                return Some((p, i));
+            }
+            if c == Pegs::EMPTY {
+                return None;
+            }
+            slot = (slot + 1) & mask;
+        }
+    }
+
+    /// The vector found at `at`.
+    fn vector(&self, (p, i): (u32, u32)) -> impl Iterator<Item = (u8, &[u64])> {
+        self.parts[p as usize].vector(i as usize)
+    }
+
+    /// Asks memory for the vector at `at`: where it starts, its holes and its first values.
+    fn prefetch_vector(&self, (p, i): (u32, u32)) {
+        let part = &self.parts[p as usize];
+        let from = part.ends[i as usize] as usize;
+        prefetch(&part.holes[from]);
+        prefetch(&part.limbs[from * part.width]);
     }
 
     /// Limbs wide enough for any value of this layer.
@@ -325,6 +379,7 @@ pub fn finishes(
 ) -> Result<Vec<BTreeMap<u8, Rational>>, Error> {
     let group = game.group;
     let inverse: Vec<usize> = (0..group.order()).map(|g| group.inverse(g)).collect();
+    let children = Children::new(game.moves, group);
     // The vectors of the layer below, by class, over `denominator`.
     let mut below = Vectors::default();
     let mut denominator = Integer::from(1);
@@ -334,10 +389,11 @@ pub fn finishes(
         // A sum of weighted values needs one limb more than the values (weights and their
         // number fit 64 bits).
         let width = below.width() + 1;
-        let sums: Option<Vec<Part>> = layer
+        let sums: Option<Vec<Part>> = winnable(game, &children, layer, &below)
             .par_chunks(CHUNK)
             .map(|chunk| {
-                (!cancel.is_cancelled()).then(|| sum_chunk(game, &inverse, &below, chunk, mode, width))
+                (!cancel.is_cancelled())
+                    .then(|| sum_chunk(game, &children, &inverse, &below, chunk, mode, width))
             })
             .collect();
         let sums = sums.ok_or_else(stopped)?;
@@ -354,7 +410,7 @@ pub fn finishes(
         let bits = sums.iter().map(|p| p.bits).max().unwrap_or(1) + lcm.significant_bits();
         let parts = sums.into_par_iter().map(|part| scaled(part, &lcm, limbs_for(bits))).collect();
         below = Vectors::of(parts);
-        progress(Stage::FinishHoles, layer.first().map_or(0, |c| c.count()), below.index.len() as u64);
+        progress(Stage::FinishHoles, layer.first().map_or(0, |c| c.count()), below.classes() as u64);
         denominator *= &lcm;
     }
     Ok(starts
@@ -363,9 +419,9 @@ pub fn finishes(
             let (class, k) = group.canonical_with_element(start);
             let back = &group.perms()[inverse[k]];
             below
-                .get(class)
+                .find(class)
                 .into_iter()
-                .flatten()
+                .flat_map(|at| below.vector(at))
                 .map(|(hole, value)| {
                     (back[hole as usize], Rational::from((to_integer(value), denominator.clone())))
                 })
@@ -374,9 +430,62 @@ pub fn finishes(
         .collect())
 }
 
-/// The sums of some classes' children's vectors, weighted by their moves' weights.
+/// A class's slot among 2^`bits` (a multiplicative hash: its top bits).
+fn slot_of(class: Pegs, bits: u32) -> usize {
+    (class.0.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (63 - bits) >> 1) as usize
+}
+
+/// The classes of `layer` (sorted) that can still end with one peg, sorted: its single pegs,
+/// and the classes with a jump into a class of `below` (one peg fewer) that can. They are
+/// found from `below` by undoing jumps, so the classes that cannot win, most classes of a big
+/// board, are never looked at.
+fn winnable(game: &Game<'_>, children: &Children, layer: &[Pegs], below: &Vectors) -> Vec<Pegs> {
+    let (moves, group) = (game.moves, game.group);
+    // Every class of a layer has the same number of pegs.
+    let single_pegs = if layer.first().is_some_and(|c| c.count() == 1) { layer } else { &[] };
+    let mut found: Vec<Pegs> = below
+        .parts
+        .par_iter()
+        .flat_map_iter(|part| {
+            let mut parents = Vec::new();
+            for &class in &part.classes {
+                children.each_undone(moves, group, class, |_, parent, _| parents.push(parent));
+            }
+            // Neighbouring classes share parents: fewer to hold and sort below.
+            parents.sort_unstable();
+            parents.dedup();
+            parents
+        })
+        .chain(single_pegs.par_iter().copied())
+        .collect();
+    found.par_sort_unstable();
+    found.dedup();
+    // A class of a position no start reaches has no value a start needs. Both lists are
+    // sorted: each piece walks the layer from where its first class would be.
+    found
+        .par_chunks(CHUNK)
+        .flat_map_iter(|piece| {
+            let mut at = layer.partition_point(|c| *c < piece[0]);
+            piece.iter().copied().filter(move |class| {
+                while at < layer.len() && layer[at] < *class {
+                    at += 1;
+                }
+                at < layer.len() && layer[at] == *class
+            })
+        })
+        .collect()
+}
+
+/// How many children ahead of the one looked up (or summed) the memory it will need is
+/// asked for: the look-ups and the vectors are scattered, a cache miss each without this.
+const AHEAD: usize = 8;
+
+/// The sums of some classes' children's vectors, weighted by their moves' weights. In three
+/// sweeps over the chunk, so that memory is asked for ahead: every child's class, then every
+/// child's vector found (its slot read ahead), then the sums (the vectors read ahead).
 fn sum_chunk(
     game: &Game<'_>,
+    children_of: &Children,
     inverse: &[usize],
     below: &Vectors,
     chunk: &[Pegs],
@@ -384,40 +493,66 @@ fn sum_chunk(
     width: usize,
 ) -> Part {
     let mut part = Part::new(width);
+    // Each class's children (class, element), weights and total; its own pegs for a class
+    // of one peg, which ends there.
+    let mut children: Vec<(Pegs, usize)> = Vec::new();
+    let mut weights: Vec<u64> = Vec::new();
+    let mut totals = Vec::with_capacity(chunk.len());
+    let mut ends = Vec::with_capacity(chunk.len());
+    let mut legal = Vec::new();
+    let mut class_weights = Vec::new();
+    for &class in chunk {
+        legal.clear();
+        legal.extend(game.moves.legal(class));
+        let total = match mode {
+            Mode::Paths => {
+                class_weights.clear();
+                class_weights.resize(legal.len(), 1);
+                1
+            }
+            Mode::Probability if legal.is_empty() => 1,
+            Mode::Probability => game.policy.weights(game.moves.jumps(), &legal, &mut class_weights),
+        };
+        children_of.each(game.moves, game.group, class, |_, child, k| children.push((child, k)));
+        weights.extend_from_slice(&class_weights[..legal.len()]);
+        totals.push(total);
+        ends.push(children.len());
+    }
+    let found: Vec<Option<(u32, u32)>> = (0..children.len())
+        .map(|e| {
+            if let Some(&(ahead, _)) = children.get(e + AHEAD) {
+                below.prefetch(ahead);
+            }
+            below.find(children[e].0)
+        })
+        .collect();
     // A value per hole, and which holes hold one.
     let mut sums = vec![0u64; 64 * width];
-    let mut legal = Vec::new();
-    let mut weights = Vec::new();
-    for &class in chunk {
+    let mut from = 0;
+    for ((&class, &total), &to) in chunk.iter().zip(&totals).zip(&ends) {
         if let Some(hole) = class.single_hole() {
             let mut one = vec![0u64; width];
             one[0] = 1;
             part.push_value(hole, &one);
             part.end_class(class, 1);
+            from = to;
             continue;
         }
-        legal.clear();
-        legal.extend(game.moves.legal(class));
-        let total = match mode {
-            Mode::Paths => {
-                weights.clear();
-                weights.resize(legal.len(), 1);
-                1
-            }
-            Mode::Probability => game.policy.weights(game.moves.jumps(), &legal, &mut weights),
-        };
         let mut touched = 0u64;
-        for (&j, &w) in legal.iter().zip(&weights) {
-            let (child, k) = game.group.canonical_with_element(game.moves.apply(class, j));
-            let Some(vector) = below.get(child) else { continue };
+        for e in from..to {
+            if let Some(Some(ahead)) = found.get(e + AHEAD) {
+                below.prefetch_vector(*ahead);
+            }
+            let Some(at) = found[e] else { continue };
             // child = k⁻¹·(its class): V(child)[k⁻¹(h)] = V(class of child)[h].
-            let back = &game.group.perms()[inverse[k]];
-            for (hole, value) in vector {
+            let back = &game.group.perms()[inverse[children[e].1]];
+            for (hole, value) in below.vector(at) {
                 let h = back[hole as usize] as usize;
                 touched |= 1 << h;
-                add_mul(&mut sums[h * width..(h + 1) * width], value, w);
+                add_mul(&mut sums[h * width..(h + 1) * width], value, weights[e]);
             }
         }
+        from = to;
         if touched == 0 {
             continue;
         }

@@ -105,6 +105,13 @@ impl MoveTable {
     pub fn flip(&self, jump: usize) -> Pegs {
         self.need[jump] | self.empty[jump]
     }
+
+    /// Indices of the jumps that could have led to `pos` (its `to` holds a peg, its `from`
+    /// and `over` are empty), in the board's jump order: `apply` undoes each of them.
+    pub fn jumps_into(&self, pos: Pegs) -> impl Iterator<Item = usize> + '_ {
+        (0..self.jumps.len())
+            .filter(move |&j| pos.contains_all(self.empty[j]) && pos.is_disjoint(self.need[j]))
+    }
 }
 /// The legal jumps of a position, in the board's jump order (see [`MoveTable::legal`]).
 pub enum Legal<'m> {
@@ -176,10 +183,38 @@ impl Children {
         moves: &MoveTable,
         group: &SymmetryGroup,
         pos: Pegs,
+        f: impl FnMut(usize, Pegs, usize),
+    ) {
+        self.each_of(moves, group, pos, moves.legal(pos), f);
+    }
+
+    /// Calls `f(jump, class, element)` for every jump that could have led to `pos` (see
+    /// [`MoveTable::jumps_into`]), in the board's jump order: `class` is the canonical form
+    /// of the position before the jump, and element `element` takes that position to it.
+    #[inline]
+    pub fn each_undone(
+        &self,
+        moves: &MoveTable,
+        group: &SymmetryGroup,
+        pos: Pegs,
+        f: impl FnMut(usize, Pegs, usize),
+    ) {
+        self.each_of(moves, group, pos, moves.jumps_into(pos), f);
+    }
+
+    /// `f(jump, class, element)` for the position each of `jumps` makes of `pos` (a jump
+    /// played or undone flips the same three holes).
+    #[inline]
+    fn each_of(
+        &self,
+        moves: &MoveTable,
+        group: &SymmetryGroup,
+        pos: Pegs,
+        jumps: impl Iterator<Item = usize>,
         mut f: impl FnMut(usize, Pegs, usize),
     ) {
         if self.flips.is_empty() {
-            for j in moves.legal(pos) {
+            for j in jumps {
                 let (class, element) = group.canonical_with_element(moves.apply(pos, j));
                 f(j, class, element);
             }
@@ -189,7 +224,7 @@ impl Children {
         for (g, image) in images.iter_mut().enumerate().take(self.order) {
             *image = group.apply(g, pos);
         }
-        for j in moves.legal(pos) {
+        for j in jumps {
             let flips = &self.flips[j * self.order..(j + 1) * self.order];
             let mut best = (images[0] ^ flips[0], 0);
             for g in 1..self.order {
@@ -249,8 +284,31 @@ mod tests {
         assert!(checked > 10_000, "the positions had too few legal jumps to test: {checked}");
     }
 
-    /// `Children` agrees with permuting every child under every element, on every position
-    /// of a few random games of the crosses and triangles, under the whole group and a stabilizer.
+    /// `jumps_into` finds exactly the jumps whose result is the position: undoing each gives
+    /// a position where it is legal and leads back, and no other jump does.
+    #[test]
+    fn jumps_into_a_position_are_the_legal_jumps_that_lead_to_it() {
+        let mut next = xorshift(0x5851_f42d_4c95_7f2du64);
+        let mut checked = 0;
+        for name in ["english", "triangle5", "european"] {
+            let board = builtin(name).unwrap();
+            let moves = MoveTable::new(&board);
+            for _ in 0..500 {
+                let pos = Pegs(board.full().0 & next() & next());
+                let into: Vec<usize> = moves.jumps_into(pos).collect();
+                for j in 0..moves.jumps().len() {
+                    let before = moves.apply(pos, j);
+                    let leads_here = moves.is_legal(before, j) && moves.apply(before, j) == pos;
+                    assert_eq!(into.contains(&j), leads_here, "{name}, jump {j}");
+                }
+                checked += into.len();
+            }
+        }
+        assert!(checked > 1000, "too few jumps into the positions to test: {checked}");
+    }
+
+    /// `Children` agrees with permuting every child (and every position before a jump into
+    /// this one) under every element, on every position of a few random games of the crosses and triangles, under the whole group and a stabilizer.
     #[test]
     fn children_have_the_canonical_forms_and_elements_of_a_full_permutation() {
         let mut next = xorshift(0x9e37_79b9_7f4a_7c15u64);
@@ -264,16 +322,22 @@ mod tests {
                 for game in 0..20 {
                     let mut pos = board.full().without((game % board.hole_count()) as u8);
                     loop {
-                        let mut seen = Vec::new();
+                        // Each jump's position permuted under every element.
+                        let permuted = |jumps: &mut dyn Iterator<Item = usize>| -> Vec<(usize, Pegs, usize)> {
+                            jumps
+                                .map(|j| {
+                                    let (class, element) = group.canonical_with_element(moves.apply(pos, j));
+                                    (j, class, element)
+                                })
+                                .collect()
+                        };
+                        let (mut seen, mut undone) = (Vec::new(), Vec::new());
                         children.each(&moves, group, pos, |j, class, element| seen.push((j, class, element)));
-                        let expected: Vec<(usize, Pegs, usize)> = moves
-                            .legal(pos)
-                            .map(|j| {
-                                let (class, element) = group.canonical_with_element(moves.apply(pos, j));
-                                (j, class, element)
-                            })
-                            .collect();
-                        assert_eq!(seen, expected, "{name}");
+                        children.each_undone(&moves, group, pos, |j, class, element| {
+                            undone.push((j, class, element))
+                        });
+                        assert_eq!(seen, permuted(&mut moves.legal(pos)), "{name}");
+                        assert_eq!(undone, permuted(&mut moves.jumps_into(pos)), "{name}, jumps undone");
                         if seen.is_empty() {
                             break;
                         }
