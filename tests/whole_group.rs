@@ -117,13 +117,13 @@ fn english_against_fixture(command: &str, fixture: &str) {
 }
 
 #[test]
-#[ignore = "the English board, every start: about sixteen minutes and 10 GB"]
+#[ignore = "the English board, every start: about eight minutes and 10 GB"]
 fn english_every_start_equals_the_stabilizer_fixture() {
     english_against_fixture("exact", "english-exact-all-starts.json");
 }
 
 #[test]
-#[ignore = "the English board, every start, counted: about fifteen minutes and 10 GB"]
+#[ignore = "the English board, every start, counted: about six minutes and 10 GB"]
 fn english_every_start_counted_equals_the_stabilizer_fixture() {
     english_against_fixture("count", "english-count-all-starts.json");
 }
