@@ -21,11 +21,12 @@ use super::exact::{Progress, Stage};
 use super::moves::{Children, MoveTable};
 use super::pegs::Pegs;
 use super::policy::Policy;
+use super::scale::{Factor, factors};
 use crate::error::Error;
 use crate::render::number::grouped;
 use hashbrown::HashMap;
 use pegchain_engine::Cancel;
-use pegchain_engine::layered::limbs::{add_mul, limbs_for, mul_into, prefetch, to_integer, write};
+use pegchain_engine::layered::limbs::{add_mul, limbs_for, prefetch, to_integer, write};
 use rayon::prelude::*;
 use rug::{Integer, Rational};
 use std::collections::BTreeSet;
@@ -314,13 +315,6 @@ enum Prefetch {
     Row,
 }
 
-/// lcm / total, the factor that brings a position's sums over its layer's denominator:
-/// mostly a machine word.
-enum Factor {
-    Small(u64),
-    Big(Integer),
-}
-
 /// The values of a root (a layer of one), of its children and of theirs (none where a
 /// layer has no position).
 struct Top {
@@ -592,15 +586,7 @@ impl<'a> Coach<'a> {
                 a.extend(b);
                 a
             });
-        let lcm = totals.iter().fold(Integer::from(1), |l, &t| l.lcm(&Integer::from(t)));
-        // lcm / total for each of the few totals, not for every position.
-        let factors: HashMap<u64, Factor> = totals
-            .iter()
-            .map(|&t| {
-                let f = Integer::from(&lcm / t);
-                (t, f.to_u64().map_or(Factor::Big(f), Factor::Small))
-            })
-            .collect();
+        let (lcm, factors) = factors(totals);
         let denominator = match below {
             Some(b) => Integer::from(&lcm * &b.denominator),
             None => lcm.clone(),
@@ -689,13 +675,7 @@ impl<'a> Coach<'a> {
                             &mut sums[pegs * sum_width..(pegs + 1) * sum_width],
                             &mut num[pegs * width..(pegs + 1) * width],
                         );
-                        match factor {
-                            Factor::Small(f) => mul_into(out, sum, *f),
-                            Factor::Big(f) => {
-                                out.fill(0);
-                                write(out, &(to_integer(sum) * f));
-                            }
-                        }
+                        factor.scale(out, sum);
                         sum.fill(0);
                     }
                 }

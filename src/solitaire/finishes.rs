@@ -20,7 +20,7 @@
 //!    once. Within a layer the vectors are integers over one common denominator, as in the
 //!    forward engine.
 
-use crate::engine::layered::limbs::{add_mul, limbs_for, mul_into, prefetch, to_integer, write};
+use crate::engine::layered::limbs::{add_mul, limbs_for, prefetch, to_integer};
 use crate::engine::{Cancel, Mode};
 use crate::error::Error;
 use crate::solitaire::board::SymmetryGroup;
@@ -28,9 +28,11 @@ use crate::solitaire::exact::{Positions, Stage};
 use crate::solitaire::moves::{Children, MoveTable};
 use crate::solitaire::pegs::Pegs;
 use crate::solitaire::policy::Policy;
+use crate::solitaire::scale::{Factor, factors};
+use hashbrown::HashMap;
 use rayon::prelude::*;
 use rug::{Integer, Rational};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// The most group elements the reach pass can follow per start: one bit each in a `u64`.
 pub const MAX_GROUP_ORDER: usize = 64;
@@ -400,15 +402,9 @@ pub fn finishes(
         // The layer below has served: its memory goes before the scaled copies are made.
         drop(std::mem::take(&mut below));
         // V(c) = sum / (total · D): over D·L, the numerators are sum · L / total.
-        let lcm =
-            sums.iter().flat_map(|p| &p.totals).fold(Integer::from(1), |l, &total| {
-                match u32::try_from(total) {
-                    Ok(t) if l.is_divisible_u(t) => l,
-                    _ => l.lcm(&Integer::from(total)),
-                }
-            });
+        let (lcm, factors) = factors(sums.iter().flat_map(|p| &p.totals).copied().collect::<BTreeSet<u64>>());
         let bits = sums.iter().map(|p| p.bits).max().unwrap_or(1) + lcm.significant_bits();
-        let parts = sums.into_par_iter().map(|part| scaled(part, &lcm, limbs_for(bits))).collect();
+        let parts = sums.into_par_iter().map(|part| scaled(part, &factors, limbs_for(bits))).collect();
         below = Vectors::of(parts);
         progress(Stage::FinishHoles, layer.first().map_or(0, |c| c.count()), below.classes() as u64);
         denominator *= &lcm;
@@ -502,8 +498,12 @@ fn sum_chunk(
     let mut legal = Vec::new();
     let mut class_weights = Vec::new();
     for &class in chunk {
+        // The legal jumps and their children, found once.
         legal.clear();
-        legal.extend(game.moves.legal(class));
+        children_of.each(game.moves, game.group, class, |j, child, k| {
+            legal.push(j);
+            children.push((child, k));
+        });
         let total = match mode {
             Mode::Paths => {
                 class_weights.clear();
@@ -513,7 +513,6 @@ fn sum_chunk(
             Mode::Probability if legal.is_empty() => 1,
             Mode::Probability => game.policy.weights(game.moves.jumps(), &legal, &mut class_weights),
         };
-        children_of.each(game.moves, game.group, class, |_, child, k| children.push((child, k)));
         weights.extend_from_slice(&class_weights[..legal.len()]);
         totals.push(total);
         ends.push(children.len());
@@ -526,13 +525,13 @@ fn sum_chunk(
             below.find(children[e].0)
         })
         .collect();
-    // A value per hole, and which holes hold one.
+    // A value per hole, and which holes hold one; the value 1, for a class of one peg.
     let mut sums = vec![0u64; 64 * width];
+    let mut one = vec![0u64; width];
+    one[0] = 1;
     let mut from = 0;
     for ((&class, &total), &to) in chunk.iter().zip(&totals).zip(&ends) {
         if let Some(hole) = class.single_hole() {
-            let mut one = vec![0u64; width];
-            one[0] = 1;
             part.push_value(hole, &one);
             part.end_class(class, 1);
             from = to;
@@ -567,20 +566,14 @@ fn sum_chunk(
 }
 
 /// A part's sums over its classes' totals, as values over the layer's common denominator:
-/// each sum times `lcm / total`, in limbs of `width`.
-fn scaled(part: Part, lcm: &Integer, width: usize) -> Part {
+/// each sum times its factor `lcm / total`, in limbs of `width`.
+fn scaled(part: Part, factors: &HashMap<u64, Factor>, width: usize) -> Part {
     let mut out = Part::new(width);
     let mut value = vec![0u64; width];
     for (i, (&class, &total)) in part.classes.iter().zip(&part.totals).enumerate() {
-        let factor = Integer::from(lcm / total);
+        let factor = &factors[&total];
         for (hole, sum) in part.vector(i) {
-            match factor.to_u64() {
-                Some(f) => mul_into(&mut value, sum, f),
-                None => {
-                    value.fill(0);
-                    write(&mut value, &(to_integer(sum) * &factor));
-                }
-            }
+            factor.scale(&mut value, sum);
             out.push_value(hole, &value);
         }
         out.end_class(class, total);

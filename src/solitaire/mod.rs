@@ -16,6 +16,7 @@ pub mod pegs;
 pub mod policy;
 pub mod position;
 pub mod saved;
+pub mod scale;
 pub mod simulate;
 pub mod solve;
 
