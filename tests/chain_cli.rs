@@ -223,6 +223,15 @@ fn bad_models_and_questions_get_one_line() {
         "the model has no state 99 (its states are 0 to 31)",
     );
     fails_with(&["chain", &good, "--reward", "steps"], "a reward is accumulated until a target");
+    // 1/2^70 cannot be drawn exactly with 64 random bits: refused before any solving.
+    let wide = write(
+        "w.tra",
+        "2 3\n0 0 1180591620717411303423/1180591620717411303424\n0 1 1/1180591620717411303424\n1 1 1\n",
+    );
+    fails_with(
+        &["chain", &wide, "--target-states", "1", "--simulate", "10"],
+        "state 0 have a common denominator of 71 bits",
+    );
     fails_with(&["chain", dir.join("missing.drn").to_str().unwrap()], "missing.drn: cannot read it");
     fails_with(&["chain", dir.to_str().unwrap()], "not a regular file (a directory)");
     fails_with(&["chain", &good, "--lab", "x.lab"], "--lab goes with a PRISM .tra file");

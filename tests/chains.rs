@@ -7,6 +7,7 @@ use pegchain::engine::explicit::questions::{
     ends, expected_reward, reach_probability, steps_mean_and_variance,
 };
 use pegchain::engine::explicit::{ExplicitChain, sample};
+use pegchain::engine::walk::Walks;
 use pegchain::games::{self, GameParams, board, classic};
 use rug::Rational;
 
@@ -141,11 +142,13 @@ fn two_players_of_a_small_board_win_in_proportions_that_add_to_one() {
 fn simulation_agrees_with_the_exact_chance_of_the_pass_line() {
     let chain = classic::craps();
     let win = label_set(&chain, "win");
-    let t = sample::simulate(&chain, &win, 400_000, 11, 0, 1_000_000, &Cancel::new()).unwrap();
+    let weighted = chain.weighted().unwrap();
+    let walks = Walks { runs: 400_000, seed: 11, threads: 0, max_steps: 1_000_000 };
+    let t = sample::simulate(&weighted, &win, walks, &Cancel::new()).unwrap();
     let p = (244.0f64) / 495.0;
     let z = (t.reached as f64 / t.runs as f64 - p) / (p * (1.0 - p) / t.runs as f64).sqrt();
     assert!(z.abs() < 4.5, "z = {z}");
-    assert_eq!(t, sample::simulate(&chain, &win, 400_000, 11, 1, 1_000_000, &Cancel::new()).unwrap());
+    assert_eq!(t, sample::simulate(&weighted, &win, Walks { threads: 1, ..walks }, &Cancel::new()).unwrap());
 }
 
 /// Two players of the Milton Bradley board: the product chain's answer against the sum over

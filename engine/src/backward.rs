@@ -1,8 +1,8 @@
 //! Exact backward evaluation: the value of a state is the weighted average of its
 //! children's values, memoized over raw states. It shares nothing with the forward engine
-//! but the `Chain` trait, so the two check each other.
+//! but the `Ranked` chain trait, so the two check each other.
 
-use crate::Chain;
+use crate::Ranked;
 use hashbrown::HashMap;
 use rug::Rational;
 use std::collections::BTreeMap;
@@ -14,7 +14,7 @@ type Dist<K> = Rc<BTreeMap<K, Rational>>;
 /// Meant for small chains: every reachable state is kept with its whole distribution.
 pub fn absorption<C, K, F>(chain: &C, start: C::State, classify: F) -> BTreeMap<K, Rational>
 where
-    C: Chain,
+    C: Ranked,
     K: Ord + Clone,
     F: Fn(C::State) -> K,
 {
@@ -26,7 +26,7 @@ where
 /// one chain costs little more than its largest entry.
 pub fn absorption_each<C, K, F>(chain: &C, starts: &[C::State], classify: F) -> Vec<BTreeMap<K, Rational>>
 where
-    C: Chain,
+    C: Ranked,
     K: Ord + Clone,
     F: Fn(C::State) -> K,
 {
@@ -36,7 +36,7 @@ where
 
 fn value<C, K, F>(chain: &C, state: C::State, classify: &F, memo: &mut HashMap<C::State, Dist<K>>) -> Dist<K>
 where
-    C: Chain,
+    C: Ranked,
     K: Ord + Clone,
     F: Fn(C::State) -> K,
 {

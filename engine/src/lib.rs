@@ -1,10 +1,14 @@
-//! The generic engine of pegchain: absorbing Markov chains solved exactly, and seeded
-//! Monte Carlo sampling. It knows no game, no flag and no text for users: a game is a type
-//! that implements [`Chain`], and every refusal is an [`EngineError`] in the engine's terms.
+//! The generic engine of pegchain: Markov chains solved exactly, and seeded Monte Carlo
+//! sampling. It knows no game, no flag and no text for users: a chain is a type that
+//! implements [`Chain`], and every refusal is an [`EngineError`] in the engine's terms.
 //!
 //! A chain lists the moves out of a state with integer weights; a state with no moves
-//! absorbs. A rank falls strictly along every move, so states can be processed in layers
-//! of falling rank and every layer is finished before the next one starts.
+//! absorbs. Every chain serves the sampler ([`walk`]) and the explicit solver (an
+//! implicit chain through [`explicit::explore`], which writes its reachable states out; an
+//! [`explicit::ExplicitChain`] is a `Chain` itself through [`explicit::ExplicitChain::weighted`]).
+//! A chain whose rank falls strictly along every move ([`Ranked`]) also serves the layered
+//! engine, which processes states in layers of falling rank, every layer finished before the
+//! next one starts.
 
 pub mod backward;
 pub mod cancel;
@@ -14,6 +18,7 @@ pub mod explicit;
 pub mod layered;
 pub mod sampler;
 pub mod stats;
+pub mod walk;
 
 pub use cancel::Cancel;
 pub use error::EngineError;
@@ -22,30 +27,21 @@ pub use layered::{Across, Layer, Mode, Options, Pass, RunState, propagate, propa
 
 use std::hash::Hash;
 
-/// An absorbing Markov chain with integer move weights and a rank that falls along every
-/// move.
+/// A finite Markov chain with integer move weights, cycles allowed: the one interface of
+/// implicit chains (generated state by state, as peg solitaire or the dice race) and explicit
+/// ones (a sparse matrix read from a file, through [`explicit::ExplicitChain::weighted`]).
 ///
 /// # The contract
 ///
 /// For every state `s` that `transitions` lists moves for:
-/// - every move's weight is at least 1 and at most [`error::MAX_WEIGHT`] (2^32 - 1): the
-///   engine stores weights as `u32`;
+/// - every move's weight is at least 1;
 /// - the weights add up exactly to the total `transitions` returns (so the total is at
 ///   least 1 and the probabilities weight / total add up to one);
-/// - every move leads to a state of lower rank (so no move leads back to `s`);
-/// - `canonical` maps the children to a state of the same rank.
+/// - `canonical` maps the children to states the chain is symmetric under (see there).
 ///
-/// A layer (the states of one rank) may hold at most [`error::MAX_LAYER_STATES`] states.
-/// [`propagate`] checks all of this as it goes and returns an [`EngineError`] naming the
-/// broken rule; it never narrows a weight or an index silently. Totals themselves may be
-/// any `u64`: the lcm of a layer's totals is a big number when it needs to be.
-/// [`backward::absorption`] works in rationals and needs only the rank to fall (it checks
-/// nothing; it is meant for small chains in tests).
+/// The layered engine asks more: see [`Ranked`].
 pub trait Chain: Sync {
     type State: Copy + Eq + Hash + Ord + Send + Sync + std::fmt::Debug;
-
-    /// Falls strictly along every move (pegs left; squares still to travel).
-    fn rank(&self, state: Self::State) -> u32;
 
     /// Writes every move out of `state` as (next state, weight), one entry per move, and
     /// returns the total weight: a move is taken with probability weight / total.
@@ -66,4 +62,25 @@ pub trait Chain: Sync {
         out.iter_mut().for_each(|(next, _)| *next = self.canonical(*next));
         total
     }
+}
+
+/// A chain whose rank falls strictly along every move, so it has no cycles and its states can
+/// be followed in layers: what the layered engine ([`propagate`]) and [`backward`] need.
+///
+/// # The contract, beyond [`Chain`]'s
+///
+/// - every move's weight is at most [`error::MAX_WEIGHT`] (2^32 - 1): the layered engine
+///   stores weights as `u32`;
+/// - every move leads to a state of lower rank (so no move leads back to `s`);
+/// - `canonical` maps a state to one of the same rank.
+///
+/// A layer (the states of one rank) may hold at most [`error::MAX_LAYER_STATES`] states.
+/// [`propagate`] checks all of this as it goes and returns an [`EngineError`] naming the
+/// broken rule; it never narrows a weight or an index silently. Totals themselves may be
+/// any `u64`: the lcm of a layer's totals is a big number when it needs to be.
+/// [`backward::absorption`] works in rationals and needs only the rank to fall (it checks
+/// nothing; it is meant for small chains in tests).
+pub trait Ranked: Chain {
+    /// Falls strictly along every move (pegs left; squares still to travel).
+    fn rank(&self, state: Self::State) -> u32;
 }

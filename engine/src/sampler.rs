@@ -13,6 +13,23 @@ use rayon::prelude::*;
 /// Trials per batch: large enough to amortize scheduling, small enough to balance 2+ cores.
 pub const BATCH_SIZE: u64 = 1 << 16;
 
+/// Lemire's multiply-and-reject at one width: `draw` gives a uniform `$word`, the product
+/// with `n` is taken in `$wide`, and its high half is the draw in 0..n.
+macro_rules! lemire {
+    ($draw:expr, $n:expr, $word:ty, $wide:ty) => {{
+        let n: $word = $n;
+        debug_assert!(n > 0);
+        let mut m = <$wide>::from($draw) * <$wide>::from(n);
+        if (m as $word) < n {
+            let threshold = n.wrapping_neg() % n;
+            while (m as $word) < threshold {
+                m = <$wide>::from($draw) * <$wide>::from(n);
+            }
+        }
+        (m >> <$word>::BITS) as $word
+    }};
+}
+
 /// The random stream of one batch.
 pub struct Stream(ChaCha8Rng);
 
@@ -30,15 +47,13 @@ impl Stream {
     /// A uniform integer in 0..n (n > 0), without bias (Lemire's multiply-and-reject).
     #[inline]
     pub fn below(&mut self, n: u32) -> u32 {
-        debug_assert!(n > 0);
-        let mut m = self.0.next_u32() as u64 * n as u64;
-        if (m as u32) < n {
-            let threshold = n.wrapping_neg() % n;
-            while (m as u32) < threshold {
-                m = self.0.next_u32() as u64 * n as u64;
-            }
-        }
-        (m >> 32) as u32
+        lemire!(self.0.next_u32(), n, u32, u64)
+    }
+
+    /// A uniform integer in 0..n (n > 0) from 64-bit words, as [`Stream::below`].
+    #[inline]
+    pub fn below_u64(&mut self, n: u64) -> u64 {
+        lemire!(self.0.next_u64(), n, u64, u128)
     }
 }
 
@@ -383,6 +398,31 @@ mod tests {
         let (v, words) = six(0x8000_0001);
         assert_eq!(v, [453215026, 609220905, 1961955372, 1526023835, 1065338123, 1524802631]);
         assert_eq!(words, 15, "32-bit words drawn for 6 draws: 9 rejected");
+    }
+
+    #[test]
+    fn draws_from_64_bit_words_are_pinned() {
+        let six = |n| {
+            let mut s = Stream::new(1, 0);
+            let v: Vec<u64> = (0..6).map(|_| s.below_u64(n)).collect();
+            (v, s.0.get_word_pos())
+        };
+        assert_eq!(six(1).0, vec![0; 6]);
+        assert_eq!(six(6), (vec![2, 0, 3, 1, 1, 4], 12));
+        // Just over 2^63: about half the draws are rejected, so the rejection loop is pinned too.
+        let (v, words) = six((1 << 63) + 1);
+        assert_eq!(
+            v,
+            [
+                3712275015481296600,
+                741408853161625397,
+                2616583866949690866,
+                6554222466203455532,
+                4252787763281118475,
+                6517456707042423940
+            ]
+        );
+        assert_eq!(words, 20, "32-bit words drawn for 6 draws: 4 draws of 64 bits rejected");
     }
 
     #[test]

@@ -224,15 +224,19 @@ struct Sevens {
 
 impl pegchain_engine::Chain for Sevens {
     type State = (u32, u8);
-    fn rank(&self, s: (u32, u8)) -> u32 {
-        s.0
-    }
+
     fn transitions(&self, (left, sum): (u32, u8), out: &mut Vec<((u32, u8), u64)>) -> u64 {
         out.clear();
         if left > 0 {
             out.extend((1..=self.faces).map(|f| ((left - 1, ((sum as u64 + f) % 7) as u8), 1)));
         }
         out.len() as u64
+    }
+}
+
+impl pegchain_engine::Ranked for Sevens {
+    fn rank(&self, s: (u32, u8)) -> u32 {
+        s.0
     }
 }
 

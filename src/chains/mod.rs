@@ -6,6 +6,7 @@ use crate::Cancel;
 use crate::engine::explicit::questions::{self, Ends};
 use crate::engine::explicit::sample::{self, Tally};
 use crate::engine::explicit::{ExplicitChain, linear::SolveError};
+use crate::engine::walk::Walks;
 use crate::error::Error;
 use crate::render::number::grouped;
 use rug::Rational;
@@ -151,8 +152,20 @@ pub fn analyse(chain: &ExplicitChain, question: &Question, cancel: &Cancel) -> R
     if question.distribution.is_some() && target.is_none() {
         return Err(Error::Invalid("the distribution of the steps needs a target".into()));
     }
+    if question.simulation.is_some() && target.is_none() {
+        return Err(Error::Invalid(
+            "a simulation estimates the chance of reaching a target: name the target".into(),
+        ));
+    }
     let reward = match &question.reward {
         Some(r) => Some((r.clone(), step_reward(chain, r)?)),
+        None => None,
+    };
+    // Checked before any solving: a simulation draws every move exactly, or not at all.
+    let weighted = match question.simulation {
+        Some(_) => Some(
+            chain.weighted().map_err(|why| Error::Invalid(format!("cannot simulate this chain: {why}")))?,
+        ),
         None => None,
     };
     let mut report = ChainReport {
@@ -171,25 +184,22 @@ pub fn analyse(chain: &ExplicitChain, question: &Question, cancel: &Cancel) -> R
     let ends = if ends_needed { Some(questions::ends(chain, cancel).map_err(unsolved)?) } else { None };
     if let Some(target) = &target {
         report.target = Some(target_answer(chain, target, name, reward, question.distribution, cancel)?);
-        if let Some(sim) = question.simulation {
+        if let (Some(sim), Some(weighted)) = (question.simulation, &weighted) {
             let t = report.target.as_ref().expect("just set");
+            let walks =
+                Walks { runs: sim.runs, seed: sim.seed, threads: sim.threads, max_steps: sim.max_steps };
             let tally =
-                sample::simulate(chain, target, sim.runs, sim.seed, sim.threads, sim.max_steps, cancel)
-                    .map_err(|c| Error::Interrupted {
-                        done: format!(
-                            "{} of {} simulated runs finished",
-                            grouped(c.trials_done),
-                            grouped(sim.runs)
-                        ),
-                    })?;
+                sample::simulate(weighted, target, walks, cancel).map_err(|c| Error::Interrupted {
+                    done: format!(
+                        "{} of {} simulated runs finished",
+                        grouped(c.trials_done),
+                        grouped(sim.runs)
+                    ),
+                })?;
             let steps = t.steps.as_ref().map(|s| s.average.clone());
             report.estimate =
                 Some(Estimate { simulation: sim, tally, reach: t.reach.average.clone(), steps });
         }
-    } else if question.simulation.is_some() {
-        return Err(Error::Invalid(
-            "a simulation estimates the chance of reaching a target: name the target".into(),
-        ));
     }
     if let (true, Some(e)) = (ends_wanted, &ends) {
         report.ends = Some(ends_answer(chain, e));

@@ -10,7 +10,7 @@
 //! butcher to the swine), which keeps that rank from going negative and changes no outcome.
 
 use super::rules::{Rules, Setup};
-use crate::engine::Chain;
+use crate::engine::{Chain, Ranked};
 
 /// Who won.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -89,10 +89,6 @@ impl RaceChain {
 impl Chain for RaceChain {
     type State = Spot;
 
-    fn rank(&self, spot: Spot) -> u32 {
-        2 * self.length - spot.swine - spot.butcher
-    }
-
     fn transitions(&self, spot: Spot, out: &mut Vec<(Spot, u64)>) -> u64 {
         out.clear();
         if spot.winner(self.length).is_some() {
@@ -100,6 +96,12 @@ impl Chain for RaceChain {
         }
         out.extend(self.faces.iter().map(|&f| (self.step(spot, f), f.2)));
         self.total
+    }
+}
+
+impl Ranked for RaceChain {
+    fn rank(&self, spot: Spot) -> u32 {
+        2 * self.length - spot.swine - spot.butcher
     }
 }
 

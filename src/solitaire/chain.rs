@@ -2,7 +2,7 @@
 //! positions, moves are the legal jumps weighted by the policy, and a game ends where no
 //! jump is left. The rank is the number of pegs, which every jump lowers by one.
 
-use crate::engine::Chain;
+use crate::engine::{Chain, Ranked};
 use crate::solitaire::board::SymmetryGroup;
 use crate::solitaire::moves::{Children, MoveTable};
 use crate::solitaire::pegs::Pegs;
@@ -32,11 +32,6 @@ impl Chain for PegChain<'_> {
     type State = Pegs;
 
     #[inline]
-    fn rank(&self, pos: Pegs) -> u32 {
-        pos.count()
-    }
-
-    #[inline]
     fn transitions(&self, pos: Pegs, out: &mut Vec<(Pegs, u64)>) -> u64 {
         self.moves_into(pos, out, false)
     }
@@ -49,6 +44,13 @@ impl Chain for PegChain<'_> {
     #[inline]
     fn canonical_transitions(&self, pos: Pegs, out: &mut Vec<(Pegs, u64)>) -> u64 {
         self.moves_into(pos, out, true)
+    }
+}
+
+impl Ranked for PegChain<'_> {
+    #[inline]
+    fn rank(&self, pos: Pegs) -> u32 {
+        pos.count()
     }
 }
 

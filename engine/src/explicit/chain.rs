@@ -27,6 +27,11 @@ pub enum ChainError {
     RowSum { state: u64, sum: String },
     #[error("no initial state")]
     NoInitialState,
+    #[error(
+        "the probabilities out of state {state} have a common denominator of {bits} bits, \
+         more than the 64 bits of an exact draw"
+    )]
+    WideRow { state: u64, bits: u32 },
     #[error("the chain has {states} states, more than the limit of {limit}", limit = MAX_STATES)]
     TooManyStates { states: u64 },
 }

@@ -10,5 +10,7 @@ pub mod linear;
 pub mod modular;
 pub mod questions;
 pub mod sample;
+pub mod weighted;
 
 pub use chain::{Builder, ChainError, ExplicitChain, MAX_STATES, Rewards};
+pub use weighted::Weighted;

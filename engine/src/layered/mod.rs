@@ -34,7 +34,7 @@ mod saved;
 mod shards;
 mod wire;
 
-use crate::Chain;
+use crate::Ranked;
 use crate::cancel::{Cancel, requested};
 use crate::error::{EngineError, MAX_LAYER_STATES};
 use crate::exchange::{self, Exchange, Solo};
@@ -204,7 +204,7 @@ impl<S, K> Default for Options<'_, S, K> {
 /// values are whole numbers: the number of move sequences ending in each class.
 ///
 /// Refuses a step beyond `options.memory_budget` before allocating it, and a chain that
-/// breaks the contract of [`Chain`] when it meets the broken rule.
+/// breaks the contract of [`Ranked`] when it meets the broken rule.
 pub fn propagate<C, K, F>(
     chain: &C,
     start: C::State,
@@ -213,7 +213,7 @@ pub fn propagate<C, K, F>(
     mut options: Options<'_, C::State, K>,
 ) -> Result<BTreeMap<K, Rational>, EngineError>
 where
-    C: Chain,
+    C: Ranked,
     K: Ord + Clone + Send,
     F: Fn(C::State) -> K + Sync,
 {
@@ -245,7 +245,7 @@ fn run<C, K, F>(
     max_layer: u64,
 ) -> Result<Reached<K>, EngineError>
 where
-    C: Chain,
+    C: Ranked,
     K: Ord + Clone + Send,
     F: Fn(C::State) -> K + Sync,
 {
@@ -471,21 +471,26 @@ fn chunk_size(len: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Chain;
 
     /// State 10 fans out to the absorbing states 0 to 4, one move each.
     struct Fan;
 
     impl Chain for Fan {
         type State = u8;
-        fn rank(&self, s: u8) -> u32 {
-            u32::from(s == 10)
-        }
+
         fn transitions(&self, s: u8, out: &mut Vec<(u8, u64)>) -> u64 {
             out.clear();
             if s == 10 {
                 out.extend((0..5).map(|c| (c, 1)));
             }
             out.len() as u64
+        }
+    }
+
+    impl Ranked for Fan {
+        fn rank(&self, s: u8) -> u32 {
+            u32::from(s == 10)
         }
     }
 

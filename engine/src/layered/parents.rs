@@ -5,7 +5,7 @@
 use super::arena::Bucket;
 use super::numbers::Numbers;
 use super::{Mode, chunk_size};
-use crate::Chain;
+use crate::Ranked;
 use crate::cancel::{Cancel, requested};
 use crate::error::{EngineError, MAX_WEIGHT};
 use rayon::prelude::*;
@@ -111,7 +111,7 @@ pub(super) fn scan<C, K, F>(
     cancel: Option<&Cancel>,
 ) -> Result<Scan<K, C::State>, EngineError>
 where
-    C: Chain,
+    C: Ranked,
     K: Ord + Send,
     F: Fn(C::State) -> K + Sync,
 {
@@ -126,7 +126,7 @@ where
 }
 
 /// What every chunk of one pass shares.
-struct Pass<'p, C: Chain, F, H> {
+struct Pass<'p, C: Ranked, F, H> {
     chain: &'p C,
     layer: &'p Bucket<C::State>,
     rank: u32,
@@ -145,7 +145,7 @@ const CANCEL_EVERY: usize = 4096;
 
 impl<C, K, F, H> Pass<'_, C, F, H>
 where
-    C: Chain,
+    C: Ranked,
     K: Ord,
     F: Fn(C::State) -> K,
     H: BuildHasher,

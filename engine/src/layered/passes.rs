@@ -5,7 +5,7 @@
 use super::numbers::Numbers;
 use super::residues::{self, Modulus};
 use super::{MAX_LAYER_STATES, Mode, Options, Pass, run};
-use crate::Chain;
+use crate::Ranked;
 use crate::error::EngineError;
 use rug::{Integer, Rational};
 use std::collections::BTreeMap;
@@ -27,7 +27,7 @@ pub fn propagate_by_residues<C, K, F>(
     mut options: Options<'_, C::State, K>,
 ) -> Result<BTreeMap<K, Rational>, EngineError>
 where
-    C: Chain,
+    C: Ranked,
     K: Ord + Clone + Send,
     F: Fn(C::State) -> K + Sync,
 {

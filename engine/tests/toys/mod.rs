@@ -2,7 +2,7 @@
 //! answer by hand or by a closed form, and each leans on one part of the engine.
 #![allow(dead_code)]
 
-use pegchain_engine::Chain;
+use pegchain_engine::{Chain, Ranked};
 
 /// A gambler with `money` and `left` bets to go: each bet wins one unit with weight `up`,
 /// loses one with weight `down`. Ruin (money 0) and the deadline (no bets left) absorb.
@@ -39,10 +39,6 @@ impl Gambler {
 impl Chain for Gambler {
     type State = Purse;
 
-    fn rank(&self, p: Purse) -> u32 {
-        p.left
-    }
-
     fn transitions(&self, p: Purse, out: &mut Vec<(Purse, u64)>) -> u64 {
         out.clear();
         if p.money == 0 || p.left == 0 {
@@ -52,6 +48,12 @@ impl Chain for Gambler {
         out.push((Purse { money: p.money + 1, left }, self.up));
         out.push((Purse { money: p.money - 1, left }, self.down));
         self.up + self.down
+    }
+}
+
+impl Ranked for Gambler {
+    fn rank(&self, p: Purse) -> u32 {
+        p.left
     }
 }
 
@@ -67,10 +69,6 @@ pub const WATER: u32 = 0;
 impl Chain for Frog {
     type State = u32;
 
-    fn rank(&self, s: u32) -> u32 {
-        s
-    }
-
     fn transitions(&self, s: u32, out: &mut Vec<(u32, u64)>) -> u64 {
         out.clear();
         if s <= BANK {
@@ -79,6 +77,12 @@ impl Chain for Frog {
         out.push((s - 1, 1));
         out.push((s - 2, 2));
         3
+    }
+}
+
+impl Ranked for Frog {
+    fn rank(&self, s: u32) -> u32 {
+        s
     }
 }
 
@@ -111,16 +115,6 @@ pub enum Node {
 impl Chain for Dag {
     type State = Node;
 
-    fn rank(&self, n: Node) -> u32 {
-        use Node::*;
-        match n {
-            S => 3,
-            A | B | C => 2,
-            D | E | F => 1,
-            X | Y => 0,
-        }
-    }
-
     fn transitions(&self, n: Node, out: &mut Vec<(Node, u64)>) -> u64 {
         use Node::*;
         out.clear();
@@ -136,6 +130,18 @@ impl Chain for Dag {
         };
         out.extend_from_slice(moves);
         moves.iter().map(|m| m.1).sum()
+    }
+}
+
+impl Ranked for Dag {
+    fn rank(&self, n: Node) -> u32 {
+        use Node::*;
+        match n {
+            S => 3,
+            A | B | C => 2,
+            D | E | F => 1,
+            X | Y => 0,
+        }
     }
 }
 
@@ -160,15 +166,6 @@ pub enum Toss {
 
 impl Chain for Coins {
     type State = Toss;
-
-    fn rank(&self, t: Toss) -> u32 {
-        match t {
-            Toss::Start => 3,
-            Toss::Coin(_) => 2,
-            Toss::Heads | Toss::Tails => 1,
-            Toss::Win | Toss::Lose => 0,
-        }
-    }
 
     fn transitions(&self, t: Toss, out: &mut Vec<(Toss, u64)>) -> u64 {
         out.clear();
@@ -195,6 +192,17 @@ impl Chain for Coins {
     }
 }
 
+impl Ranked for Coins {
+    fn rank(&self, t: Toss) -> u32 {
+        match t {
+            Toss::Start => 3,
+            Toss::Coin(_) => 2,
+            Toss::Heads | Toss::Tails => 1,
+            Toss::Win | Toss::Lose => 0,
+        }
+    }
+}
+
 /// A chain of one step from state 1 to the absorbing states 0 and 2 (rank: 1 for state 1,
 /// 0 for the others) whose moves and total are whatever the test says: for breaking the
 /// contract on purpose.
@@ -208,14 +216,6 @@ pub struct OneStep {
 impl Chain for OneStep {
     type State = u8;
 
-    fn rank(&self, s: u8) -> u32 {
-        match s {
-            1 => 1,
-            2 => self.rank_of_two,
-            _ => 0,
-        }
-    }
-
     fn transitions(&self, s: u8, out: &mut Vec<(u8, u64)>) -> u64 {
         out.clear();
         if s != 1 {
@@ -223,5 +223,15 @@ impl Chain for OneStep {
         }
         out.extend_from_slice(&self.moves);
         self.total
+    }
+}
+
+impl Ranked for OneStep {
+    fn rank(&self, s: u8) -> u32 {
+        match s {
+            1 => 1,
+            2 => self.rank_of_two,
+            _ => 0,
+        }
     }
 }
