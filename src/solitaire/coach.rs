@@ -558,7 +558,8 @@ impl<'a> Coach<'a> {
             })
             .collect();
         let parts = parts.ok_or_else(|| self.stopped())?;
-        let (mut lengths, mut jumps) = (Vec::with_capacity(positions.len()), Vec::new());
+        let count = parts.iter().map(|(_, j)| j.len()).sum();
+        let (mut lengths, mut jumps) = (Vec::with_capacity(positions.len()), Vec::with_capacity(count));
         for (l, j) in parts {
             lengths.extend(l);
             jumps.extend(j);

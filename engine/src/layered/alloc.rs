@@ -26,12 +26,23 @@ pub(super) fn push<T>(v: &mut Vec<T>, x: T) -> Result<(), EngineError> {
     Ok(())
 }
 
-/// `n` zero limbs in one allocation of exactly that size.
+/// `n` zero limbs in one allocation of exactly that size. Zeroed by the allocator (calloc):
+/// a large block comes fresh from the system already zero, so no pass writes it before its
+/// users do, and its pages are first touched by the threads that fill them, in parallel
+/// (a `resize` wrote every page from one thread first).
 pub(super) fn zeroed(n: usize) -> Result<Vec<u64>, EngineError> {
-    let mut v = Vec::new();
-    v.try_reserve_exact(n).map_err(|_| failed::<u64>(n))?;
-    v.resize(n, 0);
-    Ok(v)
+    if n == 0 {
+        return Ok(Vec::new());
+    }
+    let layout = std::alloc::Layout::array::<u64>(n).map_err(|_| failed::<u64>(n))?;
+    // SAFETY: the layout's size is not zero (n > 0).
+    let block = unsafe { std::alloc::alloc_zeroed(layout) }.cast::<u64>();
+    if block.is_null() {
+        return Err(failed::<u64>(n));
+    }
+    // SAFETY: `block` is a fresh allocation of the global allocator with the layout of
+    // exactly n u64s, all zero bits (a valid u64 each), owned by nothing else.
+    Ok(unsafe { Vec::from_raw_parts(block, n, n) })
 }
 
 fn failed<T>(elements: usize) -> EngineError {
