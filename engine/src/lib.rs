@@ -37,7 +37,8 @@ use std::hash::Hash;
 /// - every move's weight is at least 1;
 /// - the weights add up exactly to the total `transitions` returns (so the total is at
 ///   least 1 and the probabilities weight / total add up to one);
-/// - `canonical` maps the children to states the chain is symmetric under (see there).
+/// - where a chain reduces states by symmetry, the chain is symmetric under what `canonical`
+///   identifies (see there).
 ///
 /// The layered engine asks more: see [`Ranked`].
 pub trait Chain: Sync {
