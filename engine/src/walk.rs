@@ -82,7 +82,7 @@ pub struct Walks {
 /// Walks `walks.runs` times from a state drawn uniformly from `starts` (one draw even when
 /// there is one start), until `verdict` says a walk has reached or missed its target, the
 /// walk is absorbed (missed), or it has taken `max_steps` steps. Polls `cancel` before each
-/// batch.
+/// batch. `starts` must not be empty (a caller's error: it panics).
 pub fn walk<C, V>(
     chain: &C,
     starts: &[C::State],
