@@ -179,3 +179,41 @@ fn two_players_of_chutes_and_ladders_split_the_wins_as_the_one_player_chain_says
     assert!(gap >= 0 && gap < Rational::from((1, 10u64.pow(18))), "{}", gap.to_f64());
     assert_eq!(format!("{:.6}", one.to_f64()), "0.507912");
 }
+
+/// Herman's ring of 5 processes starts in any of its 32 states: the simulated steps' mean and
+/// spread against the exact mean and the variance of a run from a uniformly drawn initial
+/// state (the variances from each state, plus the spread of their means).
+#[test]
+fn simulated_steps_agree_with_the_exact_mean_and_variance_over_the_initial_states() {
+    use pegchain::chains::{Question, Simulation, Target, analyse};
+    let params = GameParams { processes: 5, ..GameParams::default() };
+    let game = games::build("herman", &params).unwrap();
+    let simulation = Simulation { runs: 1_000_000, seed: 3, threads: 0, max_steps: 1_000_000 };
+    let question = Question {
+        target: Some(Target::Label("stable".into())),
+        reward: None,
+        distribution: None,
+        visits: false,
+        ends: false,
+        simulation: Some(simulation),
+    };
+    let report = analyse(&game.chain, &question, &Cancel::new()).unwrap();
+    let e = report.estimate.unwrap();
+    let (mean, variance) = e.steps.unwrap();
+    let t = &e.tally;
+    assert_eq!((t.reached, t.cut_short), (t.runs, 0));
+    let n = t.runs as f64;
+    let sample_mean = t.steps as f64 / n;
+    let sample_variance = (t.steps_squared as f64 - n * sample_mean * sample_mean) / (n - 1.0);
+    let z = (sample_mean - mean.to_f64()) / (variance.to_f64() / n).sqrt();
+    assert!(z.abs() < 4.5, "z = {z}");
+    assert!((sample_variance / variance.to_f64() - 1.0).abs() < 0.02, "{sample_variance} against {variance}");
+    // The variances from each initial state alone are not the answer: their spread counts.
+    let within: Rational = {
+        let target = label_set(&game.chain, "stable");
+        let each = steps_mean_and_variance(&game.chain, &target, &Cancel::new()).unwrap();
+        let initial = game.chain.initial();
+        initial.iter().map(|&s| each[s as usize].clone().unwrap().1).sum::<Rational>() / initial.len() as u32
+    };
+    assert!((sample_variance / within.to_f64() - 1.0).abs() > 0.05, "{sample_variance} against {within}");
+}

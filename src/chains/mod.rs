@@ -118,7 +118,10 @@ pub struct Estimate {
     pub tally: Tally,
     /// The exact values for a uniformly drawn initial state.
     pub reach: Rational,
-    pub steps: Option<Rational>,
+    /// The steps' mean and variance (finite only when every initial state reaches the
+    /// target surely): the variance is that of a run from a uniformly drawn initial state,
+    /// E[var] + Var(mean) over the initial states.
+    pub steps: Option<(Rational, Rational)>,
 }
 
 /// The answers about one chain.
@@ -196,9 +199,12 @@ pub fn analyse(chain: &ExplicitChain, question: &Question, cancel: &Cancel) -> R
                         grouped(sim.runs)
                     ),
                 })?;
-            let steps = t.steps.as_ref().map(|s| s.average.clone());
-            report.estimate =
-                Some(Estimate { simulation: sim, tally, reach: t.reach.average.clone(), steps });
+            report.estimate = Some(Estimate {
+                simulation: sim,
+                tally,
+                reach: t.reach.average.clone(),
+                steps: mixed_steps(t),
+            });
         }
     }
     if let (true, Some(e)) = (ends_wanted, &ends) {
@@ -310,6 +316,18 @@ fn target_answer(
         reward,
         distribution,
     })
+}
+
+/// The mean and variance of the steps from a uniformly drawn initial state (`None` when
+/// infinite from some initial state): the law of total variance over the initial states.
+fn mixed_steps(t: &TargetAnswer) -> Option<(Rational, Rational)> {
+    let each: Option<Vec<&(Rational, Rational)>> = t.initial.iter().map(|a| a.steps.as_ref()).collect();
+    let each = each?;
+    let n = Rational::from(each.len() as u64);
+    let mean = each.iter().map(|s| &s.0).sum::<Rational>() / &n;
+    let second: Rational = each.iter().map(|(m, v)| v + Rational::from(m * m)).sum();
+    let variance = second / &n - Rational::from(&mean * &mean);
+    Some((mean, variance))
 }
 
 fn distribution(

@@ -129,6 +129,10 @@ pub struct EstimateView {
     /// The exact expected steps (left out when infinite).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub steps_exact: Maybe,
+    /// (estimate - exact) / sd of the mean, with the exact variance of the steps; left out
+    /// where the exact mean is infinite, the variance is 0, or runs were cut short.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub steps_z: Option<f64>,
     pub cut_short: u64,
 }
 
@@ -145,7 +149,13 @@ impl EstimateView {
             reach_exact: Value::of(&e.reach),
             reach_z: z_score(t.reached, t.runs, e.reach.to_f64()),
             steps_estimate: (t.reached > 0).then(|| t.steps as f64 / t.reached as f64),
-            steps_exact: e.steps.as_ref().map(Value::of),
+            steps_exact: e.steps.as_ref().map(|(mean, _)| Value::of(mean)),
+            steps_z: e.steps.as_ref().filter(|_| t.cut_short == 0 && t.reached > 0).and_then(
+                |(mean, variance)| {
+                    let spread = (variance.to_f64() / t.reached as f64).sqrt();
+                    (spread > 0.0).then(|| (t.steps as f64 / t.reached as f64 - mean.to_f64()) / spread)
+                },
+            ),
             cut_short: t.cut_short,
         }
     }
@@ -322,9 +332,10 @@ impl Report for ChainView {
             ));
             if let Some(mean) = e.steps_estimate {
                 doc.para(format!(
-                    "mean steps of the runs that reached it: {}; exact expected steps {}",
+                    "mean steps of the runs that reached it: {}; exact expected steps {}{}",
                     significant(mean, 6),
-                    e.steps_exact.as_ref().map_or("infinite".to_string(), |v| v.decimal())
+                    e.steps_exact.as_ref().map_or("infinite".to_string(), |v| v.decimal()),
+                    e.steps_z.map_or(String::new(), |z| format!("; z = {z:.2}"))
                 ));
             }
             if e.cut_short > 0 {
