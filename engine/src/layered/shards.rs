@@ -1,7 +1,8 @@
 //! The summing step: each shard of edges adds its children's shares in a small table of its
 //! own, in parallel with the other shards; no lock, and no child is in two shards. The table
-//! holds only each child's index in the shard's keys (4 bytes and a control byte), not the
-//! child itself.
+//! holds only each child's index in the shard's keys (4 bytes a slot, open addressing, at
+//! most 3/4 full), not the child itself, and its slot for an edge a few places on is asked
+//! of memory before it is needed.
 
 use super::alloc;
 use super::budget::check_layer;
@@ -10,8 +11,6 @@ use super::numbers::Numbers;
 use super::parents::{EdgeList, SHARDS, Shards};
 use crate::cancel::{Cancel, requested};
 use crate::error::EngineError;
-use hashbrown::HashTable;
-use hashbrown::hash_table::Entry;
 use rayon::prelude::*;
 use std::hash::{BuildHasher, Hash};
 
@@ -27,14 +26,64 @@ pub(super) struct Sums<S> {
 /// One shard's children so far, each once, with its numerator; `slots` finds a child's
 /// index in `keys` (kept until the step's last round).
 struct ShardSum<S> {
-    slots: HashTable<u32>,
+    slots: Slots,
     keys: Vec<S>,
     arena: Vec<u64>,
 }
 
-/// The hash of the child in `slot`, for a table that grows.
-fn rehash<'k, S: Hash>(keys: &'k [S], hasher: &'k foldhash::fast::FixedState) -> impl Fn(&u32) -> u64 + 'k {
-    move |&slot| hasher.hash_one(&keys[slot as usize])
+/// An open-addressing table of indices into a shard's keys: slot value 0 is empty, `i + 1`
+/// names key `i`. A power of two of slots, probed linearly from the hash's top bits, at most
+/// 3/4 full.
+struct Slots {
+    slots: Vec<u32>,
+    /// log2 of the number of slots (0 with none).
+    bits: u32,
+}
+
+impl Slots {
+    fn new() -> Slots {
+        Slots { slots: Vec::new(), bits: 0 }
+    }
+
+    /// Where a hash's probe starts.
+    #[inline]
+    fn home(&self, hash: u64) -> usize {
+        if self.bits == 0 { 0 } else { (hash >> (64 - self.bits)) as usize }
+    }
+
+    /// Room for `entries` keys in all, or an error if the system refuses it; rebuilt from
+    /// `keys` when it grows.
+    fn reserve<S: Hash>(
+        &mut self,
+        entries: usize,
+        keys: &[S],
+        hasher: &foldhash::fast::FixedState,
+    ) -> Result<(), ()> {
+        if entries * 4 <= self.slots.len() * 3 {
+            return Ok(());
+        }
+        let bits = (entries * 4 / 3 + 1).next_power_of_two().trailing_zeros().max(4);
+        let mut slots = Vec::new();
+        slots.try_reserve_exact(1 << bits).map_err(|_| ())?;
+        slots.resize(1 << bits, 0);
+        let mut grown = Slots { slots, bits };
+        let mask = (1 << bits) - 1;
+        for (i, key) in keys.iter().enumerate() {
+            let mut at = grown.home(hasher.hash_one(key));
+            while grown.slots[at] != 0 {
+                at = (at + 1) & mask;
+            }
+            grown.slots[at] = i as u32 + 1;
+        }
+        *self = grown;
+        Ok(())
+    }
+
+    /// Asks memory for the slot where a hash's probe starts.
+    #[inline]
+    fn prefetch(&self, hash: u64) {
+        prefetch(self.slots.as_ptr().wrapping_add(self.home(hash)));
+    }
 }
 
 /// The hasher of the slot tables: not the shard hasher, whose top bits are the same for
@@ -45,7 +94,7 @@ fn slot_hasher() -> foldhash::fast::FixedState {
 
 impl<S: Copy + Eq + Hash + Send> Sums<S> {
     pub fn new() -> Sums<S> {
-        let empty = || ShardSum { slots: HashTable::new(), keys: Vec::new(), arena: Vec::new() };
+        let empty = || ShardSum { slots: Slots::new(), keys: Vec::new(), arena: Vec::new() };
         Sums { shards: (0..SHARDS).map(|_| empty()).collect() }
     }
 
@@ -75,7 +124,7 @@ impl<S: Copy + Eq + Hash + Send> Sums<S> {
             .map(|(lists, sum)| {
                 sum.add(lists, shares, (stride, numbers), cancel)?;
                 if last {
-                    sum.slots = HashTable::new();
+                    sum.slots = Slots::new();
                 }
                 Ok(())
             })
@@ -104,42 +153,49 @@ impl<S: Copy + Eq + Hash> ShardSum<S> {
         cancel: Option<&Cancel>,
     ) -> Result<(), EngineError> {
         let total: usize = lists.iter().map(|l| l.len()).sum();
-        let refused = |_| EngineError::AllocationFailed { bytes: (total as u64 / 2) * 5 };
+        let refused = |_| EngineError::AllocationFailed { bytes: (total as u64 / 2) * 6 };
         let hasher = &slot_hasher();
         let ShardSum { slots, keys, arena } = self;
-        slots.try_reserve(total / 2, rehash(keys, hasher)).map_err(refused)?;
+        slots.reserve(keys.len() + total / 2, keys, hasher).map_err(refused)?;
         let share = |parent: u32| shares.as_ptr().wrapping_add(parent as usize * stride);
-        let edges = lists.iter().flat_map(|list| {
-            // The share an edge a few places on will read, asked of memory now: the shares
-            // are read in parent order, sparsely, a cache miss each without this.
-            let ahead = |k: usize| list.edges.get(k + AHEAD).map(|a| a.parent);
-            list.edges.iter().enumerate().map(move |(k, &e)| (e.child, e.parent, list.weight(k), ahead(k)))
-        });
-        for (i, (child, parent, weight, ahead)) in edges.enumerate() {
-            if i.is_multiple_of(CANCEL_EVERY) && requested(cancel) {
-                break;
-            }
-            if let Some(parent) = ahead {
-                prefetch(share(parent));
-                prefetch(share(parent).wrapping_add(stride - 1));
-            }
-            // A full table would grow inside `entry`, infallibly: it grows here first.
-            if slots.len() == slots.capacity() {
-                slots.try_reserve(slots.len().max(1), rehash(keys, hasher)).map_err(refused)?;
-            }
-            let hash = hasher.hash_one(child);
-            let slot = match slots.entry(hash, |&slot| keys[slot as usize] == child, rehash(keys, hasher)) {
-                Entry::Occupied(o) => *o.get() as usize,
-                Entry::Vacant(v) => {
-                    alloc::push(keys, child)?;
-                    alloc::reserve(arena, stride)?;
-                    arena.resize(arena.len() + stride, 0);
-                    v.insert((keys.len() - 1) as u32);
-                    keys.len() - 1
+        let mut added = 0usize;
+        for list in &lists {
+            for (k, e) in list.edges.iter().enumerate() {
+                if added.is_multiple_of(CANCEL_EVERY) && requested(cancel) {
+                    return Ok(());
                 }
-            };
-            let src = &shares[parent as usize * stride..(parent as usize + 1) * stride];
-            numbers.add_mul(&mut arena[slot * stride..(slot + 1) * stride], src, weight as u64);
+                added += 1;
+                // The share and the child's slot an edge a few places on will read, asked of
+                // memory now: both are read at random, a cache miss each without this.
+                if let Some(a) = list.edges.get(k + AHEAD) {
+                    prefetch(share(a.parent));
+                    prefetch(share(a.parent).wrapping_add(stride - 1));
+                    slots.prefetch(hasher.hash_one(a.child));
+                }
+                // A table 3/4 full grows before it takes another child.
+                if (keys.len() + 1) * 4 > slots.slots.len() * 3 {
+                    slots.reserve((keys.len() + 1) * 2, keys, hasher).map_err(refused)?;
+                }
+                let child = e.child;
+                let mask = slots.slots.len() - 1;
+                let mut at = slots.home(hasher.hash_one(child));
+                let slot = loop {
+                    match slots.slots[at] {
+                        0 => {
+                            alloc::push(keys, child)?;
+                            alloc::reserve(arena, stride)?;
+                            arena.resize(arena.len() + stride, 0);
+                            slots.slots[at] = keys.len() as u32;
+                            break keys.len() - 1;
+                        }
+                        i if keys[i as usize - 1] == child => break i as usize - 1,
+                        _ => at = (at + 1) & mask,
+                    }
+                };
+                let parent = e.parent as usize;
+                let src = &shares[parent * stride..(parent + 1) * stride];
+                numbers.add_mul(&mut arena[slot * stride..(slot + 1) * stride], src, list.weight(k) as u64);
+            }
         }
         Ok(())
     }
@@ -176,5 +232,28 @@ mod tests {
         sums.add(edges.clone(), &shares, exact, (4, 7), false, None).unwrap();
         sums.add(edges, &shares, exact, (4, 7), true, None).unwrap();
         assert_eq!(sums.children()[3], (vec![7, 9], vec![70, 0, 26, 0]));
+    }
+
+    #[test]
+    fn a_table_that_grows_over_rounds_keeps_every_child_once() {
+        // 5,000 children, each reached from parent 0 (share 1) and parent 1 (share 10), in
+        // two rounds: the table grows from nothing several times and is rebuilt from the keys.
+        let shares = [1u64, 10];
+        let exact = (1, &Numbers::Exact);
+        let round = |parent: u32| {
+            let mut edges: Shards<u32> = (0..SHARDS).map(|_| Vec::new()).collect();
+            let mut list = EdgeList::new();
+            (0..5_000u32).for_each(|c| list.push(Edge { child: c * 7919 % 5_000, parent }, 1).unwrap());
+            edges[0] = vec![list];
+            edges
+        };
+        let mut sums = Sums::new();
+        sums.add(round(0), &shares, exact, (1, 100_000), false, None).unwrap();
+        sums.add(round(1), &shares, exact, (1, 100_000), true, None).unwrap();
+        let (keys, arena) = &sums.children()[0];
+        let mut sorted = keys.clone();
+        sorted.sort_unstable();
+        assert_eq!(sorted, (0..5_000).collect::<Vec<u32>>(), "each child once");
+        assert!(arena.iter().all(|&n| n == 11), "each child's two shares added");
     }
 }
