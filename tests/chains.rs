@@ -16,11 +16,7 @@ fn q(n: i64, d: i64) -> Rational {
 }
 
 fn label_set(chain: &ExplicitChain, name: &str) -> Vec<bool> {
-    let mut set = vec![false; chain.states()];
-    for &s in chain.label(name).unwrap() {
-        set[s as usize] = true;
-    }
-    set
+    chain.label_set(name).unwrap()
 }
 
 /// The expected steps to `target` by dense rational elimination of x = 1 + P x over every

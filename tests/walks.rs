@@ -49,11 +49,7 @@ fn walks_on_peg_solitaire_agree_with_the_exact_engine_generated_or_written_out()
 
     // The same game written out as a matrix, walked through its integer weights.
     let written = explicit::chain(&board, 3, Policy::Uniform, 1_000_000).unwrap();
-    let target: Vec<bool> = {
-        let mut set = vec![false; written.states()];
-        written.label("one_peg").unwrap().iter().for_each(|&s| set[s as usize] = true);
-        set
-    };
+    let target = written.label_set("one_peg").unwrap();
     let explicit = sample::simulate(&written.weighted().unwrap(), &target, walks, &never).unwrap();
     assert!(z(&explicit, &exact) < 4.5, "z = {}", z(&explicit, &exact));
     assert_eq!(explicit.steps, 13 * explicit.reached as u128);
@@ -77,11 +73,7 @@ fn a_chain_given_as_a_matrix_is_a_chain_like_any_other() {
     let craps = classic::craps();
     let weighted = craps.weighted().unwrap();
     let (again, _) = explore(&weighted, craps.initial(), false, 1_000, |s| labels_of(&craps, s)).unwrap();
-    let win = |chain: &ExplicitChain| {
-        let mut set = vec![false; chain.states()];
-        chain.label("win").unwrap().iter().for_each(|&s| set[s as usize] = true);
-        set
-    };
+    let win = |chain: &ExplicitChain| chain.label_set("win").unwrap();
     let never = Cancel::new();
     let p = reach_probability(&again, &win(&again), &never).unwrap()[again.initial()[0] as usize].clone();
     assert_eq!(p, Rational::from((244, 495)));

@@ -9,7 +9,6 @@
 //!
 //! Run: `cargo run --release -p pegchain-engine --example own_chain`
 
-use pegchain_engine::explicit::ExplicitChain;
 use pegchain_engine::explicit::explore::explore;
 use pegchain_engine::explicit::questions::{reach_probability, steps_mean_and_variance};
 use pegchain_engine::walk::{Tally, Verdict, Walks, walk};
@@ -88,9 +87,9 @@ fn penney() -> PenneyAnswer {
         _ => Vec::new(),
     };
     let (chain, states) = explore(&Penney, &[start], false, 100, label).expect("a small chain");
-    let thh = reach_probability(&chain, &labelled(&chain, "thh"), &never).expect("solved");
-    let ends: Vec<bool> =
-        labelled(&chain, "hht").iter().zip(labelled(&chain, "thh")).map(|(a, b)| *a || b).collect();
+    let (hht, thh) = (chain.label_set("hht").expect("labelled"), chain.label_set("thh").expect("labelled"));
+    let thh_first = reach_probability(&chain, &thh, &never).expect("solved");
+    let ends: Vec<bool> = hht.iter().zip(&thh).map(|(a, b)| *a || *b).collect();
     let flips = steps_mean_and_variance(&chain, &ends, &never).expect("solved");
     let (flips_mean, flips_variance) = flips[0].clone().expect("the game ends surely");
     let verdict = |s: Flips| match s {
@@ -100,7 +99,13 @@ fn penney() -> PenneyAnswer {
     };
     let walks = Walks { runs: 1_000_000, seed: 1, threads: 0, max_steps: 10_000 };
     let simulated = walk(&Penney, &[start], verdict, walks, &never).expect("not cancelled");
-    PenneyAnswer { states: states.len(), thh_first: thh[0].clone(), flips_mean, flips_variance, simulated }
+    PenneyAnswer {
+        states: states.len(),
+        thh_first: thh_first[0].clone(),
+        flips_mean,
+        flips_variance,
+        simulated,
+    }
 }
 
 /// The die's final totals by the layered engine, and P(total 10) by the explicit solver.
@@ -108,7 +113,8 @@ fn die() -> (BTreeMap<u32, Rational>, Rational) {
     let ends = propagate(&DieToTen, 0, Mode::Probability, |total| total, Options::default()).expect("small");
     let label = |total: u32| if total == 10 { vec!["ten".to_string()] } else { Vec::new() };
     let (chain, _) = explore(&DieToTen, &[0], false, 100, label).expect("a small chain");
-    let ten = reach_probability(&chain, &labelled(&chain, "ten"), &Cancel::new()).expect("solved");
+    let ten = reach_probability(&chain, &chain.label_set("ten").expect("labelled"), &Cancel::new())
+        .expect("solved");
     (ends, ten[0].clone())
 }
 
@@ -126,13 +132,6 @@ fn main() {
         println!("  P(total {total}) = {p}");
     }
     println!("  the explicit solver: P(total 10) = {ten}");
-}
-
-/// The states `chain` labels `name`, as a set.
-fn labelled(chain: &ExplicitChain, name: &str) -> Vec<bool> {
-    let mut set = vec![false; chain.states()];
-    chain.label(name).unwrap_or(&[]).iter().for_each(|&s| set[s as usize] = true);
-    set
 }
 
 #[cfg(test)]

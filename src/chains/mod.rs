@@ -239,14 +239,11 @@ fn target_set(chain: &ExplicitChain, target: &Target) -> Result<(Vec<bool>, Stri
     let mut set = vec![false; n];
     match target {
         Target::Label(name) => {
-            let states = chain.label(name).ok_or_else(|| {
+            let set = chain.label_set(name).ok_or_else(|| {
                 let known: Vec<&str> = chain.labels().keys().map(String::as_str).collect();
                 let known = if known.is_empty() { "none".to_string() } else { known.join(", ") };
                 Error::Invalid(format!("the model has no label {name:?} (its labels: {known})"))
             })?;
-            for &s in states {
-                set[s as usize] = true;
-            }
             Ok((set, name.clone()))
         }
         Target::States(states) => {

@@ -99,6 +99,14 @@ impl ExplicitChain {
         self.labels.get(name).map(Vec::as_slice)
     }
 
+    /// The states of label `name` as a set (one flag per state), as the questions take a
+    /// target; `None` if the chain has no such label.
+    pub fn label_set(&self, name: &str) -> Option<Vec<bool>> {
+        let mut set = vec![false; self.states()];
+        self.label(name)?.iter().for_each(|&s| set[s as usize] = true);
+        Some(set)
+    }
+
     pub fn rewards(&self) -> &BTreeMap<String, Rewards> {
         &self.rewards
     }
