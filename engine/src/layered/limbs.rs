@@ -47,6 +47,39 @@ pub fn add_mul(dst: &mut [u64], src: &[u64], w: u64) {
     debug_assert_eq!(carry, 0, "limb arena overflow");
 }
 
+/// dst += src * w for a `dst` one limb wider than `src` (a sum of values of `src`'s width,
+/// sized by the caller to hold every addend): [`add_mul`] with the loop unrolled for widths
+/// up to 8 limbs, where a sum of many small numbers spends its time.
+#[inline(always)]
+pub fn add_mul_into_wider(dst: &mut [u64], src: &[u64], w: u64) {
+    match src.len() {
+        1 => add_mul_of::<1>(dst, src, w),
+        2 => add_mul_of::<2>(dst, src, w),
+        3 => add_mul_of::<3>(dst, src, w),
+        4 => add_mul_of::<4>(dst, src, w),
+        5 => add_mul_of::<5>(dst, src, w),
+        6 => add_mul_of::<6>(dst, src, w),
+        7 => add_mul_of::<7>(dst, src, w),
+        8 => add_mul_of::<8>(dst, src, w),
+        _ => add_mul(dst, src, w),
+    }
+}
+
+/// [`add_mul_into_wider`] for `src` of `W` limbs.
+#[inline(always)]
+fn add_mul_of<const W: usize>(dst: &mut [u64], src: &[u64], w: u64) {
+    let (low, high) = dst.split_at_mut(W);
+    let (low, src): (&mut [u64; W], &[u64; W]) = (low.try_into().unwrap(), src.try_into().unwrap());
+    let mut carry = 0u128;
+    for (d, &s) in low.iter_mut().zip(src) {
+        let t = *d as u128 + s as u128 * w as u128 + carry;
+        *d = t as u64;
+        carry = t >> 64;
+    }
+    // The sum fits `dst` and every addend is non-negative, so the top limb never overflows.
+    high[0] += carry as u64;
+}
+
 /// dst = src * f (dst longer than src; its extra limbs receive the carry).
 #[inline]
 pub fn mul_into(dst: &mut [u64], src: &[u64], f: u64) {
@@ -95,7 +128,18 @@ mod tests {
         let mut src = vec![0u64; 5];
         write(&mut src, &a);
         add_mul(&mut dst, &src, u64::MAX);
-        assert_eq!(to_integer(&dst), b + a * u64::MAX);
+        assert_eq!(to_integer(&dst), Integer::from(&b + &a * u64::MAX));
+        // The unrolled widths, and one past them, agree with the general loop.
+        for width in 1..=9 {
+            let src: Vec<u64> = (0..width as u64).map(|k| u64::MAX - k).collect();
+            let (mut sum, mut unrolled) = (vec![0u64; width + 1], vec![0u64; width + 1]);
+            for w in [1, 1 << 40, 3] {
+                add_mul(&mut sum, &src, w);
+                add_mul_into_wider(&mut unrolled, &src, w);
+            }
+            assert_eq!(unrolled, sum, "width {width}");
+            assert_eq!(to_integer(&unrolled), to_integer(&src) * ((1u64 << 40) + 4));
+        }
         let mut out = vec![0u64; 6];
         mul_into(&mut out, &src, 1 << 40);
         let mut narrow = vec![0u64; 4];
