@@ -31,6 +31,7 @@ use rayon::prelude::*;
 use rug::{Integer, Rational};
 use std::collections::BTreeSet;
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
 
 /// The group's identity: its elements are sorted, and the identity permutation comes first.
 const IDENTITY: usize = 0;
@@ -206,7 +207,7 @@ impl SparseRows {
 /// A jump from a position: the jump's index, the index in the next layer of the class it
 /// leads to, and the element `g` of the group that takes the position it leads to onto that
 /// class (so a peg ending in hole `h` of the class ends in hole `g⁻¹(h)` of the position).
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Default)]
 struct Edge {
     child: u32,
     jump: u16,
@@ -293,18 +294,30 @@ struct Piece {
     lengths: Vec<u32>,
     edges: Vec<Edge>,
     classes: Vec<Pegs>,
+    /// Where its classes start among the pieces' classes one after another.
+    first_class: usize,
 }
 
-/// Where each piece's classes start among the pieces' classes one after another.
-fn firsts(pieces: &[Piece]) -> Vec<usize> {
+/// One value per class (`per = classes`) or per jump (`per = edges`) of every piece, piece
+/// after piece, made side by side: `fill(piece, first, out)` writes a piece's values into
+/// `out`, `first` being the index of its first among all.
+fn per_piece<T: Default + Send>(
+    pieces: &[Piece],
+    per: fn(&Piece) -> usize,
+    fill: impl Fn(&Piece, usize, &mut [T]) + Sync,
+) -> Vec<T> {
+    let total = pieces.iter().map(per).sum();
+    let mut values: Vec<T> = (0..total).into_par_iter().map(|_| T::default()).collect();
     let mut first = 0;
-    pieces
-        .iter()
-        .map(|p| {
-            first += p.classes.len();
-            first - p.classes.len()
-        })
-        .collect()
+    let mut rest = values.as_mut_slice();
+    let mut parts = Vec::with_capacity(pieces.len());
+    for piece in pieces {
+        let (part, after) = std::mem::take(&mut rest).split_at_mut(per(piece));
+        parts.push((piece, first, part));
+        (rest, first) = (after, first + per(piece));
+    }
+    parts.into_par_iter().for_each(|(piece, first, part)| fill(piece, first, part));
+    values
 }
 
 /// The classes the pieces' jumps reach, each once, in order (positions near each other in
@@ -312,34 +325,65 @@ fn firsts(pieces: &[Piece]) -> Vec<usize> {
 /// piece's class (the pieces' classes one after another) its index among them.
 /// `hole_bits` bits hold any position of the board.
 fn classes_of(pieces: &[Piece], hole_bits: u32) -> (Vec<Pegs>, Vec<u32>) {
-    let total: usize = pieces.iter().map(|p| p.classes.len()).sum();
-    let (mut next, mut index) = (Vec::new(), vec![0u32; total]);
-    let mut add = |class: Pegs, u: usize| {
-        if next.last() != Some(&class) {
-            next.push(class);
-        }
-        index[u] = next.len() as u32 - 1;
-    };
-    let classes = || {
-        pieces
-            .par_iter()
-            .zip(firsts(pieces))
-            .flat_map_iter(|(p, first)| p.classes.iter().copied().zip(first..))
-    };
+    let classes = |p: &Piece| p.classes.len();
     // A class and its index in one word where they fit (boards of up to 64 holes less the
     // index's bits): a sort of words, half the bytes of pairs.
+    let total: usize = pieces.iter().map(classes).sum();
     let index_bits = u64::BITS - (total as u64).leading_zeros();
     if hole_bits + index_bits <= u64::BITS {
-        let mut keyed: Vec<u64> = classes().map(|(c, u)| c.0 << index_bits | u as u64).collect();
-        keyed.par_sort_unstable();
+        let keyed = per_piece(pieces, classes, |p, first, out: &mut [u64]| {
+            for ((o, c), u) in out.iter_mut().zip(&p.classes).zip(first..) {
+                *o = c.0 << index_bits | u as u64;
+            }
+        });
         let mask = (1u64 << index_bits) - 1;
-        keyed.into_iter().for_each(|k| add(Pegs(k >> index_bits), (k & mask) as usize));
+        ranked(keyed, |k| (Pegs(k >> index_bits), (k & mask) as usize))
     } else {
-        let mut keyed: Vec<(Pegs, u32)> = classes().map(|(c, u)| (c, u as u32)).collect();
-        keyed.par_sort_unstable();
-        keyed.into_iter().for_each(|(class, u)| add(class, u as usize));
+        let keyed = per_piece(pieces, classes, |p, first, out: &mut [(Pegs, u32)]| {
+            for ((o, &c), u) in out.iter_mut().zip(&p.classes).zip(first..) {
+                *o = (c, u as u32);
+            }
+        });
+        ranked(keyed, |(c, u)| (c, u as usize))
     }
-    (next, index)
+}
+
+/// The classes of `keyed` (each a class and an index, as `split` reads it) sorted, each once,
+/// and the rank of each index's class among them. The ranks are counted in slices side by
+/// side: a key starts a class where its class differs from the key before it.
+fn ranked<K: Copy + Ord + Send + Sync>(
+    mut keyed: Vec<K>,
+    split: impl Fn(K) -> (Pegs, usize) + Sync,
+) -> (Vec<Pegs>, Vec<u32>) {
+    keyed.par_sort_unstable();
+    let starts = |at: usize| at == 0 || split(keyed[at - 1]).0 != split(keyed[at]).0;
+    let size = keyed.len().div_ceil(4 * rayon::current_num_threads()).max(1 << 12);
+    let slices: Vec<std::ops::Range<usize>> =
+        (0..keyed.len()).step_by(size).map(|from| from..(from + size).min(keyed.len())).collect();
+    let news: Vec<usize> = slices.par_iter().map(|r| r.clone().filter(|&at| starts(at)).count()).collect();
+    let mut next = vec![Pegs::EMPTY; news.iter().sum()];
+    let index: Vec<AtomicU32> = (0..keyed.len()).into_par_iter().map(|_| AtomicU32::new(0)).collect();
+    let mut rest = next.as_mut_slice();
+    let mut parts = Vec::with_capacity(slices.len());
+    let mut first = 0;
+    for (range, &new) in slices.into_iter().zip(&news) {
+        let (part, after) = std::mem::take(&mut rest).split_at_mut(new);
+        parts.push((range, first, part));
+        (rest, first) = (after, first + new);
+    }
+    parts.into_par_iter().for_each(|(range, first, part)| {
+        // The rank of the class before the slice's first new one.
+        let mut rank = first.wrapping_sub(1);
+        for at in range {
+            let (class, u) = split(keyed[at]);
+            if starts(at) {
+                rank = rank.wrapping_add(1);
+                part[rank - first] = class;
+            }
+            index[u].store(rank as u32, Ordering::Relaxed);
+        }
+    });
+    (next, index.into_par_iter().map(AtomicU32::into_inner).collect())
 }
 
 /// The two stages of a read ahead of a position's values (see [`LayerValues::prefetch`]).
@@ -539,16 +583,13 @@ impl<'a> Coach<'a> {
         let (mut total, mut edges) = (1, 0);
         loop {
             let layer = layers.last_mut().expect("the root's layer");
-            // A layer's jumps are counted before they are found: a future too large is refused
-            // before its largest layer is held (the search holds about 30 bytes a jump for a while).
-            let count: usize = layer.positions.par_iter().map(|&p| self.moves.legal(p).count()).sum();
-            edges += count;
-            // A layer's jumps are numbered in 32 bits, whatever limit a caller sets.
+            // A future too large is refused as soon as the search of a layer finds more jumps
+            // than it may: a layer's jumps are numbered in 32 bits, whatever limit a caller sets.
             let layer_most = self.max_positions.saturating_mul(2).min(u32::MAX as usize);
-            if count > layer_most || edges > self.max_positions.saturating_mul(10) {
-                return Err(self.too_many());
-            }
-            let pieces = self.jumps_of(&layer.positions)?;
+            let most = layer_most.min(self.max_positions.saturating_mul(10).saturating_sub(edges));
+            let pieces = self.jumps_of(&layer.positions, most)?;
+            let count: usize = pieces.iter().map(|p| p.edges.len()).sum();
+            edges += count;
             for length in pieces.iter().flat_map(|p| &p.lengths) {
                 layer.edges.starts.push(layer.edges.starts.last().copied().unwrap_or(0) + length);
             }
@@ -557,13 +598,16 @@ impl<'a> Coach<'a> {
             }
             let (next, index) = classes_of(&pieces, u64::BITS - self.board.full().0.leading_zeros());
             // Each piece's jumps, their child now an index into the next layer.
-            layer.edges.items = Vec::with_capacity(count);
-            layer.edges.items.par_extend(pieces.par_iter().zip(firsts(&pieces)).flat_map_iter(
-                |(p, first)| {
-                    let index = &index[first..first + p.classes.len()];
-                    p.edges.iter().map(move |&e| Edge { child: index[e.child as usize], ..e })
+            layer.edges.items = per_piece(
+                &pieces,
+                |p| p.edges.len(),
+                |p, _, out| {
+                    let first = p.first_class;
+                    for (o, e) in out.iter_mut().zip(&p.edges) {
+                        *o = Edge { child: index[first + e.child as usize], ..*e };
+                    }
                 },
-            ));
+            );
             let next = Layer::of(next);
             self.report(Stage::CoachFuture, &next);
             total += next.positions.len();
@@ -575,17 +619,22 @@ impl<'a> Coach<'a> {
     }
 
     /// The jumps of `positions`, piece by piece (see [`Piece`]): the class each leads to, the
-    /// jump's index and the element taking the position it leads to onto that class.
-    fn jumps_of(&self, positions: &[Pegs]) -> Result<Vec<Piece>, Error> {
+    /// jump's index and the element taking the position it leads to onto that class. More
+    /// than `most` jumps in all are refused as a future too large, as soon as the pieces
+    /// found so far hold them (8 bytes a jump, and at most 16 a class).
+    fn jumps_of(&self, positions: &[Pegs], most: usize) -> Result<Vec<Piece>, Error> {
+        let found = AtomicUsize::new(0);
+        let too_many = || found.load(Ordering::Relaxed) > most;
         let pieces: Option<Vec<Piece>> = positions
             .par_chunks(CHUNK)
             .map_init(HashMap::new, |seen: &mut HashMap<Pegs, u32>, chunk| {
-                (!self.cancel.is_cancelled()).then(|| {
+                (!self.cancel.is_cancelled() && !too_many()).then(|| {
                     seen.clear();
                     let mut piece = Piece {
                         lengths: Vec::with_capacity(chunk.len()),
                         edges: Vec::new(),
                         classes: Vec::new(),
+                        first_class: 0,
                     };
                     for &p in chunk {
                         let before = piece.edges.len();
@@ -598,11 +647,21 @@ impl<'a> Coach<'a> {
                         });
                         piece.lengths.push((piece.edges.len() - before) as u32);
                     }
+                    found.fetch_add(piece.edges.len(), Ordering::Relaxed);
                     piece
                 })
             })
             .collect();
-        pieces.ok_or_else(|| self.stopped())
+        if too_many() {
+            return Err(self.too_many());
+        }
+        let mut pieces = pieces.ok_or_else(|| self.stopped())?;
+        let mut first = 0;
+        for piece in &mut pieces {
+            piece.first_class = first;
+            first += piece.classes.len();
+        }
+        Ok(pieces)
     }
 
     /// One layer's values from those of the layer below it (one peg fewer). Its denominator
@@ -742,15 +801,18 @@ mod tests {
     /// The classes and indices of jumps are the same packed in words or sorted as pairs.
     #[test]
     fn classes_of_jumps_packed_or_in_pairs_agree() {
-        // 5,000 classes met in pieces of 700 (each class once a piece, as the search keeps
-        // them), 997 distinct, scattered by a multiplicative hash.
-        let met: Vec<Pegs> =
-            (0..5000u64).map(|j| Pegs(((j.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 40) % 997) << 20)).collect();
+        // 30,000 classes met in pieces of 700 (each class once a piece, as the search keeps
+        // them: about 14,000 keys, ranked in slices of 4,096), 997 distinct, scattered by a
+        // multiplicative hash.
+        let met: Vec<Pegs> = (0..30_000u64)
+            .map(|j| Pegs(((j.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 40) % 997) << 20))
+            .collect();
         let pieces: Vec<Piece> = met
             .chunks(700)
             .map(|chunk| {
                 let classes: BTreeSet<Pegs> = chunk.iter().copied().collect();
-                Piece { lengths: Vec::new(), edges: Vec::new(), classes: classes.into_iter().rev().collect() }
+                let classes = classes.into_iter().rev().collect();
+                Piece { lengths: Vec::new(), edges: Vec::new(), classes, first_class: 0 }
             })
             .collect();
         let (packed, in_pairs) = (classes_of(&pieces, 33), classes_of(&pieces, 64));
