@@ -26,7 +26,7 @@ use crate::error::Error;
 use crate::render::number::grouped;
 use hashbrown::HashMap;
 use pegchain_engine::Cancel;
-use pegchain_engine::layered::limbs::{add_mul_into_wider, limbs_for, prefetch, to_integer, write};
+use pegchain_engine::layered::limbs::{add_mul, add_mul_into_wider, limbs_for, prefetch, to_integer, write};
 use rayon::prelude::*;
 use rug::{Integer, Rational};
 use std::collections::BTreeSet;
@@ -130,77 +130,116 @@ impl<T> Rows<T> {
     fn row(&self, i: usize) -> &[T] {
         &self.items[self.range(i)]
     }
-
-    /// Ends the row being filled (the items pushed since the last row ended).
-    fn end_row(&mut self) {
-        self.starts.push(self.items.len() as u32);
-    }
 }
 
-/// Rows of whole numbers kept as their nonzero entries, each `width` limbs (the engine's
-/// fixed-width numbers: no heap number per value): a position's values are mostly zero (pegs
-/// counts its games cannot end with, holes they cannot finish in), and its row is read whole
-/// by every position that jumps to it.
-struct SparseRows {
-    keys: Rows<u8>,
-    limbs: Vec<u64>,
-    width: usize,
-    /// The most significant bits of any value.
-    bits: u32,
-}
+/// The set bits of a mask, ascending.
+struct Bits(u64);
 
-impl SparseRows {
-    fn new(width: usize) -> SparseRows {
-        SparseRows { keys: Rows::new(), limbs: Vec::new(), width, bits: 0 }
-    }
+impl Iterator for Bits {
+    type Item = usize;
 
     #[inline(always)]
-    fn row(&self, i: usize) -> impl Iterator<Item = (usize, &[u64])> {
-        let range = self.keys.range(i);
-        let values = self.limbs[range.start * self.width..range.end * self.width].chunks_exact(self.width);
-        self.keys.row(i).iter().map(|&k| k as usize).zip(values)
+    fn next(&mut self) -> Option<usize> {
+        (self.0 != 0).then(|| {
+            let bit = self.0.trailing_zeros() as usize;
+            self.0 &= self.0 - 1;
+            bit
+        })
+    }
+}
+
+/// The values of some positions, a row each, kept as their nonzero entries in the engine's
+/// fixed-width numbers (no heap number per value). A row is read whole by every position that
+/// jumps to it, at random, so it lies in one place: a word whose bit n - 1 says P(n pegs
+/// left) is not zero, a word whose bit h says some move sequences end with one peg in hole h,
+/// those probabilities' numerators (over the layer's denominator, `width` limbs each), then,
+/// where there are wins, the width of their counts and the counts. Row i is
+/// `data[starts[i]..starts[i + 1]]`.
+struct ValueRows {
+    starts: Vec<u32>,
+    data: Vec<u64>,
+    width: usize,
+    /// The most significant bits of any count of wins.
+    wins_bits: u32,
+}
+
+impl ValueRows {
+    fn new(width: usize) -> ValueRows {
+        ValueRows { starts: vec![0], data: Vec::new(), width, wins_bits: 0 }
     }
 
-    /// Appends the entries of `dense` (`width`-limb values by index) named by the bits of
-    /// `touched` as the next row, leaving them zero.
-    fn push_touched(&mut self, dense: &mut [u64], width: usize, touched: u128) {
-        let mut bits = touched;
-        while bits != 0 {
-            let k = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            let value = &mut dense[k * width..(k + 1) * width];
-            if let Some(top) = value.iter().rposition(|&l| l != 0) {
-                self.bits = self.bits.max(64 * top as u32 + 64 - value[top].leading_zeros());
-                self.keys.items.push(k as u8);
-                self.limbs.extend_from_slice(&value[..self.width]);
-                debug_assert!(value[self.width..].iter().all(|&l| l == 0), "value wider than its row");
+    /// Row i's P(n pegs left) numerators by n.
+    #[inline(always)]
+    fn numerators(&self, i: usize) -> impl Iterator<Item = (usize, &[u64])> {
+        let at = self.starts[i] as usize;
+        let mask = self.data[at];
+        let limbs = &self.data[at + 2..at + 2 + mask.count_ones() as usize * self.width];
+        Bits(mask).map(|bit| bit + 1).zip(limbs.chunks_exact(self.width))
+    }
+
+    /// Row i's counts of wins by finish hole.
+    #[inline(always)]
+    fn wins(&self, i: usize) -> impl Iterator<Item = (usize, &[u64])> {
+        let at = self.starts[i] as usize;
+        let (mask, holes) = (self.data[at], self.data[at + 1]);
+        let from = at + 2 + mask.count_ones() as usize * self.width;
+        let (width, counts) = match holes {
+            0 => (1, &[][..]),
+            _ => {
+                let width = self.data[from] as usize;
+                (width, &self.data[from + 1..from + 1 + holes.count_ones() as usize * width])
             }
-            value.fill(0);
+        };
+        Bits(holes).zip(counts.chunks_exact(width))
+    }
+
+    /// Appends a row: the nonzero entries of `numerators` (`width`-limb values by pegs left)
+    /// named by `pegs`, and of `wins` (`wins_width`-limb counts by hole) named by `holes`,
+    /// leaving both zero.
+    fn push(&mut self, numerators: &mut [u64], pegs: u128, wins: &mut [u64], wins_width: usize, holes: u64) {
+        let header = self.data.len();
+        self.data.extend([0, 0]);
+        let mut bits = pegs;
+        while bits != 0 {
+            let n = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let value = &mut numerators[n * self.width..(n + 1) * self.width];
+            if value.iter().any(|&l| l != 0) {
+                self.data[header] |= 1 << (n - 1);
+                self.data.extend_from_slice(value);
+                value.fill(0);
+            }
         }
-        self.keys.end_row();
+        // Counts of wins take the limbs the row's largest needs.
+        let significant = |h: usize| {
+            let count = &wins[h * wins_width..(h + 1) * wins_width];
+            count.iter().rposition(|&l| l != 0).map(|top| (top, count[top]))
+        };
+        let tops: Vec<(usize, (usize, u64))> =
+            Bits(holes).filter_map(|h| Some((h, significant(h)?))).collect();
+        if let Some(width) = tops.iter().map(|(_, (top, _))| top + 1).max() {
+            for &(_, (top, limb)) in &tops {
+                self.wins_bits = self.wins_bits.max(64 * top as u32 + 64 - limb.leading_zeros());
+            }
+            self.data.push(width as u64);
+            for &(h, _) in &tops {
+                self.data[header + 1] |= 1 << h;
+                self.data.extend_from_slice(&wins[h * wins_width..h * wins_width + width]);
+            }
+        }
+        Bits(holes).for_each(|h| wins[h * wins_width..(h + 1) * wins_width].fill(0));
+        self.starts.push(self.data.len() as u32);
     }
 
     /// Asks memory for where row i starts: the first of the two reads ahead of a row.
     fn prefetch_start(&self, i: usize) {
-        prefetch(self.keys.starts.as_ptr().wrapping_add(i));
+        prefetch(self.starts.as_ptr().wrapping_add(i));
     }
 
-    /// Asks memory for row i's entries, once its start is at hand.
+    /// Asks memory for row i, once its start is at hand: one hint per cache line of 8 words.
     fn prefetch_row(&self, i: usize) {
-        let range = self.keys.range(i);
-        prefetch(self.keys.items.as_ptr().wrapping_add(range.start));
-        let limbs = &self.limbs[range.start * self.width..range.end * self.width];
-        // One hint per cache line of 8 limbs.
-        limbs.iter().step_by(8).for_each(|l| prefetch(l));
-    }
-
-    /// The same rows with `width` limbs a value (wide enough for every value).
-    fn narrowed(self, width: usize) -> SparseRows {
-        if width >= self.width {
-            return self;
-        }
-        let limbs = self.limbs.chunks_exact(self.width).flat_map(|v| &v[..width]).copied().collect();
-        SparseRows { limbs, width, ..self }
+        let (from, to) = (self.starts[i] as usize, self.starts[i + 1] as usize);
+        self.data[from..to].iter().step_by(8).for_each(|w| prefetch(w));
     }
 }
 
@@ -229,48 +268,40 @@ impl Layer {
     }
 }
 
-/// The values of some positions: P(n pegs left) of position i is its entry n of
-/// `numerators` over the layer's denominator; its entry h of `wins` counts its move sequences
-/// that end with one peg, in hole h.
-struct Values {
-    numerators: SparseRows,
-    wins: SparseRows,
-}
-
 /// The values of one layer, in parts of [`CHUNK`] positions (valued side by side).
 struct LayerValues {
     layer: Layer,
     denominator: Integer,
-    parts: Vec<Values>,
+    parts: Vec<ValueRows>,
 }
 
 impl LayerValues {
+    /// P(n pegs left) of position i: its numerators by n, over the layer's denominator.
     #[inline(always)]
     fn numerators(&self, i: usize) -> impl Iterator<Item = (usize, &[u64])> {
-        self.parts[i / CHUNK].numerators.row(i % CHUNK)
+        self.parts[i / CHUNK].numerators(i % CHUNK)
     }
 
+    /// Position i's move sequences that end with one peg, by the hole it ends in.
     #[inline(always)]
     fn wins(&self, i: usize) -> impl Iterator<Item = (usize, &[u64])> {
-        self.parts[i / CHUNK].wins.row(i % CHUNK)
+        self.parts[i / CHUNK].wins(i % CHUNK)
     }
 
-    /// Reads ahead of position i's values, in two stages: where its rows start, then (a
-    /// position later) the rows. A layer's positions read their children's rows in scattered
+    /// Reads ahead of position i's values, in two stages: where its row starts, then (a
+    /// position later) the row. A layer's positions read their children's rows in scattered
     /// order, a cache miss each without this.
     fn prefetch(&self, i: usize, stage: Prefetch) {
         let (part, row) = (&self.parts[i / CHUNK], i % CHUNK);
-        for rows in [&part.numerators, &part.wins] {
-            match stage {
-                Prefetch::Start => rows.prefetch_start(row),
-                Prefetch::Row => rows.prefetch_row(row),
-            }
+        match stage {
+            Prefetch::Start => part.prefetch_start(row),
+            Prefetch::Row => part.prefetch_row(row),
         }
     }
 
     /// Limbs enough for any count of wins of this layer.
     fn wins_width(&self) -> usize {
-        limbs_for(self.parts.iter().map(|p| p.wins.bits).max().unwrap_or(1))
+        limbs_for(self.parts.iter().map(|p| p.wins_bits).max().unwrap_or(1))
     }
 
     fn odds(&self, i: usize) -> Odds {
@@ -558,6 +589,10 @@ impl<'a> Coach<'a> {
                 grouped(self.moves.jumps().len() as u64)
             )));
         }
+        // A row's bit n - 1 says n pegs may be left: a game leaves at least one.
+        if root.count() == 0 {
+            return Err(Error::Invalid("the position has no peg".into()));
+        }
         let mut below: Option<LayerValues> = None;
         let mut grandchildren = None;
         let layers = self.layers_from(root)?;
@@ -689,7 +724,7 @@ impl<'a> Coach<'a> {
             Some(b) => Integer::from(&lcm * &b.denominator),
             None => lcm.clone(),
         };
-        let parts: Option<Vec<Values>> = (0..layer.positions.len())
+        let parts: Option<Vec<ValueRows>> = (0..layer.positions.len())
             .step_by(CHUNK)
             .collect::<Vec<usize>>()
             .into_par_iter()
@@ -700,12 +735,6 @@ impl<'a> Coach<'a> {
             })
             .collect();
         let parts = parts.ok_or_else(|| self.stopped())?;
-        // Counts of wins are sized to fit before they are known; they keep what they need.
-        let wins_width = limbs_for(parts.iter().map(|p| p.wins.bits).max().unwrap_or(1));
-        let parts = parts
-            .into_par_iter()
-            .map(|Values { numerators, wins }| Values { numerators, wins: wins.narrowed(wins_width) })
-            .collect();
         Ok(LayerValues { layer, denominator, parts })
     }
 
@@ -727,7 +756,7 @@ impl<'a> Coach<'a> {
         below: Option<&LayerValues>,
         factors: &HashMap<u64, Factor>,
         denominator: &Integer,
-    ) -> Values {
+    ) -> ValueRows {
         let stride = layer.positions.first().map_or(0, |p| p.count() as usize + 1);
         let width = limbs_for(denominator.significant_bits());
         // A position with no jump ends where it is: P(its own pegs left) = denominator / itself.
@@ -735,9 +764,9 @@ impl<'a> Coach<'a> {
         write(&mut one, denominator);
         // Sums of weighted values need a limb more than the values (weights and their
         // number fit 64 bits).
-        let sum_width = below.map_or(1, |b| b.parts.first().map_or(1, |p| p.numerators.width) + 1);
+        let sum_width = below.map_or(1, |b| b.parts.first().map_or(1, |p| p.width) + 1);
         let wins_width = below.map_or(1, |b| b.wins_width() + 1);
-        let (mut numerators, mut wins) = (SparseRows::new(width), SparseRows::new(wins_width));
+        let mut rows = ValueRows::new(width);
         let mut sums = vec![0u64; stride * sum_width];
         let mut num = vec![0u64; stride * width.max(sum_width)];
         let mut won = vec![0u64; self.board.hole_count() * wins_width];
@@ -750,7 +779,7 @@ impl<'a> Coach<'a> {
                     }
                 }
             }
-            let (mut counted, mut finished) = (0u128, 0u128);
+            let (mut counted, mut finished) = (0u128, 0u64);
             match (below, self.total(layer, i, &mut legal, &mut weights)) {
                 (Some(b), Some(total)) => {
                     for (edge, &w) in layer.edges.row(i).iter().zip(&weights) {
@@ -762,7 +791,7 @@ impl<'a> Coach<'a> {
                         let undo = &self.undo[edge.element as usize];
                         for (hole, x) in b.wins(c) {
                             let h = undo[hole] as usize;
-                            add_mul_into_wider(&mut won[h * wins_width..(h + 1) * wins_width], x, 1);
+                            add_mul(&mut won[h * wins_width..(h + 1) * wins_width], x, 1);
                             finished |= 1 << h;
                         }
                     }
@@ -786,10 +815,9 @@ impl<'a> Coach<'a> {
                     }
                 }
             }
-            numerators.push_touched(&mut num, width, counted);
-            wins.push_touched(&mut won, wins_width, finished);
+            rows.push(&mut num, counted, &mut won, wins_width, finished);
         }
-        Values { numerators, wins }
+        rows
     }
 }
 
@@ -822,6 +850,35 @@ mod tests {
         assert_eq!(next.len(), met.iter().collect::<BTreeSet<_>>().len());
         let classes = pieces.iter().flat_map(|p| &p.classes);
         assert!(classes.zip(&index).all(|(&class, &i)| next[i as usize] == class));
+    }
+
+    /// A row keeps the nonzero values it is given, by pegs left (up to 64) and by hole (its
+    /// counts of wins in the limbs the largest needs), and leaves the buffers zero.
+    #[test]
+    fn value_rows_keep_each_rows_nonzero_entries() {
+        let mut rows = ValueRows::new(2);
+        let (mut numerators, mut wins) = (vec![0u64; 65 * 2], vec![0u64; 64 * 3]);
+        numerators[2..4].copy_from_slice(&[7, 1]); // 1 peg left
+        numerators[64 * 2] = 9; // 64 pegs left
+        wins[5 * 3] = 4; // hole 5
+        wins[63 * 3..63 * 3 + 2].copy_from_slice(&[0, 3]); // hole 63, two limbs
+        // Pegs 3 and hole 9 are named but zero: left out.
+        rows.push(&mut numerators, 1 << 1 | 1 << 3 | 1 << 64, &mut wins, 3, 1 << 5 | 1 << 9 | 1 << 63);
+        assert!(numerators.iter().chain(&wins).all(|&l| l == 0));
+        rows.push(&mut numerators, 0, &mut wins, 3, 0);
+        numerators[2 * 2] = 5;
+        rows.push(&mut numerators, 1 << 2, &mut wins, 3, 0);
+        let row = |i| {
+            let numerators: Vec<(usize, Vec<u64>)> =
+                rows.numerators(i).map(|(n, v)| (n, v.to_vec())).collect();
+            let wins: Vec<(usize, Vec<u64>)> = rows.wins(i).map(|(h, v)| (h, v.to_vec())).collect();
+            (numerators, wins)
+        };
+        assert_eq!(row(0).0, [(1, vec![7, 1]), (64, vec![9, 0])]);
+        assert_eq!(row(0).1, [(5, vec![4, 0]), (63, vec![0, 3])]);
+        assert_eq!(rows.wins_bits, 64 + 2);
+        assert_eq!(row(1), (vec![], vec![]));
+        assert_eq!(row(2), (vec![(2, vec![5, 0])], vec![]));
     }
 
     /// Every recorded jump names the element that takes the position it leads to onto the
