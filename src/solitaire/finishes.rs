@@ -155,18 +155,20 @@ pub fn reach(
         let raw = count_layer(group, &elements, &layer, pegs, &mut positions);
         progress(Stage::Classes, pegs, raw);
         let elements = &elements;
+        // Each chunk merges the masks of the children it reaches more than once: fewer pairs
+        // to hold and sort.
         let children: Vec<(Pegs, u64)> = layer
             .par_chunks(CHUNK)
-            .flat_map_iter(|chunk| {
-                let mut out = Vec::new();
+            .map_init(HashMap::new, |seen: &mut HashMap<Pegs, u64>, chunk| {
                 for &(class, mask) in chunk {
                     children_of.each(game.moves, group, class, |_, child, k| {
                         // The child of g·class is g·k⁻¹·child.
-                        out.push((child, elements.times(mask, elements.inverse[k])))
+                        *seen.entry(child).or_default() |= elements.times(mask, elements.inverse[k]);
                     });
                 }
-                out
+                seen.drain().collect::<Vec<_>>()
             })
+            .flatten_iter()
             .collect();
         layers.push(layer.into_iter().map(|(class, _)| class).collect());
         layer = closed(group, elements, merged(children));
