@@ -236,7 +236,6 @@ fn unsolved(e: SolveError) -> Error {
 
 fn target_set(chain: &ExplicitChain, target: &Target) -> Result<(Vec<bool>, String), Error> {
     let n = chain.states();
-    let mut set = vec![false; n];
     match target {
         Target::Label(name) => {
             let set = chain.label_set(name).ok_or_else(|| {
@@ -247,6 +246,7 @@ fn target_set(chain: &ExplicitChain, target: &Target) -> Result<(Vec<bool>, Stri
             Ok((set, name.clone()))
         }
         Target::States(states) => {
+            let mut set = vec![false; n];
             for &s in states {
                 if s >= n as u64 {
                     return Err(Error::Invalid(format!(

@@ -211,20 +211,16 @@ impl ValueRows {
             }
         }
         // Counts of wins take the limbs the row's largest needs.
-        let significant = |h: usize| {
-            let count = &wins[h * wins_width..(h + 1) * wins_width];
-            count.iter().rposition(|&l| l != 0).map(|top| (top, count[top]))
-        };
-        let tops: Vec<(usize, (usize, u64))> =
-            Bits(holes).filter_map(|h| Some((h, significant(h)?))).collect();
-        if let Some(width) = tops.iter().map(|(_, (top, _))| top + 1).max() {
-            for &(_, (top, limb)) in &tops {
-                self.wins_bits = self.wins_bits.max(64 * top as u32 + 64 - limb.leading_zeros());
-            }
+        let top = |h: usize| wins[h * wins_width..(h + 1) * wins_width].iter().rposition(|&l| l != 0);
+        if let Some(width) = Bits(holes).filter_map(top).max().map(|top| top + 1) {
             self.data.push(width as u64);
-            for &(h, _) in &tops {
-                self.data[header + 1] |= 1 << h;
-                self.data.extend_from_slice(&wins[h * wins_width..h * wins_width + width]);
+            for h in Bits(holes) {
+                let count = &wins[h * wins_width..(h + 1) * wins_width];
+                if let Some(top) = top(h) {
+                    self.wins_bits = self.wins_bits.max(64 * top as u32 + 64 - count[top].leading_zeros());
+                    self.data[header + 1] |= 1 << h;
+                    self.data.extend_from_slice(&count[..width]);
+                }
             }
         }
         Bits(holes).for_each(|h| wins[h * wins_width..(h + 1) * wins_width].fill(0));
@@ -339,16 +335,26 @@ fn per_piece<T: Default + Send>(
 ) -> Vec<T> {
     let total = pieces.iter().map(per).sum();
     let mut values: Vec<T> = (0..total).into_par_iter().map(|_| T::default()).collect();
-    let mut first = 0;
-    let mut rest = values.as_mut_slice();
-    let mut parts = Vec::with_capacity(pieces.len());
-    for piece in pieces {
-        let (part, after) = std::mem::take(&mut rest).split_at_mut(per(piece));
-        parts.push((piece, first, part));
-        (rest, first) = (after, first + per(piece));
-    }
-    parts.into_par_iter().for_each(|(piece, first, part)| fill(piece, first, part));
+    cut(&mut values, pieces.iter().map(per))
+        .into_par_iter()
+        .zip(pieces)
+        .for_each(|((first, part), piece)| fill(piece, first, part));
     values
+}
+
+/// `items` cut into consecutive parts of the given lengths, each with the index of its first
+/// item: parts to fill side by side.
+fn cut<T>(mut items: &mut [T], lengths: impl IntoIterator<Item = usize>) -> Vec<(usize, &mut [T])> {
+    let mut first = 0;
+    lengths
+        .into_iter()
+        .map(|n| {
+            let (part, rest) = std::mem::take(&mut items).split_at_mut(n);
+            items = rest;
+            first += n;
+            (first - n, part)
+        })
+        .collect()
 }
 
 /// The classes the pieces' jumps reach, each once, in order (positions near each other in
@@ -394,15 +400,7 @@ fn ranked<K: Copy + Ord + Send + Sync>(
     let news: Vec<usize> = slices.par_iter().map(|r| r.clone().filter(|&at| starts(at)).count()).collect();
     let mut next = vec![Pegs::EMPTY; news.iter().sum()];
     let index: Vec<AtomicU32> = (0..keyed.len()).into_par_iter().map(|_| AtomicU32::new(0)).collect();
-    let mut rest = next.as_mut_slice();
-    let mut parts = Vec::with_capacity(slices.len());
-    let mut first = 0;
-    for (range, &new) in slices.into_iter().zip(&news) {
-        let (part, after) = std::mem::take(&mut rest).split_at_mut(new);
-        parts.push((range, first, part));
-        (rest, first) = (after, first + new);
-    }
-    parts.into_par_iter().for_each(|(range, first, part)| {
+    cut(&mut next, news).into_par_iter().zip(slices).for_each(|((first, part), range)| {
         // The rank of the class before the slice's first new one.
         let mut rank = first.wrapping_sub(1);
         for at in range {
