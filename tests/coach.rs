@@ -62,11 +62,14 @@ fn every_jumps_odds_and_continuations_agree_with_the_layered_engine() {
                     .unwrap();
                 let child = table.apply(pos, index);
                 let (pegs, wins) = by_the_engine(&board, child, policy);
-                assert_eq!(j.odds.pegs_left, pegs, "{start} {moves} {policy}");
-                assert_eq!(j.prospects.wins_by_hole, wins, "{start} {moves}");
                 let one = pegs.iter().find(|(n, _)| *n == 1).map_or(Rational::new(), |e| e.1.clone());
-                assert_eq!(j.odds.one_peg, one);
+                let expected: Rational = pegs.iter().map(|(n, p)| Rational::from(p * *n)).sum();
+                assert_eq!(j.odds.one_peg, one, "{start} {moves} {policy}");
+                assert_eq!(j.odds.expected_pegs_left, expected, "{start} {moves} {policy}");
+                assert_eq!(j.prospects.wins_by_hole, wins, "{start} {moves}");
             }
+            // The position's own distribution (the coach's forward pass) equals the engine's.
+            assert_eq!(advice.pegs_left, by_the_engine(&board, pos, policy).0, "{start} {moves} {policy}");
             // Under uniform play the position's odds are the average of its jumps' odds.
             if policy == Policy::Uniform {
                 let sum: Rational = advice.jumps.iter().map(|j| j.odds.one_peg.clone()).sum();

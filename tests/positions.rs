@@ -33,14 +33,15 @@ fn exact_from_a_position_equals_the_coachs_odds_and_the_unreduced_engine() {
     for &(board_name, pegs) in POSITIONS {
         let board = builtin(board_name).unwrap();
         let pos = parse_position(&board, pegs).unwrap();
-        let odds = Coach::new(&board, Policy::Uniform).odds_of(pos).unwrap();
+        let advice = Coach::new(&board, Policy::Uniform).advise(pos).unwrap();
+        let odds = &advice.odds;
         let v = json(&["exact", "--board", board_name, "--position", pegs]);
         assert_eq!(v["command"], "exact");
         assert_eq!(v["pegs"], pos.count());
         assert_eq!(fraction(&v["win"]), odds.one_peg.to_string(), "{board_name} {pegs}");
         assert_eq!(fraction(&v["expected_pegs_left"]), odds.expected_pegs_left.to_string());
         let by_pegs: Vec<(String, String)> =
-            odds.pegs_left.iter().map(|(n, p)| (n.to_string(), p.to_string())).collect();
+            advice.pegs_left.iter().map(|(n, p)| (n.to_string(), p.to_string())).collect();
         let shown: Vec<(String, String)> = v["pegs_left"]
             .as_object()
             .unwrap()

@@ -41,6 +41,7 @@ pub fn layer_words(board: &Board, p: &Progress) -> String {
         Stage::FinishHoles => "finish holes".to_string(),
         Stage::Position => "the position".to_string(),
         Stage::CoachFuture => "finding the position's future".to_string(),
+        Stage::CoachPegsLeft => "the position's pegs left, from the most pegs down".to_string(),
         Stage::CoachValues => "the odds, from the fewest pegs up".to_string(),
     };
     let count = match p.stage {

@@ -103,7 +103,7 @@ impl CoachView {
             pegs: a.position.count(),
             odds: OddsView::of(&a.odds),
             prospects: ProspectsView::of(board, &a.prospects),
-            pegs_left: a.odds.pegs_left.iter().map(|(n, p)| (n, Value::of(p))).collect(),
+            pegs_left: a.pegs_left.iter().map(|(n, p)| (n, Value::of(p))).collect(),
             jumps,
         }
     }

@@ -5,11 +5,15 @@
 //! Positions are given as jumps played from a start (`F-C-A,D-E-F`, each checked) or as the
 //! holes holding pegs. One backward pass over the positions the position can reach serves
 //! every jump (their futures overlap): layer by layer from the fewest pegs, each position's
-//! P(n pegs left) as integers over one denominator per layer (the engine's representation,
-//! so no fraction is reduced until the answer), and its winning paths by finish hole. A
-//! forward search finds the layers first, with each position's jumps as indices into the
-//! next layer; only two layers of values are held at once (three at the top, where the
-//! values two jumps below the position give the answers one jump ahead).
+//! P(one peg left) and expected pegs left as integers over one denominator per layer (the
+//! engine's representation, so no fraction is reduced until the answer), and its winning
+//! paths by finish hole. A forward search finds the layers first, with each position's jumps
+//! as indices into the next layer; only two layers of values are held at once (three at the
+//! top, where the values two jumps below the position give the answers one jump ahead). The
+//! position's own P(n pegs left) comes from a forward pass over the same jumps (one number
+//! a position, where a distribution kept for every position would take about seven); the
+//! advice one jump ahead, which shows each child's distribution, keeps it in the backward
+//! pass instead.
 //!
 //! Below the position itself, positions are followed up to the board's whole symmetry group
 //! (one per class): random play commutes with every symmetry, so a position and its images
@@ -51,9 +55,10 @@ pub struct Odds {
     /// P(one peg left).
     pub one_peg: Rational,
     pub expected_pegs_left: Rational,
-    /// P(n pegs left), n ascending, zeros left out.
-    pub pegs_left: Vec<(u32, Rational)>,
 }
+
+/// P(n pegs left), n ascending, zeros left out.
+pub type PegsLeft = Vec<(u32, Rational)>;
 
 /// What perfect play from a position can still do.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -87,6 +92,8 @@ pub struct JumpAdvice {
 pub struct Advice {
     pub position: Pegs,
     pub odds: Odds,
+    /// How many pegs random play from the position leaves.
+    pub pegs_left: PegsLeft,
     pub prospects: Prospects,
     pub jumps: Vec<JumpAdvice>,
     /// The jump with the best P(one peg) for a random player (the first of equals), if any.
@@ -148,12 +155,44 @@ impl Iterator for Bits {
     }
 }
 
+/// What the backward pass keeps for each position, each value in a slot of its row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kept {
+    /// P(one peg left) in slot 0 and expected pegs left in slot 1: all a jump's line of the
+    /// advice needs, two numbers a position where the distribution takes about seven.
+    Odds,
+    /// P(n pegs left) in slot n - 1, for every n: the distribution each position one jump
+    /// ahead shows (the advice ahead).
+    PegsLeft,
+}
+
+impl Kept {
+    /// Slots a row of a layer of positions with `pegs` pegs may fill.
+    fn slots(self, pegs: usize) -> usize {
+        match self {
+            Kept::Odds => 2,
+            Kept::PegsLeft => pegs,
+        }
+    }
+
+    /// The values of a position with `pegs` pegs and no jump, by slot, as multiples of the
+    /// layer's denominator: it ends where it is. Every value above them is at most `pegs`
+    /// times the denominator.
+    fn ended(self, pegs: usize) -> Vec<(usize, u64)> {
+        match self {
+            Kept::Odds if pegs == 1 => vec![(0, 1), (1, 1)],
+            Kept::Odds => vec![(1, pegs as u64)],
+            Kept::PegsLeft => vec![(pegs - 1, 1)],
+        }
+    }
+}
+
 /// The values of some positions, a row each, kept as their nonzero entries in the engine's
 /// fixed-width numbers (no heap number per value). A row is read whole by every position that
-/// jumps to it, at random, so it lies in one place: a word whose bit n - 1 says P(n pegs
-/// left) is not zero, a word whose bit h says some move sequences end with one peg in hole h,
-/// those probabilities' numerators (over the layer's denominator, `width` limbs each), then,
-/// where there are wins, the width of their counts and the counts. Row i is
+/// jumps to it, at random, so it lies in one place: a word whose bit s says the value in slot
+/// s (see [`Kept`]) is not zero, a word whose bit h says some move sequences end with one peg
+/// in hole h, those values' numerators (over the layer's denominator, `width` limbs each),
+/// then, where there are wins, the width of their counts and the counts. Row i is
 /// `data[starts[i]..starts[i + 1]]`.
 struct ValueRows {
     starts: Vec<u32>,
@@ -168,13 +207,13 @@ impl ValueRows {
         ValueRows { starts: vec![0], data: Vec::new(), width, wins_bits: 0 }
     }
 
-    /// Row i's P(n pegs left) numerators by n.
+    /// Row i's numerators by slot.
     #[inline(always)]
     fn numerators(&self, i: usize) -> impl Iterator<Item = (usize, &[u64])> {
         let at = self.starts[i] as usize;
         let mask = self.data[at];
         let limbs = &self.data[at + 2..at + 2 + mask.count_ones() as usize * self.width];
-        Bits(mask).map(|bit| bit + 1).zip(limbs.chunks_exact(self.width))
+        Bits(mask).zip(limbs.chunks_exact(self.width))
     }
 
     /// Row i's counts of wins by finish hole.
@@ -193,19 +232,16 @@ impl ValueRows {
         Bits(holes).zip(counts.chunks_exact(width))
     }
 
-    /// Appends a row: the nonzero entries of `numerators` (`width`-limb values by pegs left)
-    /// named by `pegs`, and of `wins` (`wins_width`-limb counts by hole) named by `holes`,
+    /// Appends a row: the nonzero entries of `numerators` (`width`-limb values by slot)
+    /// named by `slots`, and of `wins` (`wins_width`-limb counts by hole) named by `holes`,
     /// leaving both zero.
-    fn push(&mut self, numerators: &mut [u64], pegs: u128, wins: &mut [u64], wins_width: usize, holes: u64) {
+    fn push(&mut self, numerators: &mut [u64], slots: u64, wins: &mut [u64], wins_width: usize, holes: u64) {
         let header = self.data.len();
         self.data.extend([0, 0]);
-        let mut bits = pegs;
-        while bits != 0 {
-            let n = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            let value = &mut numerators[n * self.width..(n + 1) * self.width];
+        for s in Bits(slots) {
+            let value = &mut numerators[s * self.width..(s + 1) * self.width];
             if value.iter().any(|&l| l != 0) {
-                self.data[header] |= 1 << (n - 1);
+                self.data[header] |= 1 << s;
                 self.data.extend_from_slice(value);
                 value.fill(0);
             }
@@ -267,12 +303,13 @@ impl Layer {
 /// The values of one layer, in parts of [`CHUNK`] positions (valued side by side).
 struct LayerValues {
     layer: Layer,
+    kept: Kept,
     denominator: Integer,
     parts: Vec<ValueRows>,
 }
 
 impl LayerValues {
-    /// P(n pegs left) of position i: its numerators by n, over the layer's denominator.
+    /// Position i's values: its numerators by slot, over the layer's denominator.
     #[inline(always)]
     fn numerators(&self, i: usize) -> impl Iterator<Item = (usize, &[u64])> {
         self.parts[i / CHUNK].numerators(i % CHUNK)
@@ -300,15 +337,36 @@ impl LayerValues {
         limbs_for(self.parts.iter().map(|p| p.wins_bits).max().unwrap_or(1))
     }
 
-    fn odds(&self, i: usize) -> Odds {
-        let pegs_left: Vec<(u32, Rational)> = self
-            .numerators(i)
-            .map(|(pegs, n)| (pegs as u32, Rational::from((to_integer(n), self.denominator.clone()))))
-            .collect();
-        let expected_pegs_left = pegs_left.iter().map(|(n, p)| Rational::from(p * *n)).sum();
-        let one_peg = pegs_left.iter().find(|(n, _)| *n == 1).map_or_else(Rational::new, |(_, p)| p.clone());
-        Odds { one_peg, expected_pegs_left, pegs_left }
+    /// Position i's values by slot, as fractions.
+    fn slots(&self, i: usize) -> impl Iterator<Item = (usize, Rational)> {
+        self.numerators(i).map(|(slot, n)| (slot, Rational::from((to_integer(n), self.denominator.clone()))))
     }
+
+    fn odds(&self, i: usize) -> Odds {
+        match self.kept {
+            Kept::Odds => {
+                let [mut one_peg, mut expected_pegs_left] = [Rational::new(), Rational::new()];
+                for (slot, value) in self.slots(i) {
+                    *[&mut one_peg, &mut expected_pegs_left][slot] = value;
+                }
+                Odds { one_peg, expected_pegs_left }
+            }
+            Kept::PegsLeft => odds_from(&self.pegs_left(i)),
+        }
+    }
+
+    /// P(n pegs left) of position i, for a layer that keeps it.
+    fn pegs_left(&self, i: usize) -> PegsLeft {
+        debug_assert_eq!(self.kept, Kept::PegsLeft);
+        self.slots(i).map(|(slot, p)| (slot as u32 + 1, p)).collect()
+    }
+}
+
+/// P(one peg left) and expected pegs left of a distribution of pegs left.
+fn odds_from(pegs_left: &PegsLeft) -> Odds {
+    let expected_pegs_left = pegs_left.iter().map(|(n, p)| Rational::from(p * *n)).sum();
+    let one_peg = pegs_left.iter().find(|(n, _)| *n == 1).map_or_else(Rational::new, |(_, p)| p.clone());
+    Odds { one_peg, expected_pegs_left }
 }
 
 /// The jumps of a piece of a layer, found side by side with the other pieces: each
@@ -415,6 +473,37 @@ fn ranked<K: Copy + Ord + Send + Sync>(
     (next, index.into_par_iter().map(AtomicU32::into_inner).collect())
 }
 
+/// Numerators of one width, a row a position: a layer's probabilities in the forward pass.
+struct Numerators {
+    width: usize,
+    data: Vec<u64>,
+}
+
+impl Numerators {
+    fn row(&self, i: usize) -> &[u64] {
+        &self.data[i * self.width..(i + 1) * self.width]
+    }
+}
+
+/// Positions taken at a time by a task of the forward pass.
+const BLOCK: usize = 16 * CHUNK;
+
+/// What a block of positions sends the next layer in the forward pass: its positions'
+/// probabilities times lcm / total, and its jumps by the part of the next layer they lead to.
+struct Sent {
+    scaled: Numerators,
+    jumps: Vec<Vec<Arrival>>,
+}
+
+/// A jump as the forward pass sends it: the class it leads to, the index in its block of the
+/// position it leaves and its weight.
+#[derive(Clone, Copy)]
+struct Arrival {
+    class: u32,
+    from: u32,
+    weight: u64,
+}
+
 /// The two stages of a read ahead of a position's values (see [`LayerValues::prefetch`]).
 #[derive(Clone, Copy)]
 enum Prefetch {
@@ -423,11 +512,12 @@ enum Prefetch {
 }
 
 /// The values of a root (a layer of one), of its children and of theirs (none where a
-/// layer has no position).
+/// layer has no position), and the root's P(n pegs left).
 struct Top {
     here: LayerValues,
     children: Option<LayerValues>,
     grandchildren: Option<LayerValues>,
+    pegs_left: PegsLeft,
 }
 
 impl<'a> Coach<'a> {
@@ -486,8 +576,8 @@ impl<'a> Coach<'a> {
     /// Every legal jump from `pos` with its odds and prospects.
     pub fn advise(&self, pos: Pegs) -> Result<Advice, Error> {
         let pos = pos & self.board.full();
-        let top = self.evaluate(pos)?;
-        Ok(self.root_advice(pos, &top))
+        let top = self.evaluate(pos, Kept::Odds)?;
+        Ok(self.root_advice(pos, top))
     }
 
     /// The advice for `pos`, and for every position one of its jumps leads to (in the order
@@ -495,17 +585,19 @@ impl<'a> Coach<'a> {
     /// all the advice for it needs, so a page can answer the next jump at once.
     pub fn advise_ahead(&self, pos: Pegs) -> Result<(Advice, Vec<Advice>), Error> {
         let pos = pos & self.board.full();
-        let top = self.evaluate(pos)?;
-        let here = self.root_advice(pos, &top);
-        let ahead = match &top.children {
+        let mut top = self.evaluate(pos, Kept::PegsLeft)?;
+        let (children, grandchildren) = (top.children.take(), top.grandchildren.take());
+        let here =
+            self.advice_at(pos, self.oriented(&top.here, 0, IDENTITY), top.pegs_left, children.as_ref());
+        let ahead = match &children {
             Some(children) => here
                 .jumps
                 .iter()
                 .map(|j| {
                     let child = pos.without(j.from).without(j.over).with(j.to);
                     let (i, element) = self.find(children, child);
-                    let (odds, prospects) = (children.odds(i), self.oriented(children, i, element));
-                    self.advice_at(child, odds, prospects, top.grandchildren.as_ref())
+                    let prospects = self.oriented(children, i, element);
+                    self.advice_at(child, prospects, children.pegs_left(i), grandchildren.as_ref())
                 })
                 .collect(),
             None => Vec::new(),
@@ -514,13 +606,19 @@ impl<'a> Coach<'a> {
     }
 
     /// The advice for the root of `top` (its own position: no symmetry to undo).
-    fn root_advice(&self, pos: Pegs, top: &Top) -> Advice {
-        self.advice_at(pos, top.here.odds(0), self.oriented(&top.here, 0, IDENTITY), top.children.as_ref())
+    fn root_advice(&self, pos: Pegs, top: Top) -> Advice {
+        self.advice_at(pos, self.oriented(&top.here, 0, IDENTITY), top.pegs_left, top.children.as_ref())
     }
 
-    /// The advice for `pos`, given its own odds and prospects and the values of the layer
-    /// below it (which holds the class of every position its jumps lead to).
-    fn advice_at(&self, pos: Pegs, odds: Odds, prospects: Prospects, below: Option<&LayerValues>) -> Advice {
+    /// The advice for `pos`, given its prospects and P(n pegs left) and the values of the
+    /// layer below it (which holds the class of every position its jumps lead to).
+    fn advice_at(
+        &self,
+        pos: Pegs,
+        prospects: Prospects,
+        pegs_left: PegsLeft,
+        below: Option<&LayerValues>,
+    ) -> Advice {
         let mut jumps = Vec::new();
         for j in self.moves.legal(pos) {
             let layer = below.expect("a position with a jump has children");
@@ -538,7 +636,7 @@ impl<'a> Coach<'a> {
             Some(b) if jumps[b].odds.one_peg >= jumps[i].odds.one_peg => Some(b),
             _ => Some(i),
         });
-        Advice { position: pos, odds, prospects, jumps, best }
+        Advice { position: pos, odds: odds_from(&pegs_left), pegs_left, prospects, jumps, best }
     }
 
     /// The index of `pos`'s class in `layer` (sorted, below the root), and the element taking
@@ -559,14 +657,9 @@ impl<'a> Coach<'a> {
         Prospects { wins_by_hole }
     }
 
-    /// What random play from `pos` leads to.
-    pub fn odds_of(&self, pos: Pegs) -> Result<Odds, Error> {
-        Ok(self.evaluate(pos)?.here.odds(0))
-    }
-
     /// What perfect play from `pos` can still do.
     pub fn prospects_of(&self, pos: Pegs) -> Result<Prospects, Error> {
-        Ok(self.oriented(&self.evaluate(pos)?.here, 0, IDENTITY))
+        Ok(self.oriented(&self.evaluate(pos, Kept::Odds)?.here, 0, IDENTITY))
     }
 
     fn too_many(&self) -> Error {
@@ -578,7 +671,7 @@ impl<'a> Coach<'a> {
     }
 
     /// The values of `root` (a layer of one) and of the two layers below it.
-    fn evaluate(&self, root: Pegs) -> Result<Top, Error> {
+    fn evaluate(&self, root: Pegs, kept: Kept) -> Result<Top, Error> {
         // A jump is kept as a 16-bit index.
         if self.moves.jumps().len() > usize::from(u16::MAX) {
             return Err(Error::Invalid(format!(
@@ -587,18 +680,23 @@ impl<'a> Coach<'a> {
                 grouped(self.moves.jumps().len() as u64)
             )));
         }
-        // A row's bit n - 1 says n pegs may be left: a game leaves at least one.
+        // Slot n - 1 holds P(n pegs left): a game leaves at least one.
         if root.count() == 0 {
             return Err(Error::Invalid("the position has no peg".into()));
         }
         let mut below: Option<LayerValues> = None;
         let mut grandchildren = None;
         let layers = self.layers_from(root)?;
+        let forward = match kept {
+            Kept::Odds => Some(self.pegs_left_forward(&layers)?),
+            Kept::PegsLeft => None,
+        };
         for (k, layer) in layers.into_iter().enumerate().rev() {
             self.report(Stage::CoachValues, &layer);
-            let values = self.layer_values(layer, below.as_ref())?;
+            let values = self.layer_values(layer, kept, below.as_ref())?;
             if k == 0 {
-                return Ok(Top { here: values, children: below, grandchildren });
+                let pegs_left = forward.unwrap_or_else(|| values.pegs_left(0));
+                return Ok(Top { here: values, children: below, grandchildren, pegs_left });
             }
             // Two layers are held while valuing; the root's advice ahead needs a third.
             let older = below.replace(values);
@@ -697,16 +795,117 @@ impl<'a> Coach<'a> {
         Ok(pieces)
     }
 
-    /// One layer's values from those of the layer below it (one peg fewer). Its denominator
-    /// is the lcm of its move totals times the one below, so that a position with `total`
-    /// over its jumps' weights has numerators (lcm / total) * sum(weight * child numerators).
-    fn layer_values(&self, layer: Layer, below: Option<&LayerValues>) -> Result<LayerValues, Error> {
+    /// The root's P(n pegs left) by a forward pass over the jumps the search found: each
+    /// layer's probabilities as numerators over one denominator (the one above times the lcm
+    /// of the layer's move totals), each class gathering from the jumps that lead to it, and
+    /// the probability of the positions with no jump summed layer by layer. One number a
+    /// jump, where keeping every position's distribution in the backward pass takes about
+    /// seven; and a second way to the root's odds beside the backward pass's.
+    fn pegs_left_forward(&self, layers: &[Layer]) -> Result<PegsLeft, Error> {
+        let mut mass = Numerators { width: 1, data: vec![1] };
+        let mut denominator = Integer::from(1);
+        let mut pegs_left = Vec::new();
+        for (k, layer) in layers.iter().enumerate() {
+            if self.cancel.is_cancelled() {
+                return Err(self.stopped());
+            }
+            self.report(Stage::CoachPegsLeft, layer);
+            let ended = (0..layer.positions.len())
+                .into_par_iter()
+                .filter(|&u| layer.edges.range(u).is_empty())
+                .fold(
+                    || vec![0u64; mass.width + 1],
+                    |mut sum, u| {
+                        add_mul(&mut sum, mass.row(u), 1);
+                        sum
+                    },
+                )
+                .map(|sum| to_integer(&sum))
+                .reduce(Integer::new, |a, b| a + b);
+            if ended != 0 {
+                let pegs = layer.positions[0].count();
+                pegs_left.push((pegs, Rational::from((ended, denominator.clone()))));
+            }
+            let Some(next) = layers.get(k + 1) else { break };
+            let (lcm, factors) = self.factors_of(layer);
+            denominator *= lcm;
+            let width = limbs_for(denominator.significant_bits());
+            mass = self.forward(layer, next.positions.len(), &mass, &factors, width);
+        }
+        pegs_left.reverse();
+        Ok(pegs_left)
+    }
+
+    /// The numerators of the `classes` of the layer below `layer` (`width` limbs each) from
+    /// `layer`'s: each position's times lcm / total, then each class the sum of weight times
+    /// that over the jumps that lead to it. The next layer is cut into parts, one task's
+    /// each: every block of positions sends each of its jumps to the part of the class it
+    /// leads to, and each part adds up what it was sent (no two tasks write one number).
+    fn forward(
+        &self,
+        layer: &Layer,
+        classes: usize,
+        mass: &Numerators,
+        factors: &HashMap<u64, Factor>,
+        width: usize,
+    ) -> Numerators {
+        let part_size = classes.div_ceil(4 * rayon::current_num_threads()).max(CHUNK);
+        let parts = classes.div_ceil(part_size);
+        let blocks: Vec<Sent> = (0..layer.positions.len())
+            .step_by(BLOCK)
+            .collect::<Vec<usize>>()
+            .into_par_iter()
+            .map(|first| {
+                let (mut legal, mut weights) = (Vec::new(), Vec::new());
+                let to = (first + BLOCK).min(layer.positions.len());
+                let mut sent = Sent {
+                    scaled: Numerators { width, data: vec![0u64; (to - first) * width] },
+                    jumps: vec![Vec::new(); parts],
+                };
+                for (u, out) in (first..to).zip(sent.scaled.data.chunks_exact_mut(width)) {
+                    let Some(total) = self.total(layer, u, &mut legal, &mut weights) else { continue };
+                    factors[&total].scale(out, mass.row(u));
+                    for (e, &weight) in layer.edges.row(u).iter().zip(&weights) {
+                        let from = (u - first) as u32;
+                        sent.jumps[e.child as usize / part_size].push(Arrival {
+                            class: e.child,
+                            from,
+                            weight,
+                        });
+                    }
+                }
+                sent
+            })
+            .collect();
+        let mut next = Numerators { width, data: vec![0u64; classes * width] };
+        let lengths = (0..parts).map(|p| (part_size.min(classes - p * part_size)) * width);
+        cut(&mut next.data, lengths).into_par_iter().enumerate().for_each(|(part, (_, out))| {
+            // Written before it is read: a fresh page read first is the shared zero page, and
+            // its first write then costs a copy and a flush of every core's TLB.
+            out.fill(0);
+            let first = part * part_size;
+            for block in &blocks {
+                let jumps = &block.jumps[part];
+                for (k, a) in jumps.iter().enumerate() {
+                    if let Some(ahead) = jumps.get(k + 4) {
+                        prefetch(out.as_ptr().wrapping_add((ahead.class as usize - first) * width));
+                    }
+                    let at = (a.class as usize - first) * width;
+                    add_mul(&mut out[at..at + width], block.scaled.row(a.from as usize), a.weight);
+                }
+            }
+        });
+        next
+    }
+
+    /// The lcm of `layer`'s move totals, and lcm / total for each total.
+    fn factors_of(&self, layer: &Layer) -> (Integer, HashMap<u64, Factor>) {
         let totals = (0..layer.positions.len())
             .into_par_iter()
             .fold(
                 || (BTreeSet::new(), Vec::new(), Vec::new()),
                 |(mut totals, mut legal, mut weights), i| {
-                    if let Some(total) = self.total(&layer, i, &mut legal, &mut weights) {
+                    if let Some(total) = self.total(layer, i, &mut legal, &mut weights) {
                         totals.insert(total);
                     }
                     (totals, legal, weights)
@@ -717,7 +916,19 @@ impl<'a> Coach<'a> {
                 a.extend(b);
                 a
             });
-        let (lcm, factors) = factors(totals);
+        factors(totals)
+    }
+
+    /// One layer's values from those of the layer below it (one peg fewer). Its denominator
+    /// is the lcm of its move totals times the one below, so that a position with `total`
+    /// over its jumps' weights has numerators (lcm / total) * sum(weight * child numerators).
+    fn layer_values(
+        &self,
+        layer: Layer,
+        kept: Kept,
+        below: Option<&LayerValues>,
+    ) -> Result<LayerValues, Error> {
+        let (lcm, factors) = self.factors_of(&layer);
         let denominator = match below {
             Some(b) => Integer::from(&lcm * &b.denominator),
             None => lcm.clone(),
@@ -729,11 +940,11 @@ impl<'a> Coach<'a> {
             .map(|from| {
                 let to = (from + CHUNK).min(layer.positions.len());
                 (!self.cancel.is_cancelled())
-                    .then(|| self.values(&layer, from..to, below, &factors, &denominator))
+                    .then(|| self.values(&layer, kept, from..to, below, &factors, &denominator))
             })
             .collect();
         let parts = parts.ok_or_else(|| self.stopped())?;
-        Ok(LayerValues { layer, denominator, parts })
+        Ok(LayerValues { layer, kept, denominator, parts })
     }
 
     /// Position i's jumps (indices into the move table), their weights and their total under
@@ -750,16 +961,25 @@ impl<'a> Coach<'a> {
     fn values(
         &self,
         layer: &Layer,
+        kept: Kept,
         range: std::ops::Range<usize>,
         below: Option<&LayerValues>,
         factors: &HashMap<u64, Factor>,
         denominator: &Integer,
     ) -> ValueRows {
-        let stride = layer.positions.first().map_or(0, |p| p.count() as usize + 1);
-        let width = limbs_for(denominator.significant_bits());
-        // A position with no jump ends where it is: P(its own pegs left) = denominator / itself.
-        let mut one = vec![0u64; width];
-        write(&mut one, denominator);
+        let pegs = layer.positions.first().map_or(0, |p| p.count() as usize);
+        let stride = kept.slots(pegs);
+        let width = limbs_for(denominator.significant_bits() + u64::BITS - (pegs as u64).leading_zeros());
+        // A position with no jump ends where it is.
+        let ended: Vec<(usize, Vec<u64>)> = kept
+            .ended(pegs)
+            .into_iter()
+            .map(|(slot, times)| {
+                let mut value = vec![0u64; width];
+                write(&mut value, &Integer::from(denominator * times));
+                (slot, value)
+            })
+            .collect();
         // Sums of weighted values need a limb more than the values (weights and their
         // number fit 64 bits).
         let sum_width = below.map_or(1, |b| b.parts.first().map_or(1, |p| p.width) + 1);
@@ -777,14 +997,14 @@ impl<'a> Coach<'a> {
                     }
                 }
             }
-            let (mut counted, mut finished) = (0u128, 0u64);
+            let (mut counted, mut finished) = (0u64, 0u64);
             match (below, self.total(layer, i, &mut legal, &mut weights)) {
                 (Some(b), Some(total)) => {
                     for (edge, &w) in layer.edges.row(i).iter().zip(&weights) {
                         let c = edge.child as usize;
-                        for (pegs, x) in b.numerators(c) {
-                            add_mul_into_wider(&mut sums[pegs * sum_width..(pegs + 1) * sum_width], x, w);
-                            counted |= 1 << pegs;
+                        for (slot, x) in b.numerators(c) {
+                            add_mul_into_wider(&mut sums[slot * sum_width..(slot + 1) * sum_width], x, w);
+                            counted |= 1 << slot;
                         }
                         let undo = &self.undo[edge.element as usize];
                         for (hole, x) in b.wins(c) {
@@ -795,18 +1015,20 @@ impl<'a> Coach<'a> {
                     }
                     // Over the layer's denominator: each sum times lcm / total.
                     let factor = &factors[&total];
-                    for pegs in (0..stride).filter(|&k| counted >> k & 1 == 1) {
+                    for slot in Bits(counted) {
                         let (sum, out) = (
-                            &mut sums[pegs * sum_width..(pegs + 1) * sum_width],
-                            &mut num[pegs * width..(pegs + 1) * width],
+                            &mut sums[slot * sum_width..(slot + 1) * sum_width],
+                            &mut num[slot * width..(slot + 1) * width],
                         );
                         factor.scale(out, sum);
                         sum.fill(0);
                     }
                 }
                 _ => {
-                    num[(stride - 1) * width..stride * width].copy_from_slice(&one);
-                    counted = 1 << (stride - 1);
+                    for (slot, value) in &ended {
+                        num[slot * width..(slot + 1) * width].copy_from_slice(value);
+                        counted |= 1 << slot;
+                    }
                     if let Some(h) = layer.positions[i].single_hole() {
                         won[h as usize * wins_width] = 1;
                         finished = 1 << h;
@@ -855,13 +1077,13 @@ mod tests {
     #[test]
     fn value_rows_keep_each_rows_nonzero_entries() {
         let mut rows = ValueRows::new(2);
-        let (mut numerators, mut wins) = (vec![0u64; 65 * 2], vec![0u64; 64 * 3]);
-        numerators[2..4].copy_from_slice(&[7, 1]); // 1 peg left
-        numerators[64 * 2] = 9; // 64 pegs left
+        let (mut numerators, mut wins) = (vec![0u64; 64 * 2], vec![0u64; 64 * 3]);
+        numerators[0..2].copy_from_slice(&[7, 1]); // slot 0 (1 peg left)
+        numerators[63 * 2] = 9; // slot 63 (64 pegs left)
         wins[5 * 3] = 4; // hole 5
         wins[63 * 3..63 * 3 + 2].copy_from_slice(&[0, 3]); // hole 63, two limbs
-        // Pegs 3 and hole 9 are named but zero: left out.
-        rows.push(&mut numerators, 1 << 1 | 1 << 3 | 1 << 64, &mut wins, 3, 1 << 5 | 1 << 9 | 1 << 63);
+        // Slot 2 and hole 9 are named but zero: left out.
+        rows.push(&mut numerators, 1 | 1 << 2 | 1 << 63, &mut wins, 3, 1 << 5 | 1 << 9 | 1 << 63);
         assert!(numerators.iter().chain(&wins).all(|&l| l == 0));
         rows.push(&mut numerators, 0, &mut wins, 3, 0);
         numerators[2 * 2] = 5;
@@ -872,7 +1094,7 @@ mod tests {
             let wins: Vec<(usize, Vec<u64>)> = rows.wins(i).map(|(h, v)| (h, v.to_vec())).collect();
             (numerators, wins)
         };
-        assert_eq!(row(0).0, [(1, vec![7, 1]), (64, vec![9, 0])]);
+        assert_eq!(row(0).0, [(0, vec![7, 1]), (63, vec![9, 0])]);
         assert_eq!(row(0).1, [(5, vec![4, 0]), (63, vec![0, 3])]);
         assert_eq!(rows.wins_bits, 64 + 2);
         assert_eq!(row(1), (vec![], vec![]));

@@ -110,6 +110,8 @@ pub enum Stage {
     Position,
     /// The coach finding the positions a position can reach (positions: a layer's).
     CoachFuture,
+    /// The coach's forward pass for the position's own P(n pegs left) (positions: a layer's).
+    CoachPegsLeft,
     /// The coach valuing them, from the fewest pegs up (positions: a layer's).
     CoachValues,
 }
