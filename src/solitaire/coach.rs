@@ -6,14 +6,14 @@
 //! holes holding pegs. One backward pass over the positions the position can reach serves
 //! every jump (their futures overlap): layer by layer from the fewest pegs, each position's
 //! P(one peg left) and expected pegs left as integers over one denominator per layer (the
-//! engine's representation, so no fraction is reduced until the answer), and its winning
-//! paths by finish hole. A forward search finds the layers first, with each position's jumps
-//! as indices into the next layer; only two layers of values are held at once (three at the
-//! top, where the values two jumps below the position give the answers one jump ahead). The
-//! position's own P(n pegs left) comes from a forward pass over the same jumps (one number
-//! a position, where a distribution kept for every position would take about seven); the
-//! advice one jump ahead, which shows each child's distribution, keeps it in the backward
-//! pass instead.
+//! engine's representation, so no fraction is reduced until the answer; a small future keeps
+//! each position's whole P(n pegs left) instead), and its winning paths by finish hole. A
+//! forward search finds the layers first, with each position's jumps as indices into the
+//! next layer; only two layers of values are held at once (three at the top, where the
+//! values two jumps below the position give the answers one jump ahead). The position's own
+//! P(n pegs left) then comes from a forward pass over the same jumps (one number a position,
+//! where a distribution kept for every position would take about seven); the advice one
+//! jump ahead, which shows each child's distribution, keeps it in the backward pass instead.
 //!
 //! Below the position itself, positions are followed up to the board's whole symmetry group
 //! (one per class): random play commutes with every symmetry, so a position and its images
