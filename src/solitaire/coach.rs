@@ -182,8 +182,8 @@ impl Kept {
     }
 
     /// The values of a position with `pegs` pegs and no jump, by slot, as multiples of the
-    /// layer's denominator: it ends where it is. Every value above them is at most `pegs`
-    /// times the denominator.
+    /// layer's denominator: it ends where it is. No value of a position of `pegs` pegs is
+    /// larger than the largest of them (an expected number of pegs left is at most `pegs`).
     fn ended(self, pegs: usize) -> Vec<(usize, u64)> {
         match self {
             Kept::Odds if pegs == 1 => vec![(0, 1), (1, 1)],
@@ -351,10 +351,9 @@ impl LayerValues {
     fn odds(&self, i: usize) -> Odds {
         match self.kept {
             Kept::Odds => {
-                let [mut one_peg, mut expected_pegs_left] = [Rational::new(), Rational::new()];
-                for (slot, value) in self.slots(i) {
-                    *[&mut one_peg, &mut expected_pegs_left][slot] = value;
-                }
+                let mut slots = [Rational::new(), Rational::new()];
+                self.slots(i).for_each(|(slot, value)| slots[slot] = value);
+                let [one_peg, expected_pegs_left] = slots;
                 Odds { one_peg, expected_pegs_left }
             }
             Kept::PegsLeft => odds_from(&self.pegs_left(i)),
@@ -478,6 +477,9 @@ fn ranked<K: Copy + Ord + Send + Sync>(
     });
     (next, index.into_par_iter().map(AtomicU32::into_inner).collect())
 }
+
+/// A layer's lcm of move totals and, for each total, lcm / total (see [`factors`]).
+type Factors = (Integer, HashMap<u64, Factor>);
 
 /// Numerators of one width, a row a position: a layer's probabilities in the forward pass.
 struct Numerators {
@@ -706,13 +708,15 @@ impl<'a> Coach<'a> {
     fn values_of(&self, layers: Vec<Layer>, kept: Kept) -> Result<Top, Error> {
         let mut below: Option<LayerValues> = None;
         let mut grandchildren = None;
+        // Each layer's lcm of move totals, once for both passes.
+        let factors: Vec<Factors> = layers.iter().map(|layer| self.factors_of(layer)).collect();
         let forward = match kept {
-            Kept::Odds => Some(self.pegs_left_forward(&layers)?),
+            Kept::Odds => Some(self.pegs_left_forward(&layers, &factors)?),
             Kept::PegsLeft => None,
         };
-        for (k, layer) in layers.into_iter().enumerate().rev() {
+        for ((k, layer), factors) in layers.into_iter().enumerate().zip(&factors).rev() {
             self.report(Stage::CoachValues, &layer);
-            let values = self.layer_values(layer, kept, below.as_ref())?;
+            let values = self.layer_values(layer, kept, factors, below.as_ref())?;
             if k == 0 {
                 let pegs_left = forward.unwrap_or_else(|| values.pegs_left(0));
                 return Ok(Top { here: values, children: below, grandchildren, pegs_left });
@@ -820,11 +824,11 @@ impl<'a> Coach<'a> {
     /// the probability of the positions with no jump summed layer by layer. One number a
     /// jump, where keeping every position's distribution in the backward pass takes about
     /// seven; and a second way to the root's odds beside the backward pass's.
-    fn pegs_left_forward(&self, layers: &[Layer]) -> Result<PegsLeft, Error> {
+    fn pegs_left_forward(&self, layers: &[Layer], factors: &[Factors]) -> Result<PegsLeft, Error> {
         let mut mass = Numerators { width: 1, data: vec![1] };
         let mut denominator = Integer::from(1);
         let mut pegs_left = Vec::new();
-        for (k, layer) in layers.iter().enumerate() {
+        for ((k, layer), (lcm, factors)) in layers.iter().enumerate().zip(factors) {
             if self.cancel.is_cancelled() {
                 return Err(self.stopped());
             }
@@ -846,10 +850,9 @@ impl<'a> Coach<'a> {
                 pegs_left.push((pegs, Rational::from((ended, denominator.clone()))));
             }
             let Some(next) = layers.get(k + 1) else { break };
-            let (lcm, factors) = self.factors_of(layer);
             denominator *= lcm;
             let width = limbs_for(denominator.significant_bits());
-            mass = self.forward(layer, next.positions.len(), &mass, &factors, width);
+            mass = self.forward(layer, next.positions.len(), &mass, factors, width);
         }
         pegs_left.reverse();
         Ok(pegs_left)
@@ -918,7 +921,7 @@ impl<'a> Coach<'a> {
     }
 
     /// The lcm of `layer`'s move totals, and lcm / total for each total.
-    fn factors_of(&self, layer: &Layer) -> (Integer, HashMap<u64, Factor>) {
+    fn factors_of(&self, layer: &Layer) -> Factors {
         let totals = (0..layer.positions.len())
             .into_par_iter()
             .fold(
@@ -945,11 +948,11 @@ impl<'a> Coach<'a> {
         &self,
         layer: Layer,
         kept: Kept,
+        (lcm, factors): &Factors,
         below: Option<&LayerValues>,
     ) -> Result<LayerValues, Error> {
-        let (lcm, factors) = self.factors_of(&layer);
         let denominator = match below {
-            Some(b) => Integer::from(&lcm * &b.denominator),
+            Some(b) => Integer::from(lcm * &b.denominator),
             None => lcm.clone(),
         };
         let parts: Option<Vec<ValueRows>> = (0..layer.positions.len())
@@ -959,7 +962,7 @@ impl<'a> Coach<'a> {
             .map(|from| {
                 let to = (from + CHUNK).min(layer.positions.len());
                 (!self.cancel.is_cancelled())
-                    .then(|| self.values(&layer, kept, from..to, below, &factors, &denominator))
+                    .then(|| self.values(&layer, kept, from..to, below, factors, &denominator))
             })
             .collect();
         let parts = parts.ok_or_else(|| self.stopped())?;
@@ -988,14 +991,18 @@ impl<'a> Coach<'a> {
     ) -> ValueRows {
         let pegs = layer.positions.first().map_or(0, |p| p.count() as usize);
         let stride = kept.slots(pegs);
-        let width = limbs_for(denominator.significant_bits() + u64::BITS - (pegs as u64).leading_zeros());
-        // A position with no jump ends where it is.
-        let ended: Vec<(usize, Vec<u64>)> = kept
+        // A position with no jump ends where it is; no value of the layer is larger than these.
+        let ended: Vec<(usize, Integer)> = kept
             .ended(pegs)
             .into_iter()
-            .map(|(slot, times)| {
+            .map(|(slot, times)| (slot, Integer::from(denominator * times)))
+            .collect();
+        let width = limbs_for(ended.iter().map(|(_, v)| v.significant_bits()).max().unwrap_or(1));
+        let ended: Vec<(usize, Vec<u64>)> = ended
+            .into_iter()
+            .map(|(slot, v)| {
                 let mut value = vec![0u64; width];
-                write(&mut value, &Integer::from(denominator * times));
+                write(&mut value, &v);
                 (slot, value)
             })
             .collect();
