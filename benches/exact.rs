@@ -65,6 +65,26 @@ fn chains(c: &mut Criterion) {
         b.iter(|| expected_reward(black_box(&ring), &stable, &steps, &pegchain::Cancel::new()).unwrap())
     });
     group.finish();
+    // Three players of Chutes and Ladders, summed until 10^-30 is undecided.
+    let rules =
+        pegchain::games::board::BoardRules::parse(pegchain::games::board::CHUTES_AND_LADDERS).unwrap();
+    let single = pegchain::games::board::one_player(&rules).unwrap();
+    let finish = single.label_set("finish").unwrap();
+    let gap = rug::Rational::from((1, rug::Integer::from(rug::Integer::u_pow_u(10, 30))));
+    c.bench_function("race of 3 players of chutes and ladders to 30 places", |b| {
+        b.iter(|| {
+            pegchain::engine::explicit::race::race(
+                black_box(&single),
+                &finish,
+                0,
+                3,
+                &gap,
+                20_000,
+                &pegchain::Cancel::new(),
+            )
+            .unwrap()
+        })
+    });
 }
 
 fn coach(c: &mut Criterion) {

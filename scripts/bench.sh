@@ -54,6 +54,7 @@ echo "== Markov chains (issue 11 target: Herman's ring of 11 processes, expected
 printf '%-50s %8s\n' "game herman --processes 9" "$(best_ms 5 $bin game herman --processes 9) ms"
 printf '%-50s %8s\n' "game herman --processes 11" "$(best_ms 3 $bin game herman --processes 11) ms"
 printf '%-50s %8s\n' "game chutes-and-ladders --distribution 100" "$(best_ms 5 $bin game chutes-and-ladders --distribution 100) ms"
+printf '%-50s %8s\n' "game chutes-and-ladders --players 3" "$(best_ms 5 $bin game chutes-and-ladders --players 3) ms"
 
 # Wall seconds and peak memory of one run, as "12.3 s, 0.93 GB".
 wall_and_peak() {

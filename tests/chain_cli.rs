@@ -125,6 +125,40 @@ fn games_answer_their_published_figures() {
     assert!(text.contains("chutes-and-ladders") && text.contains("knuth-yao"), "{text}");
 }
 
+/// Three players of Chutes and Ladders: too many for the product chain, so they race on the
+/// one-player chain: each chance between exact fractions that share out all the mass, and
+/// their 30-place decimals rounded outward.
+#[test]
+fn three_players_race_on_the_one_player_chain() {
+    use rug::ops::Pow;
+    let v = json(&["game", "chutes-and-ladders", "--players", "3"]);
+    let race = &v["race"];
+    assert_eq!((race["players"].as_u64(), race["places"].as_u64()), (Some(3), Some(30)));
+    let exact = |v: &serde_json::Value| fraction(v).parse::<rug::Rational>().unwrap();
+    let undecided = exact(&race["undecided"]);
+    assert!(undecided > 0 && undecided <= rug::Rational::from((1, rug::Integer::from(10).pow(30))));
+    let chances = race["chances"].as_array().unwrap();
+    assert_eq!(chances.len(), 3);
+    let mut total = undecided.clone();
+    for (i, c) in chances.iter().enumerate() {
+        let (lower, upper) = (exact(&c["lower"]), exact(&c["upper"]));
+        assert_eq!(upper, rug::Rational::from(&lower + &undecided), "player {}", i + 1);
+        let places = |key: &str| {
+            let text = c[key].as_str().unwrap();
+            assert_eq!(text.len(), 32, "{text}");
+            rug::Rational::from((
+                text.replace("0.", "").parse::<rug::Integer>().unwrap(),
+                rug::Integer::from(10).pow(30),
+            ))
+        };
+        assert!(places("at_least") <= lower && upper <= places("at_most"));
+        total += lower;
+    }
+    assert_eq!(total, 1);
+    let csv = stdout(&["game", "chutes-and-ladders", "--players", "3", "--csv"]);
+    assert!(csv.starts_with("player,lower,at_least,upper,at_most\n1,"), "{csv}");
+}
+
 #[test]
 fn a_board_game_from_a_rules_file() {
     let dir = scratch("board-game");
@@ -237,7 +271,17 @@ fn bad_models_and_questions_get_one_line() {
     fails_with(&["chain", &good, "--lab", "x.lab"], "--lab goes with a PRISM .tra file");
     fails_with(&["game", "monopoly"], "unknown game \"monopoly\"");
     fails_with(&["game", "gamblers-ruin", "--p", "1.5"], "strictly between 0 and 1");
-    fails_with(&["game", "chutes-and-ladders", "--players", "4"], "over the limit");
+    let export = dir.join("four.drn");
+    fails_with(
+        &["export", "--game", "chutes-and-ladders", "--players", "4", "--drn", export.to_str().unwrap()],
+        "over the limit",
+    );
+    assert!(!export.exists());
+    // Square 5 can be jumped over for ever: a race to it would never be decided.
+    fails_with(
+        &["game", "chutes-and-ladders", "--players", "3", "--target-states", "5"],
+        "from state 0 the target may never be reached",
+    );
     fails_with(&["game", "chutes-and-ladders", "--players", "5"], "a game has 2 to 4 players, not 5");
     fails_with(&["export", "--race"], "say where to write the chain");
     fails_with(&["export", "--drn", dir.join("no/such/x.drn").to_str().unwrap(), "--race"], "no directory");

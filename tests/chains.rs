@@ -134,6 +134,79 @@ fn two_players_of_a_small_board_win_in_proportions_that_add_to_one() {
     );
 }
 
+/// The chances of a race on the one-player chain, asked through `chains::analyse`.
+fn race_of(chain: &ExplicitChain, players: u32) -> pegchain::chains::Race {
+    use pegchain::chains::{Question, Target, analyse};
+    let question =
+        Question { target: Some(Target::Label("finish".into())), race: Some(players), ..Question::default() };
+    analyse(chain, &question, &Cancel::new()).unwrap().race.unwrap()
+}
+
+/// Two to four players of a small board with a chute and a ladder: each player's exact
+/// chance from the product chain (its own states and turns, cycles solved exactly) lies
+/// between the race's bounds, which are 10^-30 apart or less and share out all the mass.
+#[test]
+fn races_bracket_the_product_chains_exact_chances() {
+    let rules = board::BoardRules::parse("squares 6\nspinner 1-3\novershoot bounce\nchute 5 1\nladder 2 4\n")
+        .unwrap();
+    let single = board::one_player(&rules).unwrap();
+    let gap = Rational::from((1, rug::Integer::from(rug::Integer::u_pow_u(10, 30))));
+    for players in 2..=4u32 {
+        let product = board::players(&rules, players, 100_000).unwrap();
+        let race = race_of(&single, players);
+        assert_eq!(race.lower.len(), players as usize);
+        assert!(race.undecided > 0 && race.undecided <= gap, "{players} players");
+        assert_eq!(race.lower.iter().sum::<Rational>() + &race.undecided, 1);
+        for (i, lower) in race.lower.iter().enumerate() {
+            let label = format!("player{}_wins", i + 1);
+            let exact =
+                reach_probability(&product, &label_set(&product, &label), &Cancel::new()).unwrap()[0].clone();
+            let upper = Rational::from(lower + &race.undecided);
+            assert!(*lower <= exact && exact <= upper, "{players} players, player {}", i + 1);
+        }
+    }
+}
+
+/// Three players of the Milton Bradley board (a product chain of 1.6 million states): the
+/// race's chances against 400,000 games played here with a seeded generator of its own, one
+/// spin a turn, each player within 4.5 standard deviations. The first player has the edge.
+#[test]
+fn three_players_of_chutes_and_ladders_win_as_games_played_say() {
+    let params = GameParams { players: 3, ..GameParams::default() };
+    let game = games::build("chutes-and-ladders", &params).unwrap();
+    assert_eq!(game.race, Some(3));
+    assert_eq!(game.chain.states(), 82, "the one-player chain");
+    let race = race_of(&game.chain, 3);
+    assert!(race.lower[0] > race.lower[1] && race.lower[1] > race.lower[2]);
+    let rules = board::BoardRules::parse(board::CHUTES_AND_LADDERS).unwrap();
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let mut spin = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % 6) as u32 + 1
+    };
+    let games = 400_000u32;
+    let mut wins = [0u32; 3];
+    for _ in 0..games {
+        let mut squares = [0u32; 3];
+        'game: loop {
+            for (player, square) in squares.iter_mut().enumerate() {
+                *square = rules.land(*square, spin());
+                if *square == rules.squares {
+                    wins[player] += 1;
+                    break 'game;
+                }
+            }
+        }
+    }
+    for (player, (&won, lower)) in wins.iter().zip(&race.lower).enumerate() {
+        let p = lower.to_f64();
+        let z = (won as f64 / games as f64 - p) / (p * (1.0 - p) / games as f64).sqrt();
+        assert!(z.abs() < 4.5, "player {}: z = {z}", player + 1);
+    }
+}
+
 #[test]
 fn simulation_agrees_with_the_exact_chance_of_the_pass_line() {
     let chain = classic::craps();
@@ -147,32 +220,21 @@ fn simulation_agrees_with_the_exact_chance_of_the_pass_line() {
     assert_eq!(t, sample::simulate(&weighted, &win, Walks { threads: 1, ..walks }, &Cancel::new()).unwrap());
 }
 
-/// Two players of the Milton Bradley board: the product chain's answer against the sum over
-/// k of P(T1 = k) P(T2 >= k) from the one-player chain, whose partial sums approach it from
-/// below. About four minutes: `cargo test --release -- --ignored`.
+/// Two players of the Milton Bradley board: the product chain's exact answer (13,124
+/// states, 4,335 digits) between the bounds of the race on the one-player chain, 10^-30
+/// apart. About four minutes: `cargo test --release -- --ignored`.
 #[test]
 #[ignore]
 fn two_players_of_chutes_and_ladders_split_the_wins_as_the_one_player_chain_says() {
     let params = GameParams { players: 2, ..GameParams::default() };
     let game = games::build("chutes-and-ladders", &params).unwrap();
+    assert_eq!(game.race, None, "two players are solved exactly");
     let one = reach_probability(&game.chain, &label_set(&game.chain, "player1_wins"), &Cancel::new())
         .unwrap()[0]
         .clone();
     let single = games::build("chutes-and-ladders", &GameParams::default()).unwrap().chain;
-    let finish = label_set(&single, "finish");
-    let d = pegchain::engine::explicit::questions::steps_distribution(
-        &single,
-        &finish,
-        1500,
-        &[0],
-        &Cancel::new(),
-    )
-    .unwrap();
-    let cdf = &d[0];
-    let partial: Rational =
-        (1..cdf.len()).map(|k| Rational::from(&cdf[k] - &cdf[k - 1]) * (q(1, 1) - &cdf[k - 1])).sum();
-    let gap = Rational::from(&one - &partial);
-    assert!(gap >= 0 && gap < Rational::from((1, 10u64.pow(18))), "{}", gap.to_f64());
+    let race = race_of(&single, 2);
+    assert!(race.lower[0] <= one && one <= Rational::from(&race.lower[0] + &race.undecided));
     assert_eq!(format!("{:.6}", one.to_f64()), "0.507912");
 }
 
@@ -192,6 +254,7 @@ fn simulated_steps_agree_with_the_exact_mean_and_variance_over_the_initial_state
         visits: false,
         ends: false,
         simulation: Some(simulation),
+        race: None,
     };
     let report = analyse(&game.chain, &question, &Cancel::new()).unwrap();
     let e = report.estimate.unwrap();

@@ -44,6 +44,30 @@ pub struct Question {
     /// Where the chain ends, even when a target is given.
     pub ends: bool,
     pub simulation: Option<Simulation>,
+    /// This many players, each walking its own copy of the chain from the first initial
+    /// state, taking turns: each one's chance of reaching the target first (see [`Race`]).
+    pub race: Option<u32>,
+}
+
+/// Decimal places to which a race's chances are pinned: the rounds are summed until no more
+/// than 10^-RACE_PLACES is undecided.
+pub const RACE_PLACES: u32 = 30;
+
+/// A race's rounds are summed at most this far (a walker that nearly never arrives would
+/// need ever more); the bounds then say how far apart they still are.
+pub const RACE_MOST_ROUNDS: u32 = 20_000;
+
+/// Who wins a race of players walking independent copies of the chain, taking turns (player
+/// 1 first): each chance between exact bounds, `lower[i]` and `lower[i] + undecided`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Race {
+    pub players: u32,
+    /// The state every player starts in.
+    pub from: u32,
+    pub rounds: u32,
+    pub lower: Vec<Rational>,
+    /// P(no player has reached the target after the rounds summed).
+    pub undecided: Rational,
 }
 
 /// The answers for one initial state.
@@ -138,6 +162,7 @@ pub struct ChainReport {
     /// Expected visits to each transient state from the first initial state.
     pub visits: Option<Vec<(u32, Rational)>>,
     pub estimate: Option<Estimate>,
+    pub race: Option<Race>,
 }
 
 /// Answers `question` about `chain` exactly (and by simulation if asked).
@@ -154,6 +179,9 @@ pub fn analyse(chain: &ExplicitChain, question: &Question, cancel: &Cancel) -> R
     }
     if question.distribution.is_some() && target.is_none() {
         return Err(Error::Invalid("the distribution of the steps needs a target".into()));
+    }
+    if question.race.is_some() && target.is_none() {
+        return Err(Error::Invalid("a race is won by reaching a target: name the target".into()));
     }
     if question.simulation.is_some() && target.is_none() {
         return Err(Error::Invalid(
@@ -181,6 +209,7 @@ pub fn analyse(chain: &ExplicitChain, question: &Question, cancel: &Cancel) -> R
         ends: None,
         visits: None,
         estimate: None,
+        race: None,
     };
     let ends_wanted = target.is_none() || question.ends;
     let ends_needed = ends_wanted || question.visits;
@@ -207,6 +236,9 @@ pub fn analyse(chain: &ExplicitChain, question: &Question, cancel: &Cancel) -> R
             });
         }
     }
+    if let (Some(players), Some(target)) = (question.race, &target) {
+        report.race = Some(race(chain, target, players, cancel)?);
+    }
     if let (true, Some(e)) = (ends_wanted, &ends) {
         report.ends = Some(ends_answer(chain, e));
     }
@@ -218,6 +250,25 @@ pub fn analyse(chain: &ExplicitChain, question: &Question, cancel: &Cancel) -> R
             Some(v.into_iter().enumerate().filter_map(|(s, v)| v.map(|v| (s as u32, v))).collect());
     }
     Ok(report)
+}
+
+/// The race from the first initial state, summed until 10^-RACE_PLACES is undecided. A
+/// walker that may never arrive would leave the bounds apart for ever: refused.
+fn race(chain: &ExplicitChain, target: &[bool], players: u32, cancel: &Cancel) -> Result<Race, Error> {
+    if players == 0 {
+        return Err(Error::Invalid("a race needs at least one player".into()));
+    }
+    let from = chain.initial()[0];
+    if !questions::reachability(chain, target).sure[from as usize] {
+        return Err(Error::Invalid(format!(
+            "a race is summed round by round until it is decided, but from state {from} the target may never be \
+             reached"
+        )));
+    }
+    let gap = Rational::from((1, rug::Integer::from(rug::Integer::u_pow_u(10, RACE_PLACES))));
+    let r = crate::engine::explicit::race::race(chain, target, from, players, &gap, RACE_MOST_ROUNDS, cancel)
+        .map_err(unsolved)?;
+    Ok(Race { players, from, rounds: r.rounds, lower: r.lower, undecided: r.undecided })
 }
 
 fn unsolved(e: SolveError) -> Error {

@@ -61,6 +61,7 @@ impl QuestionArgs {
             visits: self.visits,
             ends,
             simulation,
+            race: None,
         };
         Ok((question, self.svg.clone()))
     }
@@ -182,21 +183,25 @@ impl GameSettings {
         })
     }
 
-    fn build(&self, name: &str) -> Result<games::Game, Error> {
-        games::build(name, &self.params()?).map_err(|e| match (e, &self.rules) {
-            (Error::BadRules { why, .. }, Some(path)) => {
-                Error::BadRules { file: path.display().to_string(), why }
+    /// The game; `whole_chain`: the players' product chain however large (an export).
+    fn build(&self, name: &str, whole_chain: bool) -> Result<games::Game, Error> {
+        games::build(name, &GameParams { whole_chain, ..self.params()? }).map_err(|e| {
+            match (e, &self.rules) {
+                (Error::BadRules { why, .. }, Some(path)) => {
+                    Error::BadRules { file: path.display().to_string(), why }
+                }
+                (e, _) => e,
             }
-            (e, _) => e,
         })
     }
 }
 
 impl GameArgs {
     pub fn validate(&self) -> Result<ChainRequest, Error> {
-        let game = self.settings.build(&self.name)?;
-        let (question, svg) =
+        let game = self.settings.build(&self.name, false)?;
+        let (mut question, svg) =
             self.question.validate(game.target.as_deref(), game.reward.as_deref(), game.ends)?;
+        question.race = game.race;
         Ok(ChainRequest {
             model: game.description,
             chain: game.chain,
@@ -235,7 +240,7 @@ impl ExportArgs {
             check_file_target("--prism", &prefix.with_extension("tra"))?;
         }
         let (what, chain, reward) = if let Some(name) = &self.game {
-            let game = self.settings.build(name)?;
+            let game = self.settings.build(name, true)?;
             let reward = game.reward.clone().or_else(|| game.chain.rewards().keys().next().cloned());
             (game.description, game.chain, reward)
         } else if let Some(board_name) = &self.board {

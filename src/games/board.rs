@@ -233,6 +233,11 @@ pub fn one_player(rules: &BoardRules) -> Result<ExplicitChain, Error> {
     b.finish().map_err(chain_error)
 }
 
+/// Product chains of at most this many states are solved exactly (their largest component
+/// fits the exact solver's dense factorization); for more, the players race on the
+/// one-player chain (`chains::Race`).
+pub const EXACT_PLAYERS_STATES: usize = crate::engine::explicit::linear::MAX_COMPONENT_STATES;
+
 /// The states of `players` players' product chain, for refusing one too large up front.
 pub fn players_states(rules: &BoardRules, players: u32) -> u128 {
     let rest = rules.rest_squares().len() as u128 - 1;

@@ -37,6 +37,10 @@ pub struct GameParams {
     pub processes: u32,
     /// The largest product chain built for several players.
     pub max_states: u64,
+    /// Build the players' product chain however large (up to `max_states`), as an export
+    /// wants it; otherwise players whose product chain is too large to solve exactly race on
+    /// the one-player chain.
+    pub whole_chain: bool,
 }
 
 impl Default for GameParams {
@@ -49,6 +53,7 @@ impl Default for GameParams {
             p: Rational::from((1, 2)),
             processes: 11,
             max_states: 2_000_000,
+            whole_chain: false,
         }
     }
 }
@@ -63,6 +68,9 @@ pub struct Game {
     pub reward: Option<String>,
     /// Whether to show where the chain ends beside the target's answers.
     pub ends: bool,
+    /// Players racing on copies of the chain (see `chains::Race`), where their product chain
+    /// is too large to solve exactly.
+    pub race: Option<u32>,
 }
 
 /// Builds the game `name` with `params`.
@@ -89,6 +97,23 @@ pub fn build(name: &str, params: &GameParams) -> Result<Game, Error> {
                     target: Some("finish".into()),
                     reward: Some("turns".into()),
                     ends: false,
+                    race: None,
+                })
+            } else if !params.whole_chain
+                && (2..=4).contains(&params.players)
+                && board::players_states(&rules, params.players) > board::EXACT_PLAYERS_STATES as u128
+            {
+                // Too large to solve exactly: the players race on the one-player chain.
+                Ok(Game {
+                    chain: board::one_player(&rules)?,
+                    description: format!(
+                        "{what}, {} players taking turns, player 1 first: each walks the one-player chain",
+                        params.players
+                    ),
+                    target: Some("finish".into()),
+                    reward: Some("turns".into()),
+                    ends: false,
+                    race: Some(params.players),
                 })
             } else {
                 Ok(Game {
@@ -97,6 +122,7 @@ pub fn build(name: &str, params: &GameParams) -> Result<Game, Error> {
                     target: None,
                     reward: None,
                     ends: true,
+                    race: None,
                 })
             }
         }
@@ -109,6 +135,7 @@ pub fn build(name: &str, params: &GameParams) -> Result<Game, Error> {
             target: Some("over".into()),
             reward: Some("rounds".into()),
             ends: true,
+            race: None,
         }),
         "knuth-yao" => Ok(Game {
             chain: classic::knuth_yao(),
@@ -116,6 +143,7 @@ pub fn build(name: &str, params: &GameParams) -> Result<Game, Error> {
             target: Some("done".into()),
             reward: Some("flips".into()),
             ends: true,
+            race: None,
         }),
         "craps" => Ok(Game {
             chain: classic::craps(),
@@ -123,6 +151,7 @@ pub fn build(name: &str, params: &GameParams) -> Result<Game, Error> {
             target: Some("over".into()),
             reward: Some("rolls".into()),
             ends: true,
+            race: None,
         }),
         "herman" => Ok(Game {
             chain: herman::ring(params.processes)?,
@@ -130,6 +159,7 @@ pub fn build(name: &str, params: &GameParams) -> Result<Game, Error> {
             target: Some("stable".into()),
             reward: Some("steps".into()),
             ends: false,
+            race: None,
         }),
         _ => {
             let known: Vec<&str> = GAMES.iter().map(|g| g.0).collect();

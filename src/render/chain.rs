@@ -7,7 +7,7 @@ use super::number::{grouped, plural, significant};
 use super::svg::{Chart, Scale, Swatch, nice_step, ticks};
 use super::values::Value;
 use super::{Report, Style};
-use crate::chains::{ChainReport, Distribution, Estimate, Summary, TargetAnswer};
+use crate::chains::{ChainReport, Distribution, Estimate, RACE_PLACES, Race, Summary, TargetAnswer};
 use crate::engine::stats::{wilson95, z_score};
 use rug::Rational;
 use serde::Serialize;
@@ -161,6 +161,69 @@ impl EstimateView {
     }
 }
 
+/// One player's chance in a race, between exact bounds.
+#[derive(Clone, Debug, Serialize)]
+pub struct RacePlayerView {
+    pub player: u32,
+    /// The chance lies between these exact fractions.
+    pub lower: Value,
+    pub upper: Value,
+    /// The bounds to `places` decimal places, rounded outward (still bounds).
+    pub at_least: String,
+    pub at_most: String,
+}
+
+/// Who wins a race of players on copies of the chain (see `chains::Race`).
+#[derive(Clone, Debug, Serialize)]
+pub struct RaceView {
+    pub players: u32,
+    pub from: u32,
+    pub rounds: u32,
+    pub places: u32,
+    /// P(no player has reached the target within the rounds summed): each upper bound is its
+    /// lower bound plus this.
+    pub undecided: Value,
+    pub chances: Vec<RacePlayerView>,
+}
+
+impl RaceView {
+    fn of(r: &Race) -> RaceView {
+        let chances = r
+            .lower
+            .iter()
+            .zip(1..)
+            .map(|(lower, player)| {
+                let upper = Rational::from(lower + &r.undecided);
+                RacePlayerView {
+                    player,
+                    at_least: fixed_places(lower, RACE_PLACES, false),
+                    at_most: fixed_places(&upper, RACE_PLACES, true),
+                    lower: Value::of(lower),
+                    upper: Value(upper),
+                }
+            })
+            .collect();
+        RaceView {
+            players: r.players,
+            from: r.from,
+            rounds: r.rounds,
+            places: RACE_PLACES,
+            undecided: Value::of(&r.undecided),
+            chances,
+        }
+    }
+}
+
+/// `value` (at least 0) to `places` decimal places, rounded down, or up when `up`.
+fn fixed_places(value: &Rational, places: u32, up: bool) -> String {
+    let scale = rug::Integer::from(rug::Integer::u_pow_u(10, places));
+    let scaled = Rational::from(value * &scale);
+    let digits = if up { scaled.ceil() } else { scaled.floor() }.numer().to_string();
+    let digits = format!("{digits:0>width$}", width = places as usize + 1);
+    let (whole, fraction) = digits.split_at(digits.len() - places as usize);
+    format!("{whole}.{fraction}")
+}
+
 /// The `chain` (and `game`) document.
 #[derive(Clone, Debug, Serialize)]
 pub struct ChainView {
@@ -182,6 +245,8 @@ pub struct ChainView {
     pub visits: Option<Vec<VisitView>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub simulation: Option<EstimateView>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub race: Option<RaceView>,
 }
 
 impl ChainView {
@@ -209,6 +274,7 @@ impl ChainView {
                 v.iter().map(|(s, x)| VisitView { state: *s, expected_visits: Value::of(x) }).collect()
             }),
             simulation: r.estimate.as_ref().map(EstimateView::of),
+            race: r.race.as_ref().map(RaceView::of),
         }
     }
 }
@@ -290,6 +356,9 @@ impl Report for ChainView {
             list_or_none(&self.rewards)
         ));
         let several = self.initial_states > 1;
+        if let Some(race) = &self.race {
+            race_document(&mut doc, race, self.target.as_ref().map_or("", |t| t.target.as_str()));
+        }
         if let Some(t) = &self.target {
             target_document(&mut doc, t, several, style);
         }
@@ -346,6 +415,21 @@ impl Report for ChainView {
     }
 
     fn table(&self) -> Option<Table> {
+        if let Some(race) = &self.race {
+            let mut table = Table::new(vec![
+                right("player"),
+                left("lower"),
+                right("at_least"),
+                left("upper"),
+                right("at_most"),
+            ]);
+            for c in &race.chances {
+                let [lower, _] = c.lower.cells();
+                let [upper, _] = c.upper.cells();
+                table.row(vec![c.player.to_string(), lower, c.at_least.clone(), upper, c.at_most.clone()]);
+            }
+            return Some(table);
+        }
         if let Some(t) = &self.target {
             if let Some(d) = &t.distribution {
                 let mut table = Table::new(vec![right("steps"), left("probability"), left("cumulative")]);
@@ -387,6 +471,38 @@ impl Report for ChainView {
         }
         Some(table)
     }
+}
+
+fn race_document(doc: &mut Doc, race: &RaceView, target: &str) {
+    doc.heading(format!(
+        "Who wins: {} players taking turns from state {}, player 1 first",
+        race.players, race.from
+    ));
+    doc.para(format!(
+        "Each player walks the chain on its own, one step a turn; the first to reach {target} wins."
+    ));
+    doc.para(format!(
+        "After {} rounds no player has arrived with probability {}: each chance lies between the \
+         chance of winning within those rounds and that plus this, two exact fractions (in --json \
+         and --csv). The exact chances are fractions of the players' product chain, too large to \
+         solve.",
+        grouped(race.rounds),
+        race.undecided.decimal()
+    ));
+    let places = race.places;
+    let mut table = Table::new(vec![
+        right("player"),
+        right("chance"),
+        left(&format!("at least ({places} places)")),
+        left(&format!("at most ({places} places)")),
+    ]);
+    for c in &race.chances {
+        // Six digits are certain when both bounds round to them.
+        let (low, high) = (c.lower.decimal(), c.upper.decimal());
+        let chance = if low == high { low } else { format!("{low} to {high}") };
+        table.row(vec![c.player.to_string(), chance, c.at_least.clone(), c.at_most.clone()]);
+    }
+    doc.table(table);
 }
 
 fn target_document(doc: &mut Doc, t: &TargetView, several: bool, style: Style) {

@@ -9,6 +9,7 @@ pub mod graph;
 pub mod linear;
 pub mod modular;
 pub mod questions;
+pub mod race;
 pub mod sample;
 pub mod weighted;
 
