@@ -168,6 +168,15 @@ fn a_board_game_from_a_rules_file() {
     // E0 = 1 + (E1 + E2)/2, E1 = 1 + E2/2, E2 = 1 + E2/2 = 2: E1 = 2, E0 = 3.
     let v = json(&["game", "board", "--rules", rules.to_str().unwrap()]);
     assert_eq!(fraction(&v["target"]["expected_steps"]["average"]), "3");
+    // Twos only, to an odd goal: never reached, an answer; a race to it is never decided.
+    std::fs::write(&rules, "squares 99\ndie 0 1\novershoot stay\n").unwrap();
+    let v = json(&["game", "board", "--rules", rules.to_str().unwrap()]);
+    assert_eq!(fraction(&v["target"]["reach"]["average"]), "0");
+    assert_eq!(v["target"]["steps_finite"], false);
+    fails_with(
+        &["game", "board", "--rules", rules.to_str().unwrap(), "--players", "3"],
+        "from state 0 the target may never be reached",
+    );
     std::fs::write(&rules, "squares 3\nspinner 1-2\nladder 1 9\n").unwrap();
     fails_with(
         &["game", "board", "--rules", rules.to_str().unwrap()],

@@ -218,6 +218,8 @@ pub fn one_player(rules: &BoardRules) -> Result<ExplicitChain, Error> {
     let total = rules.total_weight();
     let mut b = Builder::new(squares.len() as u64).map_err(chain_error)?;
     b.declare_reward("turns");
+    // Declared even where no spin reaches the goal: the answer is then that it is never reached.
+    b.declare_label("finish");
     for &s in &squares {
         let i = index(s);
         if s == rules.squares {
