@@ -162,9 +162,9 @@ async fn the_page_plays_a_game_with_the_clis_odds() {
     assert_eq!(fits, serde_json::Value::Bool(true), "the page is wider than a phone's screen");
     std::fs::write(docs.join("coach-phone.png"), client.screenshot().await.unwrap()).unwrap();
     // A long answer: the page shows the server's progress while it waits, then the refusal
-    // (the 28-hole triangle's future is too large for the server's coach).
-    client.find(Locator::Id("boards")).await.unwrap().select_by_value("triangle7").await.unwrap();
-    click("A").await;
+    // (the European board's future from a full board is too large for the coach).
+    client.find(Locator::Id("boards")).await.unwrap().select_by_value("european").await.unwrap();
+    click("d4").await;
     let (started, mut progress_seen) = (Instant::now(), false);
     loop {
         let status = client.find(Locator::Id("status")).await.unwrap().text().await.unwrap();
@@ -172,7 +172,10 @@ async fn the_page_plays_a_game_with_the_clis_odds() {
         if status.contains("too many for the coach") {
             break;
         }
-        assert!(started.elapsed() < Duration::from_secs(60), "on triangle7 the page says {status:?}");
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "on the European board the page says {status:?}"
+        );
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     assert!(progress_seen, "the page showed no progress while it waited");

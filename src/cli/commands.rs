@@ -384,7 +384,8 @@ pub fn serve(args: super::args::ServeArgs) -> Answer {
         boards.retain(|b| b.name() != extra.name());
         boards.insert(0, extra);
     }
-    let req = super::serve::ServeRequest { host: args.host.clone(), port: args.port, boards };
+    let memory = super::limits::read(None).budget().map(|b| b.bytes);
+    let req = super::serve::ServeRequest { host: args.host.clone(), port: args.port, boards, memory };
     super::serve::run(req)?;
     // Stopped by a signal: nothing more to say on stdout.
     if super::interrupt::token().is_cancelled() {

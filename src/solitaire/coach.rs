@@ -55,6 +55,11 @@ const FORWARD_FROM: usize = 500_000;
 /// [`Coach::with_limit`] sets another.
 pub const MAX_POSITIONS: usize = 30_000_000;
 
+/// Memory a coach answer takes at its peak, per position of the future (up to symmetry):
+/// 2.93 GB over the English board's 23.5 million from a full board, 1.87 GB over 17.5
+/// million after four jumps. For a caller that sets the limit from the memory it has.
+pub const BYTES_PER_POSITION: u64 = 128;
+
 /// What random play from a position leads to, exactly.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Odds {
@@ -590,14 +595,17 @@ impl<'a> Coach<'a> {
 
     /// The advice for `pos`, and for every position one of its jumps leads to (in the order
     /// of its jumps), from the same pass: the values of the two layers below a position are
-    /// all the advice for it needs, so a page can answer the next jump at once.
+    /// all the advice for it needs, so a page can answer the next jump at once. Where the
+    /// future is large enough for the coach to keep only the odds below the position (see
+    /// [`FORWARD_FROM`]), the positions ahead have no distribution of pegs left and are left
+    /// out: each is answered when asked.
     pub fn advise_ahead(&self, pos: Pegs) -> Result<(Advice, Vec<Advice>), Error> {
         let pos = pos & self.board.full();
-        let mut top = self.evaluate(pos, Kept::PegsLeft)?;
+        let mut top = self.evaluate(pos, Kept::Odds)?;
         let (children, grandchildren) = (top.children.take(), top.grandchildren.take());
         let here =
             self.advice_at(pos, self.oriented(&top.here, 0, IDENTITY), top.pegs_left, children.as_ref());
-        let ahead = match &children {
+        let ahead = match children.as_ref().filter(|c| c.kept == Kept::PegsLeft) {
             Some(children) => here
                 .jumps
                 .iter()

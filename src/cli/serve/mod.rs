@@ -6,8 +6,8 @@
 //!
 //! A computation runs off the request threads (`spawn_blocking`, at most one per core at a
 //! time), within a time budget, and answers are cached, with the answers for every position
-//! one jump ahead (the same pass gives them). Bad requests get a 4xx with a one-line JSON
-//! error.
+//! one jump ahead where the same pass gives them (a future of fewer than 500,000 positions up
+//! to symmetry). Bad requests get a 4xx with a one-line JSON error.
 
 use crate::cli::interrupt;
 use crate::cli::progress::layer_words;
@@ -31,10 +31,6 @@ const PAGE: &str = include_str!("page.html");
 
 /// The longest a coach answer may take before the request is answered with an error.
 const BUDGET: Duration = Duration::from_secs(30);
-/// The most positions (up to symmetry) one answer follows: about 8 s and 0.7 GB on the
-/// English board, inside the budget; larger futures are refused at once rather than cut off
-/// by it.
-const MAX_POSITIONS: usize = 5_000_000;
 /// Answers kept (each a JSON text of a few KB).
 const CACHE_ENTRIES: usize = 20_000;
 /// The largest request body read (the API takes none).
@@ -46,6 +42,8 @@ type Key = (String, u64, String);
 
 struct Shared {
     boards: Vec<Board>,
+    /// The most positions (up to symmetry) one answer follows (see [`ServeRequest`]).
+    max_positions: usize,
     cache: Mutex<HashMap<Key, String>>,
     /// What each computation under way is doing, for `/api/progress`.
     progress: Mutex<HashMap<Key, String>>,
@@ -61,6 +59,19 @@ pub struct ServeRequest {
     pub host: String,
     pub port: u16,
     pub boards: Vec<Board>,
+    /// The memory the server may use (bytes), if known: the answers computed side by side
+    /// (one per core) share it, and a future too large for an answer's share is refused at
+    /// once rather than left to exhaust it.
+    pub memory: Option<u64>,
+}
+
+/// The most positions (up to symmetry) one answer may follow: the coach's own limit (the
+/// English board from a full board, 23.5 million, takes about 13 s), or less where `memory`
+/// shared by `workers` answers would not hold it.
+fn positions_limit(memory: Option<u64>, workers: usize) -> usize {
+    let share = memory.map_or(u64::MAX, |bytes| bytes / workers.max(1) as u64);
+    let fits = share / pegchain::solitaire::coach::BYTES_PER_POSITION;
+    pegchain::solitaire::coach::MAX_POSITIONS.min(usize::try_from(fits).unwrap_or(usize::MAX))
 }
 
 /// Serves until interrupted; prints the address on stdout first.
@@ -83,7 +94,8 @@ async fn serve(req: ServeRequest) -> Result<(), Error> {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let workers = Arc::new(tokio::sync::Semaphore::new(cores));
     let (cache, progress) = (Mutex::new(HashMap::new()), Mutex::new(HashMap::new()));
-    let shared = Arc::new(Shared { boards: req.boards, cache, progress, workers });
+    let max_positions = positions_limit(req.memory, cores);
+    let shared = Arc::new(Shared { boards: req.boards, max_positions, cache, progress, workers });
     let app = Router::new()
         .route("/", get(page))
         .route("/api/boards", get(boards))
@@ -208,6 +220,7 @@ async fn coach(State(shared): State<Arc<Shared>>, query: CoachQueryResult) -> Re
     let stop = StopOnDrop(Cancel::new());
     let cancel = stop.0.clone();
     let (workers, reporter, key_here) = (shared.workers.clone(), shared.clone(), key.clone());
+    let max_positions = shared.max_positions;
     let work = async move {
         // Cleared when the request ends (answered, refused or cut off), and again when the
         // computation ends, which a cancelled one does soon after.
@@ -219,7 +232,7 @@ async fn coach(State(shared): State<Arc<Shared>>, query: CoachQueryResult) -> Re
             let shown = (reporter.clone(), key_here.clone(), &board);
             let (here, ahead) = Coach::new(&board, policy)
                 .with_cancel(cancel)
-                .with_limit(MAX_POSITIONS)
+                .with_limit(max_positions)
                 .with_progress(move |p| shown.0.tell(&shown.1, Some(layer_words(shown.2, p))))
                 .advise_ahead(position)?;
             // The answers for the positions one jump ahead come with it: the next click is
@@ -301,5 +314,21 @@ struct StopOnDrop(Cancel);
 impl Drop for StopOnDrop {
     fn drop(&mut self) {
         self.0.cancel();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::positions_limit;
+    use pegchain::solitaire::coach::{BYTES_PER_POSITION, MAX_POSITIONS};
+
+    #[test]
+    fn each_answer_gets_its_share_of_the_memory() {
+        assert_eq!(positions_limit(None, 2), MAX_POSITIONS);
+        // 20 GB shared by two answers: the coach's own limit holds.
+        assert_eq!(positions_limit(Some(20_000_000_000), 2), MAX_POSITIONS);
+        // 2 GB shared by two: 1 GB each, at 128 bytes a position.
+        assert_eq!(positions_limit(Some(2_000_000_000), 2), (1_000_000_000 / BYTES_PER_POSITION) as usize);
+        assert_eq!(positions_limit(Some(0), 0), 0);
     }
 }
