@@ -54,6 +54,23 @@ fn positions_and_classes_are_counted_once_over_every_process() {
     }
 }
 
+/// Held to 6 MB each, two processes take the steps of the 21-hole triangle in rounds (one
+/// alone is refused at 8 MB), sending each round's children to their owners as it ends: the
+/// reports are one process's without a budget, field for field.
+#[test]
+fn processes_held_to_a_budget_send_their_children_round_by_round() {
+    let board = board::builtin("triangle6").unwrap();
+    let alone = Analysis::new(&board).exact(&Starts::All, &EngineConfig::default(), &mut |_| ()).unwrap();
+    let tight = EngineConfig { memory_budget: Some(6_000_000), ..EngineConfig::default() };
+    assert!(
+        Analysis::new(&board).exact(&Starts::All, &tight, &mut |_| ()).is_err(),
+        "one process alone fits"
+    );
+    for (exact, _) in reports_on("triangle6", 2, &tight) {
+        assert_eq!(exact, format!("{alone:?}"));
+    }
+}
+
 #[cfg(feature = "mpi")]
 mod under_mpirun {
     use std::process::{Command, Output};

@@ -17,7 +17,8 @@
 //!
 //! A run may be shared by several processes (`across`, over an [`Exchange`]): each owns the
 //! states of some hash shards, and between the steps the processes agree on the next rank,
-//! the lcm L and the numerators' width, and each child goes to its owner.
+//! the lcm L and the numerators' width, and each child goes to its owner, which adds it to
+//! the same shard tables as it arrives (each round's children, in a step taken in rounds).
 
 mod across;
 mod alloc;
@@ -252,6 +253,8 @@ where
     let hasher = parents::shard_hasher();
     let across = options.across;
     let exchange: &dyn Exchange = across.as_ref().map_or(&Solo, |a| a.exchange);
+    // Several processes share the run: children go to their owners.
+    let routed = across.is_some() && exchange.processes() > 1;
     let owner = |s: &C::State| parents::shard_of(&hasher, s) % exchange.processes();
     let start = chain.canonical(start);
     let mut run = match options.resume.take() {
@@ -307,21 +310,28 @@ where
         if let Some(cb) = options.on_layer.as_mut() {
             cb(&Layer::of(rank, &layer, (denominator, pass), (exchange, sent)));
         }
-        let scan = (|| {
+        // A step too big for the budget at once is taken in rounds, each building the
+        // edges of a part of the parents; the first pass finds every parent's move total.
+        // The children's width, projected: one word per prime, or a limb more than now.
+        let rounds = (|| {
             stop(options.cancel)?;
             budget::check_layer(rank, n as u64, max_layer)?;
-            // A step too big for the budget at once is taken in rounds, each building the
-            // edges of a part of the parents; the first pass finds every parent's move total.
-            // The children's width, projected: one word per prime, or a limb more than now.
             let next = numbers.lanes().unwrap_or(layer.stride + 1);
-            let rounds =
-                budget::rounds::<C::State>(options.memory_budget, rank, (n, layer.stride, next), history)?;
+            budget::rounds::<C::State>(options.memory_budget, rank, (n, layer.stride, next), history)
+        })();
+        // Shared, every process takes as many rounds as the one that needs most: each round's
+        // children are sent to their owners as it ends, so the processes meet once a round.
+        let rounds = match routed {
+            true => agreed_rounds(exchange, rounds),
+            false => rounds,
+        };
+        let scan = rounds.and_then(|rounds| {
             let parts = (&hasher, 0..n, parents::round(0, rounds, n));
             let scan = parents::scan(chain, &layer, rank, (mode, numbers), &classify, parts, options.cancel)?;
             // A cancelled scan stops early with partial findings: drop them.
             stop(options.cancel)?;
             Ok((scan, rounds))
-        })();
+        });
         let (scan, rounds) = match scan {
             Ok((scan, rounds)) => (Ok(scan), rounds),
             Err(e) => (Err(e), 1),
@@ -358,7 +368,7 @@ where
             }
             Mode::Paths => facts.iter().map(|f| f.paths_stride).max().unwrap_or(1),
         };
-        let children = (|| {
+        let shares = (|| {
             let budget = options.memory_budget;
             budget::check_step::<C::State>(
                 budget,
@@ -367,38 +377,81 @@ where
                 stride,
                 history,
             )?;
-            let shares = factors::shares(&layer, &scan.totals, &scale, (mode, numbers), stride)?;
-            let mut sums = shards::Sums::new();
-            let mut add = |edges, round| {
-                let last = round + 1 == rounds;
-                sums.add(edges, &shares, (stride, numbers), (rank, max_layer), last, options.cancel)
-            };
-            // The parents are freed now unless later rounds need them.
-            let layer = (rounds > 1).then_some(layer);
-            add(scan.edges, 0)?;
-            if let Some(layer) = &layer {
-                for r in 1..rounds {
+            factors::shares(&layer, &scan.totals, &scale, (mode, numbers), stride)
+        })();
+        // The parents are freed now unless later rounds need them.
+        let layer = (rounds > 1).then_some(layer);
+        // Round r's edges: the first round's from the scan above, the others' scanned now.
+        let mut first_edges = Some(scan.edges);
+        let mut edges_of = |r: usize| -> Result<parents::Shards<C::State>, EngineError> {
+            match (r, &layer) {
+                (0, _) => Ok(first_edges.take().expect("the first round's edges")),
+                (_, Some(layer)) => {
                     stop(options.cancel)?;
                     let part = parents::round(r, rounds, n);
                     let parts = (&hasher, part.clone(), part);
-                    let scan =
-                        parents::scan(chain, layer, rank, (mode, numbers), &classify, parts, options.cancel)?;
-                    add(scan.edges, r)?;
+                    Ok(parents::scan(chain, layer, rank, (mode, numbers), &classify, parts, options.cancel)?
+                        .edges)
                 }
+                (_, None) => unreachable!("the parents are kept for every round after the first"),
             }
-            // A cancelled sum stops early with partial sums: drop them.
-            stop(options.cancel)?;
-            Ok(sums.children())
-        })();
-        // The processes meet: each child goes to the process that owns it.
+        };
         let (batches, bytes) = match &across {
-            Some(across) if exchange.processes() > 1 => across.route(children, stride)?,
-            _ => (vec![exchange::together(exchange, children)?], 0),
+            Some(across) if routed => {
+                // Each round's children are summed here, sent to their owners, and added up
+                // there with what the other processes sent: a process holds its share of the
+                // next layer and one round's children, not the children of all its parents.
+                let mut owned = shards::Sums::new();
+                let (mut failed, mut bytes) = (shares.as_ref().err().cloned(), 0);
+                for r in 0..rounds {
+                    let children = match (&failed, &shares) {
+                        (None, Ok(shares)) => (|| {
+                            let mut sums = shards::Sums::new();
+                            let edges = edges_of(r)?;
+                            sums.add(
+                                edges,
+                                shares,
+                                (stride, numbers),
+                                (rank, max_layer),
+                                true,
+                                options.cancel,
+                            )?;
+                            // A cancelled sum stops early with partial sums: drop them.
+                            stop(options.cancel)?;
+                            Ok(sums.children())
+                        })(),
+                        (Some(e), _) | (None, Err(e)) => Err(e.clone()),
+                    };
+                    // The processes meet: each child goes to the process that owns it.
+                    let (received, sent) = across.route(children, stride)?;
+                    bytes += sent;
+                    if let Err(e) = owned.merge(received, (stride, numbers), (rank, max_layer)) {
+                        failed = Some(e);
+                    }
+                }
+                exchange::together(exchange, failed.map_or(Ok(()), Err))?;
+                (owned.children(), bytes)
+            }
+            _ => {
+                let children = shares.and_then(|shares| {
+                    let mut sums = shards::Sums::new();
+                    for r in 0..rounds {
+                        let last = r + 1 == rounds;
+                        let edges = edges_of(r)?;
+                        sums.add(edges, &shares, (stride, numbers), (rank, max_layer), last, options.cancel)?;
+                    }
+                    // A cancelled sum stops early with partial sums: drop them.
+                    stop(options.cancel)?;
+                    Ok(sums.children())
+                });
+                (exchange::together(exchange, children)?, 0)
+            }
         };
         sent = bytes;
         if n > 0 {
             history.previous_len = n;
         }
+        let batches = vec![batches];
 
         // Mass still waiting at lower ranks moves to the new denominator too.
         carried = (|| {
@@ -420,6 +473,18 @@ where
         _ => run.absorbed,
     };
     Ok(Reached { absorbed, lanes, denominator: run.denominator })
+}
+
+/// The most rounds any process needs for its part of the step (each process projects its
+/// own), or the first failure among them, on every process alike.
+fn agreed_rounds(exchange: &dyn Exchange, rounds: Result<usize, EngineError>) -> Result<usize, EngineError> {
+    let mine = rounds.map(|r| (r as u64).to_le_bytes().to_vec());
+    let all = exchange::gather(exchange, mine)?;
+    Ok(all
+        .iter()
+        .filter_map(|b| Some(u64::from_le_bytes(b.get(..8)?.try_into().ok()?) as usize))
+        .max()
+        .unwrap_or(1))
 }
 
 /// What the processes tell each other about their part of a layer before its step.

@@ -131,6 +131,35 @@ impl<S: Copy + Eq + Hash + Send> Sums<S> {
             .collect()
     }
 
+    /// Adds children summed elsewhere (a shard's keys and their `stride`-word numerators,
+    /// from each of `batches`) to the same sums, each child once: the owner of a shard adds
+    /// up what every process sent it, round by round. As [`Sums::add`], a shard holding more
+    /// children than `limit` is refused below the rank `from`.
+    pub fn merge(
+        &mut self,
+        batches: Vec<Vec<Children<S>>>,
+        (stride, numbers): (usize, &Numbers),
+        (from, limit): (u32, u64),
+    ) -> Result<(), EngineError> {
+        let mut by_shard: Vec<Vec<Children<S>>> = (0..SHARDS).map(|_| Vec::new()).collect();
+        for batch in batches {
+            for (s, children) in batch.into_iter().enumerate() {
+                if !children.0.is_empty() {
+                    by_shard[s].push(children);
+                }
+            }
+        }
+        by_shard
+            .into_par_iter()
+            .zip(self.shards.par_iter_mut())
+            .map(|(parts, sum)| {
+                let count: usize = parts.iter().map(|c| c.0.len()).sum();
+                check_layer(from.saturating_sub(1), (sum.keys.len() + count) as u64, limit)?;
+                parts.iter().try_for_each(|(keys, nums)| sum.merge(keys, nums, (stride, numbers)))
+            })
+            .collect()
+    }
+
     /// The children of every shard, with their numerators (`stride` words each).
     pub fn children(self) -> Vec<Children<S>> {
         self.shards.into_iter().map(|s| (s.keys, s.arena)).collect()
@@ -176,28 +205,62 @@ impl<S: Copy + Eq + Hash> ShardSum<S> {
                 if (keys.len() + 1) * 4 > slots.slots.len() * 3 {
                     slots.reserve((keys.len() + 1) * 2, keys, hasher).map_err(refused)?;
                 }
-                let child = e.child;
-                let mask = slots.slots.len() - 1;
-                let mut at = slots.home(hasher.hash_one(child));
-                let slot = loop {
-                    match slots.slots[at] {
-                        0 => {
-                            alloc::push(keys, child)?;
-                            alloc::reserve(arena, stride)?;
-                            arena.resize(arena.len() + stride, 0);
-                            slots.slots[at] = keys.len() as u32;
-                            break keys.len() - 1;
-                        }
-                        i if keys[i as usize - 1] == child => break i as usize - 1,
-                        _ => at = (at + 1) & mask,
-                    }
-                };
+                let slot = slot_of(slots, keys, arena, e.child, hasher.hash_one(e.child), stride)?;
                 let parent = e.parent as usize;
                 let src = &shares[parent * stride..(parent + 1) * stride];
                 numbers.add_mul(&mut arena[slot * stride..(slot + 1) * stride], src, list.weight(k) as u64);
             }
         }
         Ok(())
+    }
+}
+
+impl<S: Copy + Eq + Hash> ShardSum<S> {
+    /// Adds each of `keys` with its numerator (`stride` words of `nums`): to the child's sum
+    /// where the shard has it, else as a new child.
+    fn merge(
+        &mut self,
+        keys: &[S],
+        nums: &[u64],
+        (stride, numbers): (usize, &Numbers),
+    ) -> Result<(), EngineError> {
+        let refused = |_| EngineError::AllocationFailed { bytes: keys.len() as u64 * 6 };
+        let hasher = &slot_hasher();
+        let ShardSum { slots, keys: own, arena } = self;
+        slots.reserve(own.len() + keys.len(), own, hasher).map_err(refused)?;
+        for (&key, num) in keys.iter().zip(nums.chunks_exact(stride)) {
+            let slot = slot_of(slots, own, arena, key, hasher.hash_one(key), stride)?;
+            numbers.add_mul(&mut arena[slot * stride..(slot + 1) * stride], num, 1);
+        }
+        Ok(())
+    }
+}
+
+/// The index of `child` (whose slot hash is `hash`) among a shard's `keys`: found by its
+/// slot, or added with a numerator of `stride` zero words. The table has room for it.
+#[inline]
+fn slot_of<S: Copy + Eq>(
+    slots: &mut Slots,
+    keys: &mut Vec<S>,
+    arena: &mut Vec<u64>,
+    child: S,
+    hash: u64,
+    stride: usize,
+) -> Result<usize, EngineError> {
+    let mask = slots.slots.len() - 1;
+    let mut at = slots.home(hash);
+    loop {
+        match slots.slots[at] {
+            0 => {
+                alloc::push(keys, child)?;
+                alloc::reserve(arena, stride)?;
+                arena.resize(arena.len() + stride, 0);
+                slots.slots[at] = keys.len() as u32;
+                return Ok(keys.len() - 1);
+            }
+            i if keys[i as usize - 1] == child => return Ok(i as usize - 1),
+            _ => at = (at + 1) & mask,
+        }
     }
 }
 
@@ -227,6 +290,26 @@ mod tests {
         assert!(children.iter().enumerate().all(|(s, c)| s == 3 || c.0.is_empty()));
         let err = Sums::new().add(edges.clone(), &shares, exact, (4, 4), true, None).unwrap_err();
         assert_eq!(err, EngineError::LayerTooLarge { rank: 3, states: 5, limit: 4 });
+        // Children summed by two other processes, added up here: each child once.
+        let mut owned: Sums<u8> = Sums::new();
+        let sent = |keys: Vec<u8>, nums: Vec<u64>| {
+            let mut batch: Vec<Children<u8>> = (0..SHARDS).map(|_| (Vec::new(), Vec::new())).collect();
+            batch[3] = (keys, nums);
+            batch
+        };
+        owned
+            .merge(
+                vec![sent(vec![7, 9], vec![35, 0, 13, 0]), sent(vec![9, 4], vec![u64::MAX, 0, 1, 0])],
+                exact,
+                (4, 5),
+            )
+            .unwrap();
+        owned.merge(vec![sent(vec![7], vec![1, 0])], exact, (4, 5)).unwrap();
+        assert_eq!(owned.children()[3], (vec![7, 9, 4], vec![36, 0, 12, 1, 1, 0]));
+        let mut full: Sums<u8> = Sums::new();
+        let err =
+            full.merge(vec![sent(vec![7, 9], vec![1, 0, 1, 0]), sent(vec![4], vec![1, 0])], exact, (4, 2));
+        assert_eq!(err.unwrap_err(), EngineError::LayerTooLarge { rank: 3, states: 3, limit: 2 });
         // A second round adds to the same children.
         let mut sums = Sums::new();
         sums.add(edges.clone(), &shares, exact, (4, 7), false, None).unwrap();
