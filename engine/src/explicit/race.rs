@@ -9,8 +9,9 @@
 //! mass left, S_K^n (every walker still out after K rounds), is the one thing not yet shared
 //! out, so each chance lies between its sum and its sum plus S_K^n, both exact fractions. The
 //! exact chances themselves are the product chain's, whose fractions grow with its size (4,335
-//! digits for two players of Chutes and Ladders, hundreds of thousands for three): the bounds
-//! close geometrically and cost K sweeps of the one-walker chain.
+//! digits for two players of Chutes and Ladders; for three, by the degree of the product
+//! chain's determinant, up to some 400,000): the bounds close geometrically and cost K sweeps
+//! of the one-walker chain.
 
 use super::ExplicitChain;
 use super::linear::SolveError;
