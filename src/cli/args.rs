@@ -162,6 +162,7 @@ pub struct GamesArgs {
 #[derive(Args, Debug, Clone)]
 pub struct GameSettings {
     /// Players taking turns (board games): 1 for the length of a game, 2 to 4 for who wins
+    /// (exactly, or between exact bounds 10^-30 apart where their product chain is too large)
     #[arg(long, default_value_t = 1)]
     pub players: u32,
     /// A board game's rules file (game `board`)
