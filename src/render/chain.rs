@@ -482,12 +482,12 @@ fn race_document(doc: &mut Doc, race: &RaceView, target: &str) {
         "Each player walks the chain on its own, one step a turn; the first to reach {target} wins."
     ));
     doc.para(format!(
-        "After {} rounds no player has arrived with probability {}: each chance lies between the \
-         chance of winning within those rounds and that plus this, two exact fractions (in --json \
-         and --csv). The exact chances are fractions of the players' product chain, too large to \
-         solve.",
-        grouped(race.rounds),
-        race.undecided.decimal()
+        "After {rounds} rounds no player has arrived with probability {left} only: each chance \
+         lies between the chance of winning within those rounds and that plus {left}, two exact \
+         fractions (in --json and --csv). The exact chances are fractions of the players' product \
+         chain, too large to solve.",
+        rounds = grouped(race.rounds),
+        left = race.undecided.decimal()
     ));
     let places = race.places;
     let mut table = Table::new(vec![
