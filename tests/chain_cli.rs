@@ -157,6 +157,21 @@ fn three_players_race_on_the_one_player_chain() {
     assert_eq!(total, 1);
     let csv = stdout(&["game", "chutes-and-ladders", "--players", "3", "--csv"]);
     assert!(csv.starts_with("player,lower,at_least,upper,at_most\n1,"), "{csv}");
+    // The same race on the one-player chain from a file: the same chances, fraction for fraction.
+    let dir = scratch("race-from-a-file");
+    let drn = dir.join("cl.drn");
+    pegchain()
+        .args(["export", "--game", "chutes-and-ladders", "--drn", drn.to_str().unwrap()])
+        .assert()
+        .success();
+    let drn = drn.to_str().unwrap();
+    let from_file = json(&["chain", drn, "--target", "finish", "--players", "3"]);
+    assert_eq!(from_file["race"], v["race"]);
+    fails_with(&["chain", drn, "--players", "3"], "a race is won by reaching a target: name the target");
+    fails_with(
+        &["chain", drn, "--target", "finish", "--players", "0"],
+        "--players takes 1 to 64 players, not 0",
+    );
 }
 
 #[test]

@@ -145,6 +145,11 @@ pub struct ChainArgs {
     pub trew: Option<PathBuf>,
     #[command(flatten)]
     pub question: QuestionArgs,
+    /// N players, each walking its own copy of the chain from the (first) initial state,
+    /// taking turns: each one's chance of reaching the target first, between exact bounds
+    /// 10^-30 apart
+    #[arg(long, value_name = "N")]
+    pub players: Option<u32>,
     #[command(flatten)]
     pub output: OutputArgs,
     /// Nothing on stderr but errors

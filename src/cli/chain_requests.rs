@@ -79,9 +79,21 @@ fn parse_states(list: &str) -> Result<Vec<u64>, Error> {
         .collect()
 }
 
+/// The most players a race on a chain from a file takes (each round multiplies numbers as
+/// long as the players' count).
+const MAX_RACE_PLAYERS: u32 = 64;
+
 impl ChainArgs {
     pub fn validate(&self) -> Result<ChainRequest, Error> {
-        let (question, svg) = self.question.validate(None, None, false)?;
+        let (mut question, svg) = self.question.validate(None, None, false)?;
+        if let Some(players) = self.players {
+            if !(1..=MAX_RACE_PLAYERS).contains(&players) {
+                return Err(Error::Invalid(format!(
+                    "--players takes 1 to {MAX_RACE_PLAYERS} players, not {players}"
+                )));
+            }
+            question.race = Some(players);
+        }
         let budget = super::limits::read(None).budget().map(|b| b.bytes);
         let chain = read_model(self, budget)?;
         Ok(ChainRequest {
