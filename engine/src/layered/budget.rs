@@ -84,12 +84,14 @@ pub(super) fn rounds<S>(
     rank: u32,
     (n, stride, next_stride): (usize, usize, usize),
     history: &History,
+    shared: bool,
 ) -> Result<usize, EngineError> {
     let moves = (n as f64 * history.moves_per_state) as u64;
     let mut rounds = 1;
     loop {
-        let fits = check_scan::<S>(budget, rank, (n, stride), rounds, history)
-            .and_then(|()| check_step::<S>(budget, rank, (n, stride, moves, rounds), next_stride, history));
+        let fits = check_scan::<S>(budget, rank, (n, stride), rounds, history).and_then(|()| {
+            check_step::<S>(budget, rank, (n, stride, moves, rounds), next_stride, history, shared)
+        });
         match fits {
             Ok(()) => return Ok(rounds),
             Err(e) if rounds >= MAX_ROUNDS => return Err(e),
@@ -102,13 +104,16 @@ pub(super) fn rounds<S>(
 /// the parents themselves when the step goes in rounds, the edges of one of `rounds` rounds of
 /// its `moves`, and the next layer, projected from this layer's
 /// growth and capped by the moves (each child held with its key, numerator and about 24
-/// bytes of map).
+/// bytes of map). A process of a `shared` run also holds one round's children apart from
+/// the ones it owns, and for a while twice more: as the parcels it sends and as those it
+/// receives.
 pub(super) fn check_step<S>(
     budget: Option<u64>,
     rank: u32,
     (n, stride, moves, rounds): (usize, usize, u64, usize),
     next_stride: usize,
     history: &History,
+    shared: bool,
 ) -> Result<(), EngineError> {
     let Some(budget) = budget else { return Ok(()) };
     let edge_bytes = bytes_per_edge::<S>() as f64 / rounds as f64;
@@ -117,7 +122,10 @@ pub(super) fn check_step<S>(
     // In rounds the parents (`stride` words each) stay beside their shares for the rounds after
     // the first; in one step they are freed first.
     let parents = if rounds > 1 { n as u64 * (size_of::<S>() as u64 + 8 * stride as u64) } else { 0 };
-    let bytes = parents + n as u64 * entry + (moves as f64 * edge_bytes) as u64 + projected * (entry + 24);
+    let round_children = projected.min(moves / rounds as u64);
+    let sent = if shared { round_children * (3 * entry + 24) } else { 0 };
+    let bytes =
+        parents + n as u64 * entry + (moves as f64 * edge_bytes) as u64 + projected * (entry + 24) + sent;
     if bytes <= budget {
         return Ok(());
     }
@@ -138,10 +146,10 @@ mod tests {
         assert_eq!(err, EngineError::TooLarge { rank: 4, states: 1_000, bytes: 4_800, budget: 4_799 });
         // 100 states at 16 bytes, 300 edges at 16, and min(1000, 300) children at 16 + 24.
         let bytes = 100 * 16 + 300 * 16 + 300 * 40;
-        assert!(check_step::<u64>(Some(bytes), 5, (100, 1, 300, 1), 1, &h).is_ok());
-        let err = check_step::<u64>(Some(bytes - 1), 5, (100, 1, 300, 1), 1, &h).unwrap_err();
+        assert!(check_step::<u64>(Some(bytes), 5, (100, 1, 300, 1), 1, &h, false).is_ok());
+        let err = check_step::<u64>(Some(bytes - 1), 5, (100, 1, 300, 1), 1, &h, false).unwrap_err();
         assert_eq!(err, EngineError::TooLarge { rank: 4, states: 300, bytes, budget: bytes - 1 });
-        assert!(check_step::<u64>(None, 5, (100, 1, 300, 1), 1, &h).is_ok());
+        assert!(check_step::<u64>(None, 5, (100, 1, 300, 1), 1, &h, false).is_ok());
         // Two rounds halve the edges held at once: 100 * 32 bytes, then 100 * 24.
         assert!(check_scan::<u64>(Some(3_200), 5, (100, 1), 2, &h).is_ok());
         assert!(check_scan::<u64>(Some(3_199), 5, (100, 1), 2, &h).is_err());
@@ -155,10 +163,10 @@ mod tests {
         // (8-byte keys, 1 limb) besides.
         let parents = |rounds: u64| if rounds > 1 { 100 * 16 } else { 0 };
         let need = |rounds: u64| parents(rounds) + 100 * 24 + 800 / rounds * 16 + 100 * (24 + 24);
-        assert_eq!(rounds::<u64>(None, 5, (100, 1, 2), &h), Ok(1));
-        assert_eq!(rounds::<u64>(Some(need(1)), 5, (100, 1, 2), &h), Ok(1));
-        assert_eq!(rounds::<u64>(Some(need(1) - 1), 5, (100, 1, 2), &h), Ok(2));
-        assert_eq!(rounds::<u64>(Some(need(4)), 5, (100, 1, 2), &h), Ok(4));
-        assert!(rounds::<u64>(Some(100 * 16), 5, (100, 1, 2), &h).is_err());
+        assert_eq!(rounds::<u64>(None, 5, (100, 1, 2), &h, false), Ok(1));
+        assert_eq!(rounds::<u64>(Some(need(1)), 5, (100, 1, 2), &h, false), Ok(1));
+        assert_eq!(rounds::<u64>(Some(need(1) - 1), 5, (100, 1, 2), &h, false), Ok(2));
+        assert_eq!(rounds::<u64>(Some(need(4)), 5, (100, 1, 2), &h, false), Ok(4));
+        assert!(rounds::<u64>(Some(100 * 16), 5, (100, 1, 2), &h, false).is_err());
     }
 }

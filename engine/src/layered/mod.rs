@@ -317,7 +317,7 @@ where
             stop(options.cancel)?;
             budget::check_layer(rank, n as u64, max_layer)?;
             let next = numbers.lanes().unwrap_or(layer.stride + 1);
-            budget::rounds::<C::State>(options.memory_budget, rank, (n, layer.stride, next), history)
+            budget::rounds::<C::State>(options.memory_budget, rank, (n, layer.stride, next), history, routed)
         })();
         // Shared, every process takes as many rounds as the one that needs most: each round's
         // children are sent to their owners as it ends, so the processes meet once a round.
@@ -376,6 +376,7 @@ where
                 (n, layer.stride, scan.moves, rounds),
                 stride,
                 history,
+                routed,
             )?;
             factors::shares(&layer, &scan.totals, &scale, (mode, numbers), stride)
         })();
