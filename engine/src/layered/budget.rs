@@ -150,6 +150,13 @@ mod tests {
         let err = check_step::<u64>(Some(bytes - 1), 5, (100, 1, 300, 1), 1, &h, false).unwrap_err();
         assert_eq!(err, EngineError::TooLarge { rank: 4, states: 300, bytes, budget: bytes - 1 });
         assert!(check_step::<u64>(None, 5, (100, 1, 300, 1), 1, &h, false).is_ok());
+        // Shared: one round's children (300 in one round, 150 in two) besides, at 3 * 16 + 24.
+        let shared = bytes + 300 * 72;
+        assert!(check_step::<u64>(Some(shared), 5, (100, 1, 300, 1), 1, &h, true).is_ok());
+        assert!(check_step::<u64>(Some(shared - 1), 5, (100, 1, 300, 1), 1, &h, true).is_err());
+        let two = 100 * 16 + 100 * 16 + 150 * 16 + 300 * 40 + 150 * 72;
+        assert!(check_step::<u64>(Some(two), 5, (100, 1, 300, 2), 1, &h, true).is_ok());
+        assert!(check_step::<u64>(Some(two - 1), 5, (100, 1, 300, 2), 1, &h, true).is_err());
         // Two rounds halve the edges held at once: 100 * 32 bytes, then 100 * 24.
         assert!(check_scan::<u64>(Some(3_200), 5, (100, 1), 2, &h).is_ok());
         assert!(check_scan::<u64>(Some(3_199), 5, (100, 1), 2, &h).is_err());
