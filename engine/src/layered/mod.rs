@@ -397,7 +397,8 @@ where
                 (_, None) => unreachable!("the parents are kept for every round after the first"),
             }
         };
-        let (batches, bytes) = match &across {
+        // This process's children of the step, each once.
+        let (children, bytes) = match &across {
             Some(across) if routed => {
                 // Each round's children are summed here, sent to their owners, and added up
                 // there with what the other processes sent: a process holds its share of the
@@ -452,7 +453,6 @@ where
         if n > 0 {
             history.previous_len = n;
         }
-        let batches = vec![batches];
 
         // Mass still waiting at lower ranks moves to the new denominator too.
         carried = (|| {
@@ -462,10 +462,7 @@ where
                 lanes.values_mut().for_each(|sum| numbers.scale_residues(sum, &factor));
                 *denominator *= &scale.lcm;
             }
-            for batch in batches {
-                pending.receive(batch, stride, rank, |s| chain.rank(s))?;
-            }
-            Ok(())
+            pending.receive(children, stride, rank, |s| chain.rank(s))
         })();
         run.finished_layers += 1;
     }
