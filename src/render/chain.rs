@@ -3,7 +3,7 @@
 //! simulation beside them, as text, JSON, CSV and an SVG of the step distribution.
 
 use super::doc::{Doc, Table, left, right};
-use super::number::{grouped, plural, significant};
+use super::number::{fixed_places, grouped, plural, significant};
 use super::svg::{Chart, Scale, Swatch, nice_step, ticks};
 use super::values::Value;
 use super::{Report, Style};
@@ -212,16 +212,6 @@ impl RaceView {
             chances,
         }
     }
-}
-
-/// `value` (at least 0) to `places` decimal places, rounded down, or up when `up`.
-fn fixed_places(value: &Rational, places: u32, up: bool) -> String {
-    let scale = rug::Integer::from(rug::Integer::u_pow_u(10, places));
-    let scaled = Rational::from(value * &scale);
-    let digits = if up { scaled.ceil() } else { scaled.floor() }.numer().to_string();
-    let digits = format!("{digits:0>width$}", width = places as usize + 1);
-    let (whole, fraction) = digits.split_at(digits.len() - places as usize);
-    format!("{whole}.{fraction}")
 }
 
 /// The `chain` (and `game`) document.

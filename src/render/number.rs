@@ -311,9 +311,31 @@ pub fn plural(n: u64, one: &str, many: &str) -> String {
     format!("{} {}", grouped(n), if n == 1 { one } else { many })
 }
 
+/// `value` (at least 0) to `places` decimal places, rounded down, or up when `up`: a bound
+/// written in decimals stays a bound.
+pub fn fixed_places(value: &Rational, places: u32, up: bool) -> String {
+    let scale = Integer::from(Integer::u_pow_u(10, places));
+    let scaled = Rational::from(value * &scale);
+    let digits = if up { scaled.ceil() } else { scaled.floor() }.numer().to_string();
+    let digits = format!("{digits:0>width$}", width = places as usize + 1);
+    let (whole, fraction) = digits.split_at(digits.len() - places as usize);
+    format!("{whole}.{fraction}")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fixed_places_round_outward_as_asked() {
+        let third = Rational::from((1, 3));
+        assert_eq!(fixed_places(&third, 5, false), "0.33333");
+        assert_eq!(fixed_places(&third, 5, true), "0.33334");
+        assert_eq!(fixed_places(&Rational::from((1, 1000)), 2, true), "0.01");
+        assert_eq!(fixed_places(&Rational::from((1, 1000)), 2, false), "0.00");
+        assert_eq!(fixed_places(&Rational::from(1), 3, true), "1.000");
+        assert_eq!(fixed_places(&Rational::from((5, 2)), 1, false), "2.5");
+    }
 
     #[test]
     fn byte_sizes_read_in_decimal_units_to_three_digits() {
