@@ -59,16 +59,7 @@ pub const RACE_MOST_ROUNDS: u32 = 20_000;
 
 /// Who wins a race of players walking independent copies of the chain, taking turns (player
 /// 1 first): each chance between exact bounds, `lower[i]` and `lower[i] + undecided`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Race {
-    pub players: u32,
-    /// The state every player starts in.
-    pub from: u32,
-    pub rounds: u32,
-    pub lower: Vec<Rational>,
-    /// P(no player has reached the target after the rounds summed).
-    pub undecided: Rational,
-}
+pub use crate::engine::explicit::race::Race;
 
 /// The answers for one initial state.
 #[derive(Clone, Debug, PartialEq)]
@@ -266,9 +257,8 @@ fn race(chain: &ExplicitChain, target: &[bool], players: u32, cancel: &Cancel) -
         )));
     }
     let gap = Rational::from((1, rug::Integer::from(rug::Integer::u_pow_u(10, RACE_PLACES))));
-    let r = crate::engine::explicit::race::race(chain, target, from, players, &gap, RACE_MOST_ROUNDS, cancel)
-        .map_err(unsolved)?;
-    Ok(Race { players, from, rounds: r.rounds, lower: r.lower, undecided: r.undecided })
+    crate::engine::explicit::race::race(chain, target, from, players, &gap, RACE_MOST_ROUNDS, cancel)
+        .map_err(unsolved)
 }
 
 fn unsolved(e: SolveError) -> Error {

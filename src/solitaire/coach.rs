@@ -589,7 +589,7 @@ impl<'a> Coach<'a> {
     /// Every legal jump from `pos` with its odds and prospects.
     pub fn advise(&self, pos: Pegs) -> Result<Advice, Error> {
         let pos = pos & self.board.full();
-        let top = self.evaluate(pos, Kept::Odds)?;
+        let top = self.evaluate(pos)?;
         Ok(self.root_advice(pos, top))
     }
 
@@ -601,7 +601,7 @@ impl<'a> Coach<'a> {
     /// out: each is answered when asked.
     pub fn advise_ahead(&self, pos: Pegs) -> Result<(Advice, Vec<Advice>), Error> {
         let pos = pos & self.board.full();
-        let mut top = self.evaluate(pos, Kept::Odds)?;
+        let mut top = self.evaluate(pos)?;
         let (children, grandchildren) = (top.children.take(), top.grandchildren.take());
         let here =
             self.advice_at(pos, self.oriented(&top.here, 0, IDENTITY), top.pegs_left, children.as_ref());
@@ -675,7 +675,7 @@ impl<'a> Coach<'a> {
 
     /// What perfect play from `pos` can still do.
     pub fn prospects_of(&self, pos: Pegs) -> Result<Prospects, Error> {
-        Ok(self.oriented(&self.evaluate(pos, Kept::Odds)?.here, 0, IDENTITY))
+        Ok(self.oriented(&self.evaluate(pos)?.here, 0, IDENTITY))
     }
 
     fn too_many(&self) -> Error {
@@ -686,9 +686,9 @@ impl<'a> Coach<'a> {
         ))
     }
 
-    /// The values of `root` (a layer of one) and of the two layers below it, keeping what
-    /// `wanted` says below the root: its odds, or their distributions.
-    fn evaluate(&self, root: Pegs, wanted: Kept) -> Result<Top, Error> {
+    /// The values of `root` (a layer of one) and of the two layers below it, keeping below
+    /// the root the odds of a large future and the distributions of a small one.
+    fn evaluate(&self, root: Pegs) -> Result<Top, Error> {
         // A jump is kept as a 16-bit index.
         if self.moves.jumps().len() > usize::from(u16::MAX) {
             return Err(Error::Invalid(format!(
@@ -705,10 +705,7 @@ impl<'a> Coach<'a> {
         // The forward pass pays for itself on a large future; on a small one its passes over
         // the cores cost more than keeping every position's distribution.
         let classes: usize = layers.iter().map(|l| l.positions.len()).sum();
-        let kept = match wanted {
-            Kept::Odds if classes >= FORWARD_FROM => Kept::Odds,
-            _ => Kept::PegsLeft,
-        };
+        let kept = if classes >= FORWARD_FROM { Kept::Odds } else { Kept::PegsLeft };
         self.values_of(layers, kept)
     }
 

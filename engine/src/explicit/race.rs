@@ -22,6 +22,9 @@ use rug::{Integer, Rational};
 /// Each player's chance of reaching the target first, between exact bounds.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Race {
+    pub players: u32,
+    /// The state every player starts in.
+    pub from: u32,
     /// Rounds summed (every player has taken this many steps, or finished).
     pub rounds: u32,
     /// Player i's chance of winning within the rounds summed: the lower bound of its chance.
@@ -54,7 +57,7 @@ pub fn race(
         // Every walker starts at the target: the first player wins at once.
         let mut lower = vec![Rational::new(); n];
         lower[0] = Rational::from(1);
-        return Ok(Race { rounds: 0, lower, undecided: Rational::new() });
+        return Ok(Race { players, from, rounds: 0, lower, undecided: Rational::new() });
     }
     at[from as usize] = Integer::from(1);
     // Player i's wins over d^(n k), and the powers of d: d^n and d^(n - i) for i = 1..=n.
@@ -69,7 +72,7 @@ pub fn race(
             || rounds >= most_rounds
         {
             let lower = wins.into_iter().map(|w| Rational::from((w, all_rounds.clone()))).collect();
-            return Ok(Race { rounds, lower, undecided: Rational::from((left, all_rounds)) });
+            return Ok(Race { players, from, rounds, lower, undecided: Rational::from((left, all_rounds)) });
         }
         if cancel.is_cancelled() {
             return Err(SolveError::Cancelled);
