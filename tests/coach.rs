@@ -131,23 +131,34 @@ fn a_position_with_too_large_a_future_is_refused() {
     assert!(Coach::new(&board, Policy::Uniform).with_limit(146_434).advise(start).is_err());
 }
 
+/// A kept future answers its root, every position one jump ahead and every position two
+/// jumps ahead as a new answer for each does; a position it does not hold gets no answer.
 #[test]
-fn the_advice_ahead_is_the_advice_for_each_position_a_jump_leads_to() {
+fn a_kept_future_answers_the_positions_below_its_root() {
     for (board, start, moves) in
         [("triangle5", 0u8, ""), ("triangle5", 4, "L-H-E,N-M-L"), ("triangle6", 3, "A-B-D,G-D-B")]
     {
         let board = builtin(board).unwrap();
         let pos = play(&board, start, moves).unwrap();
         for policy in [Policy::Uniform, Policy::HoleFirst] {
-            let (here, ahead) = Coach::new(&board, policy).advise_ahead(pos).unwrap();
-            assert_eq!(here, Coach::new(&board, policy).advise(pos).unwrap());
-            assert_eq!(ahead.len(), here.jumps.len());
-            for (jump, next) in here.jumps.iter().zip(&ahead) {
+            let coach = Coach::new(&board, policy);
+            let future = coach.future(pos).unwrap();
+            assert_eq!(future.root(), pos);
+            let here = coach.advise_within(&future, pos).unwrap().unwrap();
+            assert_eq!(here, coach.advise(pos).unwrap());
+            for jump in &here.jumps {
                 let child = pos.without(jump.from).without(jump.over).with(jump.to);
-                assert_eq!(next.position, child);
+                let next = coach.advise_within(&future, child).unwrap().unwrap();
                 assert_eq!(next.odds, jump.odds);
-                assert_eq!(*next, Coach::new(&board, policy).advise(child).unwrap(), "{start} {moves}");
+                assert_eq!(next, coach.advise(child).unwrap(), "{start} {moves}");
+                for jump in &next.jumps {
+                    let grandchild = child.without(jump.from).without(jump.over).with(jump.to);
+                    let kept = coach.advise_within(&future, grandchild).unwrap().unwrap();
+                    assert_eq!(kept, coach.advise(grandchild).unwrap());
+                }
             }
+            // The board's full position lies above the root.
+            assert!(coach.advise_within(&future, board.full()).is_none());
         }
     }
 }

@@ -225,18 +225,23 @@ async fn a_long_answer_reports_its_progress_and_clears_it() {
 
 /// A position of the English board whose future (8.5 million positions up to symmetry) is
 /// past what the coach keeps every distribution for: the server answers it (its limit is the
-/// coach's own, where the machine's memory allows), byte for byte as `pegchain coach --json`.
+/// coach's own, where the machine's memory allows), byte for byte as `pegchain coach --json`;
+/// and the positions of the game that goes on below it, from the future it keeps (a forward
+/// pass from each), byte for byte as well.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_large_english_position_is_answered_as_the_command_line_answers_it() {
+async fn a_large_english_position_and_the_game_below_it_are_answered_as_the_command_line_answers_them() {
     let server = Server::start();
-    let moves = "d2-d3-d4,b3-c3-d3,c1-c2-c3,e1-d1-c1,d3-c3-b3,a3-b3-c3";
-    let (status, body) =
-        get(&format!("{}/api/coach?board=english&start=d4&moves={moves}", server.base)).await;
-    assert_eq!(status, 200, "{body}");
-    let cli = std::process::Command::new(env!("CARGO_BIN_EXE_pegchain"))
-        .args(["coach", "--board", "english", "--start", "d4", "--moves", moves, "--json", "-q"])
-        .output()
-        .unwrap();
-    assert!(cli.status.success());
-    assert_eq!(body, String::from_utf8(cli.stdout).unwrap());
+    let game = ["d2-d3-d4,b3-c3-d3,c1-c2-c3,e1-d1-c1,d3-c3-b3,a3-b3-c3", "e3-e2-e1", "g3-f3-e3"];
+    for k in 1..=game.len() {
+        let moves = game[..k].join(",");
+        let (status, body) =
+            get(&format!("{}/api/coach?board=english&start=d4&moves={moves}", server.base)).await;
+        assert_eq!(status, 200, "{body}");
+        let cli = std::process::Command::new(env!("CARGO_BIN_EXE_pegchain"))
+            .args(["coach", "--board", "english", "--start", "d4", "--moves", &moves, "--json", "-q"])
+            .output()
+            .unwrap();
+        assert!(cli.status.success());
+        assert_eq!(body, String::from_utf8(cli.stdout).unwrap(), "after {moves}");
+    }
 }

@@ -9,11 +9,12 @@
 //! engine's representation, so no fraction is reduced until the answer; a small future keeps
 //! each position's whole P(n pegs left) instead), and its winning paths by finish hole. A
 //! forward search finds the layers first, with each position's jumps as indices into the
-//! next layer; only two layers of values are held at once (three at the top, where the
-//! values two jumps below the position give the answers one jump ahead). The position's own
-//! P(n pegs left) then comes from a forward pass over the same jumps (one number a position,
-//! where a distribution kept for every position would take about seven); the advice one
-//! jump ahead, which shows each child's distribution, keeps it in the backward pass instead.
+//! next layer; for one answer only two layers of values are held at once. The position's
+//! own P(n pegs left) then comes from a forward pass over the same jumps (one number a
+//! position, where a distribution kept for every position would take about seven). A future
+//! kept whole ([`Coach::future`]: every layer's jumps and values) answers any position below
+//! its root with no new search: its odds and its jumps' are kept, and its distribution is the
+//! one kept (a small future) or a forward pass from it (a large one).
 //!
 //! Below the position itself, positions are followed up to the board's whole symmetry group
 //! (one per class): random play commutes with every symmetry, so a position and its images
@@ -42,6 +43,10 @@ const IDENTITY: usize = 0;
 
 /// Positions taken at a time, per task and between looks at the cancel token.
 const CHUNK: usize = 1024;
+/// Positions taken at a time by a task of the search: a larger piece meets more of its
+/// children's classes more than once and keeps each once (on the English board after four
+/// jumps, 62 million classes to sort where pieces of 1,024 left 82 million: 0.98 of the time).
+const SEARCH_CHUNK: usize = 16 * 1024;
 
 /// The fewest positions (up to symmetry) in a position's future for which the coach keeps
 /// only the odds below the position and finds its distribution by a forward pass (on the
@@ -59,6 +64,12 @@ pub const MAX_POSITIONS: usize = 30_000_000;
 /// 2.93 GB over the English board's 23.5 million from a full board, 1.87 GB over 17.5
 /// million after four jumps. For a caller that sets the limit from the memory it has.
 pub const BYTES_PER_POSITION: u64 = 128;
+
+/// Memory a future kept whole (see [`Coach::future`]) takes at its peak, per position, with
+/// a forward pass from a position below its root beside it: on the English board from a full
+/// board (23.5 million positions) it holds 3.4 GB, and 4.5-4.6 GB with the forward pass from
+/// the position after the first jump.
+pub const BYTES_PER_KEPT_POSITION: u64 = 200;
 
 /// What random play from a position leads to, exactly.
 #[derive(Clone, Debug, PartialEq)]
@@ -125,6 +136,8 @@ pub struct Coach<'a> {
     policy: Policy,
     cancel: Cancel,
     max_positions: usize,
+    /// The most positions a future is kept whole for (see [`Coach::future`]).
+    max_kept: usize,
     /// Hears of every layer found and every layer valued.
     progress: Mutex<Reporter<'a>>,
 }
@@ -172,8 +185,8 @@ enum Kept {
     /// P(one peg left) in slot 0 and expected pegs left in slot 1: all a jump's line of the
     /// advice needs, two numbers a position where the distribution takes about seven.
     Odds,
-    /// P(n pegs left) in slot n - 1, for every n: the distribution each position one jump
-    /// ahead shows (the advice ahead).
+    /// P(n pegs left) in slot n - 1, for every n: the distribution each position below the
+    /// root shows, with no forward pass.
     PegsLeft,
 }
 
@@ -383,7 +396,8 @@ fn odds_from(pegs_left: &PegsLeft) -> Odds {
 /// position's number of jumps, its jumps (their `child` an index into `classes`) and the
 /// classes they lead to, each once. A piece's positions are near each other in the layer's
 /// order and share some children (from the English board after four jumps, its largest
-/// layer's 19.9 million jumps reach 14.5 million classes counted once a piece): the sort
+/// layer's 19.9 million jumps reach 14.5 million classes counted once a piece of 1,024
+/// positions, fewer in pieces of [`SEARCH_CHUNK`]): the sort
 /// that orders the next layer sorts those, and a jump is kept in 8 bytes, not 16.
 struct Piece {
     lengths: Vec<u32>,
@@ -524,13 +538,43 @@ enum Prefetch {
     Row,
 }
 
-/// The values of a root (a layer of one), of its children and of theirs (none where a
-/// layer has no position), and the root's P(n pegs left).
-struct Top {
-    here: LayerValues,
-    children: Option<LayerValues>,
-    grandchildren: Option<LayerValues>,
+/// A position's future as the backward pass valued it: `layers[k]` holds the positions k
+/// jumps below it (`layers[0]` the position itself), each with its jumps and values, as deep
+/// as was kept, and `pegs_left` the position's P(n pegs left). Kept whole (see
+/// [`Coach::future`]), it answers any position it holds without a new search
+/// ([`Coach::advise_within`]).
+pub struct Future {
+    layers: Vec<LayerValues>,
+    /// Each layer's lcm of move totals, for a forward pass from a position below the root.
+    factors: Vec<Factors>,
     pegs_left: PegsLeft,
+}
+
+impl Future {
+    /// The position whose future this is.
+    pub fn root(&self) -> Pegs {
+        self.layers[0].layer.positions[0]
+    }
+
+    /// The positions (up to symmetry) it holds.
+    pub fn positions(&self) -> usize {
+        self.layers.iter().map(|l| l.layer.positions.len()).sum()
+    }
+
+    /// Whether it keeps every distribution of pegs left (a small future): the positions below
+    /// the root are then answered without a forward pass.
+    pub fn keeps_distributions(&self) -> bool {
+        self.layers.get(1).is_none_or(|l| l.kept == Kept::PegsLeft)
+    }
+}
+
+/// How much of a future the backward pass keeps.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Keep {
+    /// The root and the layer below it: one answer's worth.
+    Top,
+    /// Every layer: answers for every position below the root.
+    All,
 }
 
 impl<'a> Coach<'a> {
@@ -548,6 +592,7 @@ impl<'a> Coach<'a> {
             policy,
             cancel: Cancel::new(),
             max_positions: MAX_POSITIONS,
+            max_kept: usize::MAX,
             progress: Mutex::new(Box::new(|_| {})),
         }
     }
@@ -567,6 +612,13 @@ impl<'a> Coach<'a> {
             sent: Vec::new(),
             pass: crate::engine::Pass::ONLY,
         });
+    }
+
+    /// Keeps a future whole (see [`Coach::future`]) only where it holds at most `max_kept`
+    /// positions.
+    pub fn with_keep_limit(mut self, max_kept: usize) -> Coach<'a> {
+        self.max_kept = max_kept;
+        self
     }
 
     /// Refuses positions whose future holds more than `max_positions` positions.
@@ -589,41 +641,51 @@ impl<'a> Coach<'a> {
     /// Every legal jump from `pos` with its odds and prospects.
     pub fn advise(&self, pos: Pegs) -> Result<Advice, Error> {
         let pos = pos & self.board.full();
-        let top = self.evaluate(pos)?;
-        Ok(self.root_advice(pos, top))
+        let future = self.evaluate(pos, Keep::Top)?;
+        self.advise_within(&future, pos).expect("a future holds its root and the layer below it")
     }
 
-    /// The advice for `pos`, and for every position one of its jumps leads to (in the order
-    /// of its jumps), from the same pass: the values of the two layers below a position are
-    /// all the advice for it needs, so a page can answer the next jump at once. Where the
-    /// future is large enough for the coach to keep only the odds below the position (see
-    /// [`FORWARD_FROM`]), the positions ahead have no distribution of pegs left and are left
-    /// out: each is answered when asked.
-    pub fn advise_ahead(&self, pos: Pegs) -> Result<(Advice, Vec<Advice>), Error> {
+    /// The whole future of `pos`, valued and kept: every position below it is answered from
+    /// it by [`Coach::advise_within`], without a new search. It takes more memory than one
+    /// answer (every layer's values are kept, not two: see [`BYTES_PER_KEPT_POSITION`]), so
+    /// a future of more positions than the keep limit ([`Coach::with_keep_limit`]) is kept as
+    /// one answer keeps it: the root and the layer below it.
+    pub fn future(&self, pos: Pegs) -> Result<Future, Error> {
+        self.evaluate(pos & self.board.full(), Keep::All)
+    }
+
+    /// The advice for `pos` from `future`, or `None` if `future` does not hold it (it is not
+    /// the root or a position below it, or the layer below it was not kept). Below the root,
+    /// the position's odds and prospects and its jumps' are read from the values kept; where
+    /// the future is large enough for the coach to keep only the odds (see
+    /// [`FORWARD_FROM`]), its distribution of pegs left takes a forward pass from it over the
+    /// jumps kept (no search and no backward pass).
+    pub fn advise_within(&self, future: &Future, pos: Pegs) -> Option<Result<Advice, Error>> {
         let pos = pos & self.board.full();
-        let mut top = self.evaluate(pos)?;
-        let (children, grandchildren) = (top.children.take(), top.grandchildren.take());
-        let here =
-            self.advice_at(pos, self.oriented(&top.here, 0, IDENTITY), top.pegs_left, children.as_ref());
-        let ahead = match children.as_ref().filter(|c| c.kept == Kept::PegsLeft) {
-            Some(children) => here
-                .jumps
-                .iter()
-                .map(|j| {
-                    let child = pos.without(j.from).without(j.over).with(j.to);
-                    let (i, element) = self.find(children, child);
-                    let prospects = self.oriented(children, i, element);
-                    self.advice_at(child, prospects, children.pegs_left(i), grandchildren.as_ref())
-                })
-                .collect(),
-            None => Vec::new(),
+        let root = future.root();
+        let depth = root.count().checked_sub(pos.count())? as usize;
+        let layer = future.layers.get(depth)?;
+        let (i, element) = match depth {
+            // The root's layer holds the root itself, not its class.
+            0 => (pos == root).then_some((0, IDENTITY))?,
+            _ => self.locate(layer, pos)?,
         };
-        Ok((here, ahead))
-    }
-
-    /// The advice for the root of `top` (its own position: no symmetry to undo).
-    fn root_advice(&self, pos: Pegs, top: Top) -> Advice {
-        self.advice_at(pos, self.oriented(&top.here, 0, IDENTITY), top.pegs_left, top.children.as_ref())
+        let below = future.layers.get(depth + 1);
+        if below.is_none() && self.moves.legal(pos).next().is_some() {
+            return None;
+        }
+        let pegs_left = match (depth, layer.kept) {
+            (0, _) => Ok(future.pegs_left.clone()),
+            (_, Kept::PegsLeft) => Ok(layer.pegs_left(i)),
+            (_, Kept::Odds) => {
+                let layers: Vec<&Layer> = future.layers[depth..].iter().map(|l| &l.layer).collect();
+                self.pegs_left_forward(&layers, &future.factors[depth..], i)
+            }
+        };
+        Some(
+            pegs_left
+                .map(|pegs_left| self.advice_at(pos, self.oriented(layer, i, element), pegs_left, below)),
+        )
     }
 
     /// The advice for `pos`, given its prospects and P(n pegs left) and the values of the
@@ -658,10 +720,13 @@ impl<'a> Coach<'a> {
     /// The index of `pos`'s class in `layer` (sorted, below the root), and the element taking
     /// `pos` to it.
     fn find(&self, layer: &LayerValues, pos: Pegs) -> (usize, usize) {
+        self.locate(layer, pos).expect("the layer below holds every child's class")
+    }
+
+    /// [`Coach::find`], or `None` where `layer` does not hold `pos`'s class.
+    fn locate(&self, layer: &LayerValues, pos: Pegs) -> Option<(usize, usize)> {
         let (class, element) = self.group.canonical_with_element(pos);
-        let i =
-            layer.layer.positions.binary_search(&class).expect("the layer below holds every child's class");
-        (i, element)
+        layer.layer.positions.binary_search(&class).ok().map(|i| (i, element))
     }
 
     /// The prospects of class `i` of `layer` for the position that `element` takes to it.
@@ -675,7 +740,7 @@ impl<'a> Coach<'a> {
 
     /// What perfect play from `pos` can still do.
     pub fn prospects_of(&self, pos: Pegs) -> Result<Prospects, Error> {
-        Ok(self.oriented(&self.evaluate(pos)?.here, 0, IDENTITY))
+        Ok(self.oriented(&self.evaluate(pos, Keep::Top)?.layers[0], 0, IDENTITY))
     }
 
     fn too_many(&self) -> Error {
@@ -686,9 +751,9 @@ impl<'a> Coach<'a> {
         ))
     }
 
-    /// The values of `root` (a layer of one) and of the two layers below it, keeping below
-    /// the root the odds of a large future and the distributions of a small one.
-    fn evaluate(&self, root: Pegs) -> Result<Top, Error> {
+    /// The future of `root`, as much of it as `keep` says, keeping below the root the odds
+    /// of a large future and the distributions of a small one.
+    fn evaluate(&self, root: Pegs, keep: Keep) -> Result<Future, Error> {
         // A jump is kept as a 16-bit index.
         if self.moves.jumps().len() > usize::from(u16::MAX) {
             return Err(Error::Invalid(format!(
@@ -706,33 +771,34 @@ impl<'a> Coach<'a> {
         // the cores cost more than keeping every position's distribution.
         let classes: usize = layers.iter().map(|l| l.positions.len()).sum();
         let kept = if classes >= FORWARD_FROM { Kept::Odds } else { Kept::PegsLeft };
-        self.values_of(layers, kept)
+        let keep = if classes > self.max_kept { Keep::Top } else { keep };
+        self.values_of(layers, kept, keep)
     }
 
-    /// The values of the layers below a root (`layers[0]`), keeping `kept`.
-    fn values_of(&self, layers: Vec<Layer>, kept: Kept) -> Result<Top, Error> {
-        let mut below: Option<LayerValues> = None;
-        let mut grandchildren = None;
+    /// The values of the layers below a root (`layers[0]`), keeping `kept` of each position
+    /// and `keep` of the layers.
+    fn values_of(&self, layers: Vec<Layer>, kept: Kept, keep: Keep) -> Result<Future, Error> {
         // Each layer's lcm of move totals, once for both passes.
         let factors: Vec<Factors> = layers.iter().map(|layer| self.factors_of(layer)).collect();
         let forward = match kept {
-            Kept::Odds => Some(self.pegs_left_forward(&layers, &factors)?),
+            Kept::Odds => Some(self.pegs_left_forward(&layers.iter().collect::<Vec<_>>(), &factors, 0)?),
             Kept::PegsLeft => None,
         };
+        // The layers valued, the lowest first.
+        let mut valued: Vec<LayerValues> = Vec::new();
         for ((k, layer), factors) in layers.into_iter().enumerate().zip(&factors).rev() {
             self.report(Stage::CoachValues, &layer);
-            let values = self.layer_values(layer, kept, factors, below.as_ref())?;
-            if k == 0 {
-                let pegs_left = forward.unwrap_or_else(|| values.pegs_left(0));
-                return Ok(Top { here: values, children: below, grandchildren, pegs_left });
+            let values = self.layer_values(layer, kept, factors, valued.last())?;
+            // One answer needs the root and the layer below it: a layer is dropped as soon as
+            // the one above it is valued.
+            if keep == Keep::Top && k > 0 {
+                valued.clear();
             }
-            // Two layers are held while valuing; the root's advice ahead needs a third.
-            let older = below.replace(values);
-            if k == 1 {
-                grandchildren = older;
-            }
+            valued.push(values);
         }
-        unreachable!("the root's layer is the first")
+        valued.reverse();
+        let pegs_left = forward.unwrap_or_else(|| valued[0].pegs_left(0));
+        Ok(Future { layers: valued, factors, pegs_left })
     }
 
     /// The positions `root` can reach, by layers: `layers[k]` has k pegs fewer; below the
@@ -785,7 +851,7 @@ impl<'a> Coach<'a> {
         let found = AtomicUsize::new(0);
         let too_many = || found.load(Ordering::Relaxed) > most;
         let pieces: Option<Vec<Piece>> = positions
-            .par_chunks(CHUNK)
+            .par_chunks(SEARCH_CHUNK)
             .map_init(HashMap::new, |seen: &mut HashMap<Pegs, u32>, chunk| {
                 (!self.cancel.is_cancelled() && !too_many()).then(|| {
                     seen.clear();
@@ -823,14 +889,21 @@ impl<'a> Coach<'a> {
         Ok(pieces)
     }
 
-    /// The root's P(n pegs left) by a forward pass over the jumps the search found: each
+    /// The P(n pegs left) of position `from` of `layers[0]` by a forward pass over the jumps
+    /// the search found (positions it cannot reach are passed over): each
     /// layer's probabilities as numerators over one denominator (the one above times the lcm
     /// of the layer's move totals), each class gathering from the jumps that lead to it, and
     /// the probability of the positions with no jump summed layer by layer. One number a
     /// jump, where keeping every position's distribution in the backward pass takes about
     /// seven; and a second way to the root's odds beside the backward pass's.
-    fn pegs_left_forward(&self, layers: &[Layer], factors: &[Factors]) -> Result<PegsLeft, Error> {
-        let mut mass = Numerators { width: 1, data: vec![1] };
+    fn pegs_left_forward(
+        &self,
+        layers: &[&Layer],
+        factors: &[Factors],
+        from: usize,
+    ) -> Result<PegsLeft, Error> {
+        let mut mass = Numerators { width: 1, data: vec![0; layers[0].positions.len()] };
+        mass.data[from] = 1;
         let mut denominator = Integer::from(1);
         let mut pegs_left = Vec::new();
         for ((k, layer), (lcm, factors)) in layers.iter().enumerate().zip(factors) {
@@ -890,6 +963,9 @@ impl<'a> Coach<'a> {
                     jumps: vec![Vec::new(); parts],
                 };
                 for (u, out) in (first..to).zip(sent.scaled.data.chunks_exact_mut(width)) {
+                    if mass.row(u).iter().all(|&l| l == 0) {
+                        continue;
+                    }
                     let Some(total) = self.total(layer, u, &mut legal, &mut weights) else { continue };
                     factors[&total].scale(out, mass.row(u));
                     for (e, &weight) in layer.edges.row(u).iter().zip(&weights) {
@@ -1147,13 +1223,10 @@ mod tests {
             for policy in [Policy::Uniform, Policy::PegFirst] {
                 let coach = Coach::new(&board, policy);
                 let [odds, pegs_left] = [Kept::Odds, Kept::PegsLeft]
-                    .map(|k| coach.values_of(coach.layers_from(pos).unwrap(), k).unwrap());
+                    .map(|k| coach.values_of(coach.layers_from(pos).unwrap(), k, Keep::All).unwrap());
                 assert_eq!(odds.pegs_left, pegs_left.pegs_left);
-                assert_eq!(odds.here.odds(0), odds_from(&pegs_left.pegs_left));
-                for (a, b) in
-                    [(&odds.children, &pegs_left.children), (&odds.grandchildren, &pegs_left.grandchildren)]
-                {
-                    let (a, b) = (a.as_ref().unwrap(), b.as_ref().unwrap());
+                assert_eq!(odds.layers[0].odds(0), odds_from(&pegs_left.pegs_left));
+                for (a, b) in odds.layers.iter().zip(&pegs_left.layers).skip(1) {
                     assert_eq!(a.kept, Kept::Odds);
                     for i in 0..a.layer.positions.len() {
                         assert_eq!(a.odds(i), b.odds(i));
@@ -1162,6 +1235,58 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A kept future answers every position below its root as a new answer for that position
+    /// does, whether it keeps the odds (the distribution then by a forward pass from the
+    /// position) or the distributions; positions it does not hold get no answer.
+    #[test]
+    fn a_kept_future_answers_every_position_it_holds() {
+        use crate::solitaire::board::builtin;
+        use crate::solitaire::position::play;
+        let board = builtin("triangle5").unwrap();
+        let root = play(&board, 4, "L-H-E").unwrap();
+        for policy in [Policy::Uniform, Policy::PegFirst] {
+            let coach = Coach::new(&board, policy);
+            for kept in [Kept::Odds, Kept::PegsLeft] {
+                let future = coach.values_of(coach.layers_from(root).unwrap(), kept, Keep::All).unwrap();
+                // Every position below the root, not just the classes kept.
+                let (mut layer, mut answered) = (vec![root], 0);
+                while !layer.is_empty() {
+                    for &pos in &layer {
+                        let kept = coach.advise_within(&future, pos).expect("held").unwrap();
+                        assert_eq!(kept, coach.advise(pos).unwrap());
+                        answered += 1;
+                    }
+                    let moves = &coach.moves;
+                    let next: BTreeSet<Pegs> =
+                        layer.iter().flat_map(|&p| moves.legal(p).map(move |j| moves.apply(p, j))).collect();
+                    layer = next.into_iter().collect();
+                }
+                assert!(answered > 100, "only {answered} positions below the root");
+                // Another start's position with as many pegs, and the root's mirror image.
+                let elsewhere = play(&board, 0, "F-C-A,D-E-F,A-B-D").unwrap();
+                assert!(coach.advise_within(&future, elsewhere).is_none());
+                let mirror =
+                    (0..coach.group.order()).map(|g| coach.group.apply(g, root)).find(|&m| m != root);
+                assert!(coach.advise_within(&future, mirror.unwrap()).is_none());
+            }
+        }
+        // One answer's future holds the root, not the positions below it; so does a future
+        // past the keep limit.
+        let coach = Coach::new(&board, Policy::Uniform);
+        let child = coach.moves.apply(root, coach.moves.legal(root).next().unwrap());
+        let top = coach.evaluate(root, Keep::Top).unwrap();
+        assert!(coach.advise_within(&top, child).is_none());
+        let held = coach.future(root).unwrap();
+        let positions = held.positions();
+        assert!(coach.advise_within(&held, child).is_some());
+        let coach = coach.with_keep_limit(positions - 1);
+        let top = coach.future(root).unwrap();
+        assert_eq!(top.positions(), 1 + top.layers[1].layer.positions.len());
+        assert!(coach.advise_within(&top, child).is_none());
+        assert_eq!(coach.advise_within(&top, root).unwrap().unwrap(), coach.advise(root).unwrap());
+        assert!(coach.with_keep_limit(positions).future(root).unwrap().layers.len() > 2);
     }
 
     /// Every recorded jump names the element that takes the position it leads to onto the

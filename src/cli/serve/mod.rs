@@ -7,7 +7,9 @@
 //! A computation runs off the request threads (`spawn_blocking`, at most one per core at a
 //! time), within a time budget, and answers are cached, with the answers for every position
 //! one jump ahead where the same pass gives them (a future of fewer than 500,000 positions up
-//! to symmetry). Bad requests get a 4xx with a one-line JSON error.
+//! to symmetry). The last future valued is kept whole where memory allows: a position below
+//! it (the next jumps of a game) is answered from it without a new search, by a forward pass
+//! at most. Bad requests get a 4xx with a one-line JSON error.
 
 use crate::cli::interrupt;
 use crate::cli::progress::layer_words;
@@ -18,7 +20,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use pegchain::render::coach::CoachView;
 use pegchain::solitaire::Pegs;
-use pegchain::solitaire::coach::Coach;
+use pegchain::solitaire::coach::{Coach, Future};
 use pegchain::solitaire::position::{parse_position, play};
 use pegchain::{Board, Cancel, Error, Policy};
 use serde::Deserialize;
@@ -42,14 +44,25 @@ type Key = (String, u64, String);
 
 struct Shared {
     boards: Vec<Board>,
-    /// The most positions (up to symmetry) one answer follows (see [`ServeRequest`]).
+    /// The most positions (up to symmetry) one answer may follow, and the most a future may
+    /// hold to be kept whole (see [`limits`]).
     max_positions: usize,
+    max_kept: usize,
     cache: Mutex<HashMap<Key, String>>,
     /// What each computation under way is doing, for `/api/progress`.
     progress: Mutex<HashMap<Key, String>>,
+    /// The last future valued (with its board and policy): a game goes on below it.
+    held: Mutex<Option<Arc<Held>>>,
     /// One permit per core: a computation holds one while it runs, so that many requests for
     /// large positions wait their turn (within the budget) instead of exhausting memory.
     workers: Arc<tokio::sync::Semaphore>,
+}
+
+/// A future kept for the positions below its root.
+struct Held {
+    board: String,
+    policy: Policy,
+    future: Future,
 }
 
 const USAGE: &str = "expected /api/coach?board=NAME&pegs=A,B,C or ?board=NAME&start=A&moves=F-C-A,D-E-F (and &policy=uniform)";
@@ -65,13 +78,16 @@ pub struct ServeRequest {
     pub memory: Option<u64>,
 }
 
-/// The most positions (up to symmetry) one answer may follow: the coach's own limit (the
-/// English board from a full board, 23.5 million, takes about 13 s), or less where `memory`
-/// shared by `workers` answers would not hold it.
-fn positions_limit(memory: Option<u64>, workers: usize) -> usize {
-    let share = memory.map_or(u64::MAX, |bytes| bytes / workers.max(1) as u64);
-    let fits = share / pegchain::solitaire::coach::BYTES_PER_POSITION;
-    pegchain::solitaire::coach::MAX_POSITIONS.min(usize::try_from(fits).unwrap_or(usize::MAX))
+/// The most positions (up to symmetry) one answer may follow, and the most a future may hold
+/// to be kept whole: `memory` is shared by `workers` answers and the future held, a share
+/// each. The first is the coach's own limit (the English board from a full board, 23.5
+/// million, takes about 13 s) or less where a share would not hold one answer's peak; the
+/// second, what a share holds of a future kept whole.
+fn limits(memory: Option<u64>, workers: usize) -> (usize, usize) {
+    use pegchain::solitaire::coach::{BYTES_PER_KEPT_POSITION, BYTES_PER_POSITION, MAX_POSITIONS};
+    let share = memory.map(|bytes| bytes / (workers as u64 + 1));
+    let fits = |bytes| share.map_or(usize::MAX, |share| usize::try_from(share / bytes).unwrap_or(usize::MAX));
+    (MAX_POSITIONS.min(fits(BYTES_PER_POSITION)), fits(BYTES_PER_KEPT_POSITION))
 }
 
 /// Serves until interrupted; prints the address on stdout first.
@@ -94,8 +110,10 @@ async fn serve(req: ServeRequest) -> Result<(), Error> {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let workers = Arc::new(tokio::sync::Semaphore::new(cores));
     let (cache, progress) = (Mutex::new(HashMap::new()), Mutex::new(HashMap::new()));
-    let max_positions = positions_limit(req.memory, cores);
-    let shared = Arc::new(Shared { boards: req.boards, max_positions, cache, progress, workers });
+    let (max_positions, max_kept) = limits(req.memory, cores);
+    let held = Mutex::new(None);
+    let shared =
+        Arc::new(Shared { boards: req.boards, max_positions, max_kept, cache, progress, held, workers });
     let app = Router::new()
         .route("/", get(page))
         .route("/api/boards", get(boards))
@@ -220,7 +238,7 @@ async fn coach(State(shared): State<Arc<Shared>>, query: CoachQueryResult) -> Re
     let stop = StopOnDrop(Cancel::new());
     let cancel = stop.0.clone();
     let (workers, reporter, key_here) = (shared.workers.clone(), shared.clone(), key.clone());
-    let max_positions = shared.max_positions;
+    let (max_positions, max_kept) = (shared.max_positions, shared.max_kept);
     let work = async move {
         // Cleared when the request ends (answered, refused or cut off), and again when the
         // computation ends, which a cancelled one does soon after.
@@ -230,18 +248,31 @@ async fn coach(State(shared): State<Arc<Shared>>, query: CoachQueryResult) -> Re
             let _permit = permit;
             let _working = Telling::new(&reporter, &key_here, "starting");
             let shown = (reporter.clone(), key_here.clone(), &board);
-            let (here, ahead) = Coach::new(&board, policy)
+            let coach = Coach::new(&board, policy)
                 .with_cancel(cancel)
                 .with_limit(max_positions)
-                .with_progress(move |p| shown.0.tell(&shown.1, Some(layer_words(shown.2, p))))
-                .advise_ahead(position)?;
-            // The answers for the positions one jump ahead come with it: the next click is
-            // answered from the cache.
-            let view = |advice| pegchain::render::json(&CoachView::new(&board, &policy.to_string(), advice));
-            Ok(std::iter::once(&here)
-                .chain(&ahead)
-                .map(|advice| (key_of(&board, advice.position, policy), view(advice)))
-                .collect())
+                .with_keep_limit(max_kept)
+                .with_progress(move |p| shown.0.tell(&shown.1, Some(layer_words(shown.2, p))));
+            let view =
+                |advice: &_| pegchain::render::json(&CoachView::new(&board, &policy.to_string(), advice));
+            let held = reporter.held(&board, policy);
+            if let Some(answer) = held.as_ref().and_then(|h| coach.advise_within(&h.future, position)) {
+                return Ok(vec![(key_here.clone(), view(&answer?))]);
+            }
+            // Let go before the new future is valued, unless another request still reads it.
+            drop(held);
+            let future = coach.future(position)?;
+            let mut answers = vec![coach.advise_within(&future, position).expect("a future holds its root")?];
+            // Where the future keeps every distribution, the positions one jump ahead are
+            // answered at once, for the cache: the next click needs no core.
+            if future.keeps_distributions() {
+                for jump in &answers[0].jumps.clone() {
+                    let child = position.without(jump.from).without(jump.over).with(jump.to);
+                    answers.push(coach.advise_within(&future, child).expect("a future holds every child")?);
+                }
+            }
+            reporter.hold(Held { board: board.name().to_string(), policy, future });
+            Ok(answers.iter().map(|advice| (key_of(&board, advice.position, policy), view(advice))).collect())
         })
         .await
     };
@@ -265,6 +296,19 @@ async fn coach(State(shared): State<Arc<Shared>>, query: CoachQueryResult) -> Re
 }
 
 impl Shared {
+    /// The future held, if it is one of `board` under `policy`.
+    fn held(&self, board: &Board, policy: Policy) -> Option<Arc<Held>> {
+        let held = self.held.lock().ok()?.clone()?;
+        (held.board == board.name() && held.policy == policy).then_some(held)
+    }
+
+    /// Holds `held` in place of the future held before.
+    fn hold(&self, held: Held) {
+        if let Ok(mut slot) = self.held.lock() {
+            *slot = Some(Arc::new(held));
+        }
+    }
+
     /// Sets (or, with None, clears) what the computation for `key` is doing.
     fn tell(&self, key: &Key, what: Option<String>) {
         if let Ok(mut progress) = self.progress.lock() {
@@ -319,16 +363,25 @@ impl Drop for StopOnDrop {
 
 #[cfg(test)]
 mod tests {
-    use super::positions_limit;
-    use pegchain::solitaire::coach::{BYTES_PER_POSITION, MAX_POSITIONS};
+    use super::limits;
+    use pegchain::solitaire::coach::{BYTES_PER_KEPT_POSITION, BYTES_PER_POSITION, MAX_POSITIONS};
 
     #[test]
-    fn each_answer_gets_its_share_of_the_memory() {
-        assert_eq!(positions_limit(None, 2), MAX_POSITIONS);
-        // 20 GB shared by two answers: the coach's own limit holds.
-        assert_eq!(positions_limit(Some(20_000_000_000), 2), MAX_POSITIONS);
-        // 2 GB shared by two: 1 GB each, at 128 bytes a position.
-        assert_eq!(positions_limit(Some(2_000_000_000), 2), (1_000_000_000 / BYTES_PER_POSITION) as usize);
-        assert_eq!(positions_limit(Some(0), 0), 0);
+    fn each_answer_and_the_future_held_get_a_share_of_the_memory() {
+        assert_eq!(limits(None, 2), (MAX_POSITIONS, usize::MAX));
+        // 20 GB shared by two answers and the future held: the coach's own limit holds, and
+        // a future that large is kept whole.
+        let (answer, kept) = limits(Some(20_000_000_000), 2);
+        assert_eq!(answer, MAX_POSITIONS);
+        assert!(kept > MAX_POSITIONS);
+        // 3 GB shared by three: 1 GB each.
+        assert_eq!(
+            limits(Some(3_000_000_000), 2),
+            (
+                (1_000_000_000 / BYTES_PER_POSITION) as usize,
+                (1_000_000_000 / BYTES_PER_KEPT_POSITION) as usize
+            )
+        );
+        assert_eq!(limits(Some(0), 0), (0, 0));
     }
 }
