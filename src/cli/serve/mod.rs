@@ -265,10 +265,13 @@ async fn coach(State(shared): State<Arc<Shared>>, query: CoachQueryResult) -> Re
             let mut answers = vec![coach.advise_within(&future, position).expect("a future holds its root")?];
             // Where the future keeps every distribution, the positions one jump ahead are
             // answered at once, for the cache: the next click needs no core.
+            // (A future past the keep limit holds no layer below the children.)
             if future.keeps_distributions() {
                 for jump in &answers[0].jumps.clone() {
                     let child = position.without(jump.from).without(jump.over).with(jump.to);
-                    answers.push(coach.advise_within(&future, child).expect("a future holds every child")?);
+                    if let Some(answer) = coach.advise_within(&future, child) {
+                        answers.push(answer?);
+                    }
                 }
             }
             reporter.hold(Held { board: board.name().to_string(), policy, future });
