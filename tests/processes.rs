@@ -54,6 +54,44 @@ fn positions_and_classes_are_counted_once_over_every_process() {
     }
 }
 
+/// A run by residues shared by processes deals its passes out (each process follows the
+/// whole chain for its own primes): with one prime a pass, the 21-hole triangle's fractions
+/// (up to 145 digits over 147: several passes) come out of 1, 2 and 3 processes as one
+/// process gives them without residues, field for field.
+#[test]
+fn processes_split_the_passes_of_a_run_by_residues() {
+    let board = board::builtin("triangle6").unwrap();
+    let alone = Analysis::new(&board).exact(&Starts::All, &EngineConfig::default(), &mut |_| ()).unwrap();
+    let alone = format!("{alone:?}");
+    for primes in [1, 2] {
+        let config = EngineConfig { residues: Some(primes), ..EngineConfig::default() };
+        // The passes each process makes (the most any start needs), and the reports.
+        let shared = |processes: usize| -> Vec<(u32, String)> {
+            InMemory::run(processes, |exchange| {
+                let config =
+                    EngineConfig { processes: Some(Processes(Arc::new(exchange))), ..config.clone() };
+                let mut passes = 0;
+                let exact = Analysis::new(&board)
+                    .exact(&Starts::All, &config, &mut |p| passes = passes.max(p.pass.index + 1))
+                    .unwrap();
+                (passes, format!("{exact:?}"))
+            })
+        };
+        let needed = shared(1)[0].0;
+        assert!(needed >= 3, "{needed} passes of {primes} primes: too few to deal out");
+        for processes in [1, 2, 3] {
+            let runs = shared(processes);
+            for (_, report) in &runs {
+                assert_eq!(*report, alone, "{processes} processes, {primes} primes a pass");
+            }
+            // Each process makes its share of the passes: together at least all of them.
+            let passes: Vec<u32> = runs.iter().map(|(n, _)| *n).collect();
+            assert!(passes.iter().all(|&n| n <= needed.div_ceil(processes as u32)), "{passes:?} of {needed}");
+            assert!(passes.iter().sum::<u32>() >= needed, "{passes:?} of {needed}");
+        }
+    }
+}
+
 /// Held to 6 MB each, two processes take the steps of the 21-hole triangle in rounds (one
 /// alone is refused at 8 MB), sending each round's children to their owners as it ends: the
 /// reports are one process's without a budget, field for field.
@@ -125,6 +163,19 @@ mod under_mpirun {
     }
 
     #[test]
+    fn mpirun_splits_the_passes_of_a_run_by_residues() {
+        same_bytes_on_1_2_and_4_processes(&[
+            "exact",
+            "--board",
+            "triangle6",
+            "--start",
+            "all",
+            "--residues",
+            "1",
+        ]);
+    }
+
+    #[test]
     fn parcels_larger_than_one_mpi_call_go_in_rounds() {
         let args = ["exact", "--board", "triangle5", "--start", "all", "--json"];
         let alone = plain(&args);
@@ -146,7 +197,6 @@ mod under_mpirun {
             &["exact", "--board", "nosuch"][..],
             &["simulate", "--games", "10"],
             &["exact", "--board", "triangle5", "--checkpoint", "/tmp/pegchain-mpi-test.ckpt"],
-            &["exact", "--board", "triangle5", "--residues", "2"],
         ] {
             let Some(out) = mpirun(2, args) else { return };
             assert_eq!(out.status.code(), Some(2), "{args:?}");

@@ -313,8 +313,9 @@ impl ExactArgs {
         Ok(request)
     }
 
-    /// --residues: a number of primes a pass, for a whole run of one process (checked before
-    /// anything else, so that a refusal touches no file).
+    /// --residues: a number of primes a pass, for a run that is not saved (checked before
+    /// anything else, so that a refusal touches no file). Processes that share the run split
+    /// its passes between them.
     fn refuse_residues_with_others(&self) -> Result<(), Error> {
         let Some(k) = self.residues else { return Ok(()) };
         if !(1..=MAX_PRIMES_PER_PASS).contains(&k) {
@@ -327,12 +328,6 @@ impl ExactArgs {
             return Err(Error::Invalid(
                 "--checkpoint and --resume save exact runs, not runs by --residues".into(),
             ));
-        }
-        let processes = super::processes::count();
-        if processes > 1 {
-            return Err(Error::Invalid(format!(
-                "--residues runs in one process, not shared by {processes} processes"
-            )));
         }
         Ok(())
     }

@@ -45,7 +45,8 @@ pub struct EngineConfig {
     pub memory_budget: Option<u64>,
     /// Stops the evaluation (with `Error::Interrupted`) once cancelled.
     pub cancel: Cancel,
-    /// Shares each evaluation's layers with other processes (each returns the whole answer).
+    /// Shares each evaluation's layers with other processes (each returns the whole answer);
+    /// with `residues`, deals its passes out between them instead.
     pub processes: Option<Processes>,
 }
 
@@ -267,12 +268,8 @@ impl<'a> Analysis<'a> {
                 key_of: End::of_code,
             }),
         };
-        if config.residues.is_some()
-            && (options.checkpoint.is_some() || options.resume.is_some() || options.across.is_some())
-        {
-            return Err(Error::Invalid(
-                "a run by residues is neither saved, resumed nor shared between processes".into(),
-            ));
+        if config.residues.is_some() && (options.checkpoint.is_some() || options.resume.is_some()) {
+            return Err(Error::Invalid("a run by residues is neither saved nor resumed".into()));
         }
         let reduced = match (config.residues, mode) {
             (Some(primes), Mode::Probability) => {

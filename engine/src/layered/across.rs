@@ -93,6 +93,38 @@ impl<S: Copy, K: Ord + Clone> Across<'_, S, K> {
         out
     }
 
+    /// Every process's residues of the absorbed mass (by class, `(prime, residue)` pairs),
+    /// brought together on every process; or the first failure, on every process alike.
+    pub(super) fn gather_residues(
+        &self,
+        mine: Result<BTreeMap<K, Vec<(u64, u64)>>, EngineError>,
+    ) -> Result<BTreeMap<K, Vec<(u64, u64)>>, EngineError> {
+        let bytes = mine.map(|found| {
+            let mut bytes = Vec::new();
+            let mut out = Writer(&mut bytes);
+            for (k, residues) in &found {
+                out.word((self.key_code)(k));
+                out.word(residues.len() as u64);
+                residues.iter().for_each(|&(p, r)| [p, r].into_iter().for_each(|w| out.word(w)));
+            }
+            bytes
+        });
+        let mut all: BTreeMap<K, Vec<(u64, u64)>> = BTreeMap::new();
+        for part in exchange::gather(self.exchange, bytes)? {
+            let mut words = wire::words(&part);
+            while let Some(code) = words.next() {
+                let k = (self.key_of)(code).expect("a class code from this program's own processes");
+                let n = words.next().expect("a count from this program's own processes") as usize;
+                let residues = all.entry(k).or_default();
+                for _ in 0..n {
+                    let pair = (words.next(), words.next());
+                    residues.push((pair.0.expect("a prime"), pair.1.expect("a residue")));
+                }
+            }
+        }
+        Ok(all)
+    }
+
     /// The mass every process absorbed, added up (the same on every process).
     pub(super) fn add_up(&self, mine: &BTreeMap<K, Rational>) -> BTreeMap<K, Rational> {
         let mut bytes = Vec::new();

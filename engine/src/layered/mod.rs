@@ -146,8 +146,9 @@ impl<'a, S> Layer<'a, S> {
 pub struct Pass {
     /// From 0.
     pub index: u32,
-    /// How many passes the run makes: unknown (None) during the first pass by residues,
-    /// since it depends on the final denominator.
+    /// How many passes the run makes (this process's share, where processes split them):
+    /// unknown (None) during the first pass by residues, since it depends on the final
+    /// denominator.
     pub of: Option<u32>,
 }
 

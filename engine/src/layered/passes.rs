@@ -1,6 +1,8 @@
 //! Runs by residues: the chain followed once per batch of primes, numerators kept modulo
 //! those primes, until their product exceeds the final denominator; then every absorbed
-//! numerator is rebuilt by the Chinese remainder theorem (see `residues`).
+//! numerator is rebuilt by the Chinese remainder theorem (see `residues`). Processes that
+//! share such a run split its batches between them: each follows the whole chain for its
+//! own primes, with no traffic, and the residues meet at the end.
 
 use super::numbers::Numbers;
 use super::residues::{self, Modulus};
@@ -17,8 +19,16 @@ use std::collections::BTreeMap;
 /// and the absorbed mass is rebuilt exactly by the Chinese remainder theorem: the result
 /// equals `propagate`'s. `on_layer` sees every pass's layers (see [`Layer::pass`]).
 ///
-/// Runs by residues are neither saved, resumed, shared by processes nor stopped early:
-/// `options.checkpoint`, `resume`, `across` and `until_rank` must be `None`.
+/// Shared by processes (`options.across`), the run's batches of primes are dealt out: batch
+/// b (primes b·K to (b + 1)·K of `residues::primes`) goes to process b mod N, which follows
+/// the whole chain for it alone (no layer is shared, nothing crosses between passes); the
+/// first round of batches, one a process, runs before the number of primes needed is known,
+/// so up to N - 1 batches more than one process needs may be run (more primes rebuild the
+/// same numerators). Every process's residues are gathered at the end, and each returns
+/// the whole result; a failure in one reaches every process there.
+///
+/// Runs by residues are neither saved, resumed nor stopped early: `options.checkpoint`,
+/// `resume` and `until_rank` must be `None`.
 pub fn propagate_by_residues<C, K, F>(
     chain: &C,
     start: C::State,
@@ -32,39 +42,52 @@ where
     F: Fn(C::State) -> K + Sync,
 {
     assert!(
-        options.checkpoint.is_none()
-            && options.resume.is_none()
-            && options.across.is_none()
-            && options.until_rank.is_none(),
-        "runs by residues are whole runs of one process"
+        options.checkpoint.is_none() && options.resume.is_none() && options.until_rank.is_none(),
+        "runs by residues are whole runs"
     );
+    // Each pass is a whole run of this process.
+    let split = options.across.take();
+    let (me, processes) = split.map_or((0, 1), |a| (a.exchange.me(), a.exchange.processes()));
     let per_pass = primes_per_pass.max(1);
     let mut found: BTreeMap<K, Vec<(u64, u64)>> = BTreeMap::new();
-    let (mut used, mut needed, mut denominator) = (0, None, Integer::new());
-    let mut index = 0;
-    while needed.is_none_or(|n| used < n) {
-        let count = needed.map_or(per_pass, |n: usize| (n - used).min(per_pass));
-        let primes = residues::primes(count, used);
-        let numbers = Numbers::Residues(primes.iter().map(|&p| Modulus::new(p)).collect());
-        let of = needed.map(|n: usize| index + (n - used).div_ceil(per_pass) as u32);
-        let pass = Pass { index, of };
-        let reached = run(
-            chain,
-            start,
-            (Mode::Probability, &numbers, pass),
-            &classify,
-            &mut options,
-            MAX_LAYER_STATES,
-        )?;
-        for (k, lanes) in reached.lanes {
-            found.entry(k).or_default().extend(primes.iter().copied().zip(lanes));
+    let (mut needed, mut denominator): (Option<usize>, Integer) = (None, Integer::new());
+    let mut passes = || -> Result<(), EngineError> {
+        let (mut batch, mut index) = (me, 0);
+        loop {
+            let first = batch * per_pass;
+            let count = match needed {
+                None => per_pass,
+                Some(n) if first >= n => return Ok(()),
+                Some(n) => (n - first).min(per_pass),
+            };
+            // This pass and this process's batches after it.
+            let of = needed.map(|n| index + (n.div_ceil(per_pass) - batch).div_ceil(processes) as u32);
+            let primes = residues::primes(count, first);
+            let numbers = Numbers::Residues(primes.iter().map(|&p| Modulus::new(p)).collect());
+            let pass = Pass { index, of };
+            let reached = run(
+                chain,
+                start,
+                (Mode::Probability, &numbers, pass),
+                &classify,
+                &mut options,
+                MAX_LAYER_STATES,
+            )?;
+            for (k, lanes) in reached.lanes {
+                found.entry(k).or_default().extend(primes.iter().copied().zip(lanes));
+            }
+            (batch, index) = (batch + processes, index + 1);
+            if needed.is_none() {
+                denominator = reached.denominator;
+                needed = Some(primes_above(&denominator));
+            }
         }
-        used += count;
-        index += 1;
-        if needed.is_none() {
-            denominator = reached.denominator;
-            needed = Some(primes_above(&denominator));
-        }
+    };
+    let done = passes();
+    if let Some(across) = split {
+        found = across.gather_residues(done.map(|()| found))?;
+    } else {
+        done?;
     }
     Ok(found
         .into_iter()
