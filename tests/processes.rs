@@ -92,6 +92,30 @@ fn processes_split_the_passes_of_a_run_by_residues() {
     }
 }
 
+/// A process of a run by residues that fails (here held to a budget it cannot keep) stops
+/// the others where they meet after the round of passes: every process returns its error,
+/// and none goes on to a second pass.
+#[test]
+fn a_failure_in_one_process_of_a_run_by_residues_stops_them_all() {
+    let board = board::builtin("triangle6").unwrap();
+    let outcomes = InMemory::run(3, |exchange| {
+        let me = pegchain::engine::Exchange::me(&exchange);
+        let budget = (me == 1).then_some(100_000);
+        let config = EngineConfig {
+            residues: Some(1),
+            memory_budget: budget,
+            processes: Some(Processes(Arc::new(exchange))),
+            ..EngineConfig::default()
+        };
+        let mut passes = 0;
+        let exact = Analysis::new(&board)
+            .exact(&Starts::Holes(vec![0]), &config, &mut |p| passes = passes.max(p.pass.index + 1));
+        (passes, exact.map(|_| ()).unwrap_err().to_string())
+    });
+    assert!(outcomes[0].1.contains("too large"), "{}", outcomes[0].1);
+    assert!(outcomes.iter().all(|(passes, e)| *passes <= 1 && *e == outcomes[0].1), "{outcomes:?}");
+}
+
 /// Held to 6 MB each, two processes take the steps of the 21-hole triangle in rounds (one
 /// alone is refused at 8 MB), sending each round's children to their owners as it ends: the
 /// reports are one process's without a budget, field for field.

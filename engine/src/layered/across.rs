@@ -94,35 +94,30 @@ impl<S: Copy, K: Ord + Clone> Across<'_, S, K> {
     }
 
     /// Every process's residues of the absorbed mass (by class, `(prime, residue)` pairs),
-    /// brought together on every process; or the first failure, on every process alike.
+    /// brought together (the same on every process).
     pub(super) fn gather_residues(
         &self,
-        mine: Result<BTreeMap<K, Vec<(u64, u64)>>, EngineError>,
-    ) -> Result<BTreeMap<K, Vec<(u64, u64)>>, EngineError> {
-        let bytes = mine.map(|found| {
-            let mut bytes = Vec::new();
-            let mut out = Writer(&mut bytes);
-            for (k, residues) in &found {
-                out.word((self.key_code)(k));
-                out.word(residues.len() as u64);
-                residues.iter().for_each(|&(p, r)| [p, r].into_iter().for_each(|w| out.word(w)));
-            }
-            bytes
-        });
+        mine: &BTreeMap<K, Vec<(u64, u64)>>,
+    ) -> BTreeMap<K, Vec<(u64, u64)>> {
+        let mut bytes = Vec::new();
+        let mut out = Writer(&mut bytes);
+        for (k, residues) in mine {
+            out.word((self.key_code)(k));
+            out.word(residues.len() as u64);
+            residues.iter().for_each(|&(p, r)| [p, r].into_iter().for_each(|w| out.word(w)));
+        }
         let mut all: BTreeMap<K, Vec<(u64, u64)>> = BTreeMap::new();
-        for part in exchange::gather(self.exchange, bytes)? {
+        for part in self.exchange.all_gather(&bytes) {
             let mut words = wire::words(&part);
             while let Some(code) = words.next() {
                 let k = (self.key_of)(code).expect("a class code from this program's own processes");
-                let n = words.next().expect("a count from this program's own processes") as usize;
+                let mut next = || words.next().expect("residues from this program's own processes");
+                let n = next() as usize;
                 let residues = all.entry(k).or_default();
-                for _ in 0..n {
-                    let pair = (words.next(), words.next());
-                    residues.push((pair.0.expect("a prime"), pair.1.expect("a residue")));
-                }
+                (0..n).for_each(|_| residues.push((next(), next())));
             }
         }
-        Ok(all)
+        all
     }
 
     /// The mass every process absorbed, added up (the same on every process).

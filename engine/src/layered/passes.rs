@@ -9,6 +9,7 @@ use super::residues::{self, Modulus};
 use super::{MAX_LAYER_STATES, Mode, Options, Pass, run};
 use crate::Ranked;
 use crate::error::EngineError;
+use crate::exchange::{self, Exchange, Solo};
 use rug::{Integer, Rational};
 use std::collections::BTreeMap;
 
@@ -24,8 +25,9 @@ use std::collections::BTreeMap;
 /// the whole chain for it alone (no layer is shared, nothing crosses between passes); the
 /// first round of batches, one a process, runs before the number of primes needed is known,
 /// so up to N - 1 batches more than one process needs may be run (more primes rebuild the
-/// same numerators). Every process's residues are gathered at the end, and each returns
-/// the whole result; a failure in one reaches every process there.
+/// same numerators). The processes meet after every round of batches, so a failure in one
+/// stops every process there, with its error; every process's residues are gathered at the
+/// end, and each returns the whole result.
 ///
 /// Runs by residues are neither saved, resumed nor stopped early: `options.checkpoint`,
 /// `resume` and `until_rank` must be `None`.
@@ -45,30 +47,32 @@ where
         options.checkpoint.is_none() && options.resume.is_none() && options.until_rank.is_none(),
         "runs by residues are whole runs"
     );
-    // Each pass is a whole run of this process.
+    // Each pass is a whole run of this process; the processes meet after every round of
+    // batches (one a process), so that a failure in one stops the others within a pass.
     let split = options.across.take();
-    let (me, processes) = split.map_or((0, 1), |a| (a.exchange.me(), a.exchange.processes()));
+    let exchange: &dyn Exchange = split.as_ref().map_or(&Solo, |a| a.exchange);
+    let (me, processes) = (exchange.me(), exchange.processes());
     let per_pass = primes_per_pass.max(1);
     let mut found: BTreeMap<K, Vec<(u64, u64)>> = BTreeMap::new();
     let (mut needed, mut denominator): (Option<usize>, Integer) = (None, Integer::new());
-    let mut passes = || -> Result<(), EngineError> {
-        let (mut batch, mut index) = (me, 0);
-        loop {
-            let first = batch * per_pass;
-            let count = match needed {
-                None => per_pass,
-                Some(n) if first >= n => return Ok(()),
-                Some(n) => (n - first).min(per_pass),
-            };
+    let (mut round, mut index) = (0, 0);
+    // Until a round's first batch starts past the primes needed (unknown in round 0).
+    while needed.is_none_or(|n| round * processes * per_pass < n) {
+        let batch = round * processes + me;
+        let first = batch * per_pass;
+        let count = needed.map_or(per_pass, |n| n.saturating_sub(first).min(per_pass));
+        let pass = (|| {
+            if count == 0 {
+                return Ok(());
+            }
             // This pass and this process's batches after it.
             let of = needed.map(|n| index + (n.div_ceil(per_pass) - batch).div_ceil(processes) as u32);
             let primes = residues::primes(count, first);
             let numbers = Numbers::Residues(primes.iter().map(|&p| Modulus::new(p)).collect());
-            let pass = Pass { index, of };
             let reached = run(
                 chain,
                 start,
-                (Mode::Probability, &numbers, pass),
+                (Mode::Probability, &numbers, Pass { index, of }),
                 &classify,
                 &mut options,
                 MAX_LAYER_STATES,
@@ -76,18 +80,18 @@ where
             for (k, lanes) in reached.lanes {
                 found.entry(k).or_default().extend(primes.iter().copied().zip(lanes));
             }
-            (batch, index) = (batch + processes, index + 1);
+            index += 1;
             if needed.is_none() {
                 denominator = reached.denominator;
                 needed = Some(primes_above(&denominator));
             }
-        }
-    };
-    let done = passes();
+            Ok(())
+        })();
+        exchange::together(exchange, pass)?;
+        round += 1;
+    }
     if let Some(across) = split {
-        found = across.gather_residues(done.map(|()| found))?;
-    } else {
-        done?;
+        found = across.gather_residues(&found);
     }
     Ok(found
         .into_iter()
