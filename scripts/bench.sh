@@ -81,6 +81,21 @@ if [ "${1:-}" = "--big" ]; then
       "$(wall_and_peak $bin coach --board english --start d4 --moves "$(echo $solution | cut -d, -f1-$k)" -q)"
   done
   printf '%-50s %s\n' "coach --board english --start d4 (full board)" "$(wall_and_peak $bin coach --board english --start d4 -q)"
+  # A game in the page: the full board, then each of the solution's first eight jumps, one
+  # answer after another from one server (the positions below the first answer come from
+  # the future it keeps); curl's seconds per answer and the server's peak memory.
+  port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  $bin serve --port "$port" >/dev/null 2>&1 &
+  server=$!
+  for _ in $(seq 50); do curl -s -o /dev/null "http://127.0.0.1:$port/" && break; sleep 0.1; done
+  answers=""
+  for k in 0 1 2 3 4 5 6 7 8; do
+    moves=""; [ "$k" -gt 0 ] && moves=$(echo $solution | cut -d, -f1-$k)
+    answers="$answers $(curl -s -o /dev/null -w '%{time_total}' "http://127.0.0.1:$port/api/coach?board=english&start=d4&moves=$moves" | awk '{printf "%.2f", $1}')"
+  done
+  peak=$(awk '/VmHWM/ {printf "%.2f GB", $2 / 1e6}' "/proc/$server/status")
+  kill "$server"; wait "$server" 2>/dev/null || true
+  printf '%-50s %s\n' "serve: english from d4, then 8 jumps (s each)" "$answers; peak $peak"
   if [ -n "${PEGCHAIN_BENCH_HOURS:-}" ]; then
     # The European centre: big numbers (about 12 minutes, 16.5 GB), then by residues under a
     # 6 GB budget (several hours: one pass per two primes).
@@ -115,6 +130,16 @@ if [ "${1:-}" = "--big" ]; then
 ' "mpirun -np $np ... exact --board english --start d4" \
         "$(( (t1 - t0) / 1000000 )) ms; per process: $peaks; $same"
     done
+    # A run by residues deals its passes out between the processes (no traffic): on 2
+    # cores no faster, but each process makes half the passes.
+    printf '%-50s %s\n' "exact --board english --start d4 --residues 4" \
+      "$(wall_and_peak $bin exact --board english --start d4 -q --residues 4)"
+    t0=$(date +%s%N)
+    peaks=$(mpirun -q --oversubscribe --bind-to none -np 2 /usr/bin/time -f "%M" \
+      $bin exact --board english --start d4 -q --json --residues 4 2>&1 >"$mpi_out" | awk '{printf "%.2f GB ", $1 / 1e6}')
+    t1=$(date +%s%N)
+    same=$(cmp -s "$plain_out" "$mpi_out" && echo "same bytes" || echo "DIFFERENT bytes")
+    printf '%-50s %s\n' "mpirun -np 2 ... --residues 4" "$(( (t1 - t0) / 1000000 )) ms; per process: $peaks; $same"
     rm -f "$plain_out" "$mpi_out"
   fi
   echo

@@ -67,9 +67,10 @@ pub const BYTES_PER_POSITION: u64 = 128;
 
 /// Memory a future kept whole (see [`Coach::future`]) takes at its peak, per position, with
 /// a forward pass from a position below its root beside it: on the English board from a full
-/// board (23.5 million positions) it holds 3.4 GB, and 4.5-4.6 GB with the forward pass from
-/// the position after the first jump.
-pub const BYTES_PER_KEPT_POSITION: u64 = 200;
+/// board (23.5 million positions) it holds 3.4 GB, and 4.5-4.8 GB (kilobytes over 10^6, as
+/// `/usr/bin/time` counts them: up to 4.9 GB) with the forward pass from the position after
+/// the first jump.
+pub const BYTES_PER_KEPT_POSITION: u64 = 224;
 
 /// What random play from a position leads to, exactly.
 #[derive(Clone, Debug, PartialEq)]
