@@ -254,6 +254,38 @@ fn wait_for(file: &str) {
     }
 }
 
+/// A run by residues saves after every finished layer of every pass (the pass under way and
+/// the residues of the passes before it); interrupted twice and resumed, it prints what the
+/// big-number run prints; a save of a run with another number of primes a pass is refused.
+#[test]
+fn a_run_by_residues_interrupted_and_resumed_prints_what_the_big_numbers_print() {
+    // 21 starts without symmetry, several passes of two primes each: about four seconds.
+    let run = ["exact", "--board", "triangle6", "--start", "all", "--no-symmetry", "-q", "--json"];
+    let whole = support::stdout_bytes(&run);
+    let by_residues = [&run[..], &["--residues", "2"]].concat();
+    let dir = support::scratch("interrupt-residues-checkpoint");
+    let file = dir.join("residues.checkpoint");
+    let file = file.to_str().unwrap();
+    let first = Run::start("residues-checkpoint", &[&by_residues[..], &["--checkpoint", file]].concat());
+    wait_for(file);
+    first.signal_after(Duration::from_millis(700), "INT").interrupted(130);
+    let again = Run::start(
+        "residues-checkpoint-2",
+        &[&by_residues[..], &["--resume", file, "--checkpoint", file]].concat(),
+    );
+    again.signal_after(Duration::from_millis(700), "INT").interrupted(130);
+    let resumed = support::stdout_bytes(&[&by_residues[..], &["--resume", file]].concat());
+    assert!(resumed == whole, "the resumed run's output differs");
+    support::fails_with(
+        &[&run[..], &["--residues", "3", "--resume", file]].concat(),
+        "its primes a pass is 2, this run's is 3",
+    );
+    support::fails_with(
+        &[&run[..], &["--resume", file]].concat(),
+        "its primes a pass is 2, this run has none",
+    );
+}
+
 /// `exact --checkpoint` saves the evaluation after every finished layer (the starts done and
 /// the engine's state in the one under way); `--resume` goes on from it and prints exactly
 /// what the uninterrupted run prints, even when interrupted again and resumed again.

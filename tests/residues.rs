@@ -62,8 +62,8 @@ fn residues_refuse_what_they_cannot_do_in_one_line_and_touch_no_file() {
     let file = dir.join("run.save");
     let file = file.to_str().unwrap();
     fails_with(
-        &[&exact[..], &["--residues", "2", "--checkpoint", file]].concat(),
-        "--checkpoint and --resume save exact runs, not runs by --residues",
+        &[&exact[..], &["--residues", "0", "--checkpoint", file]].concat(),
+        "--residues takes 1 to 64 primes a pass, not 0",
     );
     assert!(!dir.join("run.save").exists());
     fails_with(&["count", "--board", "triangle5", "--residues", "2"], "--residues");

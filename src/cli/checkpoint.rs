@@ -86,7 +86,9 @@ fn difference(saved: &[(String, String)], run: &[(String, String)]) -> Option<St
             None => return Some(format!("it does not record the {what}")),
         }
     }
-    None
+    // What the saved run recorded and this one does not have (`--residues`, say).
+    let (what, value) = saved.iter().find(|(k, _)| !run.iter().any(|(r, _)| r == k))?;
+    Some(format!("its {what} is {value}, this run has none"))
 }
 
 /// Saves `state` whole (a temporary renamed into place), replacing the last checkpoint.
@@ -139,6 +141,7 @@ mod tests {
         assert_eq!(difference(&run("1"), &run("1")), None);
         assert_eq!(difference(&run("1"), &run("2")).unwrap(), "its seed is 1, this run's is 2");
         assert_eq!(difference(&run("1")[..1], &run("1")).unwrap(), "it does not record the seed");
+        assert_eq!(difference(&run("1"), &run("1")[..1]).unwrap(), "its seed is 1, this run has none");
     }
 
     #[test]

@@ -307,15 +307,14 @@ impl ExactArgs {
     pub fn validate(&self) -> Result<EngineRequest, Error> {
         let policy: Policy = self.policy.parse().map_err(Error::Invalid)?;
         self.refuse_residues_with_others()?;
-        let mut request = self.engine.validate_with("exact", policy)?;
+        let mut request = self.engine.validate_with("exact", policy, self.residues)?;
         request.config.residues = self.residues.map(|k| k as usize);
         request.return_freed_memory |= self.residues.is_some();
         Ok(request)
     }
 
-    /// --residues: a number of primes a pass, for a run that is not saved (checked before
-    /// anything else, so that a refusal touches no file). Processes that share the run split
-    /// its passes between them.
+    /// --residues: a number of primes a pass (checked before anything else, so that a
+    /// refusal touches no file). Processes that share the run split its passes between them.
     fn refuse_residues_with_others(&self) -> Result<(), Error> {
         let Some(k) = self.residues else { return Ok(()) };
         if !(1..=MAX_PRIMES_PER_PASS).contains(&k) {
@@ -323,23 +322,23 @@ impl ExactArgs {
                 "--residues takes 1 to {MAX_PRIMES_PER_PASS} primes a pass, not {k}"
             )));
         }
-        let saving = &self.engine.saving;
-        if saving.checkpoint.is_some() || saving.resume.is_some() {
-            return Err(Error::Invalid(
-                "--checkpoint and --resume save exact runs, not runs by --residues".into(),
-            ));
-        }
         Ok(())
     }
 }
 
 impl CountArgs {
     pub fn validate(&self) -> Result<EngineRequest, Error> {
-        self.validate_with("count", Policy::Uniform)
+        self.validate_with("count", Policy::Uniform, None)
     }
 
-    /// `command` is `exact` or `count` (which `ends` shares): it names the checkpoints.
-    fn validate_with(&self, command: &'static str, policy: Policy) -> Result<EngineRequest, Error> {
+    /// `command` is `exact` or `count` (which `ends` shares): it names the checkpoints, which
+    /// also record `residues` (a run by residues saves its passes, not big numbers).
+    fn validate_with(
+        &self,
+        command: &'static str,
+        policy: Policy,
+        residues: Option<u32>,
+    ) -> Result<EngineRequest, Error> {
         let board = pegchain::solitaire::load_board(&self.board.board)?;
         let starts = parse_starts(&board, &self.start)?;
         let position = given_position(&board, Some(&starts), &self.moves, &self.position)?;
@@ -377,6 +376,9 @@ impl CountArgs {
         let mut fixed = vec![("start", format!("{starts:?}")), ("symmetry", symmetry.to_string())];
         if command == "exact" {
             fixed.push(("policy", policy.to_string()));
+        }
+        if let Some(k) = residues {
+            fixed.push(("primes a pass", k.to_string()));
         }
         let run = Run::new(command, &board, fixed);
         let (checkpoint, saved) = self.saving.validate(&run)?;

@@ -219,8 +219,18 @@ where
     K: Ord + Clone + Send,
     F: Fn(C::State) -> K + Sync,
 {
-    let reached =
-        run(chain, start, (mode, &Numbers::Exact, Pass::ONLY), classify, &mut options, MAX_LAYER_STATES)?;
+    // A run by residues saved its numbers modulo primes: not this run's.
+    if options.resume.as_ref().is_some_and(|saved| saved.passes.is_some()) {
+        return Err(EngineError::ResumedElsewhere);
+    }
+    let reached = run(
+        chain,
+        start,
+        (mode, &Numbers::Exact, Pass::ONLY, None),
+        classify,
+        &mut options,
+        MAX_LAYER_STATES,
+    )?;
     Ok(reached.absorbed)
 }
 
@@ -241,7 +251,7 @@ struct Reached<K> {
 fn run<C, K, F>(
     chain: &C,
     start: C::State,
-    (mode, numbers, pass): (Mode, &Numbers, Pass),
+    (mode, numbers, pass, passes): (Mode, &Numbers, Pass, Option<passes::PassesDone<K>>),
     classify: F,
     options: &mut Options<'_, C::State, K>,
     max_layer: u64,
@@ -271,6 +281,8 @@ where
                 false => Pending::empty(),
             },
             history: History::new(),
+            lanes: BTreeMap::new(),
+            passes,
         },
     };
     // A resumed run has just been saved: the first save is due after its next layer.
@@ -279,8 +291,6 @@ where
     let mut carried: Result<(), EngineError> = Ok(());
     // Bytes this process sent to the others for the layer about to be expanded.
     let mut sent = 0;
-    // The mass absorbed so far in a run by residues, over the current denominator.
-    let mut lanes: BTreeMap<K, Vec<u64>> = BTreeMap::new();
 
     loop {
         if carried.is_ok()
@@ -291,7 +301,8 @@ where
             carried = save(&run).map_err(|()| EngineError::NotSaved { finished_layers: run.finished_layers });
             saved_layers = run.finished_layers;
         }
-        let RunState { finished_layers, denominator, absorbed, pending, history, .. } = &mut run;
+        // `lanes`: the mass absorbed so far in a run by residues, over the current denominator.
+        let RunState { finished_layers, denominator, absorbed, pending, history, lanes, .. } = &mut run;
         let finished_layers = *finished_layers;
         // The processes meet: the next layer is the highest rank waiting anywhere.
         let top = carried.clone().map(|()| pending.top().map_or(Vec::new(), |r| r.to_le_bytes().to_vec()));
@@ -471,7 +482,7 @@ where
         Some(across) if exchange.processes() > 1 => across.add_up(&run.absorbed),
         _ => run.absorbed,
     };
-    Ok(Reached { absorbed, lanes, denominator: run.denominator })
+    Ok(Reached { absorbed, lanes: run.lanes, denominator: run.denominator })
 }
 
 /// The most rounds any process needs for its part of the step (each process projects its
@@ -564,7 +575,7 @@ mod tests {
             run(
                 &Fan,
                 10,
-                (Mode::Probability, &Numbers::Exact, Pass::ONLY),
+                (Mode::Probability, &Numbers::Exact, Pass::ONLY, None),
                 |s| s,
                 &mut Options::default(),
                 limit,
@@ -577,10 +588,17 @@ mod tests {
         assert_eq!(ends.len(), 5);
         assert!(ends.values().all(|p| *p == Rational::from((1, 5))));
         assert_eq!(
-            run(&Fan, 10, (Mode::Paths, &Numbers::Exact, Pass::ONLY), |s| s, &mut Options::default(), 0)
-                .err()
-                .unwrap()
-                .to_string(),
+            run(
+                &Fan,
+                10,
+                (Mode::Paths, &Numbers::Exact, Pass::ONLY, None),
+                |s| s,
+                &mut Options::default(),
+                0
+            )
+            .err()
+            .unwrap()
+            .to_string(),
             "the layer of rank 1 holds up to 1 states, more than the limit of 0"
         );
     }

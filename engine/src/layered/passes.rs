@@ -29,8 +29,10 @@ use std::collections::BTreeMap;
 /// stops every process there, with its error; every process's residues are gathered at the
 /// end, and each returns the whole result.
 ///
-/// Runs by residues are neither saved, resumed nor stopped early: `options.checkpoint`,
-/// `resume` and `until_rank` must be `None`.
+/// A run by residues of one process may be saved after every finished layer and resumed
+/// (`options.checkpoint`, `resume`): the state saved holds the pass under way and what the
+/// passes before it found, so a resumed run goes on in that pass. It is not stopped early
+/// (`until_rank` must be `None`), and a run shared by processes is neither saved nor resumed.
 pub fn propagate_by_residues<C, K, F>(
     chain: &C,
     start: C::State,
@@ -43,9 +45,10 @@ where
     K: Ord + Clone + Send,
     F: Fn(C::State) -> K + Sync,
 {
+    assert!(options.until_rank.is_none(), "runs by residues are whole runs");
     assert!(
-        options.checkpoint.is_none() && options.resume.is_none() && options.until_rank.is_none(),
-        "runs by residues are whole runs"
+        options.across.is_none() || (options.checkpoint.is_none() && options.resume.is_none()),
+        "a run by residues shared by processes is neither saved nor resumed"
     );
     // Each pass is a whole run of this process; the processes meet after every round of
     // batches (one a process), so that a failure in one stops the others within a pass.
@@ -56,6 +59,13 @@ where
     let mut found: BTreeMap<K, Vec<(u64, u64)>> = BTreeMap::new();
     let (mut needed, mut denominator): (Option<usize>, Integer) = (None, Integer::new());
     let (mut round, mut index) = (0, 0);
+    // A resumed run goes on in the pass it was saved in (one process: a round a pass), with
+    // what the passes before it found.
+    if let Some(saved) = options.resume.as_ref() {
+        let done = saved.passes.clone().ok_or(EngineError::ResumedElsewhere)?;
+        (found, needed, denominator, index) = (done.found, done.needed, done.denominator, done.index);
+        round = index as usize;
+    }
     // Until a round's first batch starts past the primes needed (unknown in round 0).
     while needed.is_none_or(|n| round * processes * per_pass < n) {
         let batch = round * processes + me;
@@ -69,10 +79,12 @@ where
             let of = needed.map(|n| index + (n.div_ceil(per_pass) - batch).div_ceil(processes) as u32);
             let primes = residues::primes(count, first);
             let numbers = Numbers::Residues(primes.iter().map(|&p| Modulus::new(p)).collect());
+            // Saved with every checkpoint of the pass.
+            let done = PassesDone { found: found.clone(), needed, denominator: denominator.clone(), index };
             let reached = run(
                 chain,
                 start,
-                (Mode::Probability, &numbers, Pass { index, of }),
+                (Mode::Probability, &numbers, Pass { index, of }, Some(done)),
                 &classify,
                 &mut options,
                 MAX_LAYER_STATES,
@@ -101,6 +113,20 @@ where
             (k, Rational::from((numerator, denominator.clone())))
         })
         .collect())
+}
+
+/// What the passes of a run by residues before the one under way found, saved with it (see
+/// [`RunState`](super::RunState)) so that a resumed run goes on in the same pass.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct PassesDone<K> {
+    /// Each absorbing class's residues, `(prime, residue)`.
+    pub found: BTreeMap<K, Vec<(u64, u64)>>,
+    /// How many primes the run needs (known once the first pass is over).
+    pub needed: Option<usize>,
+    /// The final common denominator (known once the first pass is over; 0 before).
+    pub denominator: Integer,
+    /// The passes finished.
+    pub index: u32,
 }
 
 /// How many of the primes of `residues::primes` (the largest first) it takes for their

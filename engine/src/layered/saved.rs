@@ -10,6 +10,7 @@
 use super::alloc;
 use super::arena::Bucket;
 use super::budget::History;
+use super::passes::PassesDone;
 use super::pending::Pending;
 use super::wire::{Reader, Writer};
 use crate::error::EngineError;
@@ -17,7 +18,7 @@ use rug::{Integer, Rational};
 use std::collections::BTreeMap;
 
 /// What a saved run begins with, so bytes from another format are refused.
-const MAGIC: &[u8; 8] = b"pcrun\0\0\x01";
+const MAGIC: &[u8; 8] = b"pcrun\0\0\x02";
 
 /// A run between two layers (see [`Options::checkpoint`](super::Options)).
 pub struct RunState<S, K> {
@@ -27,6 +28,11 @@ pub struct RunState<S, K> {
     pub(super) absorbed: BTreeMap<K, Rational>,
     pub(super) pending: Pending<S>,
     pub(super) history: History,
+    /// In a run by residues: the mass absorbed so far in the pass under way, by class, one
+    /// residue a prime of the pass.
+    pub(super) lanes: BTreeMap<K, Vec<u64>>,
+    /// In a run by residues: what the passes before the one under way found.
+    pub(super) passes: Option<PassesDone<K>>,
 }
 
 impl<S: Copy, K> RunState<S, K> {
@@ -52,7 +58,11 @@ impl<S: Copy, K> RunState<S, K> {
         let limbs = |n: &Integer| 2 + n.significant_digits::<u64>();
         let waiting: usize = self.pending.buckets.values().map(|b| 4 + b.len() * (1 + b.stride)).sum();
         let absorbed: usize = self.absorbed.values().map(|v| 1 + limbs(v.numer()) + limbs(v.denom())).sum();
-        let words = 6 + limbs(&self.denominator) + absorbed + waiting;
+        let lanes: usize = self.lanes.values().map(|l| 2 + l.len()).sum();
+        let passes = self.passes.as_ref().map_or(0, |p| {
+            2 + limbs(&p.denominator) + 1 + p.found.values().map(|f| 2 + 2 * f.len()).sum::<usize>()
+        });
+        let words = 6 + limbs(&self.denominator) + absorbed + waiting + 2 + lanes + passes;
         alloc::reserve(out, MAGIC.len() + 8 * words)?;
         let mut out = Writer(out);
         out.0.extend_from_slice(MAGIC);
@@ -61,7 +71,7 @@ impl<S: Copy, K> RunState<S, K> {
         out.word(self.history.previous_len as u64);
         out.word(self.history.moves_per_state.to_bits());
         out.integer(&self.denominator);
-        out.fractions(&self.absorbed, key);
+        out.fractions(&self.absorbed, &key);
         out.word(self.pending.buckets.len() as u64);
         for (rank, bucket) in &self.pending.buckets {
             out.word(u64::from(*rank));
@@ -70,6 +80,29 @@ impl<S: Copy, K> RunState<S, K> {
             out.word(bucket.len() as u64);
             bucket.keys.iter().for_each(|&s| out.word(state(s)));
             bucket.nums.iter().for_each(|&limb| out.word(limb));
+        }
+        out.word(self.lanes.len() as u64);
+        for (k, lanes) in &self.lanes {
+            out.word(key(k));
+            out.word(lanes.len() as u64);
+            lanes.iter().for_each(|&w| out.word(w));
+        }
+        match &self.passes {
+            None => out.word(0),
+            Some(p) => {
+                out.word(1);
+                out.word(u64::from(p.index));
+                out.word(p.needed.map_or(u64::MAX, |n| n as u64));
+                out.integer(&p.denominator);
+                out.word(p.found.len() as u64);
+                for (k, found) in &p.found {
+                    out.word(key(k));
+                    out.word(found.len() as u64);
+                    found
+                        .iter()
+                        .for_each(|&(prime, residue)| [prime, residue].into_iter().for_each(|w| out.word(w)));
+                }
+            }
         }
         Ok(())
     }
@@ -103,7 +136,7 @@ impl<S: Copy, K> RunState<S, K> {
         if denominator <= 0 {
             return Err("its denominator is not positive".into());
         }
-        let absorbed = r.fractions(key)?;
+        let absorbed = r.fractions(&key)?;
         let mut pending = BTreeMap::new();
         for _ in 0..r.count(4 * 8)? {
             let rank = u32::try_from(r.word()?).map_err(|_| "a rank is out of range")?;
@@ -118,6 +151,34 @@ impl<S: Copy, K> RunState<S, K> {
             let nums: Result<Vec<u64>, String> = (0..len * stride).map(|_| r.word()).collect();
             pending.insert(rank, Bucket { keys: keys?, nums: nums?, stride, batches });
         }
+        let bad_key = || "it holds an absorbing class this chain does not have".to_string();
+        let mut lanes = BTreeMap::new();
+        for _ in 0..r.count(2 * 8)? {
+            let k = key(r.word()?).ok_or_else(bad_key)?;
+            let len = r.count(8)?;
+            lanes.insert(k, (0..len).map(|_| r.word()).collect::<Result<Vec<u64>, String>>()?);
+        }
+        let passes = match r.word()? {
+            0 => None,
+            1 => {
+                let index = u32::try_from(r.word()?).map_err(|_| "a pass count is out of range")?;
+                let needed = match r.word()? {
+                    u64::MAX => None,
+                    n => Some(usize::try_from(n).map_err(|_| "a prime count is out of range")?),
+                };
+                let denominator = r.integer()?;
+                let mut found = BTreeMap::new();
+                for _ in 0..r.count(2 * 8)? {
+                    let k = key(r.word()?).ok_or_else(bad_key)?;
+                    let len = r.count(2 * 8)?;
+                    let pairs =
+                        (0..len).map(|_| Ok((r.word()?, r.word()?))).collect::<Result<Vec<_>, String>>()?;
+                    found.insert(k, pairs);
+                }
+                Some(PassesDone { found, needed, denominator, index })
+            }
+            _ => return Err("it holds a malformed record of passes".into()),
+        };
         if !r.is_done() {
             return Err("it has bytes after the end of the saved run".into());
         }
@@ -128,6 +189,8 @@ impl<S: Copy, K> RunState<S, K> {
             absorbed,
             pending: Pending { buckets: pending },
             history: History { previous_len, moves_per_state },
+            lanes,
+            passes,
         })
     }
 }
@@ -148,6 +211,13 @@ mod tests {
             absorbed: BTreeMap::from([(1, Rational::from((5, 36))), (2, Rational::from((-1, 7)))]),
             pending: Pending { buckets: BTreeMap::from([(4, bucket)]) },
             history: History { previous_len: 12, moves_per_state: 2.5 },
+            lanes: BTreeMap::from([(1, vec![3, u64::MAX]), (2, vec![0, 1])]),
+            passes: Some(PassesDone {
+                found: BTreeMap::from([(1, vec![(11, 4), (13, 5)])]),
+                needed: Some(7),
+                denominator: Integer::from(Integer::u_pow_u(6, 50)),
+                index: 2,
+            }),
         }
     }
 
@@ -164,6 +234,8 @@ mod tests {
             && bucket(a) == bucket(b)
             && (a.history.previous_len, a.history.moves_per_state)
                 == (b.history.previous_len, b.history.moves_per_state)
+            && a.lanes == b.lanes
+            && a.passes == b.passes
     }
 
     #[test]
