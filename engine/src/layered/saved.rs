@@ -179,6 +179,15 @@ impl<S: Copy, K> RunState<S, K> {
             }
             _ => return Err("it holds a malformed record of passes".into()),
         };
+        // A pass by residues keeps one word a prime for every number: one width throughout.
+        if passes.is_some() {
+            let mut widths = pending.values().map(|b| b.stride).chain(lanes.values().map(Vec::len));
+            if let Some(first) = widths.next()
+                && widths.any(|w| w != first)
+            {
+                return Err("it holds residues of different widths".into());
+            }
+        }
         if !r.is_done() {
             return Err("it has bytes after the end of the saved run".into());
         }
@@ -256,6 +265,11 @@ mod tests {
         for cut in 0..bytes.len() {
             assert!(decode(&bytes[..cut]).is_err(), "cut at {cut} was accepted");
         }
+        // A pass by residues whose numbers are not all one width.
+        let mut uneven = sample();
+        uneven.lanes.insert(3, vec![1, 2, 3]);
+        let uneven = uneven.encode(u64::from, |&k| u64::from(k)).unwrap();
+        assert_eq!(decode(&uneven).err().unwrap(), "it holds residues of different widths");
         let mut extra = bytes.clone();
         extra.push(0);
         assert_eq!(decode(&extra).err().unwrap(), "it has bytes after the end of the saved run");
