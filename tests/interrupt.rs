@@ -268,7 +268,9 @@ fn a_run_by_residues_interrupted_and_resumed_prints_what_the_big_numbers_print()
     let file = file.to_str().unwrap();
     let first = Run::start("residues-checkpoint", &[&by_residues[..], &["--checkpoint", file]].concat());
     wait_for(file);
-    first.signal_after(Duration::from_millis(700), "INT").interrupted(130);
+    let said = first.signal_after(Duration::from_millis(700), "INT").interrupted(130);
+    // Which pass it stopped in: "start I, pass 2 of 5: 11 of 20 layers finished, ...".
+    assert!(said.contains(", pass "), "{said}");
     let again = Run::start(
         "residues-checkpoint-2",
         &[&by_residues[..], &["--resume", file, "--checkpoint", file]].concat(),

@@ -235,8 +235,11 @@ impl<'a> Analysis<'a> {
             None => (Positions::default(), None),
         };
         let positions = std::cell::RefCell::new(positions);
+        // The pass under way, for a run by residues stopped in it.
+        let under_way = std::cell::Cell::new(Pass::ONLY);
         let mut on_layer = |layer: &Layer<'_, Pegs>| {
             let (pegs, pass) = (layer.rank, layer.pass);
+            under_way.set(pass);
             if whole.is_some() || pass.index > 0 {
                 // The positions come with the finish holes, or were counted by the first pass
                 // by residues; the classes show the progress.
@@ -282,7 +285,9 @@ impl<'a> Analysis<'a> {
             }
             _ => engine::propagate(&chain, start, mode, End::of, options),
         }
-        .map_err(|e| self.in_game_words(e, origin, start.count()))?;
+        .map_err(|e| {
+            self.in_game_words(e, origin, start.count(), config.residues.map(|_| under_way.get()))
+        })?;
         Ok(match whole {
             None => (spread_finishes(reduced, &local), positions.into_inner()),
             Some(figures) => (with_finishes(reduced, &figures.finish), figures.positions.clone()),
@@ -291,11 +296,18 @@ impl<'a> Analysis<'a> {
 
     /// An engine error about the start `hole` (with `pegs` pegs) in the game's words; a
     /// cancelled run counts its layers against the most it could have (one per peg count).
-    fn in_game_words(&self, e: EngineError, origin: Origin, pegs: u32) -> Error {
-        let start = match origin {
+    fn in_game_words(&self, e: EngineError, origin: Origin, pegs: u32, pass: Option<Pass>) -> Error {
+        let mut start = match origin {
             Origin::Hole(hole) => format!("start {}", self.board.hole_name(hole)),
             Origin::Position(_) => "the position".to_string(),
         };
+        // A run by residues goes over the board once a pass.
+        if let Some(pass) = pass {
+            start += &match pass.of {
+                Some(of) => format!(", pass {} of {of}", pass.index + 1),
+                None => format!(", pass {}", pass.index + 1),
+            };
+        }
         match e {
             EngineError::Cancelled { finished_layers, rank } => Error::Interrupted {
                 done: format!(
