@@ -479,7 +479,7 @@ where
         run.finished_layers += 1;
     }
     let absorbed = match &across {
-        Some(across) if exchange.processes() > 1 => across.add_up(&run.absorbed),
+        Some(across) if routed => across.add_up(&run.absorbed),
         _ => run.absorbed,
     };
     Ok(Reached { absorbed, lanes: run.lanes, denominator: run.denominator })
@@ -571,34 +571,20 @@ mod tests {
 
     #[test]
     fn a_layer_beyond_what_its_indices_address_is_refused() {
-        let fan = |limit| {
-            run(
-                &Fan,
-                10,
-                (Mode::Probability, &Numbers::Exact, Pass::ONLY, None),
-                |s| s,
-                &mut Options::default(),
-                limit,
-            )
-            .map(|r| r.absorbed)
+        let fan = |mode, limit| {
+            run(&Fan, 10, (mode, &Numbers::Exact, Pass::ONLY, None), |s| s, &mut Options::default(), limit)
+                .map(|r| r.absorbed)
         };
         // Five children: whether their shard or their layer is counted first, five states.
-        assert_eq!(fan(4), Err(EngineError::LayerTooLarge { rank: 0, states: 5, limit: 4 }));
-        let ends = fan(5).unwrap();
+        assert_eq!(
+            fan(Mode::Probability, 4),
+            Err(EngineError::LayerTooLarge { rank: 0, states: 5, limit: 4 })
+        );
+        let ends = fan(Mode::Probability, 5).unwrap();
         assert_eq!(ends.len(), 5);
         assert!(ends.values().all(|p| *p == Rational::from((1, 5))));
         assert_eq!(
-            run(
-                &Fan,
-                10,
-                (Mode::Paths, &Numbers::Exact, Pass::ONLY, None),
-                |s| s,
-                &mut Options::default(),
-                0
-            )
-            .err()
-            .unwrap()
-            .to_string(),
+            fan(Mode::Paths, 0).err().unwrap().to_string(),
             "the layer of rank 1 holds up to 1 states, more than the limit of 0"
         );
     }

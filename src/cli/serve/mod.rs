@@ -267,8 +267,10 @@ async fn coach(State(shared): State<Arc<Shared>>, query: CoachQueryResult) -> Re
             // answered at once, for the cache: the next click needs no core.
             // (A future past the keep limit holds no layer below the children.)
             if future.keeps_distributions() {
-                for jump in &answers[0].jumps.clone() {
-                    let child = position.without(jump.from).without(jump.over).with(jump.to);
+                let jumps = &answers[0].jumps;
+                let children: Vec<Pegs> =
+                    jumps.iter().map(|j| position.without(j.from).without(j.over).with(j.to)).collect();
+                for child in children {
                     if let Some(answer) = coach.advise_within(&future, child) {
                         answers.push(answer?);
                     }
