@@ -133,6 +133,50 @@ fn processes_held_to_a_budget_send_their_children_round_by_round() {
     }
 }
 
+/// Each process of a shared run saves its own part after every finished layer, all in step
+/// (as many saves each, a process with no positions of its own in a layer included), and
+/// processes that go on from their parts of any one save, taken after a start, within one
+/// or at its last layer, report what one process alone reports, field for field.
+#[test]
+fn processes_save_their_parts_in_step_and_go_on_from_them() {
+    use pegchain::solitaire::exact::Saving;
+    use pegchain::solitaire::saved::Saved;
+    let board = board::builtin("triangle6").unwrap();
+    let starts = Starts::Holes(vec![0, 1, 4]);
+    let config = EngineConfig::default();
+    let alone = Analysis::new(&board).exact(&starts, &config, &mut |_| ()).unwrap();
+    let alone = format!("{alone:?}");
+    for processes in [2, 3] {
+        let shared =
+            |exchange| EngineConfig { processes: Some(Processes(Arc::new(exchange))), ..config.clone() };
+        // Every save of every process, in order.
+        let saves: Vec<Vec<Vec<u8>>> = InMemory::run(processes, |exchange| {
+            let mut saves = Vec::new();
+            let mut save = |bytes: &[u8]| {
+                saves.push(bytes.to_vec());
+                Ok(())
+            };
+            let saving = Saving { resume: None, save: Some(&mut save) };
+            let report = Analysis::new(&board).exact_saving(&starts, &shared(exchange), &mut |_| (), saving);
+            assert_eq!(format!("{:?}", report.unwrap()), alone);
+            saves
+        });
+        let count = saves[0].len();
+        assert!(count > 20, "{count} saves");
+        assert!(saves.iter().all(|s| s.len() == count), "{processes} processes saved unevenly");
+        for k in [0, count / 2, count - 1] {
+            let reports = InMemory::run(processes, |exchange| {
+                let me = pegchain::engine::Exchange::me(&exchange);
+                let saving = Saving { resume: Some(Saved::decode(&saves[me][k]).unwrap()), save: None };
+                let report =
+                    Analysis::new(&board).exact_saving(&starts, &shared(exchange), &mut |_| (), saving);
+                format!("{:?}", report.unwrap())
+            });
+            assert!(reports.iter().all(|r| *r == alone), "{processes} processes resumed from save {k}");
+        }
+    }
+}
+
 #[cfg(feature = "mpi")]
 mod under_mpirun {
     use std::process::{Command, Output};
@@ -143,18 +187,11 @@ mod under_mpirun {
 
     /// `round_bytes`: the most bytes a process sends another in one MPI call.
     fn mpirun_with(processes: usize, args: &[&str], round_bytes: Option<usize>) -> Option<Output> {
-        let exe = assert_cmd::cargo::cargo_bin("pegchain");
         let mut command = Command::new("mpirun");
         if let Some(bytes) = round_bytes {
             command.args(["-x", &format!("PEGCHAIN_MPI_ROUND_BYTES={bytes}")]);
         }
-        let out = command
-            .args(["-q", "--oversubscribe", "--bind-to", "none", "-np", &processes.to_string()])
-            .arg(exe)
-            .args(args)
-            .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
-            .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
-            .output();
+        let out = with_processes(command, processes, args).output();
         match out {
             Ok(out) => Some(out),
             Err(e) => {
@@ -162,6 +199,83 @@ mod under_mpirun {
                 None
             }
         }
+    }
+
+    /// `mpirun` starting `processes` processes of the binary with `args`.
+    fn with_processes(mut command: Command, processes: usize, args: &[&str]) -> Command {
+        command
+            .args(["-q", "--oversubscribe", "--bind-to", "none", "-np", &processes.to_string()])
+            .arg(assert_cmd::cargo::cargo_bin("pegchain"))
+            .args(args)
+            .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
+            .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
+        command
+    }
+
+    /// `out` failed with exit code 2 and one line on stderr holding `message`.
+    fn refused(out: &Output, message: &str) {
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(out.stdout.is_empty());
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.starts_with("pegchain: ") && err.contains(message), "{err}");
+    }
+
+    /// Under mpirun, `--checkpoint FILE` saves each process's part (`FILE.p-of-N`, and the
+    /// part it saved before, `FILE.p-of-N.previous`): a run interrupted by Ctrl-C and resumed
+    /// prints one process's bytes, and so does a run resumed from parts where one process
+    /// stopped between its two renames (its newest part missing). Parts with no save in
+    /// common, another number of processes and one process alone are refused in one line.
+    #[test]
+    fn a_run_shared_by_processes_is_saved_in_parts_and_resumed() {
+        let run = ["exact", "--board", "triangle6", "--start", "all", "--no-symmetry", "-q", "--json"];
+        let alone = plain(&run);
+        let dir = std::env::temp_dir().join(format!("pegchain-mpi-checkpoint-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("run.checkpoint");
+        let file = file.to_str().unwrap();
+        let part = |p: usize, previous: bool| {
+            dir.join(format!("run.checkpoint.{p}-of-2{}", if previous { ".previous" } else { "" }))
+        };
+        let saving = [&run[..], &["--checkpoint", file]].concat();
+        let mut command = with_processes(Command::new("mpirun"), 2, &saving);
+        command.stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::piped());
+        let Ok(first) = command.spawn() else {
+            eprintln!("skipped: mpirun could not start; scripts/setup.sh --mpi installs Open MPI");
+            return;
+        };
+        let clock = std::time::Instant::now();
+        while !part(1, true).exists() {
+            assert!(clock.elapsed().as_secs() < 60, "no part saved");
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        let kill = Command::new("kill").args(["-INT", &first.id().to_string()]).status().unwrap();
+        assert!(kill.success());
+        let first = first.wait_with_output().unwrap();
+        let said = String::from_utf8_lossy(&first.stderr);
+        assert!(said.contains("of 21 start evaluations finished"), "{said}");
+        assert!(first.stdout.is_empty());
+
+        let resuming = [&run[..], &["--resume", file]].concat();
+        let resumed = mpirun(2, &resuming).unwrap();
+        assert!(resumed.status.success(), "{}", String::from_utf8_lossy(&resumed.stderr));
+        assert_eq!(resumed.stdout, alone.stdout);
+        // Process 1 stopped between moving its part aside and putting its new one in place.
+        std::fs::remove_file(part(1, false)).unwrap();
+        let resumed = mpirun(2, &resuming).unwrap();
+        assert!(resumed.status.success(), "{}", String::from_utf8_lossy(&resumed.stderr));
+        assert_eq!(resumed.stdout, alone.stdout);
+
+        refused(&mpirun(3, &resuming).unwrap(), "run.checkpoint.0-of-3");
+        let first_part = part(0, false);
+        let part_alone = [&run[..], &["--resume", first_part.to_str().unwrap()]].concat();
+        refused(&plain(&part_alone), "its processes is 2, this run has none");
+        // Process 0 now holds only its newest save, process 1 only the one before.
+        std::fs::remove_file(part(0, true)).unwrap();
+        refused(&mpirun(2, &resuming).unwrap(), "hold no save in common");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     fn plain(args: &[&str]) -> Output {
@@ -220,7 +334,7 @@ mod under_mpirun {
         for args in [
             &["exact", "--board", "nosuch"][..],
             &["simulate", "--games", "10"],
-            &["exact", "--board", "triangle5", "--checkpoint", "/tmp/pegchain-mpi-test.ckpt"],
+            &["exact", "--board", "triangle5", "--checkpoint", "/tmp/pegchain-mpi-no-such-dir/run.ckpt"],
         ] {
             let Some(out) = mpirun(2, args) else { return };
             assert_eq!(out.status.code(), Some(2), "{args:?}");
@@ -229,7 +343,7 @@ mod under_mpirun {
             assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
             assert!(err.starts_with("pegchain: "), "{err}");
         }
-        assert!(!std::path::Path::new("/tmp/pegchain-mpi-test.ckpt").exists());
+        assert!(!std::path::Path::new("/tmp/pegchain-mpi-no-such-dir").exists());
     }
 }
 

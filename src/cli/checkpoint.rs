@@ -7,12 +7,20 @@
 //! evaluation after every finished layer, `solve`'s search after every branch. A resumed run
 //! prints exactly what an uninterrupted one would; what does not change the answer
 //! (`--threads`, the output format, the memory budget) may change between sessions.
+//!
+//! A run shared by several processes (under `mpirun`) is saved in parts, one a process:
+//! process p of N saves its part to `FILE.p-of-N` and keeps the part it saved before beside
+//! it, `FILE.p-of-N.previous`. The processes save in step, after every finished layer, and
+//! meet between two saves, so a stop at any moment (even between two processes' saves)
+//! leaves a save every process holds: the parts are numbered, and a resumed run goes on from
+//! the latest number that every process holds.
 
 use super::output::{self, Failure};
 use pegchain::Error;
+use pegchain::engine::Exchange;
 use pegchain::solitaire::board::Board;
 use serde::{Deserialize, Serialize};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// The run a checkpoint belongs to.
 pub struct Run {
@@ -20,6 +28,36 @@ pub struct Run {
     pub command: &'static str,
     /// What fixes the answer, as (what, value) in a fixed order.
     pub pairs: Vec<(String, String)>,
+    /// This process's part of a run shared by several, saved in parts.
+    pub shared: Option<Part>,
+}
+
+/// A process's part of a shared run's saves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Part {
+    /// This process's number, from 0.
+    pub me: usize,
+    /// How many processes share the run.
+    pub of: usize,
+    /// The number of the save the run went on from (0: it began afresh). Saves are
+    /// numbered from 1, the same on every process.
+    pub resumed: u64,
+}
+
+impl Part {
+    /// Where this process keeps its part of the run saved to `path`.
+    pub fn file(&self, path: &Path) -> PathBuf {
+        let mut name = path.as_os_str().to_owned();
+        name.push(format!(".{}-of-{}", self.me, self.of));
+        PathBuf::from(name)
+    }
+
+    /// Where this process keeps the part it saved before, beside `file`.
+    fn previous(file: &Path) -> PathBuf {
+        let mut name = file.as_os_str().to_owned();
+        name.push(".previous");
+        PathBuf::from(name)
+    }
 }
 
 impl Run {
@@ -33,7 +71,7 @@ impl Run {
             ("jumps", fingerprint(board)),
         ];
         pairs.extend(rest);
-        Run { command, pairs: pairs.into_iter().map(|(k, v)| (k.to_string(), v)).collect() }
+        Run { command, pairs: pairs.into_iter().map(|(k, v)| (k.to_string(), v)).collect(), shared: None }
     }
 }
 
@@ -54,6 +92,9 @@ fn fingerprint(board: &Board) -> String {
 struct Header {
     checkpoint: String,
     run: Vec<(String, String)>,
+    /// The number of a shared run's save (see [`Part`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    save: Option<u64>,
 }
 
 /// The most a checkpoint file may hold: an English or European evaluation saves layers of
@@ -62,6 +103,80 @@ const MAX_CHECKPOINT_BYTES: u64 = 1 << 40;
 
 /// The state saved in `path`, refused with one line unless it belongs to `run`.
 pub fn load(path: &Path, run: &Run) -> Result<Vec<u8>, Error> {
+    load_numbered(path, run).map(|(_, state)| state)
+}
+
+/// This process's part of the latest save of `run` that every process of `exchange` holds
+/// under `path` (see [`Part`]), read by `read`, and its number. Every process must call it:
+/// each learns every process's failure, and all return the first.
+pub fn load_shared<T>(
+    path: &Path,
+    run: &Run,
+    exchange: &dyn Exchange,
+    read: impl FnOnce(&[u8]) -> Result<T, Error>,
+) -> Result<(u64, T), Error> {
+    let part = Part { me: exchange.me(), of: exchange.processes(), resumed: 0 };
+    let file = part.file(path);
+    let previous = Part::previous(&file);
+    let mut held = Vec::new();
+    let mine = (|| {
+        // A part missing beside a previous one: the process stopped between its two renames.
+        if file.exists() || !previous.exists() {
+            held.push(load_numbered(&file, run)?);
+        }
+        if previous.exists() {
+            held.push(load_numbered(&previous, run)?);
+        }
+        held.iter()
+            .map(|(number, _)| {
+                number
+                    .ok_or_else(|| Error::Invalid(format!("{} is not part of a shared run", file.display())))
+            })
+            .collect::<Result<Vec<u64>, Error>>()
+    })();
+    let numbers = agree(exchange, mine.map(|n| n.iter().flat_map(|n| n.to_le_bytes()).collect()))?;
+    let numbers: Vec<Vec<u64>> = numbers
+        .iter()
+        .map(|b| b.chunks_exact(8).map(|w| u64::from_le_bytes(w.try_into().expect("8 bytes"))).collect())
+        .collect();
+    let common = numbers[0].iter().copied().filter(|n| numbers.iter().all(|ns| ns.contains(n))).max();
+    let Some(number) = common else {
+        let holds = numbers.iter().enumerate().map(|(p, ns)| {
+            let ns: Vec<String> = ns.iter().map(u64::to_string).collect();
+            format!("process {p} holds save {}", ns.join(" and "))
+        });
+        return Err(Error::Invalid(format!(
+            "the parts of the checkpoint {} hold no save in common ({})",
+            path.display(),
+            holds.collect::<Vec<_>>().join(", ")
+        )));
+    };
+    let (_, state) =
+        held.into_iter().find(|(n, _)| *n == Some(number)).expect("every process holds the common save");
+    let state = read(&state);
+    agree(exchange, state.as_ref().map(|_| Vec::new()).map_err(|e| Error::Invalid(e.to_string())))?;
+    Ok((number, state?))
+}
+
+/// Every process's `local` bytes, in process order, when every process succeeded; else, on
+/// every process alike, the failure of the first that failed (in its words).
+pub fn agree(exchange: &dyn Exchange, local: Result<Vec<u8>, Error>) -> Result<Vec<Vec<u8>>, Error> {
+    let status = match &local {
+        Ok(bytes) => [&[0u8][..], bytes].concat(),
+        Err(e) => [&[1u8][..], e.to_string().as_bytes()].concat(),
+    };
+    let all = exchange.all_gather(&status);
+    if let Some(failed) = all.iter().find(|s| s.first() != Some(&0)) {
+        return Err(Error::Invalid(
+            String::from_utf8_lossy(failed.get(1..).unwrap_or_default()).into_owned(),
+        ));
+    }
+    Ok(all.into_iter().map(|s| s[1..].to_vec()).collect())
+}
+
+/// The state saved in `path` and its number in a shared run, refused with one line unless
+/// it belongs to `run`.
+fn load_numbered(path: &Path, run: &Run) -> Result<(Option<u64>, Vec<u8>), Error> {
     let name = path.display();
     let bytes = pegchain::input::read_bytes(path, MAX_CHECKPOINT_BYTES)
         .map_err(|why| Error::Invalid(format!("the checkpoint {name}: {why}")))?;
@@ -74,7 +189,7 @@ pub fn load(path: &Path, run: &Run) -> Result<Vec<u8>, Error> {
     if let Some(why) = difference(&header.run, &run.pairs) {
         return Err(Error::Invalid(format!("the checkpoint {name} belongs to another run: {why}")));
     }
-    Ok(bytes[split + 1..].to_vec())
+    Ok((header.save, bytes[split + 1..].to_vec()))
 }
 
 /// The first way the saved run differs from this one, in words.
@@ -91,13 +206,21 @@ fn difference(saved: &[(String, String)], run: &[(String, String)]) -> Option<St
     Some(format!("its {what} is {value}, this run has none"))
 }
 
-/// Saves `state` whole (a temporary renamed into place), replacing the last checkpoint.
-pub fn save(path: &Path, run: &Run, state: &[u8]) -> Result<(), Failure> {
-    let header = Header { checkpoint: run.command.to_string(), run: run.pairs.clone() };
+/// Saves `state` whole (a temporary renamed into place), replacing the last checkpoint; in
+/// a shared run, this process's part as save number `number`, keeping its part before.
+pub fn save(path: &Path, run: &Run, number: u64, state: &[u8]) -> Result<(), Failure> {
+    let save = run.shared.map(|_| number);
+    let header = Header { checkpoint: run.command.to_string(), run: run.pairs.clone(), save };
     let mut line = serde_json::to_vec(&header).expect("a header serializes");
     line.push(b'\n');
     // Two parts, not one copy of a state that may hold a layer of millions of positions.
-    output::write_file_parts(path, &[&line, state])
+    match run.shared {
+        None => output::write_file_parts(path, &[&line, state]),
+        Some(part) => {
+            let file = part.file(path);
+            output::write_file_parts_keeping(&file, &[&line, state], &Part::previous(&file))
+        }
+    }
 }
 
 /// Saves to `path` when there is one, keeping the first failure for the caller to report:
@@ -105,17 +228,21 @@ pub fn save(path: &Path, run: &Run, state: &[u8]) -> Result<(), Failure> {
 pub struct Saver<'a> {
     path: Option<&'a Path>,
     run: &'a Run,
+    /// The number of the last save (see [`Part`]).
+    saved: u64,
     failure: Option<Failure>,
 }
 
 impl<'a> Saver<'a> {
     pub fn new(path: Option<&'a Path>, run: &'a Run) -> Saver<'a> {
-        Saver { path, run, failure: None }
+        let saved = run.shared.map_or(0, |part| part.resumed);
+        Saver { path, run, saved, failure: None }
     }
 
     pub fn save(&mut self, state: &[u8]) -> Result<(), Error> {
         let Some(path) = self.path else { return Ok(()) };
-        save(path, self.run, state).map_err(|failure| {
+        self.saved += 1;
+        save(path, self.run, self.saved, state).map_err(|failure| {
             self.failure = Some(failure);
             Error::Invalid("the checkpoint was not saved".into())
         })
@@ -142,6 +269,51 @@ mod tests {
         assert_eq!(difference(&run("1"), &run("2")).unwrap(), "its seed is 1, this run's is 2");
         assert_eq!(difference(&run("1")[..1], &run("1")).unwrap(), "it does not record the seed");
         assert_eq!(difference(&run("1"), &run("1")[..1]).unwrap(), "its seed is 1, this run has none");
+    }
+
+    /// Two processes played by threads save parts in step; `load_shared` finds the latest
+    /// save both hold (the newest, or the one before where a process's newest is missing),
+    /// and refuses alike on both when none is common or one part is unreadable.
+    #[test]
+    fn processes_go_on_from_the_latest_save_every_one_holds() {
+        use pegchain::engine::InMemory;
+        let dir = std::env::temp_dir().join(format!("pegchain-parts-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("run.checkpoint");
+        let board = pegchain::solitaire::board::builtin("triangle5").unwrap();
+        let run_of = |me: usize| {
+            let mut run = Run::new("exact", &board, vec![("processes", "2".into())]);
+            run.shared = Some(Part { me, of: 2, resumed: 0 });
+            run
+        };
+        for me in 0..2 {
+            let run = run_of(me);
+            let mut saver = Saver::new(Some(&path), &run);
+            for n in 1..=3u8 {
+                saver.save(&[me as u8, n]).unwrap();
+            }
+        }
+        let part = |me: usize| run_of(me).shared.unwrap().file(&path);
+        let load = || {
+            InMemory::run(2, |exchange| {
+                let run = run_of(pegchain::engine::Exchange::me(&exchange));
+                load_shared(&path, &run, &exchange, |b| Ok(b.to_vec())).map_err(|e| e.to_string())
+            })
+        };
+        assert_eq!(load(), vec![Ok((3, vec![0, 3])), Ok((3, vec![1, 3]))]);
+        // Process 1 stopped between its two renames: both go on from save 2.
+        std::fs::remove_file(part(1)).unwrap();
+        assert_eq!(load(), vec![Ok((2, vec![0, 2])), Ok((2, vec![1, 2]))]);
+        // Process 0 holds save 3 alone now.
+        std::fs::remove_file(Part::previous(&part(0))).unwrap();
+        let none = "hold no save in common (process 0 holds save 3, process 1 holds save 2)";
+        assert!(load().iter().all(|r| r.as_ref().unwrap_err().ends_with(none)), "{:?}", load());
+        // A part that is not a checkpoint: both refuse with its reason.
+        std::fs::write(part(0), b"not a checkpoint").unwrap();
+        assert!(
+            load().iter().all(|r| r.as_ref().unwrap_err().contains("is not a pegchain exact checkpoint"))
+        );
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

@@ -55,6 +55,19 @@ fn naming(path: &Path, e: io::Error) -> io::Error {
     io::Error::new(e.kind(), format!("{}: {e}", path.display()))
 }
 
+/// `write_atomic`, keeping the file `path` held before as `previous` (replacing any file
+/// there): the new file is written and synced first, so the two renames are all that stand
+/// between the old file and the new, and if they are cut short between them the old file is
+/// at `previous` and nothing at `path`.
+pub fn write_atomic_keeping(path: &Path, parts: &[&[u8]], previous: &Path) -> io::Result<()> {
+    let staged = stage(path, parts)?;
+    match std::fs::rename(path, previous) {
+        Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(naming(previous, e)),
+        _ => {}
+    }
+    staged.commit()
+}
+
 /// A temporary file written and synced, waiting to be renamed onto `target`. Dropping it without
 /// [`Staged::commit`] removes the temporary, so every error path (and a panic) cleans up after itself.
 struct Staged {

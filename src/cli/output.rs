@@ -104,6 +104,12 @@ pub fn write_file_parts(path: &Path, parts: &[&[u8]]) -> Result<(), Failure> {
     write_files_checked(&[path], || files::write_atomic(path, parts))
 }
 
+/// `write_file_parts`, keeping the file `path` held before as `previous` (see
+/// [`files::write_atomic_keeping`]).
+pub fn write_file_parts_keeping(path: &Path, parts: &[&[u8]], previous: &Path) -> Result<(), Failure> {
+    write_files_checked(&[path, previous], || files::write_atomic_keeping(path, parts, previous))
+}
+
 /// `write_files` into `dir`, created if missing (and removed again if the writing fails).
 pub fn write_files_in(dir: &Path, files: &[(PathBuf, Vec<u8>)]) -> Result<(), Failure> {
     let created = !dir.exists();

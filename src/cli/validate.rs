@@ -2,7 +2,7 @@
 //! computing starts, and every refusal names the flag in the user's words.
 
 use super::args::*;
-use super::checkpoint::Run;
+use super::checkpoint::{Part, Run};
 use super::interrupt;
 use pegchain::budget::Budget;
 use pegchain::race::{self, Rules, Setup};
@@ -207,6 +207,26 @@ impl CheckpointArgs {
         };
         Ok((self.checkpoint.clone(), saved))
     }
+
+    /// `validate` for a process of a shared run: its part of the save every process holds
+    /// (`checkpoint::load_shared`) and that save's number (0: none). Every process checks
+    /// its own files, and all refuse alike when one must.
+    fn validate_shared<T>(
+        &self,
+        run: &Run,
+        exchange: &dyn pegchain::engine::Exchange,
+        read: impl FnOnce(&[u8]) -> Result<T, Error>,
+    ) -> Result<(Option<PathBuf>, u64, Option<T>), Error> {
+        let part = Part { me: exchange.me(), of: exchange.processes(), resumed: 0 };
+        let target = self
+            .checkpoint
+            .as_ref()
+            .map_or(Ok(()), |path| check_file_target("--checkpoint", &part.file(path)));
+        super::checkpoint::agree(exchange, target.map(|()| Vec::new()))?;
+        let Some(path) = &self.resume else { return Ok((self.checkpoint.clone(), 0, None)) };
+        let (number, saved) = super::checkpoint::load_shared(path, run, exchange, read)?;
+        Ok((self.checkpoint.clone(), number, Some(saved)))
+    }
 }
 
 /// The refusal of a checkpoint whose header is right but whose state is not whole.
@@ -350,12 +370,6 @@ impl CountArgs {
             }
             self.saving.refuse_for_position()?;
         }
-        let processes = super::processes::count();
-        if processes > 1 && (self.saving.checkpoint.is_some() || self.saving.resume.is_some()) {
-            return Err(Error::Invalid(format!(
-                "--checkpoint and --resume save a run of one process, not one shared by {processes} processes"
-            )));
-        }
         let memory_budget = match self.max_memory {
             Some(gb) if !(gb > 0.0 && gb.is_finite()) => {
                 return Err(Error::Invalid(format!(
@@ -380,10 +394,25 @@ impl CountArgs {
         if let Some(k) = residues {
             fixed.push(("primes a pass", k.to_string()));
         }
-        let run = Run::new(command, &board, fixed);
-        let (checkpoint, saved) = self.saving.validate(&run)?;
-        let resume =
-            saved.map(|bytes| Saved::decode(&bytes)).transpose().map_err(|_| not_whole(&self.saving))?;
+        // A shared run is saved in parts, one a process (see `checkpoint::Part`).
+        let shared = super::processes::shared();
+        if let Some(processes) = &shared {
+            fixed.push(("processes", processes.0.processes().to_string()));
+        }
+        let mut run = Run::new(command, &board, fixed);
+        let decode = |bytes: &[u8]| Saved::decode(bytes).map_err(|_| not_whole(&self.saving));
+        let (checkpoint, resume) = match &shared {
+            None => {
+                let (checkpoint, saved) = self.saving.validate(&run)?;
+                (checkpoint, saved.map(|bytes| decode(&bytes)).transpose()?)
+            }
+            Some(processes) => {
+                let (checkpoint, number, saved) = self.saving.validate_shared(&run, &*processes.0, decode)?;
+                let (me, of) = (processes.0.me(), processes.0.processes());
+                run.shared = Some(Part { me, of, resumed: number });
+                (checkpoint, saved)
+            }
+        };
         Ok(EngineRequest {
             board,
             checkpoint,

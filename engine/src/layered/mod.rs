@@ -293,9 +293,19 @@ where
     let mut sent = 0;
 
     loop {
-        if carried.is_ok()
-            && run.finished_layers > saved_layers
-            && !run.pending.buckets.is_empty()
+        // The processes meet: the next layer is the highest rank waiting anywhere.
+        let top =
+            carried.clone().map(|()| run.pending.top().map_or(Vec::new(), |r| r.to_le_bytes().to_vec()));
+        let tops = exchange::gather(exchange, top)?;
+        let Some(rank) =
+            tops.iter().filter_map(|t| Some(u32::from_le_bytes(t.get(..4)?.try_into().ok()?))).max()
+        else {
+            break;
+        };
+        // Saved after every finished layer but the last, by every process of a shared run
+        // alike (a process may have nothing waiting of its own): a failed save stops them all
+        // where they next meet.
+        if run.finished_layers > saved_layers
             && let Some(save) = options.checkpoint.as_mut()
         {
             carried = save(&run).map_err(|()| EngineError::NotSaved { finished_layers: run.finished_layers });
@@ -304,19 +314,14 @@ where
         // `lanes`: the mass absorbed so far in a run by residues, over the current denominator.
         let RunState { finished_layers, denominator, absorbed, pending, history, lanes, .. } = &mut run;
         let finished_layers = *finished_layers;
-        // The processes meet: the next layer is the highest rank waiting anywhere.
-        let top = carried.clone().map(|()| pending.top().map_or(Vec::new(), |r| r.to_le_bytes().to_vec()));
-        let tops = exchange::gather(exchange, top)?;
-        let Some(rank) =
-            tops.iter().filter_map(|t| Some(u32::from_le_bytes(t.get(..4)?.try_into().ok()?))).max()
-        else {
-            break;
-        };
         let cancelled = EngineError::Cancelled { finished_layers, rank };
         let stop = |cancel| if requested(cancel) { Err(cancelled.clone()) } else { Ok(()) };
         let layer = exchange::together(
             exchange,
-            stop(options.cancel).and_then(|()| pending.take(rank).merged(numbers)),
+            carried
+                .clone()
+                .and_then(|()| stop(options.cancel))
+                .and_then(|()| pending.take(rank).merged(numbers)),
         )?;
         let n = layer.len();
         if let Some(cb) = options.on_layer.as_mut() {
