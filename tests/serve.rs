@@ -227,7 +227,8 @@ async fn a_long_answer_reports_its_progress_and_clears_it() {
 /// past what the coach keeps every distribution for: the server answers it (its limit is the
 /// coach's own, where the machine's memory allows), byte for byte as `pegchain coach --json`;
 /// and the positions of the game that goes on below it, from the future it keeps (a forward
-/// pass from each), byte for byte as well.
+/// pass from each), byte for byte as well, while another page plays on the 15-hole board (its
+/// future is kept beside the English one, not in its place).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_large_english_position_and_the_game_below_it_are_answered_as_the_command_line_answers_them() {
     let server = Server::start();
@@ -243,5 +244,8 @@ async fn a_large_english_position_and_the_game_below_it_are_answered_as_the_comm
             .unwrap();
         assert!(cli.status.success());
         assert_eq!(body, String::from_utf8(cli.stdout).unwrap(), "after {moves}");
+        let (status, body) =
+            get(&format!("{}/api/coach?board=triangle5&start=A&moves=F-C-A", server.base)).await;
+        assert_eq!(status, 200, "{body}");
     }
 }

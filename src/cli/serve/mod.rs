@@ -7,9 +7,11 @@
 //! A computation runs off the request threads (`spawn_blocking`, at most one per core at a
 //! time), within a time budget, and answers are cached, with the answers for every position
 //! one jump ahead where the same pass gives them (a future of fewer than 500,000 positions up
-//! to symmetry). The last future valued is kept whole where memory allows: a position below
-//! it (the next jumps of a game) is answered from it without a new search, by a forward pass
-//! at most. Bad requests get a 4xx with a one-line JSON error.
+//! to symmetry). The last future valued of each board is kept whole where memory allows
+//! (`held`): a position below it (the next jumps of a game) is answered from it without a new
+//! search, by a forward pass at most. Bad requests get a 4xx with a one-line JSON error.
+
+mod held;
 
 use crate::cli::interrupt;
 use crate::cli::progress::layer_words;
@@ -18,15 +20,16 @@ use axum::extract::{DefaultBodyLimit, Query, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
+use held::{Held, Holding};
 use pegchain::render::coach::CoachView;
 use pegchain::solitaire::Pegs;
-use pegchain::solitaire::coach::{Coach, Future};
+use pegchain::solitaire::coach::Coach;
 use pegchain::solitaire::position::{parse_position, play};
 use pegchain::{Board, Cancel, Error, Policy};
 use serde::Deserialize;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// The page, whole.
 const PAGE: &str = include_str!("page.html");
@@ -51,18 +54,11 @@ struct Shared {
     cache: Mutex<HashMap<Key, String>>,
     /// What each computation under way is doing, for `/api/progress`.
     progress: Mutex<HashMap<Key, String>>,
-    /// The last future valued (with its board and policy): a game goes on below it.
-    held: Mutex<Option<Arc<Held>>>,
+    /// The last future valued of each board and policy: a game goes on below it.
+    held: Mutex<Holding>,
     /// One permit per core: a computation holds one while it runs, so that many requests for
     /// large positions wait their turn (within the budget) instead of exhausting memory.
     workers: Arc<tokio::sync::Semaphore>,
-}
-
-/// A future kept for the positions below its root.
-struct Held {
-    board: String,
-    policy: Policy,
-    future: Future,
 }
 
 const USAGE: &str = "expected /api/coach?board=NAME&pegs=A,B,C or ?board=NAME&start=A&moves=F-C-A,D-E-F (and &policy=uniform)";
@@ -79,7 +75,7 @@ pub struct ServeRequest {
 }
 
 /// The most positions (up to symmetry) one answer may follow, and the most a future may hold
-/// to be kept whole: `memory` is shared by `workers` answers and the future held, a share
+/// to be kept whole: `memory` is shared by `workers` answers and the futures held, a share
 /// each. The first is the coach's own limit (the English board from a full board, 23.5
 /// million, takes about 13 s) or less where a share would not hold one answer's peak; the
 /// second, what a share holds of a future kept whole.
@@ -111,7 +107,7 @@ async fn serve(req: ServeRequest) -> Result<(), Error> {
     let workers = Arc::new(tokio::sync::Semaphore::new(cores));
     let (cache, progress) = (Mutex::new(HashMap::new()), Mutex::new(HashMap::new()));
     let (max_positions, max_kept) = limits(req.memory, cores);
-    let held = Mutex::new(None);
+    let held = Mutex::new(Holding::new(max_kept));
     let shared =
         Arc::new(Shared { boards: req.boards, max_positions, max_kept, cache, progress, held, workers });
     let app = Router::new()
@@ -122,13 +118,23 @@ async fn serve(req: ServeRequest) -> Result<(), Error> {
         .fallback(not_found)
         .method_not_allowed_fallback(not_allowed)
         .layer(DefaultBodyLimit::max(MAX_BODY))
-        .with_state(shared);
+        .with_state(shared.clone());
     {
         use std::io::Write;
         let mut out = std::io::stdout();
         let _ = writeln!(out, "pegchain: serving the coach on http://{local}/ (Ctrl-C stops it)");
         let _ = out.flush();
     }
+    // A server left alone gives back the memory of the futures it kept.
+    let idle = shared.clone();
+    tokio::spawn(async move {
+        loop {
+            tokio::time::sleep(held::IDLE / 10).await;
+            if let Ok(mut held) = idle.held.lock() {
+                held.let_go_idle(Instant::now());
+            }
+        }
+    });
     let cancel = interrupt::token();
     let stop = async move {
         while !cancel.is_cancelled() {
@@ -301,16 +307,15 @@ async fn coach(State(shared): State<Arc<Shared>>, query: CoachQueryResult) -> Re
 }
 
 impl Shared {
-    /// The future held, if it is one of `board` under `policy`.
+    /// The future held of `board` under `policy`, if any.
     fn held(&self, board: &Board, policy: Policy) -> Option<Arc<Held>> {
-        let held = self.held.lock().ok()?.clone()?;
-        (held.board == board.name() && held.policy == policy).then_some(held)
+        self.held.lock().ok()?.of(board.name(), policy, Instant::now())
     }
 
-    /// Holds `held` in place of the future held before.
+    /// Holds `held` in place of the future held before of its board and policy.
     fn hold(&self, held: Held) {
-        if let Ok(mut slot) = self.held.lock() {
-            *slot = Some(Arc::new(held));
+        if let Ok(mut holding) = self.held.lock() {
+            holding.keep(held, Instant::now());
         }
     }
 
