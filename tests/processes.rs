@@ -136,17 +136,20 @@ fn processes_held_to_a_budget_send_their_children_round_by_round() {
 /// Each process of a shared run saves its own part after every finished layer, all in step
 /// (as many saves each, a process with no positions of its own in a layer included), and
 /// processes that go on from their parts of any one save, taken after a start, within one
-/// or at its last layer, report what one process alone reports, field for field.
+/// or at its last layer, report what one process alone reports, field for field. Processes
+/// that split the passes of a run by residues (one prime a pass: several rounds a start)
+/// save after every round of passes, as many saves each, and go on from them alike.
 #[test]
 fn processes_save_their_parts_in_step_and_go_on_from_them() {
     use pegchain::solitaire::exact::Saving;
     use pegchain::solitaire::saved::Saved;
     let board = board::builtin("triangle6").unwrap();
     let starts = Starts::Holes(vec![0, 1, 4]);
-    let config = EngineConfig::default();
-    let alone = Analysis::new(&board).exact(&starts, &config, &mut |_| ()).unwrap();
+    let alone = Analysis::new(&board).exact(&starts, &EngineConfig::default(), &mut |_| ()).unwrap();
     let alone = format!("{alone:?}");
-    for processes in [2, 3] {
+    let by_residues = EngineConfig { residues: Some(1), ..EngineConfig::default() };
+    for (processes, config) in [(2, EngineConfig::default()), (3, EngineConfig::default()), (2, by_residues)]
+    {
         let shared =
             |exchange| EngineConfig { processes: Some(Processes(Arc::new(exchange))), ..config.clone() };
         // Every save of every process, in order.
@@ -162,9 +165,10 @@ fn processes_save_their_parts_in_step_and_go_on_from_them() {
             saves
         });
         let count = saves[0].len();
-        assert!(count > 20, "{count} saves");
+        // Within a pass a layer each; by residues split, a round each (3 starts, 2 rounds at least).
+        assert!(count >= if config.residues.is_some() { 6 } else { 20 }, "{count} saves");
         assert!(saves.iter().all(|s| s.len() == count), "{processes} processes saved unevenly");
-        for k in [0, count / 2, count - 1] {
+        for k in [0, 1, count / 2, count - 1] {
             let reports = InMemory::run(processes, |exchange| {
                 let me = pegchain::engine::Exchange::me(&exchange);
                 let saving = Saving { resume: Some(Saved::decode(&saves[me][k]).unwrap()), save: None };
@@ -228,9 +232,21 @@ mod under_mpirun {
     /// common, another number of processes and one process alone are refused in one line.
     #[test]
     fn a_run_shared_by_processes_is_saved_in_parts_and_resumed() {
-        let run = ["exact", "--board", "triangle6", "--start", "all", "--no-symmetry", "-q", "--json"];
-        let alone = plain(&run);
-        let dir = std::env::temp_dir().join(format!("pegchain-mpi-checkpoint-{}", std::process::id()));
+        saved_in_parts_and_resumed("layers", &[]);
+    }
+
+    /// The same for a run by residues whose passes the processes split (saved after every
+    /// round of passes).
+    #[test]
+    fn a_run_by_residues_split_between_processes_is_saved_in_parts_and_resumed() {
+        saved_in_parts_and_resumed("residues", &["--residues", "1"]);
+    }
+
+    fn saved_in_parts_and_resumed(name: &str, extra: &[&str]) {
+        let base = ["exact", "--board", "triangle6", "--start", "all", "--no-symmetry", "-q", "--json"];
+        let alone = plain(&base);
+        let run = [&base[..], extra].concat();
+        let dir = std::env::temp_dir().join(format!("pegchain-mpi-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         let file = dir.join("run.checkpoint");

@@ -394,6 +394,8 @@ impl CountArgs {
         if let Some(k) = residues {
             fixed.push(("primes a pass", k.to_string()));
         }
+        // The engine's saves change format between versions: an older one is refused in words.
+        fixed.push(("engine save format", pegchain::engine::layered::SAVE_FORMAT.to_string()));
         // A shared run is saved in parts, one a process (see `checkpoint::Part`).
         let shared = super::processes::shared();
         if let Some(processes) = &shared {

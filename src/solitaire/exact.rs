@@ -271,14 +271,6 @@ impl<'a> Analysis<'a> {
                 key_of: End::of_code,
             }),
         };
-        if config.residues.is_some()
-            && options.across.is_some()
-            && (options.checkpoint.is_some() || options.resume.is_some())
-        {
-            return Err(Error::Invalid(
-                "a run by residues shared by processes is neither saved nor resumed".into(),
-            ));
-        }
         let reduced = match (config.residues, mode) {
             (Some(primes), Mode::Probability) => {
                 engine::propagate_by_residues(&chain, start, End::of, primes, options)

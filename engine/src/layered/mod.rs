@@ -49,7 +49,7 @@ pub use passes::propagate_by_residues;
 use pending::Pending;
 use rayon::prelude::*;
 use rug::{Integer, Rational};
-pub use saved::RunState;
+pub use saved::{FORMAT as SAVE_FORMAT, RunState};
 use std::collections::BTreeMap;
 use std::hash::BuildHasher;
 

@@ -4,9 +4,11 @@
 //! share such a run split its batches between them: each follows the whole chain for its
 //! own primes, with no traffic, and the residues meet at the end.
 
+use super::budget::History;
 use super::numbers::Numbers;
+use super::pending::Pending;
 use super::residues::{self, Modulus};
-use super::{MAX_LAYER_STATES, Mode, Options, Pass, run};
+use super::{MAX_LAYER_STATES, Mode, Options, Pass, RunState, run};
 use crate::Ranked;
 use crate::error::EngineError;
 use crate::exchange::{self, Exchange, Solo};
@@ -31,8 +33,11 @@ use std::collections::BTreeMap;
 ///
 /// A run by residues of one process may be saved after every finished layer and resumed
 /// (`options.checkpoint`, `resume`): the state saved holds the pass under way and what the
-/// passes before it found, so a resumed run goes on in that pass. It is not stopped early
-/// (`until_rank` must be `None`), and a run shared by processes is neither saved nor resumed.
+/// passes before it found, so a resumed run goes on in that pass. Processes that split the
+/// passes save after every round of passes instead, all of them once a round (a state
+/// between two rounds: what each process's passes found, nothing waiting), since their
+/// passes are not in step within a round; each goes on from its own state of the same
+/// round. It is not stopped early (`until_rank` must be `None`).
 pub fn propagate_by_residues<C, K, F>(
     chain: &C,
     start: C::State,
@@ -46,25 +51,29 @@ where
     F: Fn(C::State) -> K + Sync,
 {
     assert!(options.until_rank.is_none(), "runs by residues are whole runs");
-    assert!(
-        options.across.is_none() || (options.checkpoint.is_none() && options.resume.is_none()),
-        "a run by residues shared by processes is neither saved nor resumed"
-    );
     // Each pass is a whole run of this process; the processes meet after every round of
     // batches (one a process), so that a failure in one stops the others within a pass.
     let split = options.across.take();
+    // Shared, the run is saved between rounds, not within a pass.
+    let mut between_rounds = match split {
+        Some(_) => options.checkpoint.take(),
+        None => None,
+    };
     let exchange: &dyn Exchange = split.as_ref().map_or(&Solo, |a| a.exchange);
     let (me, processes) = (exchange.me(), exchange.processes());
     let per_pass = primes_per_pass.max(1);
     let mut found: BTreeMap<K, Vec<(u64, u64)>> = BTreeMap::new();
     let (mut needed, mut denominator): (Option<usize>, Integer) = (None, Integer::new());
     let (mut round, mut index) = (0, 0);
-    // A resumed run goes on in the pass it was saved in (one process: a round a pass), with
-    // what the passes before it found.
+    // A resumed run goes on in the pass it was saved in, or after the round of passes it was
+    // saved after (with nothing waiting), with what the passes before found.
     if let Some(saved) = options.resume.as_ref() {
         let done = saved.passes.clone().ok_or(EngineError::ResumedElsewhere)?;
         (found, needed, denominator, index) = (done.found, done.needed, done.denominator, done.index);
-        round = index as usize;
+        round = done.round as usize;
+        if saved.pending.buckets.is_empty() {
+            options.resume = None;
+        }
     }
     // Until a round's first batch starts past the primes needed (unknown in round 0).
     while needed.is_none_or(|n| round * processes * per_pass < n) {
@@ -80,7 +89,13 @@ where
             let primes = residues::primes(count, first);
             let numbers = Numbers::Residues(primes.iter().map(|&p| Modulus::new(p)).collect());
             // Saved with every checkpoint of the pass.
-            let done = PassesDone { found: found.clone(), needed, denominator: denominator.clone(), index };
+            let done = PassesDone {
+                found: found.clone(),
+                needed,
+                denominator: denominator.clone(),
+                index,
+                round: round as u32,
+            };
             let reached = run(
                 chain,
                 start,
@@ -101,6 +116,27 @@ where
         })();
         exchange::together(exchange, pass)?;
         round += 1;
+        if let Some(save) = between_rounds.as_mut() {
+            let done = PassesDone {
+                found: found.clone(),
+                needed,
+                denominator: denominator.clone(),
+                index,
+                round: round as u32,
+            };
+            let state = RunState {
+                start: chain.canonical(start),
+                finished_layers: 0,
+                denominator: Integer::from(1),
+                absorbed: BTreeMap::new(),
+                pending: Pending::empty(),
+                history: History::new(),
+                lanes: BTreeMap::new(),
+                passes: Some(done),
+            };
+            let saved = save(&state).map_err(|()| EngineError::NotSaved { finished_layers: 0 });
+            exchange::together(exchange, saved)?;
+        }
     }
     if let Some(across) = split {
         found = across.gather_residues(&found);
@@ -125,8 +161,10 @@ pub(crate) struct PassesDone<K> {
     pub needed: Option<usize>,
     /// The final common denominator (known once the first pass is over; 0 before).
     pub denominator: Integer,
-    /// The passes finished.
+    /// The passes this process finished.
     pub index: u32,
+    /// The rounds of passes finished (one pass a process each; `index` alone).
+    pub round: u32,
 }
 
 /// How many of the primes of `residues::primes` (the largest first) it takes for their

@@ -17,8 +17,12 @@ use crate::error::EngineError;
 use rug::{Integer, Rational};
 use std::collections::BTreeMap;
 
+/// The format of the bytes `RunState::encode` writes: a caller may record it beside them,
+/// so that a save of another format is refused in words before it is read.
+pub const FORMAT: u8 = 3;
+
 /// What a saved run begins with, so bytes from another format are refused.
-const MAGIC: &[u8; 8] = b"pcrun\0\0\x02";
+const MAGIC: &[u8; 8] = &[b'p', b'c', b'r', b'u', b'n', 0, 0, FORMAT];
 
 /// A run between two layers (see [`Options::checkpoint`](super::Options)).
 pub struct RunState<S, K> {
@@ -60,7 +64,7 @@ impl<S: Copy, K> RunState<S, K> {
         let absorbed: usize = self.absorbed.values().map(|v| 1 + limbs(v.numer()) + limbs(v.denom())).sum();
         let lanes: usize = self.lanes.values().map(|l| 2 + l.len()).sum();
         let passes = self.passes.as_ref().map_or(0, |p| {
-            2 + limbs(&p.denominator) + 1 + p.found.values().map(|f| 2 + 2 * f.len()).sum::<usize>()
+            3 + limbs(&p.denominator) + 1 + p.found.values().map(|f| 2 + 2 * f.len()).sum::<usize>()
         });
         let words = 6 + limbs(&self.denominator) + absorbed + waiting + 2 + lanes + passes;
         alloc::reserve(out, MAGIC.len() + 8 * words)?;
@@ -92,6 +96,7 @@ impl<S: Copy, K> RunState<S, K> {
             Some(p) => {
                 out.word(1);
                 out.word(u64::from(p.index));
+                out.word(u64::from(p.round));
                 out.word(p.needed.map_or(u64::MAX, |n| n as u64));
                 out.integer(&p.denominator);
                 out.word(p.found.len() as u64);
@@ -162,6 +167,7 @@ impl<S: Copy, K> RunState<S, K> {
             0 => None,
             1 => {
                 let index = u32::try_from(r.word()?).map_err(|_| "a pass count is out of range")?;
+                let round = u32::try_from(r.word()?).map_err(|_| "a round count is out of range")?;
                 let needed = match r.word()? {
                     u64::MAX => None,
                     n => Some(usize::try_from(n).map_err(|_| "a prime count is out of range")?),
@@ -175,7 +181,7 @@ impl<S: Copy, K> RunState<S, K> {
                         (0..len).map(|_| Ok((r.word()?, r.word()?))).collect::<Result<Vec<_>, String>>()?;
                     found.insert(k, pairs);
                 }
-                Some(PassesDone { found, needed, denominator, index })
+                Some(PassesDone { found, needed, denominator, index, round })
             }
             _ => return Err("it holds a malformed record of passes".into()),
         };
@@ -226,6 +232,7 @@ mod tests {
                 needed: Some(7),
                 denominator: Integer::from(Integer::u_pow_u(6, 50)),
                 index: 2,
+                round: 3,
             }),
         }
     }
