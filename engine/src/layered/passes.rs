@@ -62,68 +62,52 @@ where
     let exchange: &dyn Exchange = split.as_ref().map_or(&Solo, |a| a.exchange);
     let (me, processes) = (exchange.me(), exchange.processes());
     let per_pass = primes_per_pass.max(1);
-    let mut found: BTreeMap<K, Vec<(u64, u64)>> = BTreeMap::new();
-    let (mut needed, mut denominator): (Option<usize>, Integer) = (None, Integer::new());
-    let (mut round, mut index) = (0, 0);
+    // What the passes so far found (saved with every checkpoint).
+    let mut done =
+        PassesDone { found: BTreeMap::new(), needed: None, denominator: Integer::new(), index: 0, round: 0 };
     // A resumed run goes on in the pass it was saved in, or after the round of passes it was
     // saved after (with nothing waiting), with what the passes before found.
     if let Some(saved) = options.resume.as_ref() {
-        let done = saved.passes.clone().ok_or(EngineError::ResumedElsewhere)?;
-        (found, needed, denominator, index) = (done.found, done.needed, done.denominator, done.index);
-        round = done.round as usize;
+        done = saved.passes.clone().ok_or(EngineError::ResumedElsewhere)?;
         if saved.pending.buckets.is_empty() {
             options.resume = None;
         }
     }
     // Until a round's first batch starts past the primes needed (unknown in round 0).
-    while needed.is_none_or(|n| round * processes * per_pass < n) {
-        let batch = round * processes + me;
+    while done.needed.is_none_or(|n| done.round as usize * processes * per_pass < n) {
+        let batch = done.round as usize * processes + me;
         let first = batch * per_pass;
-        let count = needed.map_or(per_pass, |n| n.saturating_sub(first).min(per_pass));
+        let count = done.needed.map_or(per_pass, |n| n.saturating_sub(first).min(per_pass));
         let pass = (|| {
             if count == 0 {
                 return Ok(());
             }
             // This pass and this process's batches after it.
-            let of = needed.map(|n| index + (n.div_ceil(per_pass) - batch).div_ceil(processes) as u32);
+            let index = done.index;
+            let of = done.needed.map(|n| index + (n.div_ceil(per_pass) - batch).div_ceil(processes) as u32);
             let primes = residues::primes(count, first);
             let numbers = Numbers::Residues(primes.iter().map(|&p| Modulus::new(p)).collect());
-            // Saved with every checkpoint of the pass.
-            let done = PassesDone {
-                found: found.clone(),
-                needed,
-                denominator: denominator.clone(),
-                index,
-                round: round as u32,
-            };
             let reached = run(
                 chain,
                 start,
-                (Mode::Probability, &numbers, Pass { index, of }, Some(done)),
+                (Mode::Probability, &numbers, Pass { index, of }, Some(done.clone())),
                 &classify,
                 &mut options,
                 MAX_LAYER_STATES,
             )?;
             for (k, lanes) in reached.lanes {
-                found.entry(k).or_default().extend(primes.iter().copied().zip(lanes));
+                done.found.entry(k).or_default().extend(primes.iter().copied().zip(lanes));
             }
-            index += 1;
-            if needed.is_none() {
-                denominator = reached.denominator;
-                needed = Some(primes_above(&denominator));
+            done.index += 1;
+            if done.needed.is_none() {
+                done.needed = Some(primes_above(&reached.denominator));
+                done.denominator = reached.denominator;
             }
             Ok(())
         })();
         exchange::together(exchange, pass)?;
-        round += 1;
+        done.round += 1;
         if let Some(save) = between_rounds.as_mut() {
-            let done = PassesDone {
-                found: found.clone(),
-                needed,
-                denominator: denominator.clone(),
-                index,
-                round: round as u32,
-            };
             let state = RunState {
                 start: chain.canonical(start),
                 finished_layers: 0,
@@ -132,12 +116,13 @@ where
                 pending: Pending::empty(),
                 history: History::new(),
                 lanes: BTreeMap::new(),
-                passes: Some(done),
+                passes: Some(done.clone()),
             };
             let saved = save(&state).map_err(|()| EngineError::NotSaved { finished_layers: 0 });
             exchange::together(exchange, saved)?;
         }
     }
+    let PassesDone { mut found, denominator, .. } = done;
     if let Some(across) = split {
         found = across.gather_residues(&found);
     }
