@@ -15,9 +15,10 @@ pub enum Error {
     BadBoard { board: String, why: String },
     /// `layer` names the layer in the game's words ("the layer with 21 pegs").
     #[error(
-        "too large for the exact engine: the step to {layer} (about {positions} positions) is \
-         projected to need {}, over the memory budget of {}",
-        crate::render::number::bytes(*bytes), crate::render::number::bytes(*budget)
+        "too large for the exact engine: the step to {layer} (about {} positions) is projected \
+         to need {}, over the memory budget of {}",
+        crate::render::number::grouped(*positions), crate::render::number::bytes(*bytes),
+        crate::render::number::bytes(*budget)
     )]
     TooLarge { layer: String, positions: u64, bytes: u64, budget: u64 },
     /// The system refused memory the budget allowed: the process may use less than the
@@ -30,8 +31,9 @@ pub enum Error {
     AllocationFailed { bytes: u64 },
     /// Beyond what the exact engine can index, whatever the memory: no flag raises it.
     #[error(
-        "too large for the exact engine: {layer} holds up to {positions} positions, more than the \
-         {limit} one layer may hold"
+        "too large for the exact engine: {layer} holds up to {} positions, more than the {} one \
+         layer may hold",
+        crate::render::number::grouped(*positions), crate::render::number::grouped(*limit)
     )]
     LayerTooLarge { layer: String, positions: u64, limit: u64 },
     /// A search refused before it starts: it could hold up to `bound` positions.
@@ -139,8 +141,8 @@ mod tests {
         );
         assert_eq!(
             e.to_string(),
-            "too large for the exact engine: the layer with 20 pegs holds up to 5000000000 positions, more \
-             than the 7 one layer may hold"
+            "too large for the exact engine: the layer with 20 pegs holds up to 5,000,000,000 positions, \
+             more than the 7 one layer may hold"
         );
         let invalid = [
             (

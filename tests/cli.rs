@@ -103,9 +103,10 @@ fn bad_input_gets_one_line_and_exit_code_2() {
     fails_with(&["count", "--start", "f3"], "has no hole \"f3\"");
     fails_with(&["exact", "--policy", "greedy"], "unknown policy");
     fails_with(&["exact", "--max-memory", "-1"], "--max-memory");
+    // The refusal names the start whose step it is, and counts positions in thousands.
     fails_with(
         &["exact", "--board", "triangle10", "--start", "A", "--max-memory", "0.05"],
-        "too large for the exact engine",
+        "too large for the exact engine: the step to the layer with 46 pegs of start A (about 970,312 positions)",
     );
 }
 

@@ -306,7 +306,11 @@ impl<'a> Analysis<'a> {
                     "{start}: {finished_layers} of {pegs} layers finished, stopped in the layer with {rank} pegs"
                 ),
             },
-            e => Error::from_engine(e, |pegs| format!("the layer with {pegs} pegs")),
+            // Which start (and pass) met it, where every start is evaluated in turn.
+            e => Error::from_engine(e, |pegs| match origin {
+                Origin::Hole(_) => format!("the layer with {pegs} pegs of {start}"),
+                Origin::Position(_) => format!("the layer with {pegs} pegs"),
+            }),
         }
     }
 
