@@ -291,6 +291,14 @@ mod under_mpirun {
         // Process 0 now holds only its newest save, process 1 only the one before.
         std::fs::remove_file(part(0, true)).unwrap();
         refused(&mpirun(2, &resuming).unwrap(), "hold no save in common");
+        // Process 1 cannot save its part: every process stops, saying why in its words.
+        let blocked = dir.join("blocked.checkpoint");
+        std::fs::create_dir(dir.join("blocked.checkpoint.1-of-2.previous")).unwrap();
+        let out = mpirun(2, &[&run[..], &["--checkpoint", blocked.to_str().unwrap()]].concat()).unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains("blocked.checkpoint.1-of-2.previous: a directory is in the way"), "{err}");
+        assert!(!out.status.success() && out.stdout.is_empty());
         let _ = std::fs::remove_dir_all(&dir);
     }
 

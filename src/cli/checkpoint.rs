@@ -248,9 +248,21 @@ impl<'a> Saver<'a> {
         })
     }
 
-    /// The run's result, or the failed save that stopped it.
+    /// The run's result, or the failed save that stopped it. In a shared run a failed save
+    /// stops every process, but only the process that failed knows why: the processes meet
+    /// here (each calls it once), and each reports the first failed save, in its words.
     pub fn outcome<T>(self, result: Result<T, Error>) -> Result<T, Failure> {
-        match self.failure {
+        let failure = match (self.run.shared, super::processes::shared()) {
+            (Some(_), Some(processes)) => {
+                let mine = self.failure.as_ref().map_or(Vec::new(), |f| f.message().into_bytes());
+                let all = processes.0.all_gather(&mine);
+                all.into_iter()
+                    .find(|why| !why.is_empty())
+                    .map(|why| Failure::Runtime(String::from_utf8_lossy(&why).into_owned()))
+            }
+            _ => self.failure,
+        };
+        match failure {
             Some(failure) => Err(failure),
             None => Ok(result?),
         }

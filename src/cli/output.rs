@@ -34,12 +34,17 @@ impl From<Error> for Failure {
 impl Failure {
     /// One line on stderr and the exit code.
     pub fn report(&self) -> ExitCode {
-        match self {
-            Failure::Input(e) => eprintln!("pegchain: {}", words(e)),
-            Failure::Runtime(why) => eprintln!("pegchain: {why}"),
-            Failure::Interrupted(done) => eprintln!("pegchain: interrupted: {done}"),
-        }
+        eprintln!("pegchain: {}", self.message());
         self.code()
+    }
+
+    /// What went wrong, in the user's words (the line `report` prints, without its prefix).
+    pub fn message(&self) -> String {
+        match self {
+            Failure::Input(e) => words(e),
+            Failure::Runtime(why) => why.clone(),
+            Failure::Interrupted(done) => format!("interrupted: {done}"),
+        }
     }
 
     /// The exit code alone.
