@@ -103,6 +103,11 @@ fn bad_input_gets_one_line_and_exit_code_2() {
     fails_with(&["count", "--start", "f3"], "has no hole \"f3\"");
     fails_with(&["exact", "--policy", "greedy"], "unknown policy");
     fails_with(&["exact", "--max-memory", "-1"], "--max-memory");
+    fails_with(
+        &["exact", "--deal-starts"],
+        "--deal-starts deals the starts out between processes: start the run with mpirun",
+    );
+    fails_with(&["count", "--position", "A,B,C", "--deal-starts"], "--deal-starts deals out for start holes");
     // The refusal names the start whose step it is, and counts positions in thousands.
     fails_with(
         &["exact", "--board", "triangle10", "--start", "A", "--max-memory", "0.05"],

@@ -133,6 +133,26 @@ fn processes_held_to_a_budget_send_their_children_round_by_round() {
     }
 }
 
+/// `exact` from `starts` on `processes` threads, each with `config` of its exchange, keeping
+/// every save: each thread's report (its debug text) and saves, in order.
+fn exact_keeping_saves(
+    board: &pegchain::Board,
+    starts: &Starts,
+    processes: usize,
+    config: impl Fn(InMemory) -> EngineConfig + Sync,
+) -> Vec<(String, Vec<Vec<u8>>)> {
+    InMemory::run(processes, |exchange| {
+        let mut saves = Vec::new();
+        let mut save = |bytes: &[u8]| {
+            saves.push(bytes.to_vec());
+            Ok(())
+        };
+        let saving = pegchain::solitaire::exact::Saving { resume: None, save: Some(&mut save) };
+        let report = Analysis::new(board).exact_saving(starts, &config(exchange), &mut |_| (), saving);
+        (format!("{:?}", report.unwrap()), saves)
+    })
+}
+
 /// Each process of a shared run saves its own part after every finished layer, all in step
 /// (as many saves each, a process with no positions of its own in a layer included), and
 /// processes that go on from their parts of any one save, taken after a start, within one
@@ -152,18 +172,9 @@ fn processes_save_their_parts_in_step_and_go_on_from_them() {
     {
         let shared =
             |exchange| EngineConfig { processes: Some(Processes(Arc::new(exchange))), ..config.clone() };
-        // Every save of every process, in order.
-        let saves: Vec<Vec<Vec<u8>>> = InMemory::run(processes, |exchange| {
-            let mut saves = Vec::new();
-            let mut save = |bytes: &[u8]| {
-                saves.push(bytes.to_vec());
-                Ok(())
-            };
-            let saving = Saving { resume: None, save: Some(&mut save) };
-            let report = Analysis::new(&board).exact_saving(&starts, &shared(exchange), &mut |_| (), saving);
-            assert_eq!(format!("{:?}", report.unwrap()), alone);
-            saves
-        });
+        let runs = exact_keeping_saves(&board, &starts, processes, shared);
+        assert!(runs.iter().all(|(report, _)| *report == alone));
+        let saves: Vec<Vec<Vec<u8>>> = runs.into_iter().map(|(_, saves)| saves).collect();
         let count = saves[0].len();
         // Within a pass a layer each; by residues split, a round each (3 starts, 2 rounds at least).
         assert!(count >= if config.residues.is_some() { 6 } else { 20 }, "{count} saves");
@@ -179,6 +190,66 @@ fn processes_save_their_parts_in_step_and_go_on_from_them() {
             assert!(reports.iter().all(|r| *r == alone), "{processes} processes resumed from save {k}");
         }
     }
+}
+
+/// Processes that deal the starts out (each evaluating whole starts alone) report what one
+/// process alone reports, field for field, by the stabilizer and the whole-group methods and
+/// by residues; saved after every round of starts (as many saves each) and resumed from any
+/// of them, likewise.
+#[test]
+fn processes_that_deal_the_starts_out_report_what_one_process_does() {
+    use pegchain::solitaire::exact::Saving;
+    use pegchain::solitaire::saved::Saved;
+    let board = board::builtin("triangle6").unwrap();
+    for config in [
+        EngineConfig::default(),
+        EngineConfig { whole_group: true, ..EngineConfig::default() },
+        EngineConfig { residues: Some(2), ..EngineConfig::default() },
+    ] {
+        let alone = Analysis::new(&board).exact(&Starts::All, &config, &mut |_| ()).unwrap();
+        let alone = format!("{alone:?}");
+        let count = Analysis::new(&board).count(&Starts::All, &config, &mut |_| ()).unwrap();
+        for processes in [2, 3] {
+            let dealt = |exchange| EngineConfig {
+                processes: Some(Processes(Arc::new(exchange))),
+                deal_starts: true,
+                ..config.clone()
+            };
+            let runs = exact_keeping_saves(&board, &Starts::All, processes, dealt);
+            assert!(runs.iter().all(|(report, _)| *report == alone), "{processes} processes, {config:?}");
+            let counted = InMemory::run(processes, |exchange| {
+                format!(
+                    "{:?}",
+                    Analysis::new(&board).count(&Starts::All, &dealt(exchange), &mut |_| ()).unwrap()
+                )
+            });
+            assert!(counted.iter().all(|c| *c == format!("{count:?}")));
+            let saves: Vec<Vec<Vec<u8>>> = runs.into_iter().map(|(_, saves)| saves).collect();
+            // Triangle6's 5 classes of starts: a save a round.
+            assert!(saves.iter().all(|s| s.len() == 5usize.div_ceil(processes)), "{processes} processes");
+            let resumed = InMemory::run(processes, |exchange| {
+                let me = pegchain::engine::Exchange::me(&exchange);
+                let saving = Saving { resume: Some(Saved::decode(&saves[me][0]).unwrap()), save: None };
+                let exact =
+                    Analysis::new(&board).exact_saving(&Starts::All, &dealt(exchange), &mut |_| (), saving);
+                format!("{:?}", exact.unwrap())
+            });
+            assert!(resumed.iter().all(|r| *r == alone), "{processes} processes resumed");
+        }
+    }
+    // Process 1 held to a budget it cannot keep: both stop with its refusal, in its words.
+    let outcomes = InMemory::run(2, |exchange| {
+        let me = pegchain::engine::Exchange::me(&exchange);
+        let config = EngineConfig {
+            memory_budget: (me == 1).then_some(100_000),
+            processes: Some(Processes(Arc::new(exchange))),
+            deal_starts: true,
+            ..EngineConfig::default()
+        };
+        Analysis::new(&board).exact(&Starts::All, &config, &mut |_| ()).unwrap_err().to_string()
+    });
+    assert!(outcomes[0].contains("too large") && outcomes[0].contains("of start B"), "{}", outcomes[0]);
+    assert_eq!(outcomes[0], outcomes[1]);
 }
 
 #[cfg(feature = "mpi")]
@@ -235,6 +306,13 @@ mod under_mpirun {
         saved_in_parts_and_resumed("layers", &[]);
     }
 
+    /// The same for processes that deal the starts out (saved after every round of starts;
+    /// each start by residues, so that the run lasts until it is interrupted).
+    #[test]
+    fn a_run_whose_starts_are_dealt_out_is_saved_in_parts_and_resumed() {
+        saved_in_parts_and_resumed("starts", &["--deal-starts", "--residues", "1"]);
+    }
+
     /// The same for a run by residues whose passes the processes split (saved after every
     /// round of passes).
     #[test]
@@ -285,9 +363,11 @@ mod under_mpirun {
         assert_eq!(resumed.stdout, alone.stdout);
 
         refused(&mpirun(3, &resuming).unwrap(), "run.checkpoint.0-of-3");
-        let first_part = part(0, false);
-        let part_alone = [&run[..], &["--resume", first_part.to_str().unwrap()]].concat();
-        refused(&plain(&part_alone), "its processes is 2, this run has none");
+        if extra.is_empty() {
+            let first_part = part(0, false);
+            let part_alone = [&run[..], &["--resume", first_part.to_str().unwrap()]].concat();
+            refused(&plain(&part_alone), "its processes is 2, this run has none");
+        }
         // Process 0 now holds only its newest save, process 1 only the one before.
         std::fs::remove_file(part(0, true)).unwrap();
         refused(&mpirun(2, &resuming).unwrap(), "hold no save in common");
@@ -322,6 +402,17 @@ mod under_mpirun {
         same_bytes_on_1_2_and_4_processes(&["exact", "--board", "triangle6", "--start", "all", "--json"]);
         same_bytes_on_1_2_and_4_processes(&["count", "--board", "triangle6", "--start", "all"]);
         same_bytes_on_1_2_and_4_processes(&["ends", "--board", "triangle5", "--start", "all", "--csv"]);
+    }
+
+    #[test]
+    fn mpirun_prints_the_bytes_of_one_process_with_the_starts_dealt_out() {
+        let alone = plain(&["exact", "--board", "triangle6", "--start", "all", "--json"]);
+        for processes in [2, 4] {
+            let args = ["exact", "--board", "triangle6", "--start", "all", "--json", "--deal-starts"];
+            let Some(dealt) = mpirun(processes, &args) else { return };
+            assert!(dealt.status.success(), "{}", String::from_utf8_lossy(&dealt.stderr));
+            assert_eq!(dealt.stdout, alone.stdout, "{processes} processes");
+        }
     }
 
     #[test]

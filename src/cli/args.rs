@@ -310,6 +310,10 @@ pub struct CountArgs {
     /// backward pass over all starts at once: a second method, to check the default one
     #[arg(long, conflicts_with = "no_symmetry")]
     pub whole_group: bool,
+    /// Under mpirun: deal the starts out between the processes, each evaluating whole starts
+    /// alone, instead of sharing every layer (no traffic, but each needs a start's memory)
+    #[arg(long)]
+    pub deal_starts: bool,
     #[command(flatten)]
     pub saving: CheckpointArgs,
 }

@@ -363,12 +363,19 @@ impl CountArgs {
         let starts = parse_starts(&board, &self.start)?;
         let position = given_position(&board, Some(&starts), &self.moves, &self.position)?;
         if position.is_some() {
-            if self.whole_group {
-                return Err(Error::Invalid(
-                    "--whole-group is a method for start holes, not for a position".into(),
-                ));
+            if self.whole_group || self.deal_starts {
+                let flag =
+                    if self.whole_group { "--whole-group is a method" } else { "--deal-starts deals out" };
+                return Err(Error::Invalid(format!("{flag} for start holes, not for a position")));
             }
             self.saving.refuse_for_position()?;
+        }
+        let shared = super::processes::shared();
+        if self.deal_starts && shared.is_none() {
+            return Err(Error::Invalid(
+                "--deal-starts deals the starts out between processes: start the run with mpirun -np N, N of 2 or more"
+                    .into(),
+            ));
         }
         let memory_budget = match self.max_memory {
             Some(gb) if !(gb > 0.0 && gb.is_finite()) => {
@@ -397,9 +404,10 @@ impl CountArgs {
         // The engine's saves change format between versions: an older one is refused in words.
         fixed.push(("engine save format", pegchain::engine::layered::SAVE_FORMAT.to_string()));
         // A shared run is saved in parts, one a process (see `checkpoint::Part`).
-        let shared = super::processes::shared();
         if let Some(processes) = &shared {
             fixed.push(("processes", processes.0.processes().to_string()));
+            let sharing = if self.deal_starts { "starts dealt out" } else { "layers shared" };
+            fixed.push(("sharing", sharing.to_string()));
         }
         let mut run = Run::new(command, &board, fixed);
         let decode = |bytes: &[u8]| Saved::decode(bytes).map_err(|_| not_whole(&self.saving));
@@ -429,7 +437,8 @@ impl CountArgs {
                 residues: None,
                 memory_budget,
                 cancel: interrupt::token(),
-                processes: super::processes::shared(),
+                processes: shared,
+                deal_starts: self.deal_starts,
             },
             budget,
             output: self.output.validate(),

@@ -48,6 +48,8 @@ pub struct EngineConfig {
     /// Shares each evaluation's layers with other processes (each returns the whole answer);
     /// with `residues`, deals its passes out between them instead.
     pub processes: Option<Processes>,
+    /// With `processes`: deal the starts out instead (see [`Analysis::deal_starts`]).
+    pub deal_starts: bool,
 }
 
 /// The processes an evaluation is shared with (see [`engine::exchange`]).
@@ -70,6 +72,7 @@ impl Default for EngineConfig {
             memory_budget: None,
             cancel: Cancel::new(),
             processes: None,
+            deal_starts: false,
         }
     }
 }
@@ -381,6 +384,18 @@ impl<'a> Analysis<'a> {
         classes.dedup();
         let planned = if config.reduce { classes.len() } else { holes.len() };
         let whole = self.whole_group_figures(&holes, starts, mode, config, &saved, progress)?;
+        if let Some(processes) = config.processes.as_ref().filter(|_| config.deal_starts) {
+            let reps = self.representatives(&holes, starts, config);
+            self.deal_starts(
+                &reps,
+                (processes, mode, config),
+                progress,
+                &whole,
+                &mut saved,
+                save.as_deref_mut(),
+            )
+            .map_err(|e| with_evaluations_done(e, saved.finished.len(), planned))?;
+        }
         for &hole in &holes {
             let c = class[hole as usize];
             // Under symmetry, one evaluation per class serves every hole of the class.
@@ -423,6 +438,45 @@ impl<'a> Analysis<'a> {
             results.push((hole, Evaluation { hole, ends, positions: eval.positions.clone() }));
         }
         Ok(results)
+    }
+
+    /// Evaluates the starts `reps` not finished in `saved` dealt out between `processes`
+    /// instead of sharing every layer: in each round process p evaluates the round's p-th
+    /// start alone (no traffic within a start, but each process needs one whole start's
+    /// memory), and the processes meet after it, each adding every evaluation of the round to
+    /// `saved`'s finished ones and saving them all when asked (every process the same, a
+    /// save a round: a stopped run loses the round under way). A failure in one process
+    /// (a refused step, Ctrl-C, a failed save) stops them all where they meet, with the first
+    /// failure's words.
+    fn deal_starts(
+        &self,
+        reps: &[u8],
+        (processes, mode, config): (&Processes, Mode, &EngineConfig),
+        progress: &mut dyn FnMut(&Progress),
+        whole: &[(u8, StartFigures)],
+        saved: &mut Saved,
+        mut save: Option<&mut SaveBytes<'_>>,
+    ) -> Result<(), Error> {
+        let exchange = &*processes.0;
+        let alone = EngineConfig { processes: None, deal_starts: false, ..config.clone() };
+        let to_do: Vec<u8> = reps.iter().copied().filter(|&h| !saved.is_finished(h)).collect();
+        for round in to_do.chunks(exchange.processes()) {
+            let mine = round.get(exchange.me()).map(|&rep| {
+                let figures = whole.iter().find(|(h, _)| *h == rep).map(|(_, f)| f);
+                let eval = self.evaluate(rep, mode, &alone, progress, None, None, figures)?;
+                Saved::encode(&[eval], None)
+            });
+            for part in agree(exchange, mine.unwrap_or_else(|| Ok(Vec::new())))? {
+                if !part.is_empty() {
+                    saved.finished.extend(Saved::decode(&part)?.finished);
+                }
+            }
+            if let Some(save) = save.as_deref_mut() {
+                let done = Saved::encode(&saved.finished, None).and_then(|bytes| save(&bytes));
+                agree(exchange, done.map(|()| Vec::new()))?;
+            }
+        }
+        Ok(())
     }
 
     /// The hole evaluated for each class among `holes` (each hole, without symmetry).
@@ -607,6 +661,29 @@ impl<'a> Analysis<'a> {
 
 /// An interruption during the evaluation of one start among several says how many were
 /// finished before it; any other error, and a lone start, pass unchanged.
+/// Every process's `local` bytes, in process order, when every process succeeded; else, on
+/// every process alike, the first failure (this process's own where it failed first, else
+/// in the words of the process that did).
+fn agree(exchange: &dyn Exchange, local: Result<Vec<u8>, Error>) -> Result<Vec<Vec<u8>>, Error> {
+    let status = match &local {
+        Ok(bytes) => [&[0u8][..], bytes].concat(),
+        Err(Error::Interrupted { done }) => [&[2u8][..], done.as_bytes()].concat(),
+        Err(e) => [&[1u8][..], e.to_string().as_bytes()].concat(),
+    };
+    let all = exchange.all_gather(&status);
+    match all.iter().position(|s| s.first() != Some(&0)) {
+        None => Ok(all.into_iter().map(|s| s[1..].to_vec()).collect()),
+        Some(first) if first == exchange.me() => Err(local.expect_err("this process failed")),
+        Some(first) => {
+            let words = String::from_utf8_lossy(&all[first][1..]).into_owned();
+            Err(match all[first][0] {
+                2 => Error::Interrupted { done: words },
+                _ => Error::Invalid(words),
+            })
+        }
+    }
+}
+
 fn with_evaluations_done(e: Error, finished: usize, planned: usize) -> Error {
     match e {
         Error::Interrupted { done } if planned > 1 => {
