@@ -19,6 +19,7 @@ use super::output::{self, Failure};
 use pegchain::Error;
 use pegchain::engine::Exchange;
 use pegchain::solitaire::board::Board;
+use pegchain::solitaire::exact::agree;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -156,22 +157,6 @@ pub fn load_shared<T>(
     let state = read(&state);
     agree(exchange, state.as_ref().map(|_| Vec::new()).map_err(|e| Error::Invalid(e.to_string())))?;
     Ok((number, state?))
-}
-
-/// Every process's `local` bytes, in process order, when every process succeeded; else, on
-/// every process alike, the failure of the first that failed (in its words).
-pub fn agree(exchange: &dyn Exchange, local: Result<Vec<u8>, Error>) -> Result<Vec<Vec<u8>>, Error> {
-    let status = match &local {
-        Ok(bytes) => [&[0u8][..], bytes].concat(),
-        Err(e) => [&[1u8][..], e.to_string().as_bytes()].concat(),
-    };
-    let all = exchange.all_gather(&status);
-    if let Some(failed) = all.iter().find(|s| s.first() != Some(&0)) {
-        return Err(Error::Invalid(
-            String::from_utf8_lossy(failed.get(1..).unwrap_or_default()).into_owned(),
-        ));
-    }
-    Ok(all.into_iter().map(|s| s[1..].to_vec()).collect())
 }
 
 /// The state saved in `path` and its number in a shared run, refused with one line unless

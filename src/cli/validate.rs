@@ -222,7 +222,7 @@ impl CheckpointArgs {
             .checkpoint
             .as_ref()
             .map_or(Ok(()), |path| check_file_target("--checkpoint", &part.file(path)));
-        super::checkpoint::agree(exchange, target.map(|()| Vec::new()))?;
+        pegchain::solitaire::exact::agree(exchange, target.map(|()| Vec::new()))?;
         let Some(path) = &self.resume else { return Ok((self.checkpoint.clone(), 0, None)) };
         let (number, saved) = super::checkpoint::load_shared(path, run, exchange, read)?;
         Ok((self.checkpoint.clone(), number, Some(saved)))

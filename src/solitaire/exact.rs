@@ -48,7 +48,8 @@ pub struct EngineConfig {
     /// Shares each evaluation's layers with other processes (each returns the whole answer);
     /// with `residues`, deals its passes out between them instead.
     pub processes: Option<Processes>,
-    /// With `processes`: deal the starts out instead (see [`Analysis::deal_starts`]).
+    /// With `processes`: deal the starts out instead, each process evaluating whole starts
+    /// alone, a round at a time, where it would share every layer.
     pub deal_starts: bool,
 }
 
@@ -659,12 +660,10 @@ impl<'a> Analysis<'a> {
     }
 }
 
-/// An interruption during the evaluation of one start among several says how many were
-/// finished before it; any other error, and a lone start, pass unchanged.
 /// Every process's `local` bytes, in process order, when every process succeeded; else, on
 /// every process alike, the first failure (this process's own where it failed first, else
-/// in the words of the process that did).
-fn agree(exchange: &dyn Exchange, local: Result<Vec<u8>, Error>) -> Result<Vec<Vec<u8>>, Error> {
+/// in the words of the process that did). Every process must call it.
+pub fn agree(exchange: &dyn Exchange, local: Result<Vec<u8>, Error>) -> Result<Vec<Vec<u8>>, Error> {
     let status = match &local {
         Ok(bytes) => [&[0u8][..], bytes].concat(),
         Err(Error::Interrupted { done }) => [&[2u8][..], done.as_bytes()].concat(),
@@ -684,6 +683,8 @@ fn agree(exchange: &dyn Exchange, local: Result<Vec<u8>, Error>) -> Result<Vec<V
     }
 }
 
+/// An interruption during the evaluation of one start among several says how many were
+/// finished before it; any other error, and a lone start, pass unchanged.
 fn with_evaluations_done(e: Error, finished: usize, planned: usize) -> Error {
     match e {
         Error::Interrupted { done } if planned > 1 => {
