@@ -135,7 +135,7 @@ pub struct Estimate {
     pub reach: Rational,
     /// The steps' mean and variance (finite only when every initial state reaches the
     /// target surely): the variance is that of a run from a uniformly drawn initial state,
-    /// E[var] + Var(mean) over the initial states.
+    /// E\[var\] + Var(mean) over the initial states.
     pub steps: Option<(Rational, Rational)>,
 }
 

@@ -4,7 +4,7 @@
 //! probability q, p = 1 - q), each move takes a Geometric(p) number of rolls, independent of
 //! the race, so the number of turns is T = G_1 + ... + G_K and
 //!   P(T = t, winner) = sum over k of P(K = k, winner) C(t-1, k-1) p^k q^(t-k),
-//!   E[T] = E[K] / p,   Var[T] = Var[K] / p^2 + E[K] q / p^2.
+//!   E\[T\] = E\[K\] / p,   Var\[T\] = Var\[K\] / p^2 + E\[K\] q / p^2.
 //! Then T has no upper bound; its distribution is listed until all but `TAIL` of it is
 //! covered or `MAX_ROWS` turns are listed, whichever comes first, and the mass beyond is
 //! reported exactly. The mean and variance above are closed forms, exact whatever the list

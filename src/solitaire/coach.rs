@@ -659,7 +659,7 @@ impl<'a> Coach<'a> {
     /// the root or a position below it, or the layer below it was not kept). Below the root,
     /// the position's odds and prospects and its jumps' are read from the values kept; where
     /// the future is large enough for the coach to keep only the odds (see
-    /// [`FORWARD_FROM`]), its distribution of pegs left takes a forward pass from it over the
+    /// `FORWARD_FROM`), its distribution of pegs left takes a forward pass from it over the
     /// jumps kept (no search and no backward pass).
     pub fn advise_within(&self, future: &Future, pos: Pegs) -> Option<Result<Advice, Error>> {
         let pos = pos & self.board.full();

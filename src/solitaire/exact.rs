@@ -35,7 +35,7 @@ pub struct EngineConfig {
     /// Reduce by symmetry (on by default; off only to check the reduction).
     pub reduce: bool,
     /// Reduce every start by the whole group, with its positions and finish holes from
-    /// [`finishes`](crate::solitaire::finishes), instead of by the stabilizer of its hole: a
+    /// [`finishes`], instead of by the stabilizer of its hole: a
     /// second method for the same figures (faster on the triangles, slower on the English
     /// board).
     pub whole_group: bool,
