@@ -95,7 +95,7 @@ pub enum SolveError {
     Cancelled,
 }
 
-/// Solves x_s = sum_t A[s][t] x_t + b[s] for every state s where `unknown` holds (A's
+/// Solves x_s = sum_t A\[s\]\[t\] x_t + b\[s\] for every state s where `unknown` holds (A's
 /// entries to other states are ignored: fold their known values into b), for each column
 /// of b. Returns x per state (empty for states not unknown). `b[s]` must have the same
 /// number of columns for every unknown s.

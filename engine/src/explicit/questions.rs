@@ -91,7 +91,7 @@ pub struct Expectations {
 /// The steps until `target` (mean and variance) and the expected totals of `rewards`, for
 /// states that reach it surely: one solve for the means (one column each), one more for
 /// the second moment of the steps T, which satisfies
-/// E[T^2] = sum_t P(s,t) (1 + 2 E_t[T] + E_t[T^2]) outside the target.
+/// E\[T^2\] = sum_t P(s,t) (1 + 2 E_t\[T\] + E_t\[T^2\]) outside the target.
 pub fn expectations(
     chain: &ExplicitChain,
     target: &[bool],

@@ -1,6 +1,6 @@
 //! Seeded simulation of an explicit chain: runs from a uniformly drawn initial state until
 //! the target is reached or can no longer be, by the engine's random walks on the chain's
-//! integer weights ([`ExplicitChain::weighted`]), so every draw is exact and the tallies are
+//! integer weights ([`ExplicitChain::weighted`](super::ExplicitChain::weighted)), so every draw is exact and the tallies are
 //! the same for any thread count.
 
 use super::Weighted;

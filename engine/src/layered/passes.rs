@@ -20,7 +20,7 @@ use std::collections::BTreeMap;
 /// width (a few hundred bits on the big boards). The chain is followed once per batch of
 /// primes until their product exceeds the final denominator (known after the first pass),
 /// and the absorbed mass is rebuilt exactly by the Chinese remainder theorem: the result
-/// equals `propagate`'s. `on_layer` sees every pass's layers (see [`Layer::pass`]).
+/// equals `propagate`'s. `on_layer` sees every pass's layers (see [`Layer::pass`](super::Layer::pass)).
 ///
 /// Shared by processes (`options.across`), the run's batches of primes are dealt out: batch
 /// b (primes b·K to (b + 1)·K of `residues::primes`) goes to process b mod N, which follows
