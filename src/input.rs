@@ -24,20 +24,30 @@ pub fn read_input(path: &Path) -> Result<String, String> {
 /// The bytes of the regular file at `path`, at most `max` of them, or why they cannot be
 /// read (see `read_input`).
 pub fn read_bytes(path: &Path, max: u64) -> Result<Vec<u8>, String> {
-    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read it: {e}"))?;
+    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read it: {}", plain(&e)))?;
     if !meta.is_file() {
         return Err(format!("not a regular file ({}); only regular files are read", kind(&meta)));
     }
     if meta.len() > max {
         return Err(too_large(max));
     }
-    let file = std::fs::File::open(path).map_err(|e| format!("cannot read it: {e}"))?;
+    let file = std::fs::File::open(path).map_err(|e| format!("cannot read it: {}", plain(&e)))?;
     let mut bytes = Vec::new();
-    file.take(max.saturating_add(1)).read_to_end(&mut bytes).map_err(|e| format!("cannot read it: {e}"))?;
+    let read = file.take(max.saturating_add(1)).read_to_end(&mut bytes);
+    read.map_err(|e| format!("cannot read it: {}", plain(&e)))?;
     if bytes.len() as u64 > max {
         return Err(too_large(max));
     }
     Ok(bytes)
+}
+
+/// An I/O error's message without Rust's "(os error 28)" suffix.
+pub fn plain(e: &std::io::Error) -> String {
+    let text = e.to_string();
+    match text.find(" (os error") {
+        Some(i) => text[..i].to_string(),
+        None => text,
+    }
 }
 
 /// A parser's message made one line: messages may quote the input (serde names an unknown

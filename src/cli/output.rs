@@ -127,14 +127,7 @@ pub fn write_files_in(dir: &Path, files: &[(PathBuf, Vec<u8>)]) -> Result<(), Fa
     written
 }
 
-/// An I/O error's message without Rust's "(os error 28)" suffix.
-pub fn plain(e: &io::Error) -> String {
-    let text = e.to_string();
-    match text.find(" (os error") {
-        Some(i) => text[..i].to_string(),
-        None => text,
-    }
-}
+pub use pegchain::input::plain;
 
 /// Stdout for a command that streams (solve): remembers a closed pipe so the caller can stop
 /// quietly, and keeps any other failure for a run-time error.
