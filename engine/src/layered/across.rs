@@ -100,21 +100,13 @@ impl<S: Copy, K: Ord + Clone> Across<'_, S, K> {
         mine: &BTreeMap<K, Vec<(u64, u64)>>,
     ) -> BTreeMap<K, Vec<(u64, u64)>> {
         let mut bytes = Vec::new();
-        let mut out = Writer(&mut bytes);
-        for (k, residues) in mine {
-            out.word((self.key_code)(k));
-            out.word(residues.len() as u64);
-            residues.iter().for_each(|&(p, r)| [p, r].into_iter().for_each(|w| out.word(w)));
-        }
+        Writer(&mut bytes).residues(mine, self.key_code);
         let mut all: BTreeMap<K, Vec<(u64, u64)>> = BTreeMap::new();
         for part in self.exchange.all_gather(&bytes) {
-            let mut words = wire::words(&part);
-            while let Some(code) = words.next() {
-                let k = (self.key_of)(code).expect("a class code from this program's own processes");
-                let mut next = || words.next().expect("residues from this program's own processes");
-                let n = next() as usize;
-                let residues = all.entry(k).or_default();
-                (0..n).for_each(|_| residues.push((next(), next())));
+            let theirs =
+                Reader::new(&part).residues(self.key_of).expect("residues from this program's own processes");
+            for (k, residues) in theirs {
+                all.entry(k).or_default().extend(residues);
             }
         }
         all

@@ -99,14 +99,7 @@ impl<S: Copy, K> RunState<S, K> {
                 out.word(u64::from(p.round));
                 out.word(p.needed.map_or(u64::MAX, |n| n as u64));
                 out.integer(&p.denominator);
-                out.word(p.found.len() as u64);
-                for (k, found) in &p.found {
-                    out.word(key(k));
-                    out.word(found.len() as u64);
-                    found
-                        .iter()
-                        .for_each(|&(prime, residue)| [prime, residue].into_iter().for_each(|w| out.word(w)));
-                }
+                out.residues(&p.found, &key);
             }
         }
         Ok(())
@@ -173,14 +166,7 @@ impl<S: Copy, K> RunState<S, K> {
                     n => Some(usize::try_from(n).map_err(|_| "a prime count is out of range")?),
                 };
                 let denominator = r.integer()?;
-                let mut found = BTreeMap::new();
-                for _ in 0..r.count(2 * 8)? {
-                    let k = key(r.word()?).ok_or_else(bad_key)?;
-                    let len = r.count(2 * 8)?;
-                    let pairs =
-                        (0..len).map(|_| Ok((r.word()?, r.word()?))).collect::<Result<Vec<_>, String>>()?;
-                    found.insert(k, pairs);
-                }
+                let found = r.residues(&key)?;
                 Some(PassesDone { found, needed, denominator, index, round })
             }
             _ => return Err("it holds a malformed record of passes".into()),

@@ -31,6 +31,19 @@ impl Writer<'_> {
             self.integer(v.denom());
         }
     }
+
+    /// Count, then each class's code (`key`), its number of residues and its `(prime,
+    /// residue)` pairs.
+    pub fn residues<K>(&mut self, map: &BTreeMap<K, Vec<(u64, u64)>>, key: impl Fn(&K) -> u64) {
+        self.word(map.len() as u64);
+        for (k, pairs) in map {
+            self.word(key(k));
+            self.word(pairs.len() as u64);
+            pairs
+                .iter()
+                .for_each(|&(prime, residue)| [prime, residue].into_iter().for_each(|w| self.word(w)));
+        }
+    }
 }
 
 /// Reads what `Writer` wrote, refusing in words anything cut short or malformed.
@@ -96,6 +109,24 @@ impl<'a> Reader<'a> {
                 return Err("it holds a fraction with a denominator that is not positive".into());
             }
             map.insert(k, Rational::from((numer, denom)));
+        }
+        Ok(map)
+    }
+}
+
+impl Reader<'_> {
+    /// What `Writer::residues` wrote, each class's code mapped back by `key`.
+    pub fn residues<K: Ord>(
+        &mut self,
+        key: impl Fn(u64) -> Option<K>,
+    ) -> Result<BTreeMap<K, Vec<(u64, u64)>>, String> {
+        let mut map = BTreeMap::new();
+        for _ in 0..self.count(2 * 8)? {
+            let k = key(self.word()?).ok_or("it holds an absorbing class this chain does not have")?;
+            let len = self.count(2 * 8)?;
+            let pairs =
+                (0..len).map(|_| Ok((self.word()?, self.word()?))).collect::<Result<Vec<_>, String>>()?;
+            map.insert(k, pairs);
         }
         Ok(map)
     }

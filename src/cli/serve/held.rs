@@ -44,7 +44,7 @@ impl Holding {
     /// Keeps `held` (in place of the one of its board and policy), letting the least
     /// recently used others go until the futures kept fit.
     pub fn keep(&mut self, held: Held, now: Instant) {
-        self.futures.retain(|(h, _)| !(h.board == held.board && h.policy == held.policy));
+        self.let_go(&held.board, held.policy);
         self.futures.push((Arc::new(held), now));
         let positions = |futures: &[(Arc<Held>, Instant)]| -> usize {
             futures.iter().map(|(h, _)| h.future.positions()).sum()
@@ -57,6 +57,11 @@ impl Holding {
             let oldest = (0..others.len()).min_by_key(|&i| others[i].1).expect("others are kept");
             self.futures.remove(oldest);
         }
+    }
+
+    /// Lets go of the future of `board` under `policy`, if one is kept.
+    pub fn let_go(&mut self, board: &str, policy: Policy) {
+        self.futures.retain(|(h, _)| !(h.board == board && h.policy == policy));
     }
 
     /// Lets go of the futures unused since `now - IDLE`.
@@ -106,6 +111,9 @@ mod tests {
         // A new future of a board kept replaces it.
         holding.keep(held("triangle6").0, at(3));
         assert_eq!(holding.boards(), ["triangle5", "triangle6"]);
+        // One let go before its board's next future is valued: the others stay.
+        holding.let_go("triangle6", Policy::Uniform);
+        assert_eq!(holding.boards(), ["triangle5"]);
 
         // Room for the larger alone: the least recently used goes, never the newest.
         let mut holding = Holding::new(six_size);

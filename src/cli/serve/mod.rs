@@ -265,8 +265,11 @@ async fn coach(State(shared): State<Arc<Shared>>, query: CoachQueryResult) -> Re
             if let Some(answer) = held.as_ref().and_then(|h| coach.advise_within(&h.future, position)) {
                 return Ok(vec![(key_here.clone(), view(&answer?))]);
             }
-            // Let go before the new future is valued, unless another request still reads it.
+            // The future kept of this board does not hold the position: it is let go before the
+            // new one is valued (freed at once unless another request still reads it), so the
+            // two are never in memory together.
             drop(held);
+            reporter.let_go(&board, policy);
             let future = coach.future(position)?;
             let mut answers = vec![coach.advise_within(&future, position).expect("a future holds its root")?];
             // Where the future keeps every distribution, the positions one jump ahead are
@@ -310,6 +313,13 @@ impl Shared {
     /// The future held of `board` under `policy`, if any.
     fn held(&self, board: &Board, policy: Policy) -> Option<Arc<Held>> {
         self.held.lock().ok()?.of(board.name(), policy, Instant::now())
+    }
+
+    /// Lets go of the future held of `board` under `policy`.
+    fn let_go(&self, board: &Board, policy: Policy) {
+        if let Ok(mut holding) = self.held.lock() {
+            holding.let_go(board.name(), policy);
+        }
     }
 
     /// Holds `held` in place of the future held before of its board and policy.
