@@ -16,7 +16,7 @@ use pegchain::race::Rules;
 use pegchain::solitaire::board::{Board, builtin};
 use pegchain::solitaire::files::{picture, seed002};
 use proptest::prelude::*;
-use proptest::test_runner::{Config, TestRunner};
+use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::collections::HashMap;
@@ -83,6 +83,13 @@ fn measured<T>(case: impl FnOnce() -> T) -> (T, isize, Duration) {
 /// Cases per target: 300 by default, `PEGCHAIN_FUZZ_CASES` otherwise.
 fn cases() -> u32 {
     std::env::var("PEGCHAIN_FUZZ_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(300)
+}
+
+/// The seed of the inputs drawn: `PEGCHAIN_FUZZ_SEED`, 0 by default, so that the suite draws
+/// the same inputs on every machine and every run (CI is not red by the luck of a draw);
+/// scripts/fuzz.sh draws a new seed every round and prints it with a failure.
+fn seed() -> u64 {
+    std::env::var("PEGCHAIN_FUZZ_SEED").ok().and_then(|v| v.parse().ok()).unwrap_or(0)
 }
 
 /// One change to a text.
@@ -243,7 +250,9 @@ fn usable(board: &Board) -> Result<(), TestCaseError> {
 /// accepted); prints how many ran and how many were accepted (fuzz.sh adds these up).
 fn run<S: Strategy>(target: &str, strategy: S, test: impl Fn(S::Value) -> Result<bool, TestCaseError>) {
     let config = Config { cases: cases(), failure_persistence: None, ..Config::default() };
-    let mut runner = TestRunner::new(config);
+    let mut bytes = [0u8; 32];
+    bytes[..8].copy_from_slice(&seed().to_le_bytes());
+    let mut runner = TestRunner::new_with_rng(config, TestRng::from_seed(RngAlgorithm::ChaCha, &bytes));
     let accepted = AtomicUsize::new(0);
     let most = std::sync::Mutex::new((0isize, Duration::ZERO));
     let result = runner.run(&strategy, |input| {
@@ -258,7 +267,7 @@ fn run<S: Strategy>(target: &str, strategy: S, test: impl Fn(S::Value) -> Result
         Ok(())
     });
     if let Err(e) = result {
-        panic!("fuzz target {target}: {e}");
+        panic!("fuzz target {target} (PEGCHAIN_FUZZ_SEED={}): {e}", seed());
     }
     let (memory, time) = *most.lock().unwrap();
     println!(

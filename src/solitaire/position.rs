@@ -23,7 +23,8 @@ pub fn play(board: &Board, start: u8, moves: &str) -> Result<Pegs, Error> {
             } else {
                 format!("{} is not empty", board.hole_name(jump.to))
             };
-            return Err(Error::Invalid(format!("jump {} ({text}) is not legal here: {why}", n + 1)));
+            let named = [jump.from, jump.over, jump.to].map(|h| board.hole_name(h)).join("-");
+            return Err(Error::Invalid(format!("jump {} ({named}) is not legal here: {why}", n + 1)));
         }
         pos = table.apply(pos, index);
     }
@@ -40,12 +41,14 @@ fn find_jump(board: &Board, text: &str) -> Result<super::board::Jump, Error> {
         _ => return Err(bad()),
     };
     let (from, to) = (holes[0], *holes.last().expect("two or three holes"));
+    // Named by the board's own hole names: the user's text may hold line breaks or padding.
+    let named = holes.iter().map(|&h| board.hole_name(h)).collect::<Vec<_>>().join("-");
     board
         .jumps()
         .iter()
         .find(|j| j.from == from && j.to == to && (holes.len() == 2 || j.over == holes[1]))
         .copied()
-        .ok_or_else(|| Error::Invalid(format!("{text} is not a jump of board {}", board.name())))
+        .ok_or_else(|| Error::Invalid(format!("{named} is not a jump of board {}", board.name())))
 }
 
 /// The pegs named in `text`: hole names separated by commas or spaces, or the board as
@@ -84,6 +87,9 @@ mod tests {
         assert_eq!(e, "jump 2 (F-C-A) is not legal here: A is not empty");
         assert!(play(&b, 0, "A-B").unwrap_err().to_string().contains("not a jump of board triangle5"));
         assert!(play(&b, 0, "F").unwrap_err().to_string().contains("write FROM-OVER-TO"));
+        // Padding and line breaks around hole names are not echoed (an error is one line).
+        let e = play(&b, 0, "1\n-\nd4-F").unwrap_err().to_string();
+        assert_eq!(e, "A-J-F is not a jump of board triangle5");
     }
 
     #[test]
