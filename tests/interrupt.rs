@@ -243,6 +243,9 @@ fn a_simulation_interrupted_and_resumed_prints_what_an_uninterrupted_one_does() 
     // A checkpoint that could not be written is refused before the games.
     let missing = dir.join("missing").join("games.checkpoint");
     support::fails_with(&["simulate", "--checkpoint", missing.to_str().unwrap()], "no directory");
+    // A file name with a line break is quoted in one line, the break escaped.
+    let broken = dir.join("mis\nsing").join("games.checkpoint");
+    support::fails_with(&["simulate", "--checkpoint", broken.to_str().unwrap()], "mis\\nsing");
 }
 
 /// Waits until `file` exists (a run has saved its first checkpoint).

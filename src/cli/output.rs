@@ -32,9 +32,10 @@ impl From<Error> for Failure {
 }
 
 impl Failure {
-    /// One line on stderr and the exit code.
+    /// One line on stderr and the exit code. A line break carried in from the user's text (a
+    /// file name, say) is shown escaped, so the message stays one line whatever it quotes.
     pub fn report(&self) -> ExitCode {
-        eprintln!("pegchain: {}", self.message());
+        eprintln!("pegchain: {}", self.message().replace('\n', "\\n").replace('\r', "\\r"));
         self.code()
     }
 
