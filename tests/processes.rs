@@ -116,6 +116,29 @@ fn a_failure_in_one_process_of_a_run_by_residues_stops_them_all() {
     assert!(outcomes.iter().all(|(passes, e)| *passes <= 1 && *e == outcomes[0].1), "{outcomes:?}");
 }
 
+/// Starts dealt out: a process refused for memory stops the others, and every process
+/// returns that refusal as a refusal for memory (so the CLI of process 0 names the way out,
+/// `--max-memory`), not as a plain error in its words.
+#[test]
+fn a_refusal_for_memory_in_one_dealt_process_is_one_in_every_process() {
+    let board = board::builtin("triangle6").unwrap();
+    let outcomes = InMemory::run(2, |exchange| {
+        let me = pegchain::engine::Exchange::me(&exchange);
+        let config = EngineConfig {
+            deal_starts: true,
+            memory_budget: (me == 1).then_some(100_000),
+            processes: Some(Processes(Arc::new(exchange))),
+            ..EngineConfig::default()
+        };
+        Analysis::new(&board).exact(&Starts::All, &config, &mut |_| ()).map(|_| ()).unwrap_err()
+    });
+    for e in &outcomes {
+        assert!(matches!(e, pegchain::Error::TooLarge { .. }), "{e:?}");
+        assert_eq!(e.to_string(), outcomes[1].to_string());
+    }
+    assert!(outcomes[1].to_string().contains("over the memory budget of 100 kB"), "{}", outcomes[1]);
+}
+
 /// Held to 6 MB each, two processes take the steps of the 21-hole triangle in rounds (one
 /// alone is refused at 8 MB), sending each round's children to their owners as it ends: the
 /// reports are one process's without a budget, field for field.

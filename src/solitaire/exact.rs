@@ -667,19 +667,32 @@ pub fn agree(exchange: &dyn Exchange, local: Result<Vec<u8>, Error>) -> Result<V
     let status = match &local {
         Ok(bytes) => [&[0u8][..], bytes].concat(),
         Err(Error::Interrupted { done }) => [&[2u8][..], done.as_bytes()].concat(),
+        // Kept a refusal for memory, so that every process words it alike (with its way out).
+        Err(Error::TooLarge { layer, positions, bytes, budget }) => {
+            let numbers = [positions, bytes, budget].map(|n| n.to_le_bytes()).concat();
+            [&[3u8][..], &numbers, layer.as_bytes()].concat()
+        }
         Err(e) => [&[1u8][..], e.to_string().as_bytes()].concat(),
     };
     let all = exchange.all_gather(&status);
     match all.iter().position(|s| s.first() != Some(&0)) {
         None => Ok(all.into_iter().map(|s| s[1..].to_vec()).collect()),
         Some(first) if first == exchange.me() => Err(local.expect_err("this process failed")),
-        Some(first) => {
-            let words = String::from_utf8_lossy(&all[first][1..]).into_owned();
-            Err(match all[first][0] {
-                2 => Error::Interrupted { done: words },
-                _ => Error::Invalid(words),
-            })
-        }
+        Some(first) => Err(failure_from(&all[first])),
+    }
+}
+
+/// The error a process's status in [`agree`] carries (bytes from this program's own processes).
+fn failure_from(status: &[u8]) -> Error {
+    let words = |from: usize| String::from_utf8_lossy(status.get(from..).unwrap_or_default()).into_owned();
+    let number = |i: usize| {
+        let at = 1 + 8 * i;
+        status.get(at..at + 8).map_or(0, |b| u64::from_le_bytes(b.try_into().expect("8 bytes")))
+    };
+    match status[0] {
+        2 => Error::Interrupted { done: words(1) },
+        3 => Error::TooLarge { layer: words(25), positions: number(0), bytes: number(1), budget: number(2) },
+        _ => Error::Invalid(words(1)),
     }
 }
 
