@@ -569,6 +569,13 @@ impl Future {
     }
 }
 
+/// What the backward pass keeps of each position of a future of `classes` classes: the
+/// forward pass pays for itself on a large future; on a small one its passes over the cores
+/// cost more than keeping every position's distribution.
+fn kept_for(classes: usize) -> Kept {
+    if classes >= FORWARD_FROM { Kept::Odds } else { Kept::PegsLeft }
+}
+
 /// How much of a future the backward pass keeps.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Keep {
@@ -739,9 +746,14 @@ impl<'a> Coach<'a> {
         Prospects { wins_by_hole }
     }
 
-    /// What perfect play from `pos` can still do.
+    /// What perfect play from `pos` can still do: the backward pass alone (no forward pass
+    /// for the position's distribution, which a large future would take).
     pub fn prospects_of(&self, pos: Pegs) -> Result<Prospects, Error> {
-        Ok(self.oriented(&self.evaluate(pos, Keep::Top)?.layers[0], 0, IDENTITY))
+        let layers = self.layers_from(self.checked_root(pos & self.board.full())?)?;
+        let factors: Vec<Factors> = layers.iter().map(|layer| self.factors_of(layer)).collect();
+        let kept = kept_for(layers.iter().map(|l| l.positions.len()).sum());
+        let top = self.layers_valued(layers, kept, Keep::Top, &factors)?;
+        Ok(self.oriented(&top[0], 0, IDENTITY))
     }
 
     fn too_many(&self) -> Error {
@@ -755,6 +767,14 @@ impl<'a> Coach<'a> {
     /// The future of `root`, as much of it as `keep` says, keeping below the root the odds
     /// of a large future and the distributions of a small one.
     fn evaluate(&self, root: Pegs, keep: Keep) -> Result<Future, Error> {
+        let layers = self.layers_from(self.checked_root(root)?)?;
+        let classes: usize = layers.iter().map(|l| l.positions.len()).sum();
+        let keep = if classes > self.max_kept { Keep::Top } else { keep };
+        self.values_of(layers, kept_for(classes), keep)
+    }
+
+    /// `root`, where the coach can value it.
+    fn checked_root(&self, root: Pegs) -> Result<Pegs, Error> {
         // A jump is kept as a 16-bit index.
         if self.moves.jumps().len() > usize::from(u16::MAX) {
             return Err(Error::Invalid(format!(
@@ -767,13 +787,7 @@ impl<'a> Coach<'a> {
         if root.count() == 0 {
             return Err(Error::Invalid("the position has no peg".into()));
         }
-        let layers = self.layers_from(root)?;
-        // The forward pass pays for itself on a large future; on a small one its passes over
-        // the cores cost more than keeping every position's distribution.
-        let classes: usize = layers.iter().map(|l| l.positions.len()).sum();
-        let kept = if classes >= FORWARD_FROM { Kept::Odds } else { Kept::PegsLeft };
-        let keep = if classes > self.max_kept { Keep::Top } else { keep };
-        self.values_of(layers, kept, keep)
+        Ok(root)
     }
 
     /// The values of the layers below a root (`layers[0]`), keeping `kept` of each position
@@ -785,9 +799,23 @@ impl<'a> Coach<'a> {
             Kept::Odds => Some(self.pegs_left_forward(&layers.iter().collect::<Vec<_>>(), &factors, 0)?),
             Kept::PegsLeft => None,
         };
+        let valued = self.layers_valued(layers, kept, keep, &factors)?;
+        let pegs_left = forward.unwrap_or_else(|| valued[0].pegs_left(0));
+        Ok(Future { layers: valued, factors, pegs_left })
+    }
+
+    /// The backward pass over `layers`: each layer's values (`kept` of each position), the
+    /// root's first, keeping `keep` of them.
+    fn layers_valued(
+        &self,
+        layers: Vec<Layer>,
+        kept: Kept,
+        keep: Keep,
+        factors: &[Factors],
+    ) -> Result<Vec<LayerValues>, Error> {
         // The layers valued, the lowest first.
         let mut valued: Vec<LayerValues> = Vec::new();
-        for ((k, layer), factors) in layers.into_iter().enumerate().zip(&factors).rev() {
+        for ((k, layer), factors) in layers.into_iter().enumerate().zip(factors).rev() {
             self.report(Stage::CoachValues, &layer);
             let values = self.layer_values(layer, kept, factors, valued.last())?;
             // One answer needs the root and the layer below it: a layer is dropped as soon as
@@ -798,8 +826,7 @@ impl<'a> Coach<'a> {
             valued.push(values);
         }
         valued.reverse();
-        let pegs_left = forward.unwrap_or_else(|| valued[0].pegs_left(0));
-        Ok(Future { layers: valued, factors, pegs_left })
+        Ok(valued)
     }
 
     /// The positions `root` can reach, by layers: `layers[k]` has k pegs fewer; below the
