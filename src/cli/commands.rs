@@ -78,7 +78,7 @@ pub fn exact(args: ExactArgs) -> Answer {
     if let Some(position) = req.position {
         let mut progress = progress::layer_printer(&req.board, req.quiet);
         let r = analysis.exact_position(position, &req.config, &mut progress);
-        let r = r.map_err(|e| super::limits::explain(e, req.budget))?;
+        let r = r.map_err(|e| super::limits::explain(e, req.budget, &req.other_ways()))?;
         return answer(&PositionExactView::new(&req.board, &r), req.output);
     }
     let mut saver = Saver::new(req.checkpoint.as_deref(), &req.run);
@@ -87,7 +87,7 @@ pub fn exact(args: ExactArgs) -> Answer {
     let saving = Saving { resume: req.resume.take(), save };
     let mut progress = progress::layer_printer(&req.board, req.quiet);
     let r = analysis.exact_saving(&req.starts, &req.config, &mut progress, saving);
-    let r = saver.outcome(r.map_err(|e| super::limits::explain(e, req.budget)))?;
+    let r = saver.outcome(r.map_err(|e| super::limits::explain(e, req.budget, &req.other_ways())))?;
     answer(&ExactView::new(&req.board, &r), req.output)
 }
 
@@ -116,7 +116,7 @@ fn count_position(req: &super::validate::EngineRequest) -> Result<Option<Positio
     let Some(position) = req.position else { return Ok(None) };
     let mut progress = progress::layer_printer(&req.board, req.quiet);
     let r = Analysis::new(&req.board).count_position(position, &req.config, &mut progress);
-    Ok(Some(r.map_err(|e| super::limits::explain(e, req.budget))?))
+    Ok(Some(r.map_err(|e| super::limits::explain(e, req.budget, &req.other_ways()))?))
 }
 
 fn count_games(req: &mut super::validate::EngineRequest) -> Result<CountReport, Failure> {
@@ -127,7 +127,7 @@ fn count_games(req: &mut super::validate::EngineRequest) -> Result<CountReport, 
     let saving = Saving { resume: req.resume.take(), save };
     let mut progress = progress::layer_printer(&req.board, req.quiet);
     let r = analysis.count_saving(&req.starts, &req.config, &mut progress, saving);
-    saver.outcome(r.map_err(|e| super::limits::explain(e, req.budget)))
+    saver.outcome(r.map_err(|e| super::limits::explain(e, req.budget, &req.other_ways())))
 }
 
 pub fn simulate(args: SimulateArgs) -> Answer {

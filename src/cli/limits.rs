@@ -53,15 +53,21 @@ fn cgroup() -> Option<u64> {
     paths.iter().find_map(|p| std::fs::read_to_string(p).ok().map(|t| budget::cgroup_limit(&t)))?
 }
 
-/// A memory refusal that says where its budget came from. A budget the user asked for keeps
-/// the hint to raise it (`output::words`); one from the machine's limits names that limit,
-/// which no flag raises.
-pub fn explain(e: Error, budget: Option<Budget>) -> Error {
-    match (&e, budget.map(|b| b.source)) {
-        (Error::TooLarge { .. }, Some(source)) if source != Source::Requested => {
-            Error::Invalid(format!("{e} ({HEADROOM_PERCENT}% {})", source.words()))
-        }
-        _ => e,
+/// A memory refusal that says where its budget came from, and which of the flags not given,
+/// `ways`, may need less memory. A budget the user asked for keeps the hint to raise it (as
+/// `output::words` words it); one from the machine's limits names that limit, which no flag
+/// raises.
+pub fn explain(e: Error, budget: Option<Budget>, ways: &[&str]) -> Error {
+    if !matches!(e, Error::TooLarge { .. }) {
+        return e;
+    }
+    let limit = match budget.map(|b| b.source) {
+        Some(source) if source != Source::Requested => format!("{HEADROOM_PERCENT}% {}", source.words()),
+        _ => "raise it with --max-memory GB if the machine has the memory".into(),
+    };
+    match ways {
+        [] => Error::Invalid(format!("{e} ({limit})")),
+        _ => Error::Invalid(format!("{e} ({limit}; {} may need less memory)", ways.join(" or "))),
     }
 }
 
@@ -73,15 +79,28 @@ mod tests {
     fn a_refusal_names_the_limit_its_budget_came_from() {
         let e =
             || Error::TooLarge { layer: "the layer with 9 pegs".into(), positions: 5, bytes: 9, budget: 8 };
-        let named = |source| explain(e(), Some(Budget { bytes: 8, source })).to_string();
+        let named = |source| explain(e(), Some(Budget { bytes: 8, source }), &[]).to_string();
         assert!(named(Source::AddressSpace).ends_with("(80% of the address-space limit)"));
         assert!(named(Source::Cgroup).ends_with("(80% of the cgroup's memory limit)"));
         assert!(named(Source::Available).ends_with("(80% of the available memory)"));
-        assert!(matches!(
-            explain(e(), Some(Budget { bytes: 8, source: Source::Requested })),
-            Error::TooLarge { .. }
-        ));
+        let asked = explain(e(), Some(Budget { bytes: 8, source: Source::Requested }), &["--residues 2"]);
+        assert!(
+            asked.to_string().ends_with(
+                "(raise it with --max-memory GB if the machine has the memory; --residues 2 may need less memory)"
+            ),
+            "{asked}"
+        );
+        let both = explain(
+            e(),
+            Some(Budget { bytes: 8, source: Source::Available }),
+            &["--whole-group", "--residues 2"],
+        );
+        assert!(
+            both.to_string().ends_with(
+                "(80% of the available memory; --whole-group or --residues 2 may need less memory)"
+            )
+        );
         let other = Error::Invalid("x".into());
-        assert_eq!(explain(other, None).to_string(), "x");
+        assert_eq!(explain(other, None, &["--whole-group"]).to_string(), "x");
     }
 }

@@ -16,7 +16,7 @@ use pegchain::solitaire::position::{parse_position, play};
 use pegchain::solitaire::saved::{Saved, SavedSearch};
 use pegchain::solitaire::simulate::RunTally;
 use pegchain::solitaire::solve::{Finish, Method, Problem, Solver};
-use pegchain::{Board, Error, Policy};
+use pegchain::{Board, Error, Policy, SymmetryGroup};
 use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
 
@@ -318,6 +318,31 @@ pub struct EngineRequest {
     /// The run asks to be held to a memory size (`--max-memory`, `--residues`): freed big
     /// blocks go back to the system (see `limits::return_big_blocks`).
     pub return_freed_memory: bool,
+}
+
+impl EngineRequest {
+    /// The flags not given that may let a run refused for memory fit: `--whole-group` where
+    /// a start is fixed by fewer symmetries than the board has (the stabilizer method then
+    /// follows more classes), `--residues 2` for `exact`.
+    pub fn other_ways(&self) -> Vec<&'static str> {
+        let mut ways = Vec::new();
+        if self.position.is_none() && self.config.reduce && !self.config.whole_group {
+            let group = SymmetryGroup::of_board(&self.board);
+            let holes: Vec<u8> = match &self.starts {
+                Starts::All => (0..self.board.hole_count() as u8).collect(),
+                Starts::Holes(holes) => holes.clone(),
+            };
+            let fewer = |h: u8| group.stabilizer(Pegs::single(h)).order() < group.order();
+            if group.order() <= pegchain::solitaire::finishes::MAX_GROUP_ORDER && holes.into_iter().any(fewer)
+            {
+                ways.push("--whole-group");
+            }
+        }
+        if self.run.command == "exact" && self.config.residues.is_none() {
+            ways.push("--residues 2");
+        }
+        ways
+    }
 }
 
 /// The most primes a pass of --residues may keep: more would cost as much as the numbers.
