@@ -152,6 +152,33 @@ fn impossible_requests_say_so_and_succeed() {
     assert!(out.starts_with("Board triangle4") && out.contains("No solution"), "{out}");
 }
 
+/// The European board's position classes, start by start: one peg can be left only from
+/// the 16 holes of three start classes (c1, d2, d3, each to four finish holes); from the
+/// other 21 (the centre, d1, b2, c2 and c3 classes) P(one peg) is exactly 0 for any play.
+/// (Random play confirms the three: seeded games won from b4 and c4, README.)
+#[test]
+fn european_starts_that_parity_allows_to_end_with_one_peg() {
+    let board = builtin("european").unwrap();
+    let solver = Solver::new(&board);
+    let hole = |name: &str| board.find_hole(name).unwrap();
+    let finishes = |start: &str| -> BTreeSet<String> {
+        let class = solver.position_class(start_position(&board, hole(start)));
+        (0..board.hole_count() as u8)
+            .filter(|&h| solver.position_class(Pegs::single(h)) == class)
+            .map(|h| board.hole_name(h).to_string())
+            .collect()
+    };
+    let names = |list: &str| list.split(' ').map(String::from).collect::<BTreeSet<String>>();
+    assert_eq!(finishes("c1"), names("b4 e1 e4 e7"));
+    assert_eq!(finishes("d2"), names("a3 d3 d6 g3"));
+    assert_eq!(finishes("d3"), names("a5 d2 d5 g5"));
+    let never: BTreeSet<String> = (0..board.hole_count() as u8)
+        .map(|h| board.hole_name(h).to_string())
+        .filter(|h| finishes(h).is_empty())
+        .collect();
+    assert_eq!(never, names("d4 d1 a4 g4 d7 b2 f2 b6 f6 c2 e2 b3 f3 b5 f5 c6 e6 c3 e3 c5 e5"));
+}
+
 /// The mirror of the triangle through its tip: row r, place c goes to place r - c.
 fn mirror(hole: char) -> char {
     let i = (hole as u8 - b'A') as i32;
