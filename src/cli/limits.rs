@@ -53,6 +53,9 @@ fn cgroup() -> Option<u64> {
     paths.iter().find_map(|p| std::fs::read_to_string(p).ok().map(|t| budget::cgroup_limit(&t)))?
 }
 
+/// The way out of a refusal for a memory budget the user asked for.
+pub const RAISE_THE_BUDGET: &str = "raise it with --max-memory GB if the machine has the memory";
+
 /// A memory refusal that says where its budget came from, and which of the flags not given,
 /// `ways`, may need less memory. A budget the user asked for keeps the hint to raise it (as
 /// `output::words` words it); one from the machine's limits names that limit, which no flag
@@ -63,7 +66,7 @@ pub fn explain(e: Error, budget: Option<Budget>, ways: &[&str]) -> Error {
     }
     let limit = match budget.map(|b| b.source) {
         Some(source) if source != Source::Requested => format!("{HEADROOM_PERCENT}% {}", source.words()),
-        _ => "raise it with --max-memory GB if the machine has the memory".into(),
+        _ => RAISE_THE_BUDGET.into(),
     };
     match ways {
         [] => Error::Invalid(format!("{e} ({limit})")),

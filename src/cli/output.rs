@@ -62,7 +62,7 @@ impl Failure {
 pub fn words(e: &Error) -> String {
     match e {
         Error::TooLarge { .. } => {
-            format!("{e} (raise it with --max-memory GB if the machine has the memory)")
+            format!("{e} ({})", super::limits::RAISE_THE_BUDGET)
         }
         Error::SearchTooLarge { .. } => format!("{e}; --method dfs (the default) holds far fewer"),
         _ => e.to_string(),

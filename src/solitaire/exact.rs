@@ -667,7 +667,8 @@ pub fn agree(exchange: &dyn Exchange, local: Result<Vec<u8>, Error>) -> Result<V
     let status = match &local {
         Ok(bytes) => [&[0u8][..], bytes].concat(),
         Err(Error::Interrupted { done }) => [&[2u8][..], done.as_bytes()].concat(),
-        // Kept a refusal for memory, so that every process words it alike (with its way out).
+        // A refusal for memory crosses as one, so that every process words it alike (with
+        // its way out).
         Err(Error::TooLarge { layer, positions, bytes, budget }) => {
             let numbers = [positions, bytes, budget].map(|n| n.to_le_bytes()).concat();
             [&[3u8][..], &numbers, layer.as_bytes()].concat()
@@ -689,9 +690,11 @@ fn failure_from(status: &[u8]) -> Error {
         let at = 1 + 8 * i;
         status.get(at..at + 8).map_or(0, |b| u64::from_le_bytes(b.try_into().expect("8 bytes")))
     };
-    match status[0] {
-        2 => Error::Interrupted { done: words(1) },
-        3 => Error::TooLarge { layer: words(25), positions: number(0), bytes: number(1), budget: number(2) },
+    match status.first() {
+        Some(2) => Error::Interrupted { done: words(1) },
+        Some(3) => {
+            Error::TooLarge { layer: words(25), positions: number(0), bytes: number(1), budget: number(2) }
+        }
         _ => Error::Invalid(words(1)),
     }
 }
