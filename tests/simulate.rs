@@ -39,6 +39,29 @@ fn every_class_lands_within_4_standard_errors_and_the_seed_fixes_the_counts() {
     assert!(r.overall.chi_square.as_ref().unwrap().p_value > 1e-4);
 }
 
+/// The games' mean of pegs left beside the exact expectation: a class's is the exact engine's
+/// expected pegs left from its holes (computed here on its own), the overall one the mean
+/// over the classes' games; each lands within 4 standard errors.
+#[test]
+fn the_mean_of_pegs_left_lands_on_the_exact_expectation() {
+    use pegchain::solitaire::exact::{Analysis, EngineConfig, Starts};
+    let r = per_class(Policy::Uniform, 400_000, 2015);
+    let board = builtin("triangle5").unwrap();
+    let exact = Analysis::new(&board).exact(&Starts::All, &EngineConfig::default(), &mut |_| ()).unwrap();
+    let mut over_classes = Rational::new();
+    for e in &r.classes {
+        let mean = e.mean_pegs_left().unwrap();
+        let expected = &exact.starts[e.holes[0] as usize].expected_pegs_left;
+        assert_eq!(mean.exact.as_ref(), Some(expected));
+        assert!(mean.z.unwrap().abs() < 4.0, "class {:?}: {mean:?}", e.holes);
+        assert!(mean.ci95.0 < mean.estimate && mean.estimate < mean.ci95.1);
+        over_classes += expected;
+    }
+    let overall = r.overall.mean_pegs_left().unwrap();
+    assert_eq!(overall.exact, Some(over_classes / r.classes.len() as u32));
+    assert!(overall.z.unwrap().abs() < 4.0, "{overall:?}");
+}
+
 #[test]
 fn the_other_policies_agree_with_their_exact_values() {
     for policy in [Policy::PegFirst, Policy::HoleFirst] {
@@ -73,7 +96,7 @@ fn simulate_json_has_the_documented_fields() {
     for key in ["seed", "starts", "classes"] {
         assert!(!v[key].is_null(), "missing {key}");
     }
-    for key in ["games", "wins", "estimate", "ci95", "exact", "z", "pegs_left"] {
+    for key in ["games", "wins", "estimate", "ci95", "exact", "z", "pegs_left", "expected_pegs_left"] {
         assert!(!v["overall"][key].is_null(), "missing {key}");
     }
     assert_eq!(v["overall"]["games"], 100_000);

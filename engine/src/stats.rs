@@ -2,12 +2,16 @@
 
 use statrs::distribution::{ChiSquared, ContinuousCDF};
 
+/// The standard normal's 97.5% quantile: a two-sided 95% interval is this many standard
+/// errors either side.
+pub const Z95: f64 = 1.959_963_984_540_054;
+
 /// The 95% Wilson score interval for `successes` out of `trials`.
 pub fn wilson95(successes: u64, trials: u64) -> (f64, f64) {
     if trials == 0 {
         return (0.0, 1.0);
     }
-    let z = 1.959_963_984_540_054;
+    let z = Z95;
     let n = trials as f64;
     let p = successes as f64 / n;
     let denom = 1.0 + z * z / n;

@@ -93,6 +93,37 @@ impl Estimate {
     pub fn estimate(&self) -> f64 {
         if self.games == 0 { 0.0 } else { self.wins as f64 / self.games as f64 }
     }
+
+    /// The mean number of pegs left over the games, with its 95% interval (normal, from the
+    /// games' own spread), beside the exact expectation when the exact engine ran; `None`
+    /// for no games.
+    pub fn mean_pegs_left(&self) -> Option<MeanPegsLeft> {
+        if self.games == 0 {
+            return None;
+        }
+        let n = self.games as f64;
+        let counted = || self.pegs_left.iter().enumerate().filter(|(_, c)| **c > 0);
+        let mean = counted().map(|(k, &c)| k as f64 * c as f64).sum::<f64>() / n;
+        let spread = counted().map(|(k, &c)| (k as f64 - mean).powi(2) * c as f64).sum::<f64>();
+        let sd_of_mean = if self.games > 1 { (spread / (n - 1.0) / n).sqrt() } else { 0.0 };
+        let exact = self
+            .exact_pegs_left
+            .as_ref()
+            .map(|d| d.iter().enumerate().map(|(k, p)| Rational::from(p * k as u32)).sum::<Rational>());
+        let z = exact.as_ref().filter(|_| sd_of_mean > 0.0).map(|e| (mean - e.to_f64()) / sd_of_mean);
+        let half = stats::Z95 * sd_of_mean;
+        Some(MeanPegsLeft { estimate: mean, ci95: (mean - half, mean + half), exact, z })
+    }
+}
+
+/// The simulated mean of pegs left (see [`Estimate::mean_pegs_left`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct MeanPegsLeft {
+    pub estimate: f64,
+    pub ci95: (f64, f64),
+    pub exact: Option<Rational>,
+    /// (estimate - exact) / its standard error, when both are known and it is above 0.
+    pub z: Option<f64>,
 }
 
 #[derive(Clone, Debug)]

@@ -97,7 +97,47 @@ pub struct EstimateView {
     pub games_by_pegs_left: BTreeMap<usize, u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub chi_square: Option<ChiSquareView>,
+    /// The games' mean number of pegs left, beside the exact expectation (none of no games).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expected_pegs_left: Option<MeanView>,
 }
+
+/// `expected_pegs_left`: the games' mean of pegs left with its 95% interval, beside the exact
+/// expectation when there is one, and z = (mean - exact) / its standard error.
+#[derive(Clone, Debug, Serialize)]
+pub struct MeanView {
+    pub estimate: f64,
+    pub ci95: [f64; 2],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exact: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub z: Option<f64>,
+}
+
+impl MeanView {
+    /// "Expected pegs left: 3.12451 in the games, 95% interval [3.12001, 3.12901]; exact
+    /// 3.12390, z = +0.265."
+    pub fn text(&self) -> String {
+        let mean = |x: f64| significant(x, MEAN_DIGITS);
+        let games = format!(
+            "{} in the games, 95% interval [{}, {}]",
+            mean(self.estimate),
+            mean(self.ci95[0]),
+            mean(self.ci95[1])
+        );
+        match (&self.exact, self.z) {
+            (Some(exact), Some(z)) => {
+                format!("Expected pegs left: {games}; exact {}, z = {}.", exact.decimal(), signed(z))
+            }
+            (Some(exact), None) => format!("Expected pegs left: {games}; exact {}.", exact.decimal()),
+            (None, _) => format!("Expected pegs left: {games}."),
+        }
+    }
+}
+
+/// Significant digits of a simulated mean of pegs left: millions of games pin it to a few
+/// thousandths, so six show its interval.
+const MEAN_DIGITS: usize = 6;
 
 impl EstimateView {
     pub fn of(e: &Estimate) -> EstimateView {
@@ -122,6 +162,12 @@ impl EstimateView {
             pegs_left,
             games_by_pegs_left,
             chi_square: e.chi_square.as_ref().map(ChiSquareView::of),
+            expected_pegs_left: e.mean_pegs_left().map(|m| MeanView {
+                estimate: m.estimate,
+                ci95: [m.ci95.0, m.ci95.1],
+                exact: m.exact.as_ref().map(Value::of),
+                z: m.z,
+            }),
         }
     }
 }

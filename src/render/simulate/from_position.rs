@@ -63,6 +63,9 @@ impl Report for PositionSimulateView {
         }
         d.heading("Pegs left");
         d.table(pegs_left_table(&self.overall));
+        if let Some(mean) = &self.overall.expected_pegs_left {
+            d.para(mean.text());
+        }
         d
     }
 

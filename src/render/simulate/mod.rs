@@ -181,6 +181,9 @@ impl SimulationView {
         d.table(self.start_table());
         d.heading("Pegs left, all games");
         d.table(pegs_left_table(&self.overall));
+        if let Some(mean) = &self.overall.expected_pegs_left {
+            d.para(mean.text());
+        }
     }
 
     fn class_table(&self) -> Table {
