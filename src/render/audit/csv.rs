@@ -100,13 +100,13 @@ fn estimate_rows(rows: &mut Rows, subject: &str, e: &EstimateView) {
     let w = &e.win;
     rows.number(at, "games", w.games);
     rows.number(at, "wins", w.wins);
-    rows.number(at, "estimate", w.estimate);
-    rows.number(at, "ci95_low", w.ci95[0]);
-    rows.number(at, "ci95_high", w.ci95[1]);
-    if let Some(p) = &w.exact {
+    rows.number(at, "estimate", w.compared.estimate);
+    rows.number(at, "ci95_low", w.compared.ci95[0]);
+    rows.number(at, "ci95_high", w.compared.ci95[1]);
+    if let Some(p) = &w.compared.exact {
         rows.exact(at, "exact", p);
     }
-    if let Some(z) = w.z {
+    if let Some(z) = w.compared.z {
         rows.number(at, "z", z);
     }
     if let Some(chi) = &e.chi_square {

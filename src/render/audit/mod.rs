@@ -279,8 +279,8 @@ impl AuditView {
                 c.holes.join(" "),
                 c.win.win.decimal(),
                 c.win.bits_text(),
-                sim.map_or("-".into(), |e| proportion(e.estimate)),
-                sim.and_then(|e| e.z).map_or("-".into(), signed),
+                sim.map_or("-".into(), |e| proportion(e.compared.estimate)),
+                sim.and_then(|e| e.compared.z).map_or("-".into(), signed),
                 c.win.win.fraction(style),
             ]);
         }
@@ -297,10 +297,10 @@ impl AuditView {
             grouped(o.games),
             s.seed,
             grouped(o.wins),
-            proportion(o.estimate),
-            interval(o.ci95)
+            proportion(o.compared.estimate),
+            interval(o.compared.ci95)
         ));
-        if let Some(z) = o.z {
+        if let Some(z) = o.compared.z {
             d.para(format!("Against the exact value: z = (estimate - exact) / sd = {}.", signed(z)));
         }
         if let Some(chi) = &s.overall.chi_square {

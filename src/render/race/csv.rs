@@ -81,10 +81,10 @@ fn simulation_rows(t: &mut Table, s: &RaceSimulation) {
         number(q, side, n.to_string(), n.to_string());
     }
     let w = &s.swine_wins;
-    number("simulated_win", "swine", String::new(), w.estimate.to_string());
-    number("simulated_win_ci95_low", "swine", String::new(), w.ci95[0].to_string());
-    number("simulated_win_ci95_high", "swine", String::new(), w.ci95[1].to_string());
-    if let Some(z) = w.z {
+    number("simulated_win", "swine", String::new(), w.compared.estimate.to_string());
+    number("simulated_win_ci95_low", "swine", String::new(), w.compared.ci95[0].to_string());
+    number("simulated_win_ci95_high", "swine", String::new(), w.compared.ci95[1].to_string());
+    if let Some(z) = w.compared.z {
         number("simulated_win_z", "swine", String::new(), z.to_string());
     }
     number("simulated_mean_turns", "", String::new(), s.mean_turns.estimate.to_string());

@@ -11,7 +11,7 @@ mod text;
 pub use heatmap::grid_svg;
 
 use super::Report;
-use super::simulate::estimate::{Proportion, Value};
+use super::simulate::estimate::{Compared, Proportion, Value};
 use crate::race::{CrossCheck, Face, Grid, RaceReport, Rules, Simulation, TurnRow, Turns};
 use rug::Rational;
 use serde::Serialize;
@@ -226,10 +226,12 @@ impl RaceSimulation {
             swine_wins: Proportion {
                 games: s.trials,
                 wins: s.swine_wins,
-                estimate: c.estimate,
-                ci95: [c.interval.0, c.interval.1],
-                exact: Some(Value::of(&r.swine)),
-                z: c.z,
+                compared: Compared {
+                    estimate: c.estimate,
+                    ci95: [c.interval.0, c.interval.1],
+                    exact: Some(Value::of(&r.swine)),
+                    z: c.z,
+                },
             },
             mean_turns: MeanEstimate {
                 estimate: c.mean_turns,

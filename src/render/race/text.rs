@@ -115,10 +115,10 @@ fn simulation(d: &mut Doc, s: &RaceSimulation) {
     t.row(vec![
         "P(swine wins)".into(),
         grouped(w.wins),
-        proportion(w.estimate),
-        interval(w.ci95),
-        w.exact.as_ref().map_or("-".into(), Value::decimal),
-        w.z.map_or("undefined".into(), signed),
+        proportion(w.compared.estimate),
+        interval(w.compared.ci95),
+        w.compared.exact.as_ref().map_or("-".into(), Value::decimal),
+        w.compared.z.map_or("undefined".into(), signed),
     ]);
     let m = &s.mean_turns;
     t.row(vec![

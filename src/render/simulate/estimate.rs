@@ -61,6 +61,15 @@ impl ChiSquareView {
 pub struct Proportion {
     pub games: u64,
     pub wins: u64,
+    #[serde(flatten)]
+    pub compared: Compared,
+}
+
+/// A simulated figure with its 95% interval, beside the exact value when there is one, and
+/// z = (estimate - exact) / its standard error: a proportion's, or the games' mean of pegs
+/// left (`expected_pegs_left`).
+#[derive(Clone, Debug, Serialize)]
+pub struct Compared {
     pub estimate: f64,
     pub ci95: [f64; 2],
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -72,13 +81,14 @@ pub struct Proportion {
 impl Proportion {
     /// The cells games, wins, estimate, 95% interval, exact, z (for people).
     pub fn cells(&self) -> Vec<String> {
+        let c = &self.compared;
         vec![
             grouped(self.games),
             grouped(self.wins),
-            proportion(self.estimate),
-            interval(self.ci95),
-            self.exact.as_ref().map_or("-".into(), Value::decimal),
-            self.z.map_or("-".into(), signed),
+            proportion(c.estimate),
+            interval(c.ci95),
+            c.exact.as_ref().map_or("-".into(), Value::decimal),
+            c.z.map_or("-".into(), signed),
         ]
     }
 }
@@ -99,25 +109,13 @@ pub struct EstimateView {
     pub chi_square: Option<ChiSquareView>,
     /// The games' mean number of pegs left, beside the exact expectation (none of no games).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub expected_pegs_left: Option<MeanView>,
+    pub expected_pegs_left: Option<Compared>,
 }
 
-/// `expected_pegs_left`: the games' mean of pegs left with its 95% interval, beside the exact
-/// expectation when there is one, and z = (mean - exact) / its standard error.
-#[derive(Clone, Debug, Serialize)]
-pub struct MeanView {
-    pub estimate: f64,
-    pub ci95: [f64; 2],
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub exact: Option<Value>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub z: Option<f64>,
-}
-
-impl MeanView {
-    /// "Expected pegs left: 3.12451 in the games, 95% interval [3.12001, 3.12901]; exact
-    /// 3.12390, z = +0.265."
-    pub fn text(&self) -> String {
+impl Compared {
+    /// For the games' mean of pegs left: "Expected pegs left: 3.12451 in the games, 95%
+    /// interval [3.12001, 3.12901]; exact 3.12390, z = +0.265."
+    pub fn mean_pegs_left_text(&self) -> String {
         let mean = |x: f64| significant(x, MEAN_DIGITS);
         let games = format!(
             "{} in the games, 95% interval [{}, {}]",
@@ -154,15 +152,17 @@ impl EstimateView {
             win: Proportion {
                 games: e.games,
                 wins: e.wins,
-                estimate: e.estimate(),
-                ci95: [e.ci95.0, e.ci95.1],
-                exact: e.exact.as_ref().map(Value::of),
-                z: e.z,
+                compared: Compared {
+                    estimate: e.estimate(),
+                    ci95: [e.ci95.0, e.ci95.1],
+                    exact: e.exact.as_ref().map(Value::of),
+                    z: e.z,
+                },
             },
             pegs_left,
             games_by_pegs_left,
             chi_square: e.chi_square.as_ref().map(ChiSquareView::of),
-            expected_pegs_left: e.mean_pegs_left().map(|m| MeanView {
+            expected_pegs_left: e.mean_pegs_left().map(|m| Compared {
                 estimate: m.estimate,
                 ci95: [m.ci95.0, m.ci95.1],
                 exact: m.exact.as_ref().map(Value::of),

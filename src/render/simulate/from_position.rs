@@ -56,7 +56,7 @@ impl Report for PositionSimulateView {
         d.table(all);
         match &self.overall.chi_square {
             Some(chi) => d.para(format!("Pegs left against the exact distribution: {}.", chi.text())),
-            None if self.overall.win.exact.is_none() => d.para(
+            None if self.overall.win.compared.exact.is_none() => d.para(
                 "No exact values: the exact engine did not run on this board (by default it runs on boards of up to 21 holes; --exact asks for it).",
             ),
             None => {}
@@ -64,7 +64,7 @@ impl Report for PositionSimulateView {
         d.heading("Pegs left");
         d.table(pegs_left_table(&self.overall));
         if let Some(mean) = &self.overall.expected_pegs_left {
-            d.para(mean.text());
+            d.para(mean.mean_pegs_left_text());
         }
         d
     }

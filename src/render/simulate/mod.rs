@@ -109,7 +109,7 @@ impl SimulationView {
 
     /// Whether the exact engine ran beside the games.
     fn has_exact(&self) -> bool {
-        self.overall.win.exact.is_some()
+        self.overall.win.compared.exact.is_some()
     }
 }
 
@@ -182,7 +182,7 @@ impl SimulationView {
         d.heading("Pegs left, all games");
         d.table(pegs_left_table(&self.overall));
         if let Some(mean) = &self.overall.expected_pegs_left {
-            d.para(mean.text());
+            d.para(mean.mean_pegs_left_text());
         }
     }
 
@@ -263,9 +263,9 @@ fn csv_rows(t: &mut Table, scope: [&str; 3], e: &EstimateView) {
         let p = &e.win;
         let mut row: Vec<String> = scope.iter().map(|s| s.to_string()).collect();
         row.extend([pegs.to_string(), p.games.to_string(), n.to_string(), share(n, p.games).to_string()]);
-        row.push(if win { p.ci95[0].to_string() } else { String::new() });
-        row.push(if win { p.ci95[1].to_string() } else { String::new() });
-        row.push(p.z.filter(|_| win).map_or(String::new(), |z| z.to_string()));
+        row.push(if win { p.compared.ci95[0].to_string() } else { String::new() });
+        row.push(if win { p.compared.ci95[1].to_string() } else { String::new() });
+        row.push(p.compared.z.filter(|_| win).map_or(String::new(), |z| z.to_string()));
         row.push(exact.map_or(String::new(), |p| p.0.to_string()));
         row.push(exact.map_or(String::new(), |p| crate::render::number::nearest_f64(&p.0).to_string()));
         let chi = e.chi_square.as_ref().filter(|_| win);
