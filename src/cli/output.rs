@@ -32,10 +32,11 @@ impl From<Error> for Failure {
 }
 
 impl Failure {
-    /// One line on stderr and the exit code. A line break carried in from the user's text (a
-    /// file name, say) is shown escaped, so the message stays one line whatever it quotes.
+    /// One line on stderr and the exit code. A line break or other control character carried
+    /// in from the user's text (a file name, say) is shown escaped, as the parsers' messages
+    /// are, so the message stays one line whatever it quotes.
     pub fn report(&self) -> ExitCode {
-        eprintln!("pegchain: {}", self.message().replace('\n', "\\n").replace('\r', "\\r"));
+        eprintln!("pegchain: {}", pegchain::input::one_line(&self.message()));
         self.code()
     }
 
