@@ -246,6 +246,12 @@ fn the_seeded_simulation_lands_within_four_standard_errors() {
         let check = sim.check(&exact);
         assert!(check.z.unwrap().abs() < 4.0, "{check:?}");
         assert!(check.mean_turns_z.unwrap().abs() < 4.0, "{check:?}");
+        // The mean's 95% interval, from the games' own spread, is about 1.96 standard errors
+        // of the exact variance either side of the mean.
+        let (lo, hi) = check.mean_turns_ci95;
+        let half = 1.96 * (exact.turns.variance.to_f64() / 200_000.0).sqrt();
+        assert!(((hi - lo) / 2.0 / half - 1.0).abs() < 0.02, "{check:?}");
+        assert!(((lo + hi) / 2.0 - check.mean_turns).abs() < 1e-12, "{check:?}");
         let p = exact.swine.to_f64();
         assert!(check.interval.0 < p + 0.01 && p - 0.01 < check.interval.1);
         // The fixed seed's exact figures, identical for any thread count.

@@ -31,6 +31,37 @@ pub fn z_score(successes: u64, trials: u64, p: f64) -> Option<f64> {
     (spread > 0.0 && trials > 0).then(|| (successes as f64 / trials as f64 - p) / spread)
 }
 
+/// A sample's mean, the standard error of that mean (from the sample's own spread) and the
+/// 95% normal interval it gives.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SampleMean {
+    pub mean: f64,
+    /// sqrt(s^2 / n), with s^2 the sample variance (n - 1 in its denominator); 0 for one value.
+    pub sd_of_mean: f64,
+    pub ci95: (f64, f64),
+}
+
+/// The mean of `n` values given their sum and the sum of their squares; None for no values.
+pub fn sample_mean(n: u64, sum: u128, squares: u128) -> Option<SampleMean> {
+    if n == 0 {
+        return None;
+    }
+    let count = n as f64;
+    let mean = sum as f64 / count;
+    // The squares about the mean; rounding may leave a tiny negative for equal values.
+    let spread = (squares as f64 - mean * sum as f64).max(0.0);
+    let sd_of_mean = if n > 1 { (spread / (count - 1.0) / count).sqrt() } else { 0.0 };
+    let half = Z95 * sd_of_mean;
+    Some(SampleMean { mean, sd_of_mean, ci95: (mean - half, mean + half) })
+}
+
+/// The z-score of the mean of `n` values against the exact mean and variance of one value:
+/// (mean - exact mean) / sqrt(variance / n). None when there is no spread or no value.
+pub fn mean_z(mean: f64, n: u64, exact_mean: f64, exact_variance: f64) -> Option<f64> {
+    let spread = (exact_variance / n as f64).sqrt();
+    (n > 0 && spread > 0.0).then(|| (mean - exact_mean) / spread)
+}
+
 /// Pearson's chi-square test of observed counts against exact probabilities.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ChiSquare {
@@ -86,5 +117,28 @@ mod tests {
         let c = chi_square(&[60, 40], &[0.5, 0.5]).unwrap();
         assert_abs_diff_eq!(c.statistic, 4.0, epsilon = 1e-12);
         assert_abs_diff_eq!(c.p_value, 0.0455, epsilon = 1e-4);
+    }
+
+    #[test]
+    fn a_sample_mean_and_its_interval() {
+        // 1, 2, 3, 4: mean 2.5, sample variance 5/3, standard error sqrt(5/12).
+        let m = sample_mean(4, 10, 30).unwrap();
+        assert_eq!(m.mean, 2.5);
+        assert_abs_diff_eq!(m.sd_of_mean, (5.0f64 / 12.0).sqrt(), epsilon = 1e-15);
+        assert_abs_diff_eq!(m.ci95.0, 2.5 - Z95 * (5.0f64 / 12.0).sqrt(), epsilon = 1e-15);
+        assert_abs_diff_eq!(m.ci95.1, 2.5 + Z95 * (5.0f64 / 12.0).sqrt(), epsilon = 1e-15);
+        // Equal values, or one value: no spread, the interval is the mean.
+        let same = sample_mean(3, 21, 147).unwrap();
+        assert_eq!((same.mean, same.sd_of_mean, same.ci95), (7.0, 0.0, (7.0, 7.0)));
+        assert_eq!(sample_mean(1, 5, 25).unwrap().ci95, (5.0, 5.0));
+        assert!(sample_mean(0, 0, 0).is_none());
+    }
+
+    #[test]
+    fn the_z_of_a_mean_against_the_exact_mean() {
+        // 100 values, mean 10.5 against mean 10 and variance 25: standard error 0.5.
+        assert_abs_diff_eq!(mean_z(10.5, 100, 10.0, 25.0).unwrap(), 1.0, epsilon = 1e-12);
+        assert!(mean_z(10.5, 100, 10.0, 0.0).is_none());
+        assert!(mean_z(0.0, 0, 10.0, 25.0).is_none());
     }
 }

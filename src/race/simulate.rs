@@ -32,6 +32,8 @@ pub struct CrossCheck {
     /// (estimate - exact) / its standard error; None when the exact value is 0 or 1.
     pub z: Option<f64>,
     pub mean_turns: f64,
+    /// The 95% interval of the mean turns, from the games' own spread.
+    pub mean_turns_ci95: (f64, f64),
     /// The mean turns' z-score against the exact mean, with the exact variance.
     pub mean_turns_z: Option<f64>,
 }
@@ -95,15 +97,20 @@ pub fn simulate(
 
 impl Simulation {
     pub fn check(&self, exact: &RaceReport) -> CrossCheck {
-        let n = self.trials as f64;
-        let mean_turns = self.turns as f64 / n;
-        let spread = (exact.turns.variance.to_f64() / n).sqrt();
+        let turns = stats::sample_mean(self.trials, u128::from(self.turns), self.turns_squared);
+        let mean_turns = turns.map_or(0.0, |t| t.mean);
         CrossCheck {
-            estimate: self.swine_wins as f64 / n,
+            estimate: self.swine_wins as f64 / self.trials as f64,
             interval: stats::wilson95(self.swine_wins, self.trials),
             z: stats::z_score(self.swine_wins, self.trials, exact.swine.to_f64()),
             mean_turns,
-            mean_turns_z: (spread > 0.0).then(|| (mean_turns - exact.turns.mean.to_f64()) / spread),
+            mean_turns_ci95: turns.map_or((0.0, 0.0), |t| t.ci95),
+            mean_turns_z: stats::mean_z(
+                mean_turns,
+                self.trials,
+                exact.turns.mean.to_f64(),
+                exact.turns.variance.to_f64(),
+            ),
         }
     }
 }

@@ -8,7 +8,7 @@ use super::svg::{Chart, Scale, Swatch, nice_step, ticks};
 use super::values::Value;
 use super::{Report, Style};
 use crate::chains::{ChainReport, Distribution, Estimate, RACE_PLACES, Race, Summary, TargetAnswer};
-use crate::engine::stats::{wilson95, z_score};
+use crate::engine::stats::{mean_z, sample_mean, wilson95, z_score};
 use rug::Rational;
 use serde::Serialize;
 
@@ -126,6 +126,9 @@ pub struct EstimateView {
     /// Mean steps of the runs that reached the target (none reached it: left out).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub steps_estimate: Option<f64>,
+    /// Its 95% interval, from those runs' own spread.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub steps_ci95: Option<[f64; 2]>,
     /// The exact expected steps (left out when infinite).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub steps_exact: Maybe,
@@ -140,6 +143,7 @@ impl EstimateView {
     fn of(e: &Estimate) -> EstimateView {
         let t = &e.tally;
         let (lo, hi) = wilson95(t.reached, t.runs);
+        let steps = sample_mean(t.reached, t.steps, t.steps_squared);
         EstimateView {
             runs: t.runs,
             seed: e.simulation.seed,
@@ -148,13 +152,11 @@ impl EstimateView {
             reach_ci95: [lo, hi],
             reach_exact: Value::of(&e.reach),
             reach_z: z_score(t.reached, t.runs, e.reach.to_f64()),
-            steps_estimate: (t.reached > 0).then(|| t.steps as f64 / t.reached as f64),
+            steps_estimate: steps.map(|s| s.mean),
+            steps_ci95: steps.map(|s| [s.ci95.0, s.ci95.1]),
             steps_exact: e.steps.as_ref().map(|(mean, _)| Value::of(mean)),
-            steps_z: e.steps.as_ref().filter(|_| t.cut_short == 0 && t.reached > 0).and_then(
-                |(mean, variance)| {
-                    let spread = (variance.to_f64() / t.reached as f64).sqrt();
-                    (spread > 0.0).then(|| (t.steps as f64 / t.reached as f64 - mean.to_f64()) / spread)
-                },
+            steps_z: steps.filter(|_| t.cut_short == 0).zip(e.steps.as_ref()).and_then(
+                |(s, (mean, variance))| mean_z(s.mean, t.reached, mean.to_f64(), variance.to_f64()),
             ),
             cut_short: t.cut_short,
         }
@@ -391,8 +393,13 @@ impl Report for ChainView {
             ));
             if let Some(mean) = e.steps_estimate {
                 doc.para(format!(
-                    "mean steps of the runs that reached it: {}; exact expected steps {}{}",
+                    "mean steps of the runs that reached it: {}{}; exact expected steps {}{}",
                     significant(mean, 6),
+                    e.steps_ci95.map_or(String::new(), |[lo, hi]| format!(
+                        " (95% interval {} to {})",
+                        significant(lo, 6),
+                        significant(hi, 6)
+                    )),
                     e.steps_exact.as_ref().map_or("infinite".to_string(), |v| v.decimal()),
                     e.steps_z.map_or(String::new(), |z| format!("; z = {z:.2}"))
                 ));

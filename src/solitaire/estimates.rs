@@ -98,21 +98,16 @@ impl Estimate {
     /// games' own spread), beside the exact expectation when the exact engine ran; `None`
     /// for no games.
     pub fn mean_pegs_left(&self) -> Option<MeanPegsLeft> {
-        if self.games == 0 {
-            return None;
-        }
-        let n = self.games as f64;
-        let counted = || self.pegs_left.iter().enumerate().filter(|(_, c)| **c > 0);
-        let mean = counted().map(|(k, &c)| k as f64 * c as f64).sum::<f64>() / n;
-        let spread = counted().map(|(k, &c)| (k as f64 - mean).powi(2) * c as f64).sum::<f64>();
-        let sd_of_mean = if self.games > 1 { (spread / (n - 1.0) / n).sqrt() } else { 0.0 };
+        let counted = self.pegs_left.iter().enumerate().map(|(k, &c)| (k as u128, u128::from(c)));
+        let (sum, squares) =
+            counted.fold((0, 0), |(sum, squares), (k, c)| (sum + k * c, squares + k * k * c));
+        let m = stats::sample_mean(self.games, sum, squares)?;
         let exact = self
             .exact_pegs_left
             .as_ref()
             .map(|d| d.iter().enumerate().map(|(k, p)| Rational::from(p * k as u32)).sum::<Rational>());
-        let z = exact.as_ref().filter(|_| sd_of_mean > 0.0).map(|e| (mean - e.to_f64()) / sd_of_mean);
-        let half = stats::Z95 * sd_of_mean;
-        Some(MeanPegsLeft { estimate: mean, ci95: (mean - half, mean + half), exact, z })
+        let z = exact.as_ref().filter(|_| m.sd_of_mean > 0.0).map(|e| (m.mean - e.to_f64()) / m.sd_of_mean);
+        Some(MeanPegsLeft { estimate: m.mean, ci95: m.ci95, exact, z })
     }
 }
 

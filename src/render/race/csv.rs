@@ -88,6 +88,8 @@ fn simulation_rows(t: &mut Table, s: &RaceSimulation) {
         number("simulated_win_z", "swine", String::new(), z.to_string());
     }
     number("simulated_mean_turns", "", String::new(), s.mean_turns.estimate.to_string());
+    number("simulated_mean_turns_ci95_low", "", String::new(), s.mean_turns.ci95[0].to_string());
+    number("simulated_mean_turns_ci95_high", "", String::new(), s.mean_turns.ci95[1].to_string());
     if let Some(z) = s.mean_turns.z {
         number("simulated_mean_turns_z", "", String::new(), z.to_string());
     }

@@ -189,16 +189,9 @@ pub struct RaceSimulation {
     pub games: u64,
     /// The swine's wins as an estimate of its exact chance.
     pub swine_wins: Proportion,
-    pub mean_turns: MeanEstimate,
-}
-
-/// A simulated mean beside the exact one: z = (estimate - exact) / sd of the mean.
-#[derive(Clone, Debug, Serialize)]
-pub struct MeanEstimate {
-    pub estimate: f64,
-    pub exact: Value,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub z: Option<f64>,
+    /// The games' mean turns, its 95% interval from their own spread, and its z with the exact
+    /// variance: (estimate - exact) / sd of the mean.
+    pub mean_turns: Compared,
 }
 
 impl GameView {
@@ -233,9 +226,10 @@ impl RaceSimulation {
                     z: c.z,
                 },
             },
-            mean_turns: MeanEstimate {
+            mean_turns: Compared {
                 estimate: c.mean_turns,
-                exact: Value::of(&r.turns.mean),
+                ci95: [c.mean_turns_ci95.0, c.mean_turns_ci95.1],
+                exact: Some(Value::of(&r.turns.mean)),
                 z: c.mean_turns_z,
             },
         }

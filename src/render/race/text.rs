@@ -125,8 +125,8 @@ fn simulation(d: &mut Doc, s: &RaceSimulation) {
         "mean turns".into(),
         String::new(),
         crate::render::number::significant(m.estimate, ESTIMATE_DIGITS),
-        String::new(),
-        m.exact.decimal(),
+        interval(m.ci95),
+        m.exact.as_ref().map_or("-".into(), Value::decimal),
         m.z.map_or("undefined".into(), signed),
     ]);
     d.table(t);
