@@ -35,12 +35,23 @@ impl Run {
 
     /// Sends `signal` ("INT", "TERM", "KILL") once `after` has passed, and waits for the end
     /// (killing the run if it outlives `STOP_WITHIN`, so that a failing test cannot hang).
-    fn signal_after(mut self, after: Duration, signal: &str) -> Ended {
+    fn signal_after(self, after: Duration, signal: &str) -> Ended {
+        self.signals_after(after, signal, 1)
+    }
+
+    /// The same, sending `signal` `times` times, a few milliseconds apart.
+    fn signals_after(mut self, after: Duration, signal: &str, times: usize) -> Ended {
         std::thread::sleep(after);
         assert!(self.child.try_wait().unwrap().is_none(), "the run ended before the signal: make it longer");
         let sent = Instant::now();
-        let kill = Command::new("kill").arg(format!("-{signal}")).arg(self.child.id().to_string()).status();
-        assert!(kill.unwrap().success());
+        for time in 0..times {
+            if time > 0 {
+                std::thread::sleep(Duration::from_millis(3));
+            }
+            let kill =
+                Command::new("kill").arg(format!("-{signal}")).arg(self.child.id().to_string()).status();
+            assert!(kill.unwrap().success());
+        }
         let status = loop {
             if let Some(status) = self.child.try_wait().unwrap() {
                 break status;
@@ -135,6 +146,27 @@ fn sigterm_stops_the_exact_engine_with_exit_code_143() {
     let ended = Run::start("exact-term", &args).signal_after(SECOND, "TERM");
     ended.interrupted(143);
     assert!(ended.stdout().is_empty());
+}
+
+/// A second signal ends the run at once, in one line, with the first signal's code. It
+/// used to end it with no word when it came before the run had stopped (each run below
+/// stops a large layer of the English board, which takes longer than the gap between the
+/// signals, unless the layer has just ended).
+#[test]
+fn a_second_signal_ends_the_run_at_once_saying_so() {
+    let args = ["exact", "--board", "english", "--start", "d4", "-q"];
+    for (run, signal, code) in [(0, "INT", 130), (1, "INT", 130), (2, "TERM", 143)] {
+        let ended = Run::start(&format!("twice-{run}"), &args).signals_after(SECOND, signal, 2);
+        let err = ended.stderr();
+        assert_eq!(ended.status.code(), Some(code), "{err}");
+        assert_eq!(err.lines().count(), 1, "one line: {err}");
+        assert!(
+            err == "pegchain: stopped at once by a second signal (a run saved with --checkpoint goes on from its last save with --resume)\n"
+                || err.starts_with("pegchain: interrupted: start d4: "),
+            "{err}"
+        );
+        assert!(ended.stdout().is_empty());
+    }
 }
 
 /// The search streams its solutions: on a signal it closes the JSON document, whose footer

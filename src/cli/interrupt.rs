@@ -2,11 +2,13 @@
 //! flags (all a signal handler may safely do); the library notices within a second, returns
 //! `Error::Interrupted` saying what it had done, and the normal error path reports it,
 //! removes any temporary file and exits 130 (SIGINT) or 143 (SIGTERM). A second signal
-//! ends the process at once with the same code, for a user who will not wait.
+//! ends the process at once with the same code, for a user who will not wait, saying so in
+//! one line (`mpirun` sends its processes SIGTERM after the SIGINT of a Ctrl-C, and SIGKILL
+//! a second later).
 
 use pegchain::Cancel;
 use signal_hook::consts::{SIGINT, SIGTERM};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 
 /// The process's token and the number of the signal that set it (0: none yet).
@@ -17,23 +19,48 @@ struct Installed {
 
 static INSTALLED: OnceLock<Installed> = OnceLock::new();
 
+/// Set once the process writes its last line (its error): a second signal then leaves it to
+/// finish that line and end, rather than cut it short or add another.
+static SAYING_WHY: AtomicBool = AtomicBool::new(false);
+
+/// Called just before the process writes the line that says why it ends.
+pub fn saying_why() {
+    SAYING_WHY.store(true, Ordering::SeqCst);
+}
+
+/// What a process that `speaks` (see `processes::speaks`) says when a second signal ends it.
+const ENDED_AT_ONCE: &[u8] = b"pegchain: stopped at once by a second signal (a run saved with --checkpoint goes on from its last save with --resume)\n";
+
 /// Installs the handlers once; later calls change nothing. If the handlers cannot be
 /// installed, the signals keep their default action (the process ends at once), as before.
-pub fn install() {
+/// Only a process that `speaks` says why it ends at once.
+pub fn install(speaks: bool) {
     INSTALLED.get_or_init(|| {
         let installed = Installed { cancel: Cancel::new(), signal: Arc::new(AtomicUsize::new(0)) };
         for signal in [SIGINT, SIGTERM] {
-            let _ = handle(signal, &installed);
+            let _ = handle(signal, &installed, if speaks { ENDED_AT_ONCE } else { b"" });
         }
         installed
     });
 }
 
-/// The second `signal` exits at once (the flag is already set then); the first sets the
-/// flag and records which signal it was.
-fn handle(signal: i32, installed: &Installed) -> std::io::Result<()> {
+/// The second `signal` writes `said` and exits at once (the flag is already set then),
+/// unless the process is already saying why it ends; the first sets the flag and records
+/// which signal it was.
+fn handle(signal: i32, installed: &Installed, said: &'static [u8]) -> std::io::Result<()> {
     let flag = installed.cancel.flag();
-    signal_hook::flag::register_conditional_shutdown(signal, exit_code_of(signal).into(), Arc::clone(&flag))?;
+    let set_before = Arc::clone(&flag);
+    let code = i32::from(exit_code_of(signal));
+    // SAFETY: the action loads an atomic, writes a static buffer and calls _exit: all
+    // async-signal-safe. Registered first, it sees the flag as the signals before left it.
+    unsafe {
+        signal_hook::low_level::register(signal, move || {
+            if set_before.load(Ordering::SeqCst) && !SAYING_WHY.load(Ordering::SeqCst) {
+                libc::write(libc::STDERR_FILENO, said.as_ptr().cast(), said.len());
+                libc::_exit(code);
+            }
+        })?;
+    }
     signal_hook::flag::register_usize(signal, Arc::clone(&installed.signal), signal as usize)?;
     signal_hook::flag::register(signal, flag)?;
     Ok(())

@@ -47,16 +47,19 @@ pub fn main() -> ExitCode {
         }
         return ExitCode::from(2);
     }
-    interrupt::install();
+    interrupt::install(processes::speaks());
     let outcome = only_shared_commands(&cli.command).and_then(|()| run(cli.command));
     // Every process of a shared run has the whole answer (or the same error): one speaks.
-    if !processes::speaks() {
-        return outcome.map_or_else(|failure| failure.code(), |_| ExitCode::SUCCESS);
-    }
-    match outcome.and_then(|text| output::emit(&text)) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(failure) => failure.report(),
-    }
+    let code = if processes::speaks() {
+        match outcome.and_then(|text| output::emit(&text)) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(failure) => failure.report(),
+        }
+    } else {
+        outcome.map_or_else(|failure| failure.code(), |_| ExitCode::SUCCESS)
+    };
+    processes::settle();
+    code
 }
 
 /// Under `mpirun`, the commands whose work the processes share; any other is refused

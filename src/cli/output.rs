@@ -36,7 +36,10 @@ impl Failure {
     /// in from the user's text (a file name, say) is shown escaped, as the parsers' messages
     /// are, so the message stays one line whatever it quotes.
     pub fn report(&self) -> ExitCode {
-        eprintln!("pegchain: {}", pegchain::input::one_line(&self.message()));
+        let line = format!("pegchain: {}\n", pegchain::input::one_line(&self.message()));
+        super::interrupt::saying_why();
+        // One write, so that nothing comes between its parts.
+        let _ = std::io::stderr().write_all(line.as_bytes());
         self.code()
     }
 

@@ -77,6 +77,16 @@ pub fn speaks() -> bool {
     shared().is_none_or(|p| p.0.me() == 0)
 }
 
+/// Waits for every process of a shared run to come here. Each comes once its answer or
+/// error is written (process 0) or not to be written (the others): mpirun ends the whole job
+/// as soon as one process exits with a failure, which could otherwise cut process 0 short
+/// before its error is out (an interrupted run that exits with no word).
+pub fn settle() {
+    if let Some(p) = shared() {
+        p.0.all_gather(&[]);
+    }
+}
+
 #[cfg(feature = "mpi")]
 mod over_mpi {
     use mpi::datatype::{Partition, PartitionMut};
