@@ -514,6 +514,7 @@ mod under_mpirun {
     fn under_mpirun_bad_input_and_unshared_commands_get_one_line_from_one_process() {
         for args in [
             &["exact", "--board", "nosuch"][..],
+            &["exact", "--no-such-flag"],
             &["simulate", "--games", "10"],
             &["exact", "--board", "triangle5", "--checkpoint", "/tmp/pegchain-mpi-no-such-dir/run.ckpt"],
         ] {
@@ -525,6 +526,10 @@ mod under_mpirun {
             assert!(err.starts_with("pegchain: "), "{err}");
         }
         assert!(!std::path::Path::new("/tmp/pegchain-mpi-no-such-dir").exists());
+        // What the command line alone decides is written once, by process 0.
+        let Some(help) = mpirun(2, &["exact", "--help"]) else { return };
+        assert!(help.status.success());
+        assert_eq!(String::from_utf8_lossy(&help.stdout).matches("Usage:").count(), 1);
     }
 }
 

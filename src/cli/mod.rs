@@ -21,20 +21,27 @@ use std::process::ExitCode;
 
 /// Parses the command line, runs the command, and writes its answer: the binary's whole life.
 pub fn main() -> ExitCode {
+    let silent = processes::a_silent_copy();
     if std::env::args_os().len() == 1 {
         use clap::CommandFactory;
-        let _ = Cli::command().print_help();
+        if !silent {
+            let _ = Cli::command().print_help();
+        }
         return ExitCode::SUCCESS;
     }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) if !e.use_stderr() => {
             // --help and --version.
-            let _ = e.print();
+            if !silent {
+                let _ = e.print();
+            }
             return ExitCode::SUCCESS;
         }
         Err(e) => {
-            eprintln!("pegchain: {} (see pegchain --help)", one_line(&e.to_string()));
+            if !silent {
+                eprintln!("pegchain: {} (see pegchain --help)", one_line(&e.to_string()));
+            }
             return ExitCode::from(2);
         }
     };

@@ -44,6 +44,13 @@ pub fn copies_without_mpi() -> Option<(usize, usize)> {
     launched_as().filter(|&(size, _)| size > 1)
 }
 
+/// Started by a launcher as a process other than process 0: known from the launcher's
+/// environment before the processes join, so that what the command line alone decides (its
+/// errors, `--help`) is written once, by process 0.
+pub fn a_silent_copy() -> bool {
+    launched_as().is_some_and(|(size, me)| size > 1 && me != 0)
+}
+
 /// Where a launcher (Open MPI's mpirun, or a PMI launcher such as Slurm's srun) says how
 /// many processes it started, and which one this is.
 const SIZE_VARIABLES: [&str; 2] = ["OMPI_COMM_WORLD_SIZE", "PMI_SIZE"];
