@@ -125,6 +125,63 @@ fn games_answer_their_published_figures() {
     assert!(text.contains("chutes-and-ladders") && text.contains("knuth-yao"), "{text}");
 }
 
+/// `--places P` pins a race to P decimal places. On a small board with a chute and a ladder,
+/// two players' exact chances come from their product chain (`game board`, 39/70 and 31/70);
+/// the race on the one-player chain exported from it brackets them within 10^-60 at 60
+/// places, inside its 30-place bounds. `--places` where no race is run, or out of range, is
+/// refused.
+#[test]
+fn more_places_pin_a_race_closer_around_the_exact_chances() {
+    use rug::ops::Pow;
+    let dir = scratch("race-places");
+    let rules = dir.join("small.txt");
+    std::fs::write(&rules, "squares 6\nspinner 1-3\novershoot bounce\nchute 5 1\nladder 2 4\n").unwrap();
+    let rules = rules.to_str().unwrap();
+    let drn = dir.join("small.drn");
+    let drn = drn.to_str().unwrap();
+    pegchain().args(["export", "--game", "board", "--rules", rules, "--drn", drn]).assert().success();
+    let exact = |v: &serde_json::Value| fraction(v).parse::<rug::Rational>().unwrap();
+    let product = json(&["game", "board", "--rules", rules, "--players", "2"]);
+    let wins = |label: &str| {
+        let ends = product["ends"].as_array().unwrap();
+        exact(&ends.iter().find(|e| e["labels"][0] == label).unwrap()["probability"])
+    };
+    let chances = [wins("player1_wins"), wins("player2_wins")];
+    assert_eq!(chances, [rug::Rational::from((39, 70)), rug::Rational::from((31, 70))]);
+    let race = |places: &str| {
+        let v = json(&["chain", drn, "--target", "finish", "--players", "2", "--places", places]);
+        let r = &v["race"];
+        assert_eq!(r["places"].as_u64(), Some(places.parse().unwrap()));
+        let bounds: Vec<(rug::Rational, rug::Rational)> = r["chances"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| (exact(&c["lower"]), exact(&c["upper"])))
+            .collect();
+        (exact(&r["undecided"]), bounds)
+    };
+    let (gap30, bounds30) = race("30");
+    let (gap60, bounds60) = race("60");
+    assert!(gap60 > 0 && gap60 <= rug::Rational::from((1, rug::Integer::from(10).pow(60))), "{gap60}");
+    assert!(gap30 > gap60);
+    for ((chance, (lower30, upper30)), (lower60, upper60)) in chances.iter().zip(&bounds30).zip(&bounds60) {
+        assert!(lower30 <= lower60 && lower60 <= chance && chance <= upper60 && upper60 <= upper30);
+    }
+    fails_with(
+        &["chain", drn, "--target", "finish", "--places", "60"],
+        "--places pins the chances of a race",
+    );
+    fails_with(
+        &["game", "board", "--rules", rules, "--players", "2", "--places", "60"],
+        "this answer has none",
+    );
+    fails_with(
+        &["chain", drn, "--target", "finish", "--players", "2", "--places", "0"],
+        "--places takes 1 to 1000",
+    );
+    fails_with(&["game", "chutes-and-ladders", "--players", "3", "--places", "1001"], "not 1001");
+}
+
 /// Three players of Chutes and Ladders: too many for the product chain, so they race on the
 /// one-player chain: each chance between exact fractions that share out all the mass, and
 /// their 30-place decimals rounded outward.

@@ -136,10 +136,13 @@ fn two_players_of_a_small_board_win_in_proportions_that_add_to_one() {
 
 /// The chances of a race on the one-player chain, asked through `chains::analyse`.
 fn race_of(chain: &ExplicitChain, players: u32) -> pegchain::chains::Race {
-    use pegchain::chains::{Question, Target, analyse};
-    let question =
-        Question { target: Some(Target::Label("finish".into())), race: Some(players), ..Question::default() };
-    analyse(chain, &question, &Cancel::new()).unwrap().race.unwrap()
+    use pegchain::chains::{Question, RaceQuestion, Target, analyse};
+    let question = Question {
+        target: Some(Target::Label("finish".into())),
+        race: Some(RaceQuestion::of(players)),
+        ..Question::default()
+    };
+    analyse(chain, &question, &Cancel::new()).unwrap().race.unwrap().race
 }
 
 /// Two to four players of a small board with a chute and a ladder: each player's exact

@@ -44,14 +44,33 @@ pub struct Question {
     /// Where the chain ends, even when a target is given.
     pub ends: bool,
     pub simulation: Option<Simulation>,
-    /// This many players, each walking its own copy of the chain from the first initial
-    /// state, taking turns: each one's chance of reaching the target first (see [`Race`]).
-    pub race: Option<u32>,
+    /// Players each walking its own copy of the chain from the first initial state, taking
+    /// turns: each one's chance of reaching the target first (see [`Race`]).
+    pub race: Option<RaceQuestion>,
 }
 
-/// Decimal places to which a race's chances are pinned: the rounds are summed until no more
-/// than 10^-RACE_PLACES is undecided.
+/// A race between players: how many, and to how many decimal places their chances are
+/// pinned (the rounds are summed until no more than 10^-places is undecided).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RaceQuestion {
+    pub players: u32,
+    pub places: u32,
+}
+
+impl RaceQuestion {
+    /// `players` racing, their chances pinned to [`RACE_PLACES`] places.
+    pub fn of(players: u32) -> RaceQuestion {
+        RaceQuestion { players, places: RACE_PLACES }
+    }
+}
+
+/// Decimal places to which a race's chances are pinned unless asked otherwise.
 pub const RACE_PLACES: u32 = 30;
+
+/// The most decimal places a race is pinned to: the rounds, and the digits of every number
+/// in them, grow with the places (Chutes and Ladders, 3 players: 30 places in 576 rounds and
+/// 0.06 s, 300 places in 5,620 rounds and 0.8 s).
+pub const MAX_RACE_PLACES: u32 = 1000;
 
 /// A race's rounds are summed at most this far (a walker that nearly never arrives would
 /// need ever more); the bounds then say how far apart they still are.
@@ -153,7 +172,15 @@ pub struct ChainReport {
     /// Expected visits to each transient state from the first initial state.
     pub visits: Option<Vec<(u32, Rational)>>,
     pub estimate: Option<Estimate>,
-    pub race: Option<Race>,
+    pub race: Option<RaceAnswer>,
+}
+
+/// A race's chances, pinned to `places` decimal places (unless its rounds ran out first:
+/// `race.undecided` says how far apart the bounds are).
+#[derive(Clone, Debug, PartialEq)]
+pub struct RaceAnswer {
+    pub places: u32,
+    pub race: Race,
 }
 
 /// Answers `question` about `chain` exactly (and by simulation if asked).
@@ -227,8 +254,8 @@ pub fn analyse(chain: &ExplicitChain, question: &Question, cancel: &Cancel) -> R
             });
         }
     }
-    if let (Some(players), Some(target)) = (question.race, &target) {
-        report.race = Some(race(chain, target, players, cancel)?);
+    if let (Some(asked), Some(target)) = (question.race, &target) {
+        report.race = Some(RaceAnswer { places: asked.places, race: race(chain, target, asked, cancel)? });
     }
     if let (true, Some(e)) = (ends_wanted, &ends) {
         report.ends = Some(ends_answer(chain, e));
@@ -243,9 +270,10 @@ pub fn analyse(chain: &ExplicitChain, question: &Question, cancel: &Cancel) -> R
     Ok(report)
 }
 
-/// The race from the first initial state, summed until 10^-RACE_PLACES is undecided. A
-/// walker that may never arrive would leave the bounds apart for ever: refused.
-fn race(chain: &ExplicitChain, target: &[bool], players: u32, cancel: &Cancel) -> Result<Race, Error> {
+/// The race from the first initial state, summed until 10^-places is undecided. A walker
+/// that may never arrive would leave the bounds apart for ever: refused.
+fn race(chain: &ExplicitChain, target: &[bool], asked: RaceQuestion, cancel: &Cancel) -> Result<Race, Error> {
+    let RaceQuestion { players, places } = asked;
     if players == 0 {
         return Err(Error::Invalid("a race needs at least one player".into()));
     }
@@ -256,7 +284,7 @@ fn race(chain: &ExplicitChain, target: &[bool], players: u32, cancel: &Cancel) -
              reached"
         )));
     }
-    let gap = Rational::from((1, rug::Integer::from(rug::Integer::u_pow_u(10, RACE_PLACES))));
+    let gap = Rational::from((1, rug::Integer::from(rug::Integer::u_pow_u(10, places))));
     crate::engine::explicit::race::race(chain, target, from, players, &gap, RACE_MOST_ROUNDS, cancel)
         .map_err(unsolved)
 }

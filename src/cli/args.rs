@@ -127,6 +127,10 @@ pub struct QuestionArgs {
     /// A simulated run still going after this many steps is counted as cut short
     #[arg(long, value_name = "N", default_value_t = 10_000_000)]
     pub max_steps: u64,
+    /// A race between players (--players) pinned to P decimal places: its rounds are summed
+    /// until no more than 10^-P is undecided, 1 to 1000 [default: 30]
+    #[arg(long, value_name = "P")]
+    pub places: Option<u32>,
 }
 
 #[derive(Args, Debug)]
@@ -147,7 +151,7 @@ pub struct ChainArgs {
     pub question: QuestionArgs,
     /// N players, each walking its own copy of the chain from the (first) initial state,
     /// taking turns: each one's chance of reaching the target first, between exact bounds
-    /// 10^-30 apart
+    /// 10^-30 apart (--places sets another)
     #[arg(long, value_name = "N")]
     pub players: Option<u32>,
     #[command(flatten)]
@@ -167,7 +171,8 @@ pub struct GamesArgs {
 #[derive(Args, Debug, Clone)]
 pub struct GameSettings {
     /// Players taking turns (board games): 1 for the length of a game, 2 to 4 for who wins
-    /// (exactly, or between exact bounds 10^-30 apart where their product chain is too large)
+    /// (exactly, or between exact bounds 10^-30 apart where their product chain is too large;
+    /// --places sets another)
     #[arg(long, default_value_t = 1)]
     pub players: u32,
     /// A board game's rules file (game `board`)

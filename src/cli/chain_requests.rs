@@ -4,7 +4,7 @@
 use super::args::{ChainArgs, ExportArgs, GameArgs, GameSettings, QuestionArgs};
 use super::validate::{Output, check_file_target, check_threads, parse_games};
 use pegchain::Error;
-use pegchain::chains::{Question, Simulation, Target};
+use pegchain::chains::{MAX_RACE_PLACES, Question, RaceQuestion, Simulation, Target};
 use pegchain::engine::explicit::ExplicitChain;
 use pegchain::formats::{self, FormatError, number, prism};
 use pegchain::games::{self, GameParams};
@@ -67,6 +67,27 @@ impl QuestionArgs {
     }
 }
 
+impl QuestionArgs {
+    /// The race of `players` (None: no race), pinned to `--places`; the flag is refused
+    /// where no race is run.
+    fn race(&self, players: Option<u32>) -> Result<Option<RaceQuestion>, Error> {
+        match (players, self.places) {
+            (None, None) => Ok(None),
+            (None, Some(_)) => Err(Error::Invalid(
+                "--places pins the chances of a race between players (--players N, where their product chain is too large to solve exactly), and this answer has none"
+                    .into(),
+            )),
+            (Some(players), None) => Ok(Some(RaceQuestion::of(players))),
+            (Some(players), Some(places)) if (1..=MAX_RACE_PLACES).contains(&places) => {
+                Ok(Some(RaceQuestion { players, places }))
+            }
+            (Some(_), Some(places)) => {
+                Err(Error::Invalid(format!("--places takes 1 to {MAX_RACE_PLACES} decimal places, not {places}")))
+            }
+        }
+    }
+}
+
 fn parse_states(list: &str) -> Result<Vec<u64>, Error> {
     list.split(',')
         .map(|s| {
@@ -86,14 +107,12 @@ const MAX_RACE_PLAYERS: u32 = 64;
 impl ChainArgs {
     pub fn validate(&self) -> Result<ChainRequest, Error> {
         let (mut question, svg) = self.question.validate(None, None, false)?;
-        if let Some(players) = self.players {
-            if !(1..=MAX_RACE_PLAYERS).contains(&players) {
-                return Err(Error::Invalid(format!(
-                    "--players takes 1 to {MAX_RACE_PLAYERS} players, not {players}"
-                )));
-            }
-            question.race = Some(players);
+        if let Some(players) = self.players.filter(|p| !(1..=MAX_RACE_PLAYERS).contains(p)) {
+            return Err(Error::Invalid(format!(
+                "--players takes 1 to {MAX_RACE_PLAYERS} players, not {players}"
+            )));
         }
+        question.race = self.question.race(self.players)?;
         let budget = super::limits::read(None).budget().map(|b| b.bytes);
         let chain = read_model(self, budget)?;
         Ok(ChainRequest {
@@ -213,7 +232,7 @@ impl GameArgs {
         let game = self.settings.build(&self.name, false)?;
         let (mut question, svg) =
             self.question.validate(game.target.as_deref(), game.reward.as_deref(), game.ends)?;
-        question.race = game.race;
+        question.race = self.question.race(game.race)?;
         Ok(ChainRequest {
             model: game.description,
             chain: game.chain,

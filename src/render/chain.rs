@@ -7,7 +7,7 @@ use super::number::{fixed_places, grouped, plural, significant};
 use super::svg::{Chart, Scale, Swatch, nice_step, ticks};
 use super::values::Value;
 use super::{Report, Style};
-use crate::chains::{ChainReport, Distribution, Estimate, RACE_PLACES, Race, Summary, TargetAnswer};
+use crate::chains::{ChainReport, Distribution, Estimate, RaceAnswer, Summary, TargetAnswer};
 use crate::engine::stats::{mean_z, sample_mean, wilson95, z_score};
 use rug::Rational;
 use serde::Serialize;
@@ -189,7 +189,8 @@ pub struct RaceView {
 }
 
 impl RaceView {
-    fn of(r: &Race) -> RaceView {
+    fn of(answer: &RaceAnswer) -> RaceView {
+        let (r, places) = (&answer.race, answer.places);
         let chances = r
             .lower
             .iter()
@@ -198,8 +199,8 @@ impl RaceView {
                 let upper = Rational::from(lower + &r.undecided);
                 RacePlayerView {
                     player,
-                    at_least: fixed_places(lower, RACE_PLACES, false),
-                    at_most: fixed_places(&upper, RACE_PLACES, true),
+                    at_least: fixed_places(lower, places, false),
+                    at_most: fixed_places(&upper, places, true),
                     lower: Value::of(lower),
                     upper: Value(upper),
                 }
@@ -209,7 +210,7 @@ impl RaceView {
             players: r.players,
             from: r.from,
             rounds: r.rounds,
-            places: RACE_PLACES,
+            places,
             undecided: Value::of(&r.undecided),
             chances,
         }
