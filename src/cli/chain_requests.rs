@@ -65,9 +65,7 @@ impl QuestionArgs {
         };
         Ok((question, self.svg.clone()))
     }
-}
 
-impl QuestionArgs {
     /// The race of `players` (None: no race), pinned to `--places`; the flag is refused
     /// where no race is run.
     fn race(&self, players: Option<u32>) -> Result<Option<RaceQuestion>, Error> {

@@ -483,7 +483,7 @@ fn race_document(doc: &mut Doc, race: &RaceView, target: &str) {
         "After {rounds} rounds no player has arrived with probability {left} only: each chance \
          lies between the chance of winning within those rounds and that plus {left}, two exact \
          fractions (in --json and --csv). The exact chances are fractions of the players' product \
-         chain, too large to solve.",
+         chain, which this answer does not solve.",
         rounds = grouped(race.rounds),
         left = race.undecided.decimal()
     ));
