@@ -102,12 +102,19 @@ impl Estimate {
         let (sum, squares) =
             counted.fold((0, 0), |(sum, squares), (k, c)| (sum + k * c, squares + k * k * c));
         let m = stats::sample_mean(self.games, sum, squares)?;
-        let exact = self
-            .exact_pegs_left
-            .as_ref()
-            .map(|d| d.iter().enumerate().map(|(k, p)| Rational::from(p * k as u32)).sum::<Rational>());
-        let z = exact.as_ref().filter(|_| m.sd_of_mean > 0.0).map(|e| (m.mean - e.to_f64()) / m.sd_of_mean);
-        Some(MeanPegsLeft { estimate: m.mean, ci95: m.ci95, exact, z })
+        // The exact mean and variance of one game's pegs left: E[K] and E[K^2] - E[K]^2.
+        let moments = self.exact_pegs_left.as_ref().map(|d| {
+            let moment = |power: u32| {
+                d.iter().enumerate().map(|(k, p)| Rational::from(p * (k as u32).pow(power))).sum::<Rational>()
+            };
+            let mean = moment(1);
+            let variance = moment(2) - Rational::from(&mean * &mean);
+            (mean, variance)
+        });
+        // As for P(one peg), the z-score measures the simulated mean against the exact
+        // spread of the mean, not the games' own.
+        let z = moments.as_ref().and_then(|(e, v)| stats::mean_z(m.mean, self.games, e.to_f64(), v.to_f64()));
+        Some(MeanPegsLeft { estimate: m.mean, ci95: m.ci95, exact: moments.map(|(e, _)| e), z })
     }
 }
 
@@ -117,7 +124,8 @@ pub struct MeanPegsLeft {
     pub estimate: f64,
     pub ci95: (f64, f64),
     pub exact: Option<Rational>,
-    /// (estimate - exact) / its standard error, when both are known and it is above 0.
+    /// (estimate - exact) / sqrt(exact variance / games), when the exact distribution is known
+    /// and has a spread.
     pub z: Option<f64>,
 }
 
@@ -413,6 +421,33 @@ mod tests {
             exact: true,
             cancel: Cancel::new(),
         }
+    }
+
+    /// Ten games, four with 1 peg left and six with 2, against an exact distribution of
+    /// 1/2 each: mean 1.6 against 3/2, exact variance 1/4, so z = 0.1 / sqrt(1/40).
+    #[test]
+    fn the_mean_of_pegs_left_is_measured_against_the_exact_spread() {
+        let half = Rational::from((1, 2));
+        let estimate = Estimate {
+            holes: vec![0],
+            games: 10,
+            wins: 4,
+            pegs_left: vec![0, 4, 6],
+            ci95: (0.0, 1.0),
+            exact: Some(half.clone()),
+            z: None,
+            exact_pegs_left: Some(vec![Rational::new(), half.clone(), half]),
+            chi_square: None,
+        };
+        let mean = estimate.mean_pegs_left().unwrap();
+        assert_eq!(mean.exact, Some(Rational::from((3, 2))));
+        assert!((mean.estimate - 1.6).abs() < 1e-12);
+        let z = mean.z.unwrap();
+        assert!((z - 0.1 / (0.025f64).sqrt()).abs() < 1e-9, "{z}");
+        // From the games' own spread (sample variance 0.2667) z would be 0.612, not 0.632.
+        assert!((z - 0.632_455_532).abs() < 1e-6, "{z}");
+        let unknown = Estimate { exact_pegs_left: None, ..estimate };
+        assert_eq!(unknown.mean_pegs_left().unwrap().z, None);
     }
 
     #[test]
