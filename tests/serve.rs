@@ -1,5 +1,6 @@
 //! `pegchain serve` under load and bad input: 100 concurrent clients get the library's
-//! exact answers; malformed requests get a 4xx with a one-line JSON error.
+//! exact answers; malformed requests get a 4xx with a one-line JSON error; a connection that
+//! sends no whole request is closed.
 
 #[path = "support/server.rs"]
 mod server;
@@ -247,5 +248,52 @@ async fn a_large_english_position_and_the_game_below_it_are_answered_as_the_comm
         let (status, body) =
             get(&format!("{}/api/coach?board=triangle5&start=A&moves=F-C-A", server.base)).await;
         assert_eq!(status, 200, "{body}");
+    }
+}
+
+/// A client that connects and sends nothing, or half a request head, or one request and then
+/// nothing on a kept-alive connection, has its connection closed after `--idle-timeout`
+/// (it was held for ever before); the server answers others all the while.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_connection_that_sends_no_whole_request_is_closed_after_the_idle_timeout() {
+    use std::time::{Duration, Instant};
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let server = Server::start_with(&["--idle-timeout", "1"]);
+    let address = server.base.trim_start_matches("http://").to_string();
+    let heads: [&[u8]; 3] =
+        [b"", b"GET /api/boards HTTP/1.1\r\nHost: x\r\n", b"GET /api/boards HTTP/1.1\r\nHost: x\r\n\r\n"];
+    for head in heads {
+        let mut stream = tokio::net::TcpStream::connect(&address).await.unwrap();
+        stream.write_all(head).await.unwrap();
+        let began = Instant::now();
+        let mut received = Vec::new();
+        let read = tokio::time::timeout(Duration::from_secs(20), stream.read_to_end(&mut received)).await;
+        let waited = began.elapsed();
+        assert!(
+            read.is_ok(),
+            "the connection after {:?} was still open after 20 s",
+            String::from_utf8_lossy(head)
+        );
+        assert!(waited >= Duration::from_millis(900), "closed after {waited:?}, before the timeout");
+        // The whole request got its whole answer before the connection was closed.
+        let answer = String::from_utf8_lossy(&received);
+        assert_eq!(answer.starts_with("HTTP/1.1 200"), head.ends_with(b"\r\n\r\n"), "{answer}");
+        let (status, _) = get(&format!("{}/api/boards", server.base)).await;
+        assert_eq!(status, 200);
+    }
+}
+
+/// `--idle-timeout` outside 1 to 3600 seconds is refused in one line.
+#[test]
+fn an_idle_timeout_out_of_range_is_refused_in_one_line() {
+    for seconds in ["0", "3601"] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_pegchain"))
+            .args(["serve", "--port", "0", "--idle-timeout", seconds])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(stderr, format!("pegchain: --idle-timeout takes 1 to 3600 seconds, not {seconds}\n"));
+        assert!(out.stdout.is_empty());
     }
 }

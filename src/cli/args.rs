@@ -65,6 +65,10 @@ pub struct ServeArgs {
     /// Also offer this board file (the built-in boards are always offered)
     #[arg(long, value_name = "FILE")]
     pub board: Option<String>,
+    /// Close a connection that sends no complete request head for this many seconds (an idle
+    /// kept-alive one too), 1 to 3600
+    #[arg(long, value_name = "SECONDS", default_value_t = 30)]
+    pub idle_timeout: u64,
 }
 
 #[derive(Args, Debug)]

@@ -377,6 +377,14 @@ pub fn coach(args: super::args::CoachArgs) -> Answer {
 }
 
 pub fn serve(args: super::args::ServeArgs) -> Answer {
+    let idle_timeout = match args.idle_timeout {
+        seconds @ 1..=3600 => std::time::Duration::from_secs(seconds),
+        seconds => {
+            return Err(
+                Error::Invalid(format!("--idle-timeout takes 1 to 3600 seconds, not {seconds}")).into()
+            );
+        }
+    };
     let mut boards: Vec<pegchain::Board> =
         board::builtin_names().into_iter().filter_map(|name| board::builtin(&name).ok()).collect();
     if let Some(spec) = &args.board {
@@ -385,7 +393,8 @@ pub fn serve(args: super::args::ServeArgs) -> Answer {
         boards.insert(0, extra);
     }
     let memory = super::limits::read(None).budget().map(|b| b.bytes);
-    let req = super::serve::ServeRequest { host: args.host.clone(), port: args.port, boards, memory };
+    let req =
+        super::serve::ServeRequest { host: args.host.clone(), port: args.port, boards, memory, idle_timeout };
     super::serve::run(req)?;
     // Stopped by a signal: nothing more to say on stdout.
     if super::interrupt::token().is_cancelled() {

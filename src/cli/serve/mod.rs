@@ -72,6 +72,9 @@ pub struct ServeRequest {
     /// (one per core) share it, and a future too large for an answer's share is refused at
     /// once rather than left to exhaust it.
     pub memory: Option<u64>,
+    /// How long a connection may go without sending a whole request head (waiting for its
+    /// first request or, kept alive, for the next) before it is closed.
+    pub idle_timeout: Duration,
 }
 
 /// The most positions (up to symmetry) one answer may follow, and the most a future may hold
@@ -141,10 +144,58 @@ async fn serve(req: ServeRequest) -> Result<(), Error> {
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
     };
-    axum::serve(listener, app)
-        .with_graceful_shutdown(stop)
-        .await
-        .map_err(|e| Error::Invalid(format!("the server failed: {e}")))
+    serve_connections(listener, app, req.idle_timeout, stop).await;
+    Ok(())
+}
+
+/// The most connections served at once: more wait to be accepted, so that clients holding
+/// connections open cannot use up the process's file descriptors.
+const MAX_CONNECTIONS: usize = 512;
+/// How long connections under way are given to finish once the server is stopped.
+const LAST_ANSWERS: Duration = Duration::from_secs(5);
+
+/// Serves `app` on every connection `listener` accepts until `stop`, as `axum::serve` does,
+/// and also closes a connection that sends no whole request head for `idle_timeout` (a client
+/// that connects and sends nothing, or a head byte by byte, would otherwise hold it for
+/// ever).
+async fn serve_connections(
+    listener: tokio::net::TcpListener,
+    app: Router,
+    idle_timeout: Duration,
+    stop: impl std::future::Future<Output = ()>,
+) {
+    use hyper_util::rt::{TokioIo, TokioTimer};
+    let connections = Arc::new(tokio::sync::Semaphore::new(MAX_CONNECTIONS));
+    let graceful = hyper_util::server::graceful::GracefulShutdown::new();
+    let mut stop = std::pin::pin!(stop);
+    loop {
+        let accepted = tokio::select! {
+            () = &mut stop => break,
+            accepted = async {
+                let permit = connections.clone().acquire_owned().await;
+                (permit, listener.accept().await)
+            } => accepted,
+        };
+        let (Ok(permit), Ok((stream, _))) = accepted else {
+            // Out of file descriptors, or a connection reset before it was accepted: the
+            // next accept may succeed (axum::serve waits likewise).
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            continue;
+        };
+        let service = hyper_util::service::TowerToHyperService::new(app.clone());
+        let connection = hyper::server::conn::http1::Builder::new()
+            .timer(TokioTimer::new())
+            .header_read_timeout(idle_timeout)
+            .serve_connection(TokioIo::new(stream), service);
+        let connection = graceful.watch(connection);
+        tokio::spawn(async move {
+            // A connection that fails (closed by the client, timed out) concerns no one else.
+            let _ = connection.await;
+            drop(permit);
+        });
+    }
+    // Answers under way are cancelled with the server (the interrupt token), so they end soon.
+    let _ = tokio::time::timeout(LAST_ANSWERS, graceful.shutdown()).await;
 }
 
 async fn page() -> Response {
