@@ -13,7 +13,7 @@ use pegchain::solitaire::coach::Coach;
 use pegchain::solitaire::moves::MoveTable;
 use pegchain::solitaire::position::play;
 use rug::{Integer, Rational};
-use support::{fails_with, json};
+use support::{fails_with, json, stdout};
 
 /// P(n pegs left), and winning paths by finish hole.
 type Figures = (Vec<(u32, Rational)>, Vec<(u8, Integer)>);
@@ -89,6 +89,37 @@ fn the_start_position_has_the_exact_commands_odds() {
         let wins = json(&["count", "--start", start]);
         assert_eq!(coach["winning_continuations"], wins["starts"][0]["games_by_pegs_left"]["1"], "{start}");
     }
+}
+
+/// The text shows the position's pegs-left distribution (the page's chart) as `exact` gives
+/// it, and counts one winning sequence in the singular.
+#[test]
+fn the_text_shows_the_positions_pegs_left_as_exact_gives_them() {
+    let exact = json(&["exact", "--start", "A"]);
+    let text = stdout(&["coach", "--start", "A"]);
+    let line = text
+        .lines()
+        .find_map(|l| l.strip_prefix("Pegs left at the end with random play from here: "))
+        .expect("the distribution's line");
+    let shown: Vec<(String, f64)> = line
+        .split(", ")
+        .map(|pair| {
+            let (pegs, p) = pair.split_once(": ").unwrap();
+            (pegs.to_string(), p.parse().unwrap())
+        })
+        .collect();
+    let expected = exact["starts"][0]["pegs_left"].as_object().unwrap();
+    assert_eq!(
+        shown.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>(),
+        expected.keys().collect::<Vec<_>>()
+    );
+    for (pegs, p) in &shown {
+        let exact = expected[pegs]["decimal"].as_f64().unwrap();
+        assert!((p - exact).abs() <= 5e-6 * exact, "{pegs} pegs: {p} against {exact}");
+    }
+    let last = stdout(&["coach", "--position", "A,B"]);
+    assert!(last.contains("by 1 winning move sequence\n"), "{last}");
+    assert!(last.contains("Pegs left at the end with random play from here: 1: 1.00000\n"), "{last}");
 }
 
 #[test]

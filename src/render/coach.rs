@@ -122,14 +122,19 @@ impl Report for CoachView {
             self.odds.expected_pegs_left.decimal(),
             if p.winnable {
                 format!(
-                    "one peg can still be reached (in {}), by {} winning move sequences",
+                    "one peg can still be reached (in {}), by {} winning move {}",
                     p.finish_holes.join(" "),
-                    grouped(&p.winning_continuations.0)
+                    grouped(&p.winning_continuations.0),
+                    if p.winning_continuations.0 == 1 { "sequence" } else { "sequences" }
                 )
             } else {
                 "one peg can no longer be reached".to_string()
             }
         ));
+        // The page's chart, in words.
+        let shares: Vec<String> =
+            self.pegs_left.iter().map(|(n, p)| format!("{n}: {}", p.decimal())).collect();
+        doc.para(format!("Pegs left at the end with random play from here: {}", shares.join(", ")));
         if self.jumps.is_empty() {
             doc.para("No jump is left: the game is over.");
             return doc;
