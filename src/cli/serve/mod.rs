@@ -151,7 +151,7 @@ async fn serve(req: ServeRequest) -> Result<(), Error> {
 /// The most connections served at once: more wait to be accepted, so that clients holding
 /// connections open cannot use up the process's file descriptors.
 const MAX_CONNECTIONS: usize = 512;
-/// How long connections under way are given to finish once the server is stopped.
+/// How long answers under way are given to finish once the server is stopped (Ctrl-C).
 const LAST_ANSWERS: Duration = Duration::from_secs(5);
 
 /// Serves `app` on every connection `listener` accepts until `stop`, as `axum::serve` does,
@@ -194,7 +194,9 @@ async fn serve_connections(
             drop(permit);
         });
     }
-    // Answers under way are cancelled with the server (the interrupt token), so they end soon.
+    // Answers under way may end within LAST_ANSWERS; past it their connections are dropped,
+    // and a computation whose request is dropped stops (where axum::serve waited for it, up
+    // to the budget).
     let _ = tokio::time::timeout(LAST_ANSWERS, graceful.shutdown()).await;
 }
 
