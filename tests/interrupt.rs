@@ -455,3 +455,35 @@ fn sigint_stops_the_chain_solver_and_its_simulation() {
     let err = ended.interrupted(143);
     assert!(err.contains(" of 1,000,000,000,000 simulated runs finished"), "{err}");
 }
+
+/// Ctrl-C stops `serve` at once even with an answer under way (the English board from a full
+/// board, about 10 s): the client is told the server is stopping, where the server used to
+/// finish the answer first (about 10 s), then to cut it off after 5 s with no answer.
+#[test]
+fn sigint_stops_the_server_at_once_telling_the_client_under_way() {
+    use std::io::{Read, Write};
+    let run = Run::start("serve", &["serve", "--port", "0"]);
+    // "pegchain: serving the coach on http://127.0.0.1:PORT/ (Ctrl-C stops it)"
+    let started = Instant::now();
+    let address = loop {
+        let said = std::fs::read_to_string(run.dir.join("stdout")).unwrap();
+        if let Some(url) = said.split_whitespace().find(|w| w.starts_with("http://")) {
+            break url.trim_start_matches("http://").trim_end_matches('/').to_string();
+        }
+        assert!(started.elapsed() < Duration::from_secs(10), "no address: {said}");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let client = std::thread::spawn(move || {
+        let mut stream = std::net::TcpStream::connect(address).unwrap();
+        let head = "GET /api/coach?board=english&start=d4 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
+        stream.write_all(head.as_bytes()).unwrap();
+        let mut answer = String::new();
+        let _ = stream.read_to_string(&mut answer);
+        answer
+    });
+    let ended = run.signal_after(Duration::from_millis(1500), "INT");
+    assert_eq!(ended.interrupted(130), "pegchain: interrupted: the server stopped\n");
+    let answer = client.join().unwrap();
+    assert!(answer.starts_with("HTTP/1.1 503"), "{answer}");
+    assert!(answer.ends_with(r#"{"error":"the server is stopping"}"#), "{answer}");
+}

@@ -59,6 +59,9 @@ struct Shared {
     /// One permit per core: a computation holds one while it runs, so that many requests for
     /// large positions wait their turn (within the budget) instead of exhausting memory.
     workers: Arc<tokio::sync::Semaphore>,
+    /// The stop flags of the computations under way (or lately), so that Ctrl-C stops them at
+    /// once rather than waiting for their answers.
+    computations: Mutex<Vec<std::sync::Weak<std::sync::atomic::AtomicBool>>>,
 }
 
 const USAGE: &str = "expected /api/coach?board=NAME&pegs=A,B,C or ?board=NAME&start=A&moves=F-C-A,D-E-F (and &policy=uniform)";
@@ -96,7 +99,11 @@ pub fn run(req: ServeRequest) -> Result<(), Error> {
         .enable_all()
         .build()
         .map_err(|e| Error::Invalid(format!("cannot start the server: {e}")))?;
-    runtime.block_on(serve(req))
+    let served = runtime.block_on(serve(req));
+    // A computation stopped with the server may still be between two of its checks for the
+    // stop; its answer is no longer wanted, so the process does not wait for it.
+    runtime.shutdown_timeout(Duration::from_millis(100));
+    served
 }
 
 async fn serve(req: ServeRequest) -> Result<(), Error> {
@@ -111,8 +118,17 @@ async fn serve(req: ServeRequest) -> Result<(), Error> {
     let (cache, progress) = (Mutex::new(HashMap::new()), Mutex::new(HashMap::new()));
     let (max_positions, max_kept) = limits(req.memory, cores);
     let held = Mutex::new(Holding::new(max_kept));
-    let shared =
-        Arc::new(Shared { boards: req.boards, max_positions, max_kept, cache, progress, held, workers });
+    let computations = Mutex::new(Vec::new());
+    let shared = Arc::new(Shared {
+        boards: req.boards,
+        max_positions,
+        max_kept,
+        cache,
+        progress,
+        held,
+        workers,
+        computations,
+    });
     let app = Router::new()
         .route("/", get(page))
         .route("/api/boards", get(boards))
@@ -139,10 +155,12 @@ async fn serve(req: ServeRequest) -> Result<(), Error> {
         }
     });
     let cancel = interrupt::token();
+    let stopping = shared.clone();
     let stop = async move {
         while !cancel.is_cancelled() {
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
+        stopping.stop_computations();
     };
     serve_connections(listener, app, req.idle_timeout, stop).await;
     Ok(())
@@ -194,9 +212,8 @@ async fn serve_connections(
             drop(permit);
         });
     }
-    // Answers under way may end within LAST_ANSWERS; past it their connections are dropped,
-    // and a computation whose request is dropped stops (where axum::serve waited for it, up
-    // to the budget).
+    // The computations under way were stopped with `stop`, so their answers (a 503) go out at
+    // once; a connection still open after LAST_ANSWERS is dropped.
     let _ = tokio::time::timeout(LAST_ANSWERS, graceful.shutdown()).await;
 }
 
@@ -295,6 +312,7 @@ async fn coach(State(shared): State<Arc<Shared>>, query: CoachQueryResult) -> Re
     }
     // Cancelled when this handler is dropped: the page went away or the budget ran out.
     let stop = StopOnDrop(Cancel::new());
+    shared.register(&stop.0);
     let cancel = stop.0.clone();
     let (workers, reporter, key_here) = (shared.workers.clone(), shared.clone(), key.clone());
     let (max_positions, max_kept) = (shared.max_positions, shared.max_kept);
@@ -354,6 +372,9 @@ async fn coach(State(shared): State<Arc<Shared>>, query: CoachQueryResult) -> Re
             }
             ([(header::CONTENT_TYPE, "application/json")], json).into_response()
         }
+        Ok(Ok(Err(_))) if interrupt::token().is_cancelled() => {
+            error(StatusCode::SERVICE_UNAVAILABLE, "the server is stopping")
+        }
         Ok(Ok(Err(e))) => error(StatusCode::UNPROCESSABLE_ENTITY, &e.to_string()),
         Ok(Err(_)) => error(StatusCode::INTERNAL_SERVER_ERROR, "the computation failed"),
         Err(_) => error(StatusCode::SERVICE_UNAVAILABLE, "the answer takes longer than the server's budget"),
@@ -363,6 +384,23 @@ async fn coach(State(shared): State<Arc<Shared>>, query: CoachQueryResult) -> Re
 }
 
 impl Shared {
+    /// Lists a computation's stop flag, forgetting those of computations that have ended.
+    fn register(&self, cancel: &Cancel) {
+        if let Ok(mut computations) = self.computations.lock() {
+            computations.retain(|flag| flag.strong_count() > 0);
+            computations.push(Arc::downgrade(&cancel.flag()));
+        }
+    }
+
+    /// Stops every computation under way: the server is stopping.
+    fn stop_computations(&self) {
+        if let Ok(computations) = self.computations.lock() {
+            for flag in computations.iter().filter_map(std::sync::Weak::upgrade) {
+                flag.store(true, std::sync::atomic::Ordering::Relaxed);
+            }
+        }
+    }
+
     /// The future held of `board` under `policy`, if any.
     fn held(&self, board: &Board, policy: Policy) -> Option<Arc<Held>> {
         self.held.lock().ok()?.of(board.name(), policy, Instant::now())
