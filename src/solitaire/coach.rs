@@ -22,7 +22,7 @@
 //! between them. Each jump keeps that symmetry, so its wins land in the right holes.
 
 use super::board::{Board, SymmetryGroup};
-use super::exact::{Progress, Stage};
+use super::exact::{Progress, Stage, pegs_left_moment};
 use super::moves::{Children, MoveTable};
 use super::pegs::Pegs;
 use super::policy::Policy;
@@ -388,7 +388,7 @@ impl LayerValues {
 
 /// P(one peg left) and expected pegs left of a distribution of pegs left.
 fn odds_from(pegs_left: &PegsLeft) -> Odds {
-    let expected_pegs_left = pegs_left.iter().map(|(n, p)| Rational::from(p * *n)).sum();
+    let expected_pegs_left = pegs_left_moment(pegs_left.iter().map(|(n, p)| (*n, p)), 1);
     let one_peg = pegs_left.iter().find(|(n, _)| *n == 1).map_or_else(Rational::new, |(_, p)| p.clone());
     Odds { one_peg, expected_pegs_left }
 }

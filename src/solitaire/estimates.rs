@@ -5,7 +5,7 @@ use crate::engine::Cancel;
 use crate::engine::stats::{self, ChiSquare};
 use crate::error::Error;
 use crate::solitaire::board::Board;
-use crate::solitaire::exact::{Analysis, EngineConfig, ExactReport, PositionExact, Starts};
+use crate::solitaire::exact::{Analysis, EngineConfig, ExactReport, PositionExact, Starts, pegs_left_moment};
 use crate::solitaire::pegs::Pegs;
 use crate::solitaire::policy::Policy;
 use crate::solitaire::simulate::{Run, RunTally, Waves, simulate_from, simulate_in_waves};
@@ -104,9 +104,7 @@ impl Estimate {
         let m = stats::sample_mean(self.games, sum, squares)?;
         // The exact mean and variance of one game's pegs left: E[K] and E[K^2] - E[K]^2.
         let moments = self.exact_pegs_left.as_ref().map(|d| {
-            let moment = |power: u32| {
-                d.iter().enumerate().map(|(k, p)| Rational::from(p * (k as u32).pow(power))).sum::<Rational>()
-            };
+            let moment = |power| pegs_left_moment((0u32..).zip(d), power);
             let mean = moment(1);
             let variance = moment(2) - Rational::from(&mean * &mean);
             (mean, variance)

@@ -765,10 +765,18 @@ impl EndFigures {
             }
         }
         let win = pegs_left.get(&1).cloned().unwrap_or_default();
-        let expected_pegs_left =
-            pegs_left.iter().fold(Rational::new(), |acc, (n, p)| acc + Rational::from(p * *n));
+        let expected_pegs_left = pegs_left_moment(pegs_left.iter().map(|(&n, p)| (n, p)), 1);
         EndFigures { win, pegs_left, finish, expected_pegs_left }
     }
+}
+
+/// E\[K^`power`\] of the pegs left K, given P(K = n) for each n: the expectation that
+/// `exact` and the coach give, and the second moment whose variance measures a simulated mean.
+pub fn pegs_left_moment<'a>(
+    distribution: impl IntoIterator<Item = (u32, &'a Rational)>,
+    power: u32,
+) -> Rational {
+    distribution.into_iter().map(|(n, p)| Rational::from(p * n.pow(power))).sum()
 }
 
 /// What the path counts by end say: complete games, by pegs left, and wins by finish hole.

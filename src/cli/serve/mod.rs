@@ -384,9 +384,15 @@ async fn coach(State(shared): State<Arc<Shared>>, query: CoachQueryResult) -> Re
 }
 
 impl Shared {
-    /// Lists a computation's stop flag, forgetting those of computations that have ended.
+    /// Lists a computation's stop flag, forgetting those of computations that have ended; a
+    /// computation asked for while the server is stopping (on a connection still open) is
+    /// stopped at once. Under the lock [`Shared::stop_computations`] takes, so that none
+    /// slips between the two.
     fn register(&self, cancel: &Cancel) {
         if let Ok(mut computations) = self.computations.lock() {
+            if interrupt::token().is_cancelled() {
+                cancel.cancel();
+            }
             computations.retain(|flag| flag.strong_count() > 0);
             computations.push(Arc::downgrade(&cancel.flag()));
         }
