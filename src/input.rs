@@ -67,8 +67,8 @@ fn too_large(max: u64) -> String {
     }
 }
 
-/// What kind of file a non-regular file is, in words.
-fn kind(meta: &std::fs::Metadata) -> &'static str {
+/// What kind of file a non-regular file is, in words ("a FIFO").
+pub fn kind(meta: &std::fs::Metadata) -> &'static str {
     use std::os::unix::fs::FileTypeExt;
     let t = meta.file_type();
     if t.is_dir() {

@@ -166,3 +166,52 @@ fn a_closed_pipe_ends_quietly() {
         assert!(out.stderr.is_empty(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
     }
 }
+
+/// Every file the tool writes, written through a link to `/dev/full`: the device is written
+/// into (a full disk, so one line naming the path and exit 1), and neither the device nor the
+/// link is replaced by a file. Before, a temporary was renamed over the target: run as root,
+/// `--svg /dev/null` replaced the system's `/dev/null` with a file.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_file_written_through_a_link_to_a_device_is_written_into_it() {
+    use std::os::unix::fs::{FileTypeExt, symlink};
+    let dir = support::scratch("device-targets");
+    let full = dir.join("full.svg");
+    symlink("/dev/full", &full).unwrap();
+    let path = full.to_str().unwrap();
+    for args in [
+        &["race", "--grid", "--length", "8", "--svg", path][..],
+        &[
+            "chain",
+            "tests/fixtures/chains/herman5.drn",
+            "--target",
+            "stable",
+            "--distribution",
+            "5",
+            "--svg",
+            path,
+        ],
+        &["export", "--board", "triangle5", "--start", "A", "--drn", path],
+    ] {
+        support::fails_at_run_time_with(args, &format!("cannot write {path}: No space left on device"));
+        assert!(std::fs::symlink_metadata(&full).unwrap().file_type().is_symlink(), "{args:?}");
+    }
+    assert!(std::fs::metadata("/dev/full").unwrap().file_type().is_char_device());
+}
+
+/// A checkpoint that is a FIFO is refused before any work, in one line: each save replaces
+/// its file by renaming, which would take the FIFO away.
+#[cfg(unix)]
+#[test]
+fn a_checkpoint_that_is_not_a_regular_file_is_refused() {
+    use std::os::unix::fs::FileTypeExt;
+    let dir = support::scratch("fifo-checkpoint");
+    let fifo = dir.join("run.checkpoint");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    support::fails_with(
+        &["exact", "--board", "triangle5", "--checkpoint", fifo.to_str().unwrap()],
+        &format!("--checkpoint {}: not a regular file (a FIFO)", fifo.display()),
+    );
+    assert!(std::fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo());
+}

@@ -4,6 +4,11 @@
 //! in the same directory, synced, then renamed into place, and a rename within a directory is atomic),
 //! and the tool never touches a file it did not create (temporary files are opened with `create_new`,
 //! under names no user would pick, and only the ones this process created are ever removed).
+//!
+//! A target that is not a regular file (`/dev/null`, a FIFO, a terminal, `/dev/stdout`) is written
+//! straight into, never replaced: a temporary renamed over it would destroy it (run as root,
+//! `--svg /dev/null` replaced the system's `/dev/null` with a file). A symbolic link is followed, so
+//! the link stays and the file it names is replaced.
 
 use std::ffi::OsString;
 use std::fmt;
@@ -24,10 +29,62 @@ const MAX_ATTEMPTS: u32 = 1000;
 /// (at most 160 bytes of UTF-8) that the temporary name stays within the usual 255-byte limit.
 const NAME_HINT_CHARS: usize = 40;
 
+/// How many symbolic links a target may pass through, as Linux allows (`ELOOP` past it).
+const MAX_LINKS: usize = 40;
+
 /// Writes the file made of `parts` (one after the other) to `path` atomically: after an error
-/// the previous file at `path` (if any) is intact and no temporary file is left.
+/// the previous file at `path` (if any) is intact and no temporary file is left. Errors name
+/// the path.
 pub fn write_atomic(path: &Path, parts: &[&[u8]]) -> io::Result<()> {
-    stage(path, parts)?.commit()
+    let written = match target_of(path)? {
+        Target::File(file) => stage(&file, parts).and_then(Staged::commit),
+        Target::InPlace(device) => write_in_place(&device, parts),
+    };
+    written.map_err(|e| naming(path, e))
+}
+
+/// Where a write to a path goes.
+#[derive(Debug, PartialEq)]
+enum Target {
+    /// A regular file, or no file yet (its links followed): replaced atomically.
+    File(PathBuf),
+    /// A device, a FIFO or a socket: written into as it is.
+    InPlace(PathBuf),
+}
+
+/// The target of a write to `path`, following its symbolic links (a link to nowhere leads to
+/// the file it names, which the write creates). Errors name the path.
+fn target_of(path: &Path) -> io::Result<Target> {
+    let mut at = path.to_path_buf();
+    for _ in 0..MAX_LINKS {
+        let meta = match std::fs::symlink_metadata(&at) {
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Target::File(at)),
+            Err(e) => return Err(naming(path, e)),
+            Ok(meta) => meta,
+        };
+        if !meta.file_type().is_symlink() {
+            let regular = meta.is_file() || meta.is_dir();
+            return Ok(if regular { Target::File(at) } else { Target::InPlace(at) });
+        }
+        // `/dev/stdout` leads through /proc to a pipe or a terminal, which only the system
+        // can follow (its link reads `pipe:[…]`): ask it what the link names in the end.
+        if let Ok(end) = std::fs::metadata(&at)
+            && !end.is_file()
+            && !end.is_dir()
+        {
+            return Ok(Target::InPlace(at));
+        }
+        let link = std::fs::read_link(&at).map_err(|e| naming(path, e))?;
+        at = directory_of(&at).join(link);
+    }
+    Err(naming(path, io::Error::other("too many levels of symbolic links")))
+}
+
+/// Writes `parts` into a device, a FIFO or a socket (opened as it is, never created).
+fn write_in_place(device: &Path, parts: &[&[u8]]) -> io::Result<()> {
+    let mut file = OpenOptions::new().write(true).open(device)?;
+    parts.iter().try_for_each(|part| file.write_all(part))?;
+    file.flush()
 }
 
 /// Writes several files as one step (the audit's three plots): every file is first written to its
@@ -39,13 +96,20 @@ pub fn write_atomic(path: &Path, parts: &[&[u8]]) -> io::Result<()> {
 /// Errors name the file concerned, since the caller cannot tell which one failed.
 pub fn write_all_atomic(files: &[(PathBuf, Vec<u8>)]) -> io::Result<()> {
     let mut staged = Vec::with_capacity(files.len());
+    let mut in_place = Vec::new();
     for (path, bytes) in files {
         // On error, dropping `staged` removes the temporaries written so far.
-        staged.push(stage(path, &[bytes]).map_err(|e| naming(path, e))?);
+        match target_of(path)? {
+            Target::File(file) => staged.push(stage(&file, &[bytes]).map_err(|e| naming(path, e))?),
+            Target::InPlace(device) => in_place.push((path, device, bytes)),
+        }
     }
     for file in staged {
         let target = file.target.clone();
         file.commit().map_err(|e| naming(&target, e))?;
+    }
+    for (path, device, bytes) in in_place {
+        write_in_place(&device, &[bytes]).map_err(|e| naming(path, e))?;
     }
     Ok(())
 }
@@ -59,13 +123,18 @@ fn naming(path: &Path, e: io::Error) -> io::Error {
 /// there): the new file is written and synced first, so the two renames are all that stand
 /// between the old file and the new, and if they are cut short between them the old file is
 /// at `previous` and nothing at `path`.
+///
+/// A target that is not a regular file is refused (renaming `/dev/null` away would destroy it).
 pub fn write_atomic_keeping(path: &Path, parts: &[&[u8]], previous: &Path) -> io::Result<()> {
-    let staged = stage(path, parts)?;
+    if let Target::InPlace(_) = target_of(path)? {
+        return Err(naming(path, io::Error::new(io::ErrorKind::InvalidInput, "not a regular file")));
+    }
+    let staged = stage(path, parts).map_err(|e| naming(path, e))?;
     match std::fs::rename(path, previous) {
         Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(naming(previous, e)),
         _ => {}
     }
-    staged.commit()
+    staged.commit().map_err(|e| naming(path, e))
 }
 
 /// A temporary file written and synced, waiting to be renamed onto `target`. Dropping it without
@@ -394,6 +463,103 @@ mod tests {
         assert!(dir.names()[0].ends_with(".tmp"));
         drop(staged);
         assert!(dir.names().is_empty());
+    }
+
+    /// A FIFO at `path`, as `mkfifo` makes it.
+    #[cfg(unix)]
+    fn make_fifo(path: &Path) {
+        use std::os::unix::ffi::OsStrExt;
+        let name = std::ffi::CString::new(path.as_os_str().as_bytes()).expect("no NUL");
+        assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o600) }, 0, "mkfifo {}", path.display());
+    }
+
+    #[cfg(unix)]
+    fn is_fifo(path: &Path) -> bool {
+        use std::os::unix::fs::FileTypeExt;
+        fs::symlink_metadata(path).is_ok_and(|meta| meta.file_type().is_fifo())
+    }
+
+    /// A FIFO (as a device or `/dev/stdout` to a pipe) is written into, not replaced by a
+    /// file: its reading end gets the bytes, and no temporary is left. The reading end is
+    /// opened first and without blocking, so a write that went elsewhere fails the test
+    /// rather than hang it.
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_is_written_into_not_replaced() {
+        use std::io::Read;
+        use std::os::unix::fs::OpenOptionsExt;
+        let dir = Scratch::new("fifo");
+        let fifo = dir.path("plot.svg");
+        make_fifo(&fifo);
+        let mut reader =
+            OpenOptions::new().read(true).custom_flags(libc::O_NONBLOCK).open(&fifo).expect("reading end");
+        write_atomic(&fifo, &[b"<svg>", b"</svg>"]).expect("written");
+        let mut got = Vec::new();
+        let _ = reader.read_to_end(&mut got);
+        assert_eq!(got, b"<svg></svg>");
+        assert!(is_fifo(&fifo), "the FIFO was replaced");
+        assert_eq!(dir.names(), ["plot.svg"]);
+    }
+
+    /// A save that keeps the file before it renames that file: a FIFO is refused, and stays.
+    #[cfg(unix)]
+    #[test]
+    fn a_save_keeping_its_previous_refuses_a_fifo() {
+        let dir = Scratch::new("fifokeep");
+        let fifo = dir.path("run.checkpoint");
+        make_fifo(&fifo);
+        let e = write_atomic_keeping(&fifo, &[b"state"], &dir.path("run.checkpoint.previous"))
+            .expect_err("not a regular file");
+        assert_eq!(e.kind(), io::ErrorKind::InvalidInput);
+        assert!(e.to_string().contains("run.checkpoint: not a regular file"), "{e}");
+        assert!(is_fifo(&fifo));
+        assert_eq!(dir.names(), ["run.checkpoint"]);
+    }
+
+    /// A link is followed: the file it names is replaced and the link stays; a link to
+    /// nowhere creates the file it names; a link to a device writes into the device, and
+    /// its error (a full disk) names the path given.
+    #[cfg(unix)]
+    #[test]
+    fn symbolic_links_are_followed() {
+        use std::os::unix::fs::symlink;
+        let dir = Scratch::new("links");
+        fs::write(dir.path("real.svg"), "old").expect("setup");
+        symlink("real.svg", dir.path("link.svg")).expect("setup");
+        write_atomic(&dir.path("link.svg"), &[b"new"]).expect("written");
+        assert!(fs::symlink_metadata(dir.path("link.svg")).expect("kept").file_type().is_symlink());
+        assert_eq!(fs::read_to_string(dir.path("real.svg")).expect("readable"), "new");
+
+        symlink(dir.path("absent.svg"), dir.path("dangling.svg")).expect("setup");
+        write_atomic(&dir.path("dangling.svg"), &[b"made"]).expect("written");
+        assert_eq!(fs::read_to_string(dir.path("absent.svg")).expect("created"), "made");
+        assert_eq!(dir.names(), ["absent.svg", "dangling.svg", "link.svg", "real.svg"]);
+
+        #[cfg(target_os = "linux")]
+        {
+            symlink("/dev/full", dir.path("full.svg")).expect("setup");
+            let e = write_atomic(&dir.path("full.svg"), &[b"x"]).expect_err("a full disk");
+            assert_eq!(e.kind(), io::ErrorKind::StorageFull);
+            assert!(e.to_string().starts_with(&format!("{}: ", dir.path("full.svg").display())), "{e}");
+            assert!(fs::symlink_metadata(dir.path("full.svg")).expect("kept").file_type().is_symlink());
+        }
+
+        symlink("loop-b", dir.path("loop-a")).expect("setup");
+        symlink("loop-a", dir.path("loop-b")).expect("setup");
+        let e = write_atomic(&dir.path("loop-a"), &[b"x"]).expect_err("a loop");
+        assert!(e.to_string().ends_with("loop-a: too many levels of symbolic links"), "{e}");
+    }
+
+    /// A failed write names its file: the one line the user sees must say which.
+    #[test]
+    fn a_failed_write_names_its_file() {
+        let dir = Scratch::new("named");
+        let target = dir.path("absent/plot.svg");
+        let e = write_atomic(&target, &[b"x"]).expect_err("no directory");
+        assert!(e.to_string().starts_with(&format!("{}: ", target.display())), "{e}");
+        let e = write_atomic_keeping(&target, &[b"x"], &dir.path("absent/plot.svg.previous"))
+            .expect_err("no directory");
+        assert!(e.to_string().starts_with(&format!("{}: ", target.display())), "{e}");
     }
 
     #[test]

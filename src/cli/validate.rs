@@ -115,6 +115,21 @@ pub fn check_file_target(flag: &str, file: &Path) -> Result<(), Error> {
     Ok(())
 }
 
+/// `--checkpoint FILE` (or a process's part of it): a file target that is a regular file or
+/// none yet. A save replaces its file and keeps the one before it by renaming, which would
+/// take a device or a FIFO away from the system rather than write into it.
+fn check_checkpoint_target(file: &Path) -> Result<(), Error> {
+    check_file_target("--checkpoint", file)?;
+    match std::fs::metadata(file) {
+        Ok(meta) if !meta.is_file() => Err(Error::Invalid(format!(
+            "--checkpoint {}: not a regular file ({}); a checkpoint is a file of its own",
+            file.display(),
+            pegchain::input::kind(&meta)
+        ))),
+        _ => Ok(()),
+    }
+}
+
 /// Boards up to this size get exact values beside a simulation by default.
 const EXACT_BY_DEFAULT_HOLES: usize = 21;
 
@@ -199,7 +214,7 @@ impl CheckpointArgs {
     /// to go on from (read and checked against it now).
     fn validate(&self, run: &Run) -> Result<(Option<PathBuf>, Option<Vec<u8>>), Error> {
         if let Some(path) = &self.checkpoint {
-            check_file_target("--checkpoint", path)?;
+            check_checkpoint_target(path)?;
         }
         let saved = match &self.resume {
             Some(path) => Some(super::checkpoint::load(path, run)?),
@@ -218,10 +233,8 @@ impl CheckpointArgs {
         read: impl FnOnce(&[u8]) -> Result<T, Error>,
     ) -> Result<(Option<PathBuf>, u64, Option<T>), Error> {
         let part = Part { me: exchange.me(), of: exchange.processes(), resumed: 0 };
-        let target = self
-            .checkpoint
-            .as_ref()
-            .map_or(Ok(()), |path| check_file_target("--checkpoint", &part.file(path)));
+        let target =
+            self.checkpoint.as_ref().map_or(Ok(()), |path| check_checkpoint_target(&part.file(path)));
         pegchain::solitaire::exact::agree(exchange, target.map(|()| Vec::new()))?;
         let Some(path) = &self.resume else { return Ok((self.checkpoint.clone(), 0, None)) };
         let (number, saved) = super::checkpoint::load_shared(path, run, exchange, read)?;
