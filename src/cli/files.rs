@@ -53,7 +53,8 @@ enum Target {
 }
 
 /// The target of a write to `path`, following its symbolic links (a link to nowhere leads to
-/// the file it names, which the write creates). Errors name the path.
+/// the file it names, which the write creates). A block device is refused: an SVG or a
+/// chain written onto a disk would destroy what it holds. Errors name the path.
 fn target_of(path: &Path) -> io::Result<Target> {
     let mut at = path.to_path_buf();
     for _ in 0..MAX_LINKS {
@@ -62,22 +63,30 @@ fn target_of(path: &Path) -> io::Result<Target> {
             Err(e) => return Err(naming(path, e)),
             Ok(meta) => meta,
         };
-        if !meta.file_type().is_symlink() {
-            let regular = meta.is_file() || meta.is_dir();
-            return Ok(if regular { Target::File(at) } else { Target::InPlace(at) });
-        }
         // `/dev/stdout` leads through /proc to a pipe or a terminal, which only the system
         // can follow (its link reads `pipe:[…]`): ask it what the link names in the end.
-        if let Ok(end) = std::fs::metadata(&at)
-            && !end.is_file()
-            && !end.is_dir()
-        {
-            return Ok(Target::InPlace(at));
+        let link = meta.file_type().is_symlink();
+        let end = if link { std::fs::metadata(&at).ok() } else { Some(meta) };
+        if let Some(end) = end.filter(|end| !end.is_file() && !end.is_dir()) {
+            return in_place(path, at, &end);
+        }
+        if !link {
+            return Ok(Target::File(at));
         }
         let link = std::fs::read_link(&at).map_err(|e| naming(path, e))?;
         at = directory_of(&at).join(link);
     }
     Err(naming(path, io::Error::other("too many levels of symbolic links")))
+}
+
+/// A target that is neither a file nor a directory, written into unless it is a block device.
+fn in_place(path: &Path, at: PathBuf, meta: &std::fs::Metadata) -> io::Result<Target> {
+    use std::os::unix::fs::FileTypeExt;
+    if meta.file_type().is_block_device() {
+        let why = "a block device, which the tool does not write into";
+        return Err(naming(path, io::Error::new(io::ErrorKind::InvalidInput, why)));
+    }
+    Ok(Target::InPlace(at))
 }
 
 /// Writes `parts` into a device, a FIFO or a socket (opened as it is, never created).
@@ -542,6 +551,28 @@ mod tests {
             assert_eq!(e.kind(), io::ErrorKind::StorageFull);
             assert!(e.to_string().starts_with(&format!("{}: ", dir.path("full.svg").display())), "{e}");
             assert!(fs::symlink_metadata(dir.path("full.svg")).expect("kept").file_type().is_symlink());
+        }
+
+        // A block device (a disk) is never written into. The test makes its own node, for a
+        // loop device no system sets up (minor 250), so that even a regression writes to no
+        // disk; making a node needs root, and without it this part is skipped.
+        #[cfg(target_os = "linux")]
+        {
+            use std::os::unix::ffi::OsStrExt;
+            let node = dir.path("disk");
+            let name = std::ffi::CString::new(node.as_os_str().as_bytes()).expect("no NUL");
+            if unsafe { libc::mknod(name.as_ptr(), libc::S_IFBLK | 0o600, libc::makedev(7, 250)) } == 0 {
+                symlink(&node, dir.path("disk.svg")).expect("setup");
+                for target in [node.clone(), dir.path("disk.svg")] {
+                    let e = write_atomic(&target, &[b"x"]).expect_err("a block device");
+                    assert!(
+                        e.to_string().ends_with("a block device, which the tool does not write into"),
+                        "{e}"
+                    );
+                }
+                fs::remove_file(dir.path("disk.svg")).expect("cleanup");
+                fs::remove_file(&node).expect("cleanup");
+            }
         }
 
         symlink("loop-b", dir.path("loop-a")).expect("setup");

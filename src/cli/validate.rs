@@ -163,7 +163,13 @@ pub fn check_threads(threads: usize) -> Result<usize, Error> {
 /// A count of games: a whole number of at least one.
 pub fn parse_games(flag: &str, text: &str) -> Result<u64, Error> {
     let bad = || Error::Invalid(format!("{flag} takes a whole number of games of at least 1, not {text:?}"));
-    let n: u64 = text.replace(['_', ','], "").parse().map_err(|_| bad())?;
+    let n: u64 = text.replace(['_', ','], "").parse().map_err(|e: std::num::ParseIntError| {
+        if *e.kind() == std::num::IntErrorKind::PosOverflow {
+            Error::Invalid(format!("{flag} takes at most {} games, not {text:?}", u64::MAX))
+        } else {
+            bad()
+        }
+    })?;
     if n == 0 { Err(bad()) } else { Ok(n) }
 }
 
@@ -836,6 +842,10 @@ mod sim_tests {
                 .contains("--games takes a whole number of games of at least 1")
         );
         assert!(refused(simulate(&["--games", "many"])).contains("--games takes a whole number"));
+        assert_eq!(
+            refused(simulate(&["--games", "99999999999999999999"])),
+            "--games takes at most 18446744073709551615 games, not \"99999999999999999999\""
+        );
         assert!(refused(simulate(&["--per-class", "0"])).contains("--per-class takes a whole number"));
         assert!(refused(simulate(&["--policy", "clever"])).contains("unknown policy"));
         assert!(refused(simulate(&["--start", "Q"])).contains("has no hole \"Q\""));
