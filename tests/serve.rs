@@ -297,3 +297,19 @@ fn an_idle_timeout_out_of_range_is_refused_in_one_line() {
         assert!(out.stdout.is_empty());
     }
 }
+
+/// A port another program holds: one line naming the address and why, with no "(os error
+/// 98)" tail, and exit 2.
+#[test]
+fn a_port_in_use_is_refused_in_one_line() {
+    let held = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = held.local_addr().unwrap().port().to_string();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_pegchain"))
+        .args(["serve", "--port", &port])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(stderr, format!("pegchain: cannot listen on 127.0.0.1:{port}: Address already in use\n"));
+    assert!(out.stdout.is_empty());
+}

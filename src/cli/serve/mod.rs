@@ -21,6 +21,7 @@ use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use held::{Held, Holding};
+use pegchain::input::plain;
 use pegchain::render::coach::CoachView;
 use pegchain::solitaire::Pegs;
 use pegchain::solitaire::coach::Coach;
@@ -98,7 +99,7 @@ pub fn run(req: ServeRequest) -> Result<(), Error> {
         .worker_threads(2)
         .enable_all()
         .build()
-        .map_err(|e| Error::Invalid(format!("cannot start the server: {e}")))?;
+        .map_err(|e| Error::Invalid(format!("cannot start the server: {}", plain(&e))))?;
     let served = runtime.block_on(serve(req));
     // A computation stopped with the server may still be between two of its checks for the
     // stop; its answer is no longer wanted, so the process does not wait for it.
@@ -110,9 +111,10 @@ async fn serve(req: ServeRequest) -> Result<(), Error> {
     let address = format!("{}:{}", req.host, req.port);
     let listener = tokio::net::TcpListener::bind(&address)
         .await
-        .map_err(|e| Error::Invalid(format!("cannot listen on {address}: {e}")))?;
-    let local =
-        listener.local_addr().map_err(|e| Error::Invalid(format!("cannot listen on {address}: {e}")))?;
+        .map_err(|e| Error::Invalid(format!("cannot listen on {address}: {}", plain(&e))))?;
+    let local = listener
+        .local_addr()
+        .map_err(|e| Error::Invalid(format!("cannot listen on {address}: {}", plain(&e))))?;
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let workers = Arc::new(tokio::sync::Semaphore::new(cores));
     let (cache, progress) = (Mutex::new(HashMap::new()), Mutex::new(HashMap::new()));
