@@ -30,9 +30,28 @@ pub fn chain(board: &Board, start: u8, policy: Policy, limit: u64) -> Result<Exp
     };
     let (explicit, _) = explore(&peg_chain, &[first], true, limit, labels).map_err(|e| match e {
         ExploreError::TooManyStates { limit } => Error::Invalid(format!(
-            "random play from this start reaches more than {limit} positions (classes under symmetry): too many to write out"
+            "random play from this start reaches more than {} positions (classes under symmetry): too many to write out",
+            crate::render::number::grouped(limit)
         )),
         ExploreError::Chain(e) => Error::Invalid(format!("cannot write this chain out: {e}")),
     })?;
     Ok(explicit)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solitaire::board::builtin;
+
+    /// A start that reaches more positions than the limit is refused, the limit in words.
+    #[test]
+    fn a_chain_past_the_limit_is_refused_with_the_limit() {
+        let board = builtin("triangle5").unwrap();
+        assert!(chain(&board, 0, Policy::Uniform, 10_000).is_ok());
+        let why = chain(&board, 0, Policy::Uniform, 1_000).unwrap_err().to_string();
+        assert_eq!(
+            why,
+            "random play from this start reaches more than 1,000 positions (classes under symmetry): too many to write out"
+        );
+    }
 }
