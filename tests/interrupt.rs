@@ -456,6 +456,21 @@ fn sigint_stops_the_chain_solver_and_its_simulation() {
     assert!(err.contains(" of 1,000,000,000,000 simulated runs finished"), "{err}");
 }
 
+/// `export` of a big start (the English centre: about 98 s before its limit refuses it)
+/// stops on the first signal and writes nothing, where it used to ignore one.
+#[test]
+fn sigint_stops_an_export_with_nothing_written() {
+    let dir = support::scratch("interrupt-export-target");
+    let drn = dir.join("english.drn");
+    let args = ["export", "--board", "english", "--start", "d4", "--drn", drn.to_str().unwrap()];
+    let ended = Run::start("export", &args).signal_after(SECOND, "INT");
+    let err = ended.interrupted(130);
+    assert!(err.contains("the export stopped with nothing written ("), "{err}");
+    assert!(ended.stdout().is_empty());
+    let left: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+    assert!(left.is_empty(), "{left:?}");
+}
+
 /// Ctrl-C stops `serve` at once even with an answer under way (the English board from a full
 /// board, about 10 s): the client is told the server is stopping, where the server used to
 /// finish the answer first (about 10 s), then to cut it off after 5 s with no answer.

@@ -48,7 +48,7 @@ fn walks_on_peg_solitaire_agree_with_the_exact_engine_generated_or_written_out()
     assert_eq!(implicit.cut_short, 0);
 
     // The same game written out as a matrix, walked through its integer weights.
-    let written = explicit::chain(&board, 3, Policy::Uniform, 1_000_000).unwrap();
+    let written = explicit::chain(&board, 3, Policy::Uniform, 1_000_000, &pegchain::Cancel::new()).unwrap();
     let target = written.label_set("one_peg").unwrap();
     let explicit = sample::simulate(&written.weighted().unwrap(), &target, walks, &never).unwrap();
     assert!(z(&explicit, &exact) < 4.5, "z = {}", z(&explicit, &exact));
@@ -72,7 +72,9 @@ fn a_chain_given_as_a_matrix_is_a_chain_like_any_other() {
     // The pass line of craps has cycles (a point rolled again and again): no rank falls.
     let craps = classic::craps();
     let weighted = craps.weighted().unwrap();
-    let (again, _) = explore(&weighted, craps.initial(), false, 1_000, |s| labels_of(&craps, s)).unwrap();
+    let (again, _) =
+        explore(&weighted, craps.initial(), false, 1_000, &pegchain::Cancel::new(), |s| labels_of(&craps, s))
+            .unwrap();
     let win = |chain: &ExplicitChain| chain.label_set("win").unwrap();
     let never = Cancel::new();
     let p = reach_probability(&again, &win(&again), &never).unwrap()[again.initial()[0] as usize].clone();

@@ -86,7 +86,8 @@ fn penney() -> PenneyAnswer {
         THH => vec!["thh".to_string()],
         _ => Vec::new(),
     };
-    let (chain, states) = explore(&Penney, &[start], false, 100, label).expect("a small chain");
+    let (chain, states) =
+        explore(&Penney, &[start], false, 100, &Cancel::new(), label).expect("a small chain");
     let (hht, thh) = (chain.label_set("hht").expect("labelled"), chain.label_set("thh").expect("labelled"));
     let thh_first = reach_probability(&chain, &thh, &never).expect("solved");
     let ends: Vec<bool> = hht.iter().zip(&thh).map(|(a, b)| *a || *b).collect();
@@ -112,7 +113,7 @@ fn penney() -> PenneyAnswer {
 fn die() -> (BTreeMap<u32, Rational>, Rational) {
     let ends = propagate(&DieToTen, 0, Mode::Probability, |total| total, Options::default()).expect("small");
     let label = |total: u32| if total == 10 { vec!["ten".to_string()] } else { Vec::new() };
-    let (chain, _) = explore(&DieToTen, &[0], false, 100, label).expect("a small chain");
+    let (chain, _) = explore(&DieToTen, &[0], false, 100, &Cancel::new(), label).expect("a small chain");
     let ten = reach_probability(&chain, &chain.label_set("ten").expect("labelled"), &Cancel::new())
         .expect("solved");
     (ends, ten[0].clone())

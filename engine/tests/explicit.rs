@@ -3,6 +3,7 @@
 
 mod toys;
 
+use pegchain_engine::Cancel;
 use pegchain_engine::backward;
 use pegchain_engine::explicit::explore::explore;
 use pegchain_engine::explicit::questions;
@@ -13,7 +14,7 @@ use toys::{Gambler, Purse};
 fn explored_gambler_ends_as_the_backward_evaluation_says() {
     let gambler = Gambler { up: 2, down: 3, bets: 12 };
     let start = Purse { money: 4, left: 12 };
-    let (chain, states) = explore(&gambler, &[start], false, 10_000, |_| Vec::new()).unwrap();
+    let (chain, states) = explore(&gambler, &[start], false, 10_000, &Cancel::new(), |_| Vec::new()).unwrap();
     let ends = questions::ends(&chain, &pegchain_engine::Cancel::new()).unwrap();
     let mut explicit = std::collections::BTreeMap::new();
     for (bottom, p) in ends.bottoms.iter().zip(&ends.probability[0]) {
@@ -30,5 +31,5 @@ fn explored_gambler_ends_as_the_backward_evaluation_says() {
 fn the_explore_limit_is_kept() {
     let gambler = Gambler { up: 1, down: 1, bets: 40 };
     let start = Purse { money: 4, left: 40 };
-    assert!(explore(&gambler, &[start], false, 50, |_| Vec::new()).is_err());
+    assert!(explore(&gambler, &[start], false, 50, &Cancel::new(), |_| Vec::new()).is_err());
 }

@@ -280,7 +280,8 @@ impl ExportArgs {
                 .ok_or_else(|| Error::Invalid("--board needs --start HOLE (the empty hole)".into()))?;
             let hole = board.find_hole(start)?;
             let policy: pegchain::Policy = self.policy.parse().map_err(Error::Invalid)?;
-            let chain = pegchain::solitaire::explicit::chain(&board, hole, policy, MAX_EXPORT_STATES)?;
+            let stop = super::interrupt::token();
+            let chain = pegchain::solitaire::explicit::chain(&board, hole, policy, MAX_EXPORT_STATES, &stop)?;
             (format!("{board_name}, start {}, {policy} random play", board.hole_name(hole)), chain, None)
         } else if self.race {
             let rules = pegchain::race::Rules::default_game();

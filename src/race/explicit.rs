@@ -14,7 +14,9 @@ pub fn chain(rules: &Rules, setup: &Setup) -> Result<ExplicitChain, Error> {
         Some(side) => vec![format!("{}_wins", side.name()), "over".to_string()],
         None => Vec::new(),
     };
-    let (chain, _) = explore(&race, &[Spot::start(setup)], false, u32::MAX as u64, labels)
+    // A race of at most 200 squares has a few thousand spots: written out at once, no stop.
+    let no_stop = crate::Cancel::new();
+    let (chain, _) = explore(&race, &[Spot::start(setup)], false, u32::MAX as u64, &no_stop, labels)
         .map_err(|e| Error::Invalid(format!("cannot write the race out: {e}")))?;
     Ok(chain)
 }

@@ -12,8 +12,15 @@ use crate::error::Error;
 
 /// The chain of random play under `policy` from the full board less `start`, its positions
 /// reduced by the symmetries that fix the start hole (so every figure of `exact` survives).
-/// Ends are labelled `one_peg` and `pegs_N` (N pegs left, no jump). At most `limit` states.
-pub fn chain(board: &Board, start: u8, policy: Policy, limit: u64) -> Result<ExplicitChain, Error> {
+/// Ends are labelled `one_peg` and `pegs_N` (N pegs left, no jump). At most `limit` states;
+/// stops when `cancel` is cancelled.
+pub fn chain(
+    board: &Board,
+    start: u8,
+    policy: Policy,
+    limit: u64,
+    cancel: &crate::Cancel,
+) -> Result<ExplicitChain, Error> {
     let moves = MoveTable::new(board);
     let group = SymmetryGroup::of_board(board).stabilizer(Pegs::single(start));
     let peg_chain = PegChain::new(&moves, policy, &group);
@@ -28,11 +35,17 @@ pub fn chain(board: &Board, start: u8, policy: Policy, limit: u64) -> Result<Exp
             n => vec![format!("pegs_{n}")],
         }
     };
-    let (explicit, _) = explore(&peg_chain, &[first], true, limit, labels).map_err(|e| match e {
+    let (explicit, _) = explore(&peg_chain, &[first], true, limit, cancel, labels).map_err(|e| match e {
         ExploreError::TooManyStates { limit } => Error::Invalid(format!(
             "random play from this start reaches more than {} positions (classes under symmetry): too many to write out",
             crate::render::number::grouped(limit)
         )),
+        ExploreError::Cancelled { states } => Error::Interrupted {
+            done: format!(
+                "the export stopped with nothing written ({} of the start's positions found)",
+                crate::render::number::grouped(states)
+            ),
+        },
         ExploreError::Chain(e) => Error::Invalid(format!("cannot write this chain out: {e}")),
     })?;
     Ok(explicit)
@@ -47,11 +60,25 @@ mod tests {
     #[test]
     fn a_chain_past_the_limit_is_refused_with_the_limit() {
         let board = builtin("triangle5").unwrap();
-        assert!(chain(&board, 0, Policy::Uniform, 10_000).is_ok());
-        let why = chain(&board, 0, Policy::Uniform, 1_000).unwrap_err().to_string();
+        let go_on = crate::Cancel::new();
+        assert!(chain(&board, 0, Policy::Uniform, 10_000, &go_on).is_ok());
+        let why = chain(&board, 0, Policy::Uniform, 1_000, &go_on).unwrap_err().to_string();
         assert_eq!(
             why,
             "random play from this start reaches more than 1,000 positions (classes under symmetry): too many to write out"
+        );
+    }
+
+    /// A stop asked for ends the exploration with what it had found, and writes nothing.
+    #[test]
+    fn a_cancelled_export_stops() {
+        let board = builtin("triangle5").unwrap();
+        let stop = crate::Cancel::new();
+        stop.cancel();
+        let e = chain(&board, 0, Policy::Uniform, 10_000, &stop).unwrap_err();
+        assert!(
+            matches!(e, Error::Interrupted { ref done } if done == "the export stopped with nothing written (1 of the start's positions found)"),
+            "{e:?}"
         );
     }
 }

@@ -3,15 +3,20 @@
 //! explicit solver.
 
 use super::{Builder, ChainError, ExplicitChain};
-use crate::Chain;
+use crate::{Cancel, Chain};
 use hashbrown::HashMap;
 use rug::Rational;
+
+/// How many states are expanded (or written) between two polls of the cancel token.
+const POLL_EVERY: usize = 4096;
 
 /// Why a chain could not be written out.
 #[derive(Debug, thiserror::Error, Clone, PartialEq, Eq)]
 pub enum ExploreError {
     #[error("more than {limit} states are reachable")]
     TooManyStates { limit: u64 },
+    #[error("stopped after {states} states were found")]
+    Cancelled { states: u64 },
     #[error(transparent)]
     Chain(#[from] ChainError),
 }
@@ -19,12 +24,14 @@ pub enum ExploreError {
 /// Every state reachable from `starts` (through `canonical` if `reduce`), numbered in the
 /// order they were found (starts first), with the move probabilities weight / total; a
 /// state with no moves becomes absorbing (a move to itself with probability 1). `labels`
-/// names the labels of each state. Returns the chain and the state behind each index.
+/// names the labels of each state. Returns the chain and the state behind each index. Polls
+/// `cancel` every [`POLL_EVERY`] states: a big start takes minutes to write out.
 pub fn explore<C: Chain>(
     chain: &C,
     starts: &[C::State],
     reduce: bool,
     limit: u64,
+    cancel: &Cancel,
     labels: impl Fn(C::State) -> Vec<String>,
 ) -> Result<(ExplicitChain, Vec<C::State>), ExploreError> {
     let key = |s: C::State| if reduce { chain.canonical(s) } else { s };
@@ -48,7 +55,12 @@ pub fn explore<C: Chain>(
     }
     let mut moves = Vec::new();
     let mut next = 0usize;
+    let stopped = |states: &[C::State], at: usize| {
+        let due = at.is_multiple_of(POLL_EVERY) && cancel.is_cancelled();
+        if due { Err(ExploreError::Cancelled { states: states.len() as u64 }) } else { Ok(()) }
+    };
     while next < states.len() {
+        stopped(&states, next)?;
         moves.clear();
         let total = chain.transitions(states[next], &mut moves);
         let mut row = Vec::with_capacity(moves.len());
@@ -61,6 +73,7 @@ pub fn explore<C: Chain>(
     }
     let mut b = Builder::new(states.len() as u64)?;
     for (s, (row, total)) in rows.into_iter().zip(totals).enumerate() {
+        stopped(&states, s)?;
         let s = s as u64;
         if row.is_empty() {
             b.absorbing(s)?;

@@ -179,8 +179,7 @@ mod tests {
             assert_eq!(total, 1, "the rounds summed and the mass left make one");
             assert!(r.undecided <= gap && r.undecided > 0);
             for (i, lower) in r.lower.iter().enumerate() {
-                let exact =
-                    Rational::from(q.clone().pow(i as u32) * (1 - q.clone())) / (1 - q.clone().pow(n));
+                let exact = (q.clone().pow(i as u32) * (1 - q.clone())) / (1 - q.clone().pow(n));
                 assert!(*lower <= exact && exact <= Rational::from(lower + &r.undecided), "player {}", i + 1);
             }
             // Rounds until (2/3)^(n K) <= 10^-40.
