@@ -110,7 +110,7 @@ fn the_pass_line_wins_244_in_495() {
 fn two_players_of_a_small_board_win_in_proportions_that_add_to_one() {
     let rules = board::BoardRules::parse("squares 6\nspinner 1-3\novershoot bounce\nchute 5 1\nladder 2 4\n")
         .unwrap();
-    let chain = board::players(&rules, 2, 10_000).unwrap();
+    let chain = board::players(&rules, 2, 10_000, &pegchain::Cancel::new()).unwrap();
     let one =
         reach_probability(&chain, &label_set(&chain, "player1_wins"), &Cancel::new()).unwrap()[0].clone();
     let two =
@@ -155,7 +155,7 @@ fn races_bracket_the_product_chains_exact_chances() {
     let single = board::one_player(&rules).unwrap();
     let gap = Rational::from((1, rug::Integer::from(rug::Integer::u_pow_u(10, 30))));
     for players in 2..=4u32 {
-        let product = board::players(&rules, players, 100_000).unwrap();
+        let product = board::players(&rules, players, 100_000, &pegchain::Cancel::new()).unwrap();
         let race = race_of(&single, players);
         assert_eq!(race.lower.len(), players as usize);
         assert!(race.undecided > 0 && race.undecided <= gap, "{players} players");

@@ -471,6 +471,24 @@ fn sigint_stops_an_export_with_nothing_written() {
     assert!(left.is_empty(), "{left:?}");
 }
 
+/// Herman's ring of 15 processes takes seconds to build (14 million transitions): the build
+/// stops on the first signal, in `game` and in `export` (which used to build, write its file
+/// and succeed).
+#[test]
+fn sigint_stops_the_building_of_a_large_game() {
+    let dir = support::scratch("interrupt-game-target");
+    let drn = dir.join("herman15.drn");
+    let export = ["export", "--game", "herman", "--processes", "15", "--drn", drn.to_str().unwrap()];
+    for (name, args) in [("game", &["game", "herman", "--processes", "15"][..]), ("export-game", &export)] {
+        let ended = Run::start(name, args).signal_after(Duration::from_millis(300), "INT");
+        let err = ended.interrupted(130);
+        assert!(err.contains("the chain was being built: "), "{err}");
+        assert!(err.contains(" of 32,768 states"), "{err}");
+        assert!(ended.stdout().is_empty());
+    }
+    assert!(std::fs::read_dir(&dir).unwrap().next().is_none(), "a file was written");
+}
+
 /// Ctrl-C stops `serve` at once even with an answer under way (the English board from a full
 /// board, about 10 s): the client is told the server is stopping, where the server used to
 /// finish the answer first (about 10 s), then to cut it off after 5 s with no answer.

@@ -208,6 +208,7 @@ impl GameSettings {
             processes: self.processes,
             goal: self.goal,
             p,
+            cancel: super::interrupt::token(),
             ..GameParams::default()
         })
     }

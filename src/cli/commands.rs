@@ -355,6 +355,10 @@ pub fn export(args: super::args::ExportArgs) -> Answer {
             }
         }
     }
+    // A stop asked for while the files were being made: none is written.
+    if super::interrupt::token().is_cancelled() {
+        return Err(Failure::Interrupted("the export stopped with nothing written".into()));
+    }
     output::write_files(&files)?;
     let view = ExportedView {
         command: "export",

@@ -249,8 +249,14 @@ pub fn players_states(rules: &BoardRules, players: u32) -> u128 {
 
 /// `players` players taking turns (player 1 first): a state per squares of every player and
 /// whose turn it is; the first to reach the goal wins (labels `player1_wins`, ...,
-/// absorbing), reward `turns` (1 per spin). Refused past `max_states` states.
-pub fn players(rules: &BoardRules, players: u32, max_states: u64) -> Result<ExplicitChain, Error> {
+/// absorbing), reward `turns` (1 per spin). Refused past `max_states` states; stops when
+/// `cancel` is cancelled.
+pub fn players(
+    rules: &BoardRules,
+    players: u32,
+    max_states: u64,
+    cancel: &crate::Cancel,
+) -> Result<ExplicitChain, Error> {
     if !(2..=4).contains(&players) {
         return Err(Error::Invalid(format!("a game has 2 to 4 players, not {players}")));
     }
@@ -273,6 +279,7 @@ pub fn players(rules: &BoardRules, players: u32, max_states: u64) -> Result<Expl
     b.declare_reward("turns");
     let mut squares = vec![0u64; players as usize];
     for state in 0..playing {
+        super::stop_building(cancel, state, playing)?;
         let turn = state % k;
         let mut rest_of = state / k;
         for sq in squares.iter_mut() {
@@ -358,13 +365,14 @@ mod tests {
     #[test]
     fn two_players_make_a_product_chain() {
         let rules = BoardRules::parse("squares 4\nspinner 1-2\novershoot stay\nchute 3 1\n").unwrap();
-        let chain = players(&rules, 2, 1000).unwrap();
+        let go_on = crate::Cancel::new();
+        let chain = players(&rules, 2, 1000, &go_on).unwrap();
         // Rest squares 0, 1, 2 (3 is a chute's foot): 3^2 * 2 + 2 states.
         assert_eq!(chain.states(), 20);
         assert_eq!(chain.label("player2_wins").unwrap(), &[19]);
-        assert!(players(&rules, 5, 1000).is_err());
+        assert!(players(&rules, 5, 1000, &go_on).is_err());
         let big = BoardRules::parse(CHUTES_AND_LADDERS).unwrap();
-        assert!(players(&big, 4, 1_000_000).unwrap_err().to_string().contains("over the limit"));
+        assert!(players(&big, 4, 1_000_000, &go_on).unwrap_err().to_string().contains("over the limit"));
     }
 
     #[test]

@@ -6,6 +6,7 @@
 //! every configuration is initial, stable configurations absorb (label `stable`), and the
 //! reward `steps` counts the steps until then.
 
+use crate::Cancel;
 use crate::engine::explicit::{Builder, ExplicitChain};
 use crate::error::Error;
 use rug::Rational;
@@ -21,7 +22,8 @@ fn tokens(x: u32, n: u32) -> u32 {
     !(x ^ left) & ((1 << n) - 1)
 }
 
-pub fn ring(processes: u32) -> Result<ExplicitChain, Error> {
+/// The ring of `processes` processes; stops when `cancel` is cancelled.
+pub fn ring(processes: u32, cancel: &Cancel) -> Result<ExplicitChain, Error> {
     let n = processes;
     if !(3..=MAX_PROCESSES).contains(&n) || n.is_multiple_of(2) {
         return Err(Error::Invalid(format!(
@@ -34,6 +36,7 @@ pub fn ring(processes: u32) -> Result<ExplicitChain, Error> {
     b.declare_reward("steps");
     let mask = (1u32 << n) - 1;
     for x in 0..states as u32 {
+        super::stop_building(cancel, x as u64, states)?;
         b.initial(x as u64).map_err(malformed)?;
         let holders = tokens(x, n);
         if holders.count_ones() == 1 {
@@ -67,10 +70,18 @@ mod tests {
     #[test]
     fn the_ring_has_the_benchmarks_size() {
         // Storm builds the PRISM model herman11.pm with 2,048 states and 177,126 transitions.
-        let chain = ring(11).unwrap();
+        let go_on = Cancel::new();
+        let chain = ring(11, &go_on).unwrap();
         assert_eq!((chain.states(), chain.transitions()), (2048, 177_126));
         assert_eq!(chain.label("stable").unwrap().len(), 22);
-        assert_eq!(ring(7).unwrap().transitions(), 2174);
-        assert!(ring(4).is_err() && ring(17).is_err());
+        assert_eq!(ring(7, &go_on).unwrap().transitions(), 2174);
+        assert!(ring(4, &go_on).is_err() && ring(17, &go_on).is_err());
+        let stop = Cancel::new();
+        stop.cancel();
+        let e = ring(11, &stop).unwrap_err();
+        assert!(
+            matches!(e, Error::Interrupted { ref done } if done == "the chain was being built: 0 of 2,048 states"),
+            "{e:?}"
+        );
     }
 }

@@ -6,6 +6,7 @@ pub mod board;
 pub mod classic;
 pub mod herman;
 
+use crate::Cancel;
 use crate::engine::explicit::ExplicitChain;
 use crate::error::Error;
 use board::BoardRules;
@@ -25,7 +26,7 @@ pub const GAMES: [(&str, &str); 6] = [
 ];
 
 /// The settings a game may take; the CLI fills in what the user gave.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct GameParams {
     pub players: u32,
     /// A board game's rules file text (for `board`).
@@ -41,6 +42,8 @@ pub struct GameParams {
     /// wants it; otherwise players whose product chain is too large to solve exactly race on
     /// the one-player chain.
     pub whole_chain: bool,
+    /// Stops the building of a large chain (Herman's ring of 15 takes seconds).
+    pub cancel: Cancel,
 }
 
 impl Default for GameParams {
@@ -54,6 +57,7 @@ impl Default for GameParams {
             processes: 11,
             max_states: 2_000_000,
             whole_chain: false,
+            cancel: Cancel::new(),
         }
     }
 }
@@ -71,6 +75,21 @@ pub struct Game {
     /// Players racing on copies of the chain (see `chains::Race`), where their product chain
     /// is too large to solve exactly.
     pub race: Option<u32>,
+}
+
+/// How many states a game's builder makes between two polls of its stop.
+const POLL_EVERY: u64 = 1024;
+
+/// A stop asked for while a chain is built, polled every [`POLL_EVERY`] states: `done` of
+/// `states` made so far.
+fn stop_building(cancel: &Cancel, done: u64, states: u64) -> Result<(), Error> {
+    if done.is_multiple_of(POLL_EVERY) && cancel.is_cancelled() {
+        let (done, states) = (crate::render::number::grouped(done), crate::render::number::grouped(states));
+        return Err(Error::Interrupted {
+            done: format!("the chain was being built: {done} of {states} states"),
+        });
+    }
+    Ok(())
 }
 
 /// Builds the game `name` with `params`.
@@ -117,7 +136,7 @@ pub fn build(name: &str, params: &GameParams) -> Result<Game, Error> {
                 })
             } else {
                 Ok(Game {
-                    chain: board::players(&rules, params.players, params.max_states)?,
+                    chain: board::players(&rules, params.players, params.max_states, &params.cancel)?,
                     description: format!("{what}, {} players taking turns, player 1 first", params.players),
                     target: None,
                     reward: None,
@@ -154,7 +173,7 @@ pub fn build(name: &str, params: &GameParams) -> Result<Game, Error> {
             race: None,
         }),
         "herman" => Ok(Game {
-            chain: herman::ring(params.processes)?,
+            chain: herman::ring(params.processes, &params.cancel)?,
             description: format!("Herman's self-stabilising ring of {} processes", params.processes),
             target: Some("stable".into()),
             reward: Some("steps".into()),
