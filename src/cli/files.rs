@@ -133,7 +133,9 @@ fn naming(path: &Path, e: io::Error) -> io::Error {
 /// between the old file and the new, and if they are cut short between them the old file is
 /// at `previous` and nothing at `path`.
 ///
-/// A target that is not a regular file is refused (renaming `/dev/null` away would destroy it).
+/// A target that is not a regular file is refused (renaming `/dev/null` away would destroy it);
+/// a symbolic link is not followed here: the link itself becomes `previous`, so the file it
+/// named is kept as it was.
 pub fn write_atomic_keeping(path: &Path, parts: &[&[u8]], previous: &Path) -> io::Result<()> {
     if let Target::InPlace(_) = target_of(path)? {
         return Err(naming(path, io::Error::new(io::ErrorKind::InvalidInput, "not a regular file")));
