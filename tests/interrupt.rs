@@ -489,6 +489,32 @@ fn sigint_stops_the_building_of_a_large_game() {
     assert!(std::fs::read_dir(&dir).unwrap().next().is_none(), "a file was written");
 }
 
+/// A model file of tens of megabytes takes seconds to read: the reading stops on the first
+/// signal and says how far it got (it used to read on, then answer or refuse).
+#[test]
+fn sigint_stops_the_reading_of_a_large_model_file() {
+    use std::io::Write;
+    let dir = support::scratch("interrupt-model-file");
+    let model = dir.join("walk.drn");
+    let mut out = std::io::BufWriter::new(File::create(&model).unwrap());
+    let states = 1_500_000u64;
+    write!(
+        out,
+        "@type: DTMC\n@parameters\n\n@reward_models\n\n@nr_states\n{states}\n@nr_choices\n{states}\n@model\n"
+    )
+    .unwrap();
+    for s in 0..states {
+        let (label, next) = if s == 0 { (" init", s + 1) } else { ("", (s + 1).min(states - 1)) };
+        write!(out, "state {s}{label}\n\taction 0\n\t\t{next} : 1/2\n\t\t{} : 1/2\n", s.saturating_sub(1))
+            .unwrap();
+    }
+    drop(out);
+    let ended = Run::start("model", &["chain", model.to_str().unwrap()]).signal_after(SECOND, "INT");
+    let err = ended.interrupted(130);
+    assert!(err.contains(&format!("model file {}: read up to line ", model.display())), "{err}");
+    assert!(ended.stdout().is_empty());
+}
+
 /// Ctrl-C stops `serve` at once even with an answer under way (the English board from a full
 /// board, about 10 s): the client is told the server is stopping, where the server used to
 /// finish the answer first (about 10 s), then to cut it off after 5 s with no answer.

@@ -127,7 +127,8 @@ impl ChainArgs {
 fn read_model(args: &ChainArgs, budget: Option<u64>) -> Result<ExplicitChain, Error> {
     let path = &args.model;
     let text = read_text(path)?;
-    let in_file = |e: FormatError| Error::Invalid(format!("model file {}: {e}", path.display()));
+    let stop = super::interrupt::token();
+    let in_file = |e: FormatError| stopped_or_invalid(path, &e, &stop);
     let extension = path.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
     let looks_like_drn =
         extension == "drn" || text.trim_start().starts_with("//") || text.trim_start().starts_with('@');
@@ -140,7 +141,7 @@ fn read_model(args: &ChainArgs, budget: Option<u64>) -> Result<ExplicitChain, Er
                 )));
             }
         }
-        return formats::drn::parse_drn(&text, budget).map_err(in_file);
+        return formats::drn::parse_drn_until(&text, budget, &stop).map_err(in_file);
     }
     let companion = |given: &Option<PathBuf>, ext: &str| -> Result<Option<(PathBuf, String)>, Error> {
         match given {
@@ -166,15 +167,25 @@ fn read_model(args: &ChainArgs, budget: Option<u64>) -> Result<ExplicitChain, Er
         srew: srew.as_ref().map(|l| l.1.clone()),
         trew: trew.as_ref().map(|l| l.1.clone()),
     };
-    prism::parse_prism(&files, &reward_name, budget).map_err(|e| {
+    prism::parse_prism_until(&files, &reward_name, budget, &stop).map_err(|e| {
         let file = match e.part {
             prism::Part::Tra => path.clone(),
             prism::Part::Lab => lab.map_or(path.with_extension("lab"), |l| l.0),
             prism::Part::Srew => srew.map_or(path.with_extension("srew"), |l| l.0),
             prism::Part::Trew => trew.map_or(path.with_extension("trew"), |l| l.0),
         };
-        Error::Invalid(format!("model file {}: {}", file.display(), e.error))
+        stopped_or_invalid(&file, &e.error, &stop)
     })
+}
+
+/// A model file's fault in words, or, when a stop was asked for, how far the reading got.
+fn stopped_or_invalid(file: &Path, e: &FormatError, stop: &pegchain::Cancel) -> Error {
+    match (stop.is_cancelled(), e.line) {
+        (true, Some(line)) => {
+            Error::Interrupted { done: format!("model file {}: read up to line {line}", file.display()) }
+        }
+        _ => Error::Invalid(format!("model file {}: {e}", file.display())),
+    }
 }
 
 fn read_text(path: &Path) -> Result<String, Error> {

@@ -13,6 +13,16 @@ use std::fmt::Write;
 
 /// Reads a DRN text. `budget` (bytes) refuses a chain whose declared size will not fit.
 pub fn parse_drn(text: &str, budget: Option<u64>) -> Result<ExplicitChain, FormatError> {
+    parse_drn_until(text, budget, &crate::Cancel::new())
+}
+
+/// [`parse_drn`], stopped with [`FormatError::stopped`] once `cancel` is set (polled every
+/// [`super::POLL_EVERY`] states).
+pub fn parse_drn_until(
+    text: &str,
+    budget: Option<u64>,
+    cancel: &crate::Cancel,
+) -> Result<ExplicitChain, FormatError> {
     let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l)).filter(|(_, l)| {
         let t = l.trim();
         !t.is_empty() && !t.starts_with("//")
@@ -72,6 +82,7 @@ pub fn parse_drn(text: &str, budget: Option<u64>) -> Result<ExplicitChain, Forma
     for (n, line) in lines {
         let t = line.trim();
         if let Some(rest) = t.strip_prefix("state ") {
+            super::poll(cancel, listed, n)?;
             finish_row(&mut b, current, &mut row)?;
             let (state, rewards, labels) = state_line(n, rest, header.rewards.len())?;
             if state >= states {
@@ -363,6 +374,17 @@ state 12 [0] six done
 
     fn error(text: &str) -> String {
         parse_drn(text, None).unwrap_err().to_string()
+    }
+
+    /// A stop asked for ends the reading at the first poll, on the first state's line.
+    #[test]
+    fn a_stop_ends_the_reading_at_a_line() {
+        let stop = crate::Cancel::new();
+        assert!(parse_drn_until(DIE, None, &stop).is_ok());
+        stop.cancel();
+        let e = parse_drn_until(DIE, None, &stop).unwrap_err();
+        let first_state = DIE.lines().position(|l| l.trim().starts_with("state ")).unwrap() + 1;
+        assert_eq!(e, FormatError::stopped(first_state));
     }
 
     #[test]

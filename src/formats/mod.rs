@@ -34,9 +34,27 @@ impl FormatError {
         FormatError { line: None, message: message.into() }
     }
 
+    /// Reading stopped at `line` because a stop was asked for (see [`POLL_EVERY`]).
+    pub fn stopped(line: usize) -> FormatError {
+        FormatError::at(line, "reading stopped here")
+    }
+
     /// A chain rule broken at `line` (or over the whole file).
     fn chain(line: Option<usize>, e: ChainError) -> FormatError {
         FormatError { line, message: e.to_string() }
+    }
+}
+
+/// How many lines (a DRN file's states, a .tra file's transitions) are read between two
+/// polls of the stop: a file of gigabytes takes minutes to read.
+pub const POLL_EVERY: u64 = 4096;
+
+/// `Err(FormatError::stopped(line))` on every `POLL_EVERY`th `count` once `cancel` is set.
+fn poll(cancel: &crate::Cancel, count: u64, line: usize) -> Result<(), FormatError> {
+    if count.is_multiple_of(POLL_EVERY) && cancel.is_cancelled() {
+        Err(FormatError::stopped(line))
+    } else {
+        Ok(())
     }
 }
 

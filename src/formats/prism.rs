@@ -50,12 +50,24 @@ pub fn parse_prism(
     reward_name: &str,
     budget: Option<u64>,
 ) -> Result<ExplicitChain, PrismError> {
+    parse_prism_until(files, reward_name, budget, &crate::Cancel::new())
+}
+
+/// [`parse_prism`], stopped with [`FormatError::stopped`] once `cancel` is set (polled every
+/// [`super::POLL_EVERY`] transitions).
+pub fn parse_prism_until(
+    files: &PrismFiles,
+    reward_name: &str,
+    budget: Option<u64>,
+    cancel: &crate::Cancel,
+) -> Result<ExplicitChain, PrismError> {
     let at = |part: Part| move |error: FormatError| PrismError { part, error };
-    let moves = transitions(&files.tra, 3, "PROBABILITY").map_err(at(Part::Tra))?;
+    let moves = transitions(&files.tra, 3, "PROBABILITY", cancel).map_err(at(Part::Tra))?;
     let states = moves.states;
     check_size(states, moves.rows.len() as u64, budget).map_err(at(Part::Tra))?;
     let mut b = Builder::new(states).map_err(|e| at(Part::Tra)(FormatError::whole(e.to_string())))?;
-    for (from, to, p, line) in moves.rows {
+    for (k, (from, to, p, line)) in moves.rows.into_iter().enumerate() {
+        super::poll(cancel, k as u64, line).map_err(at(Part::Tra))?;
         if p <= 0 || p > 1 {
             return Err(at(Part::Tra)(FormatError::at(
                 line,
@@ -78,7 +90,7 @@ pub fn parse_prism(
         }
     }
     if let Some(trew) = &files.trew {
-        let t = transitions(trew, 3, "REWARD").map_err(at(Part::Trew))?;
+        let t = transitions(trew, 3, "REWARD", cancel).map_err(at(Part::Trew))?;
         for (from, to, value, line) in t.rows {
             b.transition_reward(reward_name, from, to, value.clone())
                 .map_err(|e| at(Part::Trew)(FormatError::at(line, e.to_string())))?;
@@ -93,11 +105,12 @@ struct Rows {
 }
 
 /// `FROM TO VALUE` lines after an optional `STATES COUNT` header; four columns are an MDP.
-fn transitions(text: &str, columns: usize, what: &str) -> Result<Rows, FormatError> {
+fn transitions(text: &str, columns: usize, what: &str, cancel: &crate::Cancel) -> Result<Rows, FormatError> {
     let mut declared = None;
     let mut rows = Vec::new();
     let mut max_state = 0u64;
     for (k, (n, line)) in content(text).enumerate() {
+        super::poll(cancel, k as u64, n)?;
         let fields: Vec<&str> = line.split_whitespace().collect();
         if k == 0 && fields.len() == 2 {
             let states: u64 = fields[0]
@@ -281,6 +294,15 @@ mod tests {
             (e.part, e.error.to_string()),
             (Part::Tra, "line 7: probability 0 out of state 2 is not in (0, 1]".into())
         );
+    }
+
+    /// A stop asked for ends the reading of the .tra file at its first line.
+    #[test]
+    fn a_stop_ends_the_reading_at_a_line() {
+        let stop = crate::Cancel::new();
+        stop.cancel();
+        let e = parse_prism_until(&files("# a walk\n0 1 1\n1 1 1\n", None), "r", None, &stop).unwrap_err();
+        assert_eq!((e.part, e.error), (Part::Tra, FormatError::stopped(2)));
     }
 
     #[test]
