@@ -337,12 +337,15 @@ pub fn games(args: super::args::GamesArgs) -> Answer {
 pub fn export(args: super::args::ExportArgs) -> Answer {
     use pegchain::formats::{drn, prism};
     let req = args.validate()?;
+    let stop = super::interrupt::token();
+    let stopped = || Failure::Interrupted("the export stopped with nothing written".into());
     let mut files: Vec<(std::path::PathBuf, Vec<u8>)> = Vec::new();
     if let Some(path) = &req.drn {
-        files.push((path.clone(), drn::write_drn(&req.chain).into_bytes()));
+        files.push((path.clone(), drn::write_drn_until(&req.chain, &stop).ok_or_else(stopped)?.into_bytes()));
     }
     if let Some(prefix) = &req.prism {
-        let written = prism::write_prism(&req.chain, req.reward.as_deref());
+        let written =
+            prism::write_prism_until(&req.chain, req.reward.as_deref(), &stop).ok_or_else(stopped)?;
         let with = |ext: &str| {
             let mut p = prefix.clone().into_os_string();
             p.push(format!(".{ext}"));
@@ -356,8 +359,8 @@ pub fn export(args: super::args::ExportArgs) -> Answer {
         }
     }
     // A stop asked for while the files were being made: none is written.
-    if super::interrupt::token().is_cancelled() {
-        return Err(Failure::Interrupted("the export stopped with nothing written".into()));
+    if stop.is_cancelled() {
+        return Err(stopped());
     }
     output::write_files(&files)?;
     let view = ExportedView {

@@ -248,6 +248,12 @@ fn reward_list(n: usize, list: &str, rewards: usize) -> Result<Vec<Rational>, Fo
 /// The chain as DRN, exactly (fractions). Transition rewards are written as the action's
 /// reward (their expectation over the step), which is what a DTMC's rewards mean.
 pub fn write_drn(chain: &ExplicitChain) -> String {
+    write_drn_until(chain, &crate::Cancel::new()).expect("never stopped")
+}
+
+/// [`write_drn`], or `None` once `cancel` is set (polled before every state's row: a chain of
+/// millions of transitions takes seconds to write).
+pub fn write_drn_until(chain: &ExplicitChain, cancel: &crate::Cancel) -> Option<String> {
     let mut out = String::new();
     let names: Vec<&String> = chain.rewards().keys().collect();
     let state_rewards: Vec<Vec<Rational>> = chain
@@ -271,6 +277,9 @@ pub fn write_drn(chain: &ExplicitChain) -> String {
     let _ = writeln!(out, "@reward_models\n{}", list.join(" "));
     let _ = writeln!(out, "@nr_states\n{}\n@nr_choices\n{}\n@model", chain.states(), chain.states());
     for s in 0..chain.states() {
+        if cancel.is_cancelled() {
+            return None;
+        }
         let _ = write!(out, "state {s}");
         if !names.is_empty() {
             let values: Vec<String> = state_rewards.iter().map(|r| r[s].to_string()).collect();
@@ -293,7 +302,7 @@ pub fn write_drn(chain: &ExplicitChain) -> String {
             let _ = writeln!(out, "\t\t{t} : {p}");
         }
     }
-    out
+    Some(out)
 }
 
 #[cfg(test)]
@@ -374,6 +383,17 @@ state 12 [0] six done
 
     fn error(text: &str) -> String {
         parse_drn(text, None).unwrap_err().to_string()
+    }
+
+    /// A stop asked for ends the writing, with nothing written.
+    #[test]
+    fn a_stop_ends_the_writing() {
+        let chain = parse_drn(DIE, None).unwrap();
+        let stop = crate::Cancel::new();
+        assert_eq!(write_drn_until(&chain, &stop), Some(write_drn(&chain)));
+        stop.cancel();
+        assert_eq!(write_drn_until(&chain, &stop), None);
+        assert!(crate::formats::prism::write_prism_until(&chain, None, &stop).is_none());
     }
 
     /// A stop asked for ends the reading at the first poll, on the first state's line.

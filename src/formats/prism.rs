@@ -216,8 +216,21 @@ fn state_rewards(text: &str) -> Result<Vec<(u64, Rational, usize)>, FormatError>
 /// The chain as PRISM explicit files, with the reward structure `reward` (if given) as
 /// `.srew` and `.trew`.
 pub fn write_prism(chain: &ExplicitChain, reward: Option<&str>) -> PrismFiles {
+    write_prism_until(chain, reward, &crate::Cancel::new()).expect("never stopped")
+}
+
+/// [`write_prism`], or `None` once `cancel` is set (polled before every state's rows of the .tra
+/// file, the bulk of the writing).
+pub fn write_prism_until(
+    chain: &ExplicitChain,
+    reward: Option<&str>,
+    cancel: &crate::Cancel,
+) -> Option<PrismFiles> {
     let mut tra = format!("{} {}\n", chain.states(), chain.transitions());
     for s in 0..chain.states() as u32 {
+        if cancel.is_cancelled() {
+            return None;
+        }
         for (t, p) in chain.row(s) {
             let _ = writeln!(tra, "{s} {t} {p}");
         }
@@ -265,7 +278,7 @@ pub fn write_prism(chain: &ExplicitChain, reward: Option<&str>) -> PrismFiles {
             entries.iter().map(|e| format!("{e}\n")).collect::<String>()
         )
     });
-    PrismFiles { tra, lab: Some(lab), srew, trew }
+    Some(PrismFiles { tra, lab: Some(lab), srew, trew })
 }
 
 #[cfg(test)]

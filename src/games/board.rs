@@ -310,7 +310,7 @@ pub fn players(
     }
     // Everyone on square 0, player 1 to move.
     b.initial(0).map_err(chain_error)?;
-    b.finish().map_err(chain_error)
+    super::finish_building(b, cancel, chain_error)
 }
 
 fn chain_error(e: crate::engine::explicit::ChainError) -> Error {

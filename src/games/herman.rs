@@ -60,7 +60,7 @@ pub fn ring(processes: u32, cancel: &Cancel) -> Result<ExplicitChain, Error> {
         b.row(x as u64, moves).map_err(malformed)?;
         b.state_reward("steps", x as u64, Rational::from(1)).map_err(malformed)?;
     }
-    b.finish().map_err(malformed)
+    super::finish_building(b, cancel, malformed)
 }
 
 #[cfg(test)]

@@ -77,19 +77,33 @@ pub struct Game {
     pub race: Option<u32>,
 }
 
-/// How many states a game's builder makes between two polls of its stop.
-const POLL_EVERY: u64 = 1024;
-
-/// A stop asked for while a chain is built, polled every [`POLL_EVERY`] states: `done` of
-/// `states` made so far.
+/// A stop asked for while a chain is built, polled before every state (a state of Herman's
+/// ring of 15 has up to 16,384 moves): `done` of `states` made so far.
 fn stop_building(cancel: &Cancel, done: u64, states: u64) -> Result<(), Error> {
-    if done.is_multiple_of(POLL_EVERY) && cancel.is_cancelled() {
+    if cancel.is_cancelled() {
         let (done, states) = (crate::render::number::grouped(done), crate::render::number::grouped(states));
         return Err(Error::Interrupted {
             done: format!("the chain was being built: {done} of {states} states"),
         });
     }
     Ok(())
+}
+
+/// A built chain checked and finished (see [`crate::engine::explicit::Builder::finish_until`]):
+/// a stop asked for meanwhile is an interruption, any other fault `malformed`.
+fn finish_building(
+    b: crate::engine::explicit::Builder,
+    cancel: &Cancel,
+    malformed: impl Fn(crate::engine::explicit::ChainError) -> Error,
+) -> Result<ExplicitChain, Error> {
+    b.finish_until(cancel).map_err(|e| match e {
+        crate::engine::explicit::ChainError::Stopped { state, states } => {
+            let (state, states) =
+                (crate::render::number::grouped(state), crate::render::number::grouped(states));
+            Error::Interrupted { done: format!("the chain was being checked: {state} of {states} states") }
+        }
+        e => malformed(e),
+    })
 }
 
 /// Builds the game `name` with `params`.

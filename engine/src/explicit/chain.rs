@@ -34,6 +34,8 @@ pub enum ChainError {
     WideRow { state: u64, bits: u32 },
     #[error("the chain has {states} states, more than the limit of {limit}", limit = MAX_STATES)]
     TooManyStates { states: u64 },
+    #[error("stopped at state {state} of {states}, as asked")]
+    Stopped { state: u64, states: u64 },
 }
 
 /// A finite discrete-time Markov chain with exact probabilities, labels and rewards.
@@ -256,13 +258,24 @@ impl Builder {
     /// state. Transitions to the same state are merged; a transition reward on a transition
     /// that does not exist is refused.
     pub fn finish(self) -> Result<ExplicitChain, ChainError> {
+        self.finish_until(&crate::Cancel::new())
+    }
+
+    /// [`Builder::finish`], stopped with [`ChainError::Stopped`] once `cancel` is set (polled
+    /// before every row, as a row may hold thousands of transitions: the rows of a chain of
+    /// millions take seconds to check).
+    pub fn finish_until(self, cancel: &crate::Cancel) -> Result<ExplicitChain, ChainError> {
         if self.initial.is_empty() {
             return Err(ChainError::NoInitialState);
         }
         let mut offsets = Vec::with_capacity(self.rows.len() + 1);
         let (mut to, mut probability) = (Vec::new(), Vec::new());
         offsets.push(0);
+        let states = self.rows.len() as u64;
         for (s, row) in self.rows.into_iter().enumerate() {
+            if cancel.is_cancelled() {
+                return Err(ChainError::Stopped { state: s as u64, states });
+            }
             let Some(mut row) = row.filter(|r| !r.is_empty()) else {
                 return Err(ChainError::NoTransitions { state: s as u64 });
             };
@@ -327,6 +340,22 @@ mod tests {
 
     fn q(n: i64, d: i64) -> Rational {
         Rational::from((n, d))
+    }
+
+    /// A stop asked for ends the check of the rows, naming the row it reached.
+    #[test]
+    fn a_stop_ends_the_finish() {
+        let walk = || {
+            let mut b = Builder::new(2).unwrap();
+            b.row(0, [(1, q(1, 1))]).unwrap();
+            b.absorbing(1).unwrap();
+            b.initial(0).unwrap();
+            b
+        };
+        let stop = crate::Cancel::new();
+        assert!(walk().finish_until(&stop).is_ok());
+        stop.cancel();
+        assert_eq!(walk().finish_until(&stop).unwrap_err(), ChainError::Stopped { state: 0, states: 2 });
     }
 
     #[test]
