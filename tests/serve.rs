@@ -287,15 +287,19 @@ async fn a_connection_that_sends_no_whole_request_is_closed_after_the_idle_timeo
 #[test]
 fn an_idle_timeout_out_of_range_is_refused_in_one_line() {
     for seconds in ["0", "3601"] {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_pegchain"))
-            .args(["serve", "--port", "0", "--idle-timeout", seconds])
-            .output()
-            .unwrap();
-        assert_eq!(out.status.code(), Some(2));
-        let stderr = String::from_utf8(out.stderr).unwrap();
-        assert_eq!(stderr, format!("pegchain: --idle-timeout takes 1 to 3600 seconds, not {seconds}\n"));
-        assert!(out.stdout.is_empty());
+        assert_eq!(
+            refusal(&["serve", "--port", "0", "--idle-timeout", seconds]),
+            format!("pegchain: --idle-timeout takes 1 to 3600 seconds, not {seconds}\n")
+        );
     }
+}
+
+/// The stderr of a `serve` that must refuse to start: exit 2, nothing on stdout.
+fn refusal(args: &[&str]) -> String {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_pegchain")).args(args).output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "{args:?}");
+    assert!(out.stdout.is_empty(), "{args:?}");
+    String::from_utf8(out.stderr).unwrap()
 }
 
 /// A port another program holds: one line naming the address and why, with no "(os error
@@ -304,12 +308,8 @@ fn an_idle_timeout_out_of_range_is_refused_in_one_line() {
 fn a_port_in_use_is_refused_in_one_line() {
     let held = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let port = held.local_addr().unwrap().port().to_string();
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_pegchain"))
-        .args(["serve", "--port", &port])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    let stderr = String::from_utf8(out.stderr).unwrap();
-    assert_eq!(stderr, format!("pegchain: cannot listen on 127.0.0.1:{port}: Address already in use\n"));
-    assert!(out.stdout.is_empty());
+    assert_eq!(
+        refusal(&["serve", "--port", &port]),
+        format!("pegchain: cannot listen on 127.0.0.1:{port}: Address already in use\n")
+    );
 }

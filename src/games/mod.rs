@@ -81,12 +81,15 @@ pub struct Game {
 /// ring of 15 has up to 16,384 moves): `done` of `states` made so far.
 fn stop_building(cancel: &Cancel, done: u64, states: u64) -> Result<(), Error> {
     if cancel.is_cancelled() {
-        let (done, states) = (crate::render::number::grouped(done), crate::render::number::grouped(states));
-        return Err(Error::Interrupted {
-            done: format!("the chain was being built: {done} of {states} states"),
-        });
+        return Err(stopped_while("built", done, states));
     }
     Ok(())
+}
+
+/// The interruption of a chain being `built` or `checked`, `done` of `states` states in.
+fn stopped_while(doing: &str, done: u64, states: u64) -> Error {
+    let (done, states) = (crate::render::number::grouped(done), crate::render::number::grouped(states));
+    Error::Interrupted { done: format!("the chain was being {doing}: {done} of {states} states") }
 }
 
 /// A built chain checked and finished (see [`crate::engine::explicit::Builder::finish_until`]):
@@ -98,9 +101,7 @@ fn finish_building(
 ) -> Result<ExplicitChain, Error> {
     b.finish_until(cancel).map_err(|e| match e {
         crate::engine::explicit::ChainError::Stopped { state, states } => {
-            let (state, states) =
-                (crate::render::number::grouped(state), crate::render::number::grouped(states));
-            Error::Interrupted { done: format!("the chain was being checked: {state} of {states} states") }
+            stopped_while("checked", state, states)
         }
         e => malformed(e),
     })
