@@ -5,7 +5,7 @@
 
 use pegchain::Policy;
 use pegchain::solitaire::board::builtin;
-use pegchain::solitaire::exact::{Analysis, CountReport, EngineConfig, ExactReport, Starts};
+use pegchain::solitaire::exact::{Analysis, CountReport, EngineConfig, ExactReport, Stage, Starts};
 use std::path::Path;
 
 mod support;
@@ -89,6 +89,41 @@ fn triangle5_every_start_every_policy_by_all_three_methods() {
 #[test]
 fn triangle6_every_start_every_policy_by_all_three_methods() {
     all_three_agree("triangle6");
+}
+
+/// The stages a run of `exact` on `board` from `starts` reports, and its report.
+fn stages_and_report(board: &str, starts: &Starts, config: &EngineConfig) -> (Vec<Stage>, ExactReport) {
+    let board = builtin(board).unwrap();
+    let mut stages = Vec::new();
+    let report = Analysis::new(&board)
+        .exact(starts, config, &mut |p| {
+            if !stages.contains(&p.stage) {
+                stages.push(p.stage)
+            }
+        })
+        .unwrap();
+    (stages, report)
+}
+
+#[test]
+fn the_pegs_left_of_every_start_come_from_one_pass_where_it_fits_and_pays() {
+    // triangle6's starts (no hole is fixed by the whole group, so no start needs the forward
+    // engine when the pass of every start's pegs left runs) share their classes 3.7 times over.
+    let whole = config(Method::WholeGroup, Policy::Uniform);
+    let engine_ran = |stages: &[Stage]| stages.iter().any(|s| matches!(s, Stage::Start(_)));
+    let (stages, by_one_pass) = stages_and_report("triangle6", &Starts::All, &whole);
+    assert!(stages.contains(&Stage::PegsLeft) && !engine_ran(&stages), "{stages:?}");
+    // 16 MB: below what the pass projects for a round's jumps of five starts, above what the
+    // forward engine needs for a triangle6 start.
+    let held = EngineConfig { memory_budget: Some(16 << 20), ..whole.clone() };
+    let (stages, by_engine) = stages_and_report("triangle6", &Starts::All, &held);
+    assert!(!stages.contains(&Stage::PegsLeft) && engine_ran(&stages), "{stages:?}");
+    same_exact(&by_one_pass, &by_engine, "triangle6 by one pass and by the forward engine");
+    same_exact(&by_one_pass, &exact("triangle6", Method::NoSymmetry, Policy::Uniform), "triangle6 unreduced");
+    // One start shares its classes with no other: the pass would not pay.
+    let (stages, alone) = stages_and_report("triangle6", &Starts::Holes(vec![1]), &whole);
+    assert!(!stages.contains(&Stage::PegsLeft) && engine_ran(&stages), "{stages:?}");
+    assert_eq!(alone.starts[0].win, by_one_pass.starts[1].win, "start B alone and among all");
 }
 
 #[test]

@@ -39,6 +39,7 @@ pub fn layer_words(board: &Board, p: &Progress) -> String {
         Stage::Start(hole) => format!("start {}", board.hole_name(hole)),
         Stage::Classes => "every start's classes".to_string(),
         Stage::FinishHoles => "finish holes".to_string(),
+        Stage::PegsLeft => "every start's pegs left".to_string(),
         Stage::Position => "the position".to_string(),
         Stage::CoachFuture => "finding the position's future".to_string(),
         Stage::CoachPegsLeft => "the position's pegs left, from the most pegs down".to_string(),
@@ -46,6 +47,7 @@ pub fn layer_words(board: &Board, p: &Progress) -> String {
     };
     let count = match p.stage {
         Stage::FinishHoles => plural(p.positions, "winnable class", "winnable classes"),
+        Stage::PegsLeft => plural(p.positions, "class of a start", "classes of a start"),
         _ => plural(p.positions, "position", "positions"),
     };
     let pass = match p.pass.of {

@@ -111,6 +111,9 @@ pub enum Stage {
     Classes,
     /// The whole-group method's backward pass (positions: classes that can still win).
     FinishHoles,
+    /// The whole-group method's forward pass of every start's masses (positions: classes,
+    /// counted once for each start that reaches them).
+    PegsLeft,
     /// The forward engine from a position given by the user.
     Position,
     /// The coach finding the positions a position can reach (positions: a layer's).
@@ -227,6 +230,11 @@ impl<'a> Analysis<'a> {
             Origin::Hole(hole) => (start_position(self.board, hole), Stage::Start(hole)),
             Origin::Position(pos) => (pos, Stage::Position),
         };
+        if let Some((figures, stuck)) = whole.and_then(|f| Some((f, f.stuck.as_ref()?))) {
+            // The whole-group passes gave every figure: the forward engine has nothing to add.
+            let ends = stuck.iter().map(|(&pegs, v)| (End::Pegs(pegs), v.clone())).collect();
+            return Ok((with_finishes(ends, &figures.finish), figures.positions.clone()));
+        }
         let local = match (config.reduce, whole, origin) {
             (false, _, _) => SymmetryGroup::trivial(n),
             (true, Some(_), _) => self.group.clone(),
@@ -498,7 +506,8 @@ impl<'a> Analysis<'a> {
 
     /// The positions and finish holes, by the whole group's classes, of the starts to
     /// evaluate that their stabilizer would reduce less, when the whole-group method is
-    /// asked for (none without symmetry, or for a group too large for the method).
+    /// asked for (none without symmetry, or for a group too large for the method); and
+    /// their pegs left where the pass over every start's classes gives them.
     fn whole_group_figures(
         &self,
         holes: &[u8],
@@ -525,7 +534,11 @@ impl<'a> Analysis<'a> {
         let mut layer = |stage, pegs, positions| {
             progress(&Progress { stage, pegs, positions, sent: Vec::new(), pass: Pass::ONLY })
         };
-        let figures = finishes::evaluate(&game, &positions, mode, &config.cancel, &mut layer)?;
+        // The pegs left of every start in one pass, where it fits; a run by residues (asked
+        // for to save memory) and a run shared by processes (whose forward engine is shared)
+        // follow each start by the forward engine instead.
+        let stuck = (config.residues.is_none() && config.processes.is_none()).then_some(config.memory_budget);
+        let figures = finishes::evaluate(&game, &positions, mode, stuck, &config.cancel, &mut layer)?;
         Ok(reps.into_iter().zip(figures).collect())
     }
 

@@ -25,6 +25,7 @@ use crate::engine::{Cancel, Mode};
 use crate::error::Error;
 use crate::solitaire::board::SymmetryGroup;
 use crate::solitaire::exact::{Positions, Stage};
+use crate::solitaire::masses;
 use crate::solitaire::moves::{Children, MoveTable};
 use crate::solitaire::pegs::Pegs;
 use crate::solitaire::policy::Policy;
@@ -51,17 +52,25 @@ pub struct StartFigures {
     /// The value (probability, or number of games) of ending with the last peg in each hole,
     /// for every hole where it is not zero.
     pub finish: BTreeMap<u8, Rational>,
+    /// The value of ending stuck with n pegs, for every n of two or more where it is not
+    /// zero, from the forward pass of every start's masses ([`crate::solitaire::masses`]);
+    /// `None` where that pass was not asked for or would not fit the memory budget.
+    pub stuck: Option<BTreeMap<u32, Rational>>,
 }
 
 /// Sees each finished layer of either pass: the stage, the layer's pegs and its positions
 /// (raw positions of every start together forward, classes that can still win backward).
 pub type LayerDone<'a> = dyn FnMut(Stage, u32, u64) + 'a;
 
-/// Positions and finish holes of each start in `starts` (positions of equal peg count).
+/// Positions and finish holes of each start in `starts` (positions of equal peg count); and,
+/// when `stuck` is given (the memory budget of that pass, if any), the value of ending with
+/// each number of pegs by the forward pass of every start's masses, which is checked against
+/// the finish holes: both give the value of ending with one peg.
 pub fn evaluate(
     game: &Game<'_>,
     starts: &[Pegs],
     mode: Mode,
+    stuck: Option<Option<u64>>,
     cancel: &Cancel,
     progress: &mut LayerDone<'_>,
 ) -> Result<Vec<StartFigures>, Error> {
@@ -70,23 +79,99 @@ pub fn evaluate(
     let mut out = Vec::with_capacity(starts.len());
     for chunk in starts.chunks(per_chunk) {
         let reached = reach(game, chunk, cancel, progress)?;
+        // The forward pass first: the memory it leaves is not the backward pass's peak.
+        let by_pegs = match stuck {
+            Some(budget) => masses::pegs_left(game, &reached, mode, budget, cancel, progress)?,
+            None => None,
+        };
         let finish = finishes(game, &reached.layers, chunk, mode, cancel, progress)?;
-        out.extend(
-            reached
-                .positions
-                .into_iter()
-                .zip(finish)
-                .map(|(positions, finish)| StartFigures { positions, finish }),
-        );
+        let by_pegs = match by_pegs {
+            Some(by_pegs) => by_pegs.into_iter().map(Some).collect(),
+            None => vec![None; chunk.len()],
+        };
+        for ((positions, finish), by_pegs) in reached.positions.into_iter().zip(finish).zip(by_pegs) {
+            let stuck = by_pegs.map(|by_pegs| stuck_checked(by_pegs, &finish)).transpose()?;
+            out.push(StartFigures { positions, finish, stuck });
+        }
     }
     Ok(out)
+}
+
+/// The value of ending with two pegs or more, of a start's value of ending with each number of
+/// pegs, once its value of ending with one peg is found equal to the sum of its finish holes'
+/// (the two passes share no code: a difference is a fault of either).
+fn stuck_checked(
+    mut by_pegs: BTreeMap<u32, Rational>,
+    finish: &BTreeMap<u8, Rational>,
+) -> Result<BTreeMap<u32, Rational>, Error> {
+    let (one_peg, finishing) = (by_pegs.remove(&1).unwrap_or_default(), finish.values().sum::<Rational>());
+    if one_peg != finishing {
+        return Err(Error::Invalid(format!(
+            "internal check failed: the whole-group passes disagree on the value of ending with one peg ({one_peg} forward, {finishing} backward)"
+        )));
+    }
+    Ok(by_pegs)
 }
 
 /// The classes reachable from some starts, layer by layer, and each start's positions.
 pub struct Reached {
     /// The classes of each layer, most pegs first.
     pub layers: Vec<Vec<Pegs>>,
+    /// For each layer, which of its classes each start reaches.
+    pub members: Vec<Vec<Members>>,
     pub positions: Vec<Positions>,
+}
+
+/// Which classes of a layer one start reaches: a bit a class, a word of 64 at a time beside
+/// the number of bits set before it, so that a class's row among the start's classes takes
+/// one cache line and one popcount.
+pub struct Members {
+    words: Vec<(u64, u64)>,
+}
+
+impl Members {
+    /// The classes of `layer` whose masks have a bit of `bits`.
+    fn of(layer: &[(Pegs, u64)], bits: u64) -> Members {
+        let mut words: Vec<(u64, u64)> = layer
+            .par_chunks(64)
+            .map(|word| {
+                let set = word.iter().enumerate().filter(|(_, (_, mask))| mask & bits != 0);
+                (set.fold(0, |w, (i, _)| w | 1 << i), 0)
+            })
+            .collect();
+        let mut count = 0;
+        for (word, before) in &mut words {
+            *before = count;
+            count += u64::from(word.count_ones());
+        }
+        words.push((0, count));
+        Members { words }
+    }
+
+    /// How many classes the start reaches.
+    pub fn count(&self) -> usize {
+        self.words.last().map_or(0, |&(_, count)| count as usize)
+    }
+
+    /// Class `i`'s row among the start's classes, if the start reaches it.
+    #[inline]
+    pub fn row(&self, i: usize) -> Option<usize> {
+        let (word, bit) = (self.words[i / 64].0, i % 64);
+        (word >> bit & 1 == 1).then(|| self.rank(i))
+    }
+
+    /// How many of the classes before class `i` the start reaches.
+    #[inline]
+    fn rank(&self, i: usize) -> usize {
+        let ((word, before), bit) = (self.words[i / 64], i % 64);
+        (before + u64::from((word & ((1 << bit) - 1)).count_ones())) as usize
+    }
+
+    /// Asks memory for the word of class `i`.
+    #[inline]
+    pub fn prefetch(&self, i: usize) {
+        prefetch(&self.words[i / 64]);
+    }
 }
 
 /// Products in the group, as tables.
@@ -132,7 +217,7 @@ pub fn reach(
     let order = elements.order;
     assert!(starts.len() * order <= MAX_GROUP_ORDER);
     let mut positions = vec![Positions::default(); starts.len()];
-    let mut layers = Vec::new();
+    let (mut layers, mut members) = (Vec::new(), Vec::new());
     let children_of = Children::new(game.moves, group);
     // The first layer: each start in its class, with every element taking the class to it.
     let mut layer: Vec<(Pegs, u64)> = starts
@@ -170,11 +255,13 @@ pub fn reach(
             })
             .flatten_iter()
             .collect();
+        let start_bits = u64::MAX >> (64 - order);
+        members.push((0..starts.len()).map(|s| Members::of(&layer, start_bits << (s * order))).collect());
         layers.push(layer.into_iter().map(|(class, _)| class).collect());
         layer = closed(group, elements, merged(children));
         pegs = pegs.saturating_sub(1);
     }
-    Ok(Reached { layers, positions })
+    Ok(Reached { layers, members, positions })
 }
 
 /// The pairs sorted by class, one per class with the union of its masks.
@@ -244,7 +331,7 @@ fn count_layer(
 
 /// Classes a step of either pass takes at a time (per task; the backward pass polls the
 /// cancel token between them).
-const CHUNK: usize = 4096;
+pub(crate) const CHUNK: usize = 4096;
 
 /// Limbs in a cache line of 64 bytes.
 const LIMBS_PER_LINE: usize = 8;
@@ -294,56 +381,58 @@ impl Part {
     }
 }
 
-/// A layer's finish vectors, by class.
+/// Classes found by their value: open addressing by [`slot_of`], probed linearly, each
+/// class (never the empty position, which marks a free slot) with where it is kept, two
+/// indices. A look-up is one cache line, which [`Slots::prefetch`] can ask for ahead.
 #[derive(Default)]
-struct Vectors {
-    parts: Vec<Part>,
-    /// Open addressing by [`slot_of`], probed linearly: each class (never the empty
-    /// position, which marks a free slot) with its part and index there. A look-up is one
-    /// cache line, which [`Vectors::prefetch`] can ask for ahead: most children asked about
-    /// cannot win, and a miss costs as much as a hit.
+pub(crate) struct Slots {
     slots: Vec<(Pegs, u32, u32)>,
-    /// `slots` has 2^`slot_bits` entries.
-    slot_bits: u32,
+    /// `slots` has 2^`bits` entries.
+    bits: u32,
 }
 
-impl Vectors {
-    fn of(parts: Vec<Part>) -> Vectors {
-        let classes = parts.iter().map(|p| p.classes.len()).sum::<usize>();
-        // At most half the slots full: a probe rarely goes past its first cache line.
-        let slot_bits = (2 * classes).max(2).next_power_of_two().trailing_zeros();
-        let mask = (1usize << slot_bits) - 1;
-        let mut slots = vec![(Pegs::EMPTY, 0, 0); 1 << slot_bits];
-        for (p, part) in parts.iter().enumerate() {
-            for (i, &class) in part.classes.iter().enumerate() {
-                let mut slot = slot_of(class, slot_bits);
-                while slots[slot].0 != Pegs::EMPTY {
-                    slot = (slot + 1) & mask;
-                }
-                slots[slot] = (class, p as u32, i as u32);
+impl Slots {
+    /// The table of `count` classes, each with its two indices.
+    pub(crate) fn of(count: usize, classes: impl Iterator<Item = (Pegs, u32, u32)>) -> Slots {
+        let bits = Slots::bits_for(count);
+        let mask = (1usize << bits) - 1;
+        let mut slots = vec![(Pegs::EMPTY, 0, 0); 1 << bits];
+        for entry in classes {
+            let mut slot = slot_of(entry.0, bits);
+            while slots[slot].0 != Pegs::EMPTY {
+                slot = (slot + 1) & mask;
             }
+            slots[slot] = entry;
         }
-        Vectors { parts, slots, slot_bits }
+        Slots { slots, bits }
     }
 
-    fn classes(&self) -> usize {
-        self.parts.iter().map(|p| p.classes.len()).sum()
+    /// At most half the slots full: a probe rarely goes past its first cache line.
+    fn bits_for(count: usize) -> u32 {
+        (2 * count).max(2).next_power_of_two().trailing_zeros()
+    }
+
+    /// The bytes the table takes.
+    pub(crate) fn bytes(&self) -> u64 {
+        (self.slots.len() * std::mem::size_of::<(Pegs, u32, u32)>()) as u64
     }
 
     /// Asks memory for the slot where `class` would be.
-    fn prefetch(&self, class: Pegs) {
+    #[inline]
+    pub(crate) fn prefetch(&self, class: Pegs) {
         if !self.slots.is_empty() {
-            prefetch(&self.slots[slot_of(class, self.slot_bits)]);
+            prefetch(&self.slots[slot_of(class, self.bits)]);
         }
     }
 
-    /// Where `class`'s vector is (its part and index there), if it has one.
-    fn find(&self, class: Pegs) -> Option<(u32, u32)> {
+    /// The indices kept with `class`, if it is there.
+    #[inline]
+    pub(crate) fn find(&self, class: Pegs) -> Option<(u32, u32)> {
         if self.slots.is_empty() {
             return None;
         }
         let mask = self.slots.len() - 1;
-        let mut slot = slot_of(class, self.slot_bits);
+        let mut slot = slot_of(class, self.bits);
         loop {
             let (c, p, i) = self.slots[slot];
             if c == class {
@@ -354,6 +443,40 @@ impl Vectors {
             }
             slot = (slot + 1) & mask;
         }
+    }
+}
+
+/// A layer's finish vectors, by class.
+#[derive(Default)]
+struct Vectors {
+    parts: Vec<Part>,
+    /// Each class with its part and index there. Most children looked up cannot win, and a
+    /// miss costs as much as a hit.
+    slots: Slots,
+}
+
+impl Vectors {
+    fn of(parts: Vec<Part>) -> Vectors {
+        let classes = parts.iter().map(|p| p.classes.len()).sum::<usize>();
+        let entries = parts.iter().enumerate().flat_map(|(p, part)| {
+            part.classes.iter().enumerate().map(move |(i, &class)| (class, p as u32, i as u32))
+        });
+        let slots = Slots::of(classes, entries);
+        Vectors { parts, slots }
+    }
+
+    fn classes(&self) -> usize {
+        self.parts.iter().map(|p| p.classes.len()).sum()
+    }
+
+    /// Asks memory for the slot where `class` would be.
+    fn prefetch(&self, class: Pegs) {
+        self.slots.prefetch(class);
+    }
+
+    /// Where `class`'s vector is (its part and index there), if it has one.
+    fn find(&self, class: Pegs) -> Option<(u32, u32)> {
+        self.slots.find(class)
     }
 
     /// The vector found at `at`.
@@ -487,7 +610,7 @@ fn winnable(game: &Game<'_>, children: &Children, layer: &[Pegs], below: &Vector
 
 /// How many children ahead of the one looked up (or summed) the memory it will need is
 /// asked for: the look-ups and the vectors are scattered, a cache miss each without this.
-const AHEAD: usize = 8;
+pub(crate) const AHEAD: usize = 8;
 
 /// The sums of some classes' children's vectors, weighted by their moves' weights. In three
 /// sweeps over the chunk, so that memory is asked for ahead: every child's class, then every
@@ -517,15 +640,7 @@ fn sum_chunk(
             legal.push(j);
             children.push((child, k));
         });
-        let total = match mode {
-            Mode::Paths => {
-                class_weights.clear();
-                class_weights.resize(legal.len(), 1);
-                1
-            }
-            Mode::Probability if legal.is_empty() => 1,
-            Mode::Probability => game.policy.weights(game.moves.jumps(), &legal, &mut class_weights),
-        };
+        let total = weighed(game, mode, &legal, &mut class_weights);
         weights.extend_from_slice(&class_weights[..legal.len()]);
         totals.push(total);
         ends.push(children.len());
@@ -578,6 +693,20 @@ fn sum_chunk(
     part
 }
 
+/// The weights of a class's `legal` jumps into `weights`, and their total: each jump counts
+/// once when counting games; a class with no jump has the total 1.
+pub(crate) fn weighed(game: &Game<'_>, mode: Mode, legal: &[usize], weights: &mut Vec<u64>) -> u64 {
+    match mode {
+        Mode::Paths => {
+            weights.clear();
+            weights.resize(legal.len(), 1);
+            1
+        }
+        Mode::Probability if legal.is_empty() => 1,
+        Mode::Probability => game.policy.weights(game.moves.jumps(), legal, weights),
+    }
+}
+
 /// A part's sums over its classes' totals, as values over the layer's common denominator:
 /// each sum times its factor `lcm / total`, in limbs of `width`.
 fn scaled(part: Part, factors: &HashMap<u64, Factor>, width: usize) -> Part {
@@ -594,8 +723,24 @@ fn scaled(part: Part, factors: &HashMap<u64, Factor>, width: usize) -> Part {
     out
 }
 
-fn interrupted(pass: &str, finished: usize, pegs: u32) -> Error {
+pub(crate) fn interrupted(pass: &str, finished: usize, pegs: u32) -> Error {
     Error::Interrupted {
         done: format!("whole-group {pass}: {finished} layers finished, stopped at {pegs} pegs"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_passes_must_agree_on_the_value_of_one_peg() {
+        let (half, quarter) = (Rational::from((1, 2)), Rational::from((1, 4)));
+        let by_pegs = BTreeMap::from([(1, half.clone()), (3, half.clone())]);
+        let finish = BTreeMap::from([(0u8, quarter.clone()), (5, quarter)]);
+        assert_eq!(stuck_checked(by_pegs.clone(), &finish).unwrap(), BTreeMap::from([(3, half)]));
+        let short = BTreeMap::from([(0u8, Rational::from((1, 3)))]);
+        let e = stuck_checked(by_pegs, &short).unwrap_err().to_string();
+        assert!(e.contains("disagree") && e.contains("1/2 forward, 1/3 backward"), "{e}");
     }
 }

@@ -1,0 +1,374 @@
+//! The whole-group method's third pass: every start's pegs-left distribution at once, in one
+//! forward pass over the classes the starts reach, where the forward engine would follow
+//! each start's classes alone.
+//!
+//! Random play commutes with every symmetry, so the whole group's classes form a Markov chain
+//! of their own: a class's jumps (those of the position that stands for it) lead to the
+//! classes of the positions they make, with their weights. The mass a start puts on a class
+//! is carried along that chain exactly, and where a class has no jump its mass ends there,
+//! with as many pegs as it has. A class reached by several starts carries a mass for each:
+//! its jumps are found once and serve them all (on the 28-hole triangle the non-centre
+//! starts share their classes 2.7 times over; where they share fewer, the pass declines).
+//!
+//! Within a layer every start's masses are integers over one common denominator (the one
+//! above times the lcm of the layer's move totals), in flat limbs, a row per class the start
+//! reaches. No mass passes one, so a numerator never passes the denominator and the width of
+//! a layer is known before it is summed.
+
+use crate::engine::layered::limbs::{add_mul, limbs_for, prefetch, to_integer};
+use crate::engine::{Cancel, Mode};
+use crate::error::Error;
+use crate::solitaire::exact::Stage;
+use crate::solitaire::finishes::{AHEAD, CHUNK, Game, LayerDone, Reached, Slots, interrupted, weighed};
+use crate::solitaire::moves::Children;
+use crate::solitaire::pegs::Pegs;
+use crate::solitaire::scale::{Factor, factors};
+use rayon::prelude::*;
+use rug::{Integer, Rational};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Classes whose jumps are found and spread at a time: their jumps are held until every
+/// start has taken its share (about 12 bytes a jump, and 32 a jump for each start).
+const ROUND: usize = 1 << 16;
+
+/// For each start of `reached`, the value (probability, or number of games) of ending with
+/// each number of pegs, where it is not zero. `None` where the starts share too few classes
+/// for the pass to pay (fewer than 2.5 starts a class on average: a start alone has one), and
+/// as soon as a step is projected to need more than `budget` bytes (the layers of classes
+/// held, both layers of masses, the next layer's table of classes and a round's jumps),
+/// before that step is taken.
+pub fn pegs_left(
+    game: &Game<'_>,
+    reached: &Reached,
+    mode: Mode,
+    budget: Option<u64>,
+    cancel: &Cancel,
+    progress: &mut LayerDone<'_>,
+) -> Result<Option<Vec<BTreeMap<u32, Rational>>>, Error> {
+    let starts = reached.positions.len();
+    let layers = &reached.layers;
+    if layers.is_empty() {
+        return Ok(Some(vec![BTreeMap::new(); starts]));
+    }
+    let held: u64 = layers.iter().map(|l| l.len() as u64 * 8).sum();
+    let rows: u64 = reached.members.iter().flatten().map(|m| m.count() as u64).sum();
+    let classes: u64 = layers.iter().map(|l| l.len() as u64).sum();
+    // Finding a class's jumps once pays where the starts share their classes: on triangle7
+    // (2.7 starts a class on average) the pass took about 40 s where the forward engine,
+    // once per start, took 47; on the English board (2.0) about as long as the engine takes,
+    // and the run peaked at 16.4 GB where the engine's peaks at 9.7.
+    if 2 * rows < 5 * classes {
+        return Ok(None);
+    }
+    let children_of = Children::new(game.moves, game.group);
+    let mut ends: Vec<BTreeMap<u32, Rational>> = vec![BTreeMap::new(); starts];
+    // The first layer: each start's class, with mass 1.
+    let mut layer = Masses {
+        rows: (0..starts).map(|s| vec![1; reached.members[0][s].count()]).collect(),
+        width: 1,
+        denominator: Integer::from(1),
+    };
+    for (k, classes) in layers.iter().enumerate() {
+        let pegs = classes.first().map_or(0, |c| c.count());
+        let stopped = || interrupted("forward pass of every start's pegs left", k, pegs);
+        if cancel.is_cancelled() {
+            return Err(stopped());
+        }
+        let step = Step::of(game, mode, classes, layers.get(k + 1), &layer);
+        if budget.is_some_and(|budget| held + step.bytes(&layer, reached, k + 1) > budget) {
+            return Ok(None);
+        }
+        let mut next = step.empty_next(reached, k + 1);
+        let mut absorbed = vec![Integer::new(); starts];
+        for (r, round) in classes.chunks(ROUND).enumerate() {
+            if cancel.is_cancelled() {
+                return Err(stopped());
+            }
+            let jumps: Vec<Jumps> = round
+                .par_chunks(CHUNK)
+                .enumerate()
+                .map(|(c, chunk)| Jumps::of(game, mode, &children_of, &step, chunk, r * ROUND + c * CHUNK))
+                .collect();
+            for (s, ended) in step.spread(&jumps, &layer, &mut next, reached, k).into_iter().enumerate() {
+                absorbed[s] += ended;
+            }
+        }
+        for (s, ended) in absorbed.into_iter().enumerate() {
+            if ended != 0 {
+                ends[s].insert(pegs, Rational::from((ended, layer.denominator.clone())));
+            }
+        }
+        layer = next;
+        let rows = layer.rows.iter().map(|r| (r.len() / layer.width) as u64).sum();
+        if layers.get(k + 1).is_some() {
+            progress(Stage::PegsLeft, pegs.saturating_sub(1), rows);
+        }
+    }
+    Ok(Some(ends))
+}
+
+/// The masses of one layer: for each start, a row of `width` limbs for each class it reaches
+/// (in the order of the layer's classes), over `denominator`.
+struct Masses {
+    rows: Vec<Vec<u64>>,
+    width: usize,
+    denominator: Integer,
+}
+
+impl Masses {
+    fn row(&self, s: usize, r: usize) -> &[u64] {
+        &self.rows[s][r * self.width..(r + 1) * self.width]
+    }
+}
+
+/// What a step from one layer to the next needs of it: where the next layer's classes are,
+/// the factor of each move total, and the next layer's denominator and width.
+struct Step {
+    slots: Slots,
+    /// The distinct move totals, ascending, and the factor of each.
+    totals: Vec<u64>,
+    factors: Vec<Factor>,
+    denominator: Integer,
+    width: usize,
+}
+
+impl Step {
+    fn of(game: &Game<'_>, mode: Mode, classes: &[Pegs], next: Option<&Vec<Pegs>>, layer: &Masses) -> Step {
+        let (lcm, mut factor_of) = factors(totals(game, mode, classes));
+        let mut totals: Vec<u64> = factor_of.keys().copied().collect();
+        totals.sort_unstable();
+        let factors = totals.iter().map(|t| factor_of.remove(t).expect("a factor for each total")).collect();
+        let denominator = Integer::from(&layer.denominator * &lcm);
+        let width = next_width(mode, &denominator, layer);
+        let slots = next.map_or_else(Slots::default, |next| {
+            Slots::of(next.len(), next.iter().enumerate().map(|(i, &class)| (class, 0, i as u32)))
+        });
+        Step { slots, totals, factors, denominator, width }
+    }
+
+    /// The bytes the step from `layer` to layer `next` holds: both layers' masses, the next
+    /// layer's table of classes and a round's jumps (counted as 16 a class, 12 bytes each
+    /// and 32 more for each start; the English board's classes have about 9).
+    fn bytes(&self, layer: &Masses, reached: &Reached, next: usize) -> u64 {
+        let here: u64 = layer.rows.iter().map(|r| r.len() as u64 * 8).sum();
+        let rows: u64 = reached.members.get(next).map_or(0, |m| m.iter().map(|m| m.count() as u64).sum());
+        let starts = layer.rows.len() as u64;
+        here + rows * self.width as u64 * 8 + self.slots.bytes() + ROUND as u64 * 16 * (12 + 32 * starts)
+    }
+
+    /// The next layer's masses, all zero.
+    fn empty_next(&self, reached: &Reached, next: usize) -> Masses {
+        let rows = match reached.members.get(next) {
+            Some(members) => members.iter().map(|m| vec![0; m.count() * self.width]).collect(),
+            None => vec![Vec::new(); reached.positions.len()],
+        };
+        Masses { rows, width: self.width, denominator: self.denominator.clone() }
+    }
+
+    /// Spreads the masses of the classes `jumps` hold onto `next`, and returns for each start
+    /// the numerators of the mass that ends in them (over the layer's denominator). In two
+    /// sweeps, each cut into tasks side by side: each part's jumps are sorted by the start
+    /// and slice of rows they add into; then a task a start's slice adds its jumps of every
+    /// part. A start is cut into slices only where there are too few starts to keep every
+    /// core busy.
+    fn spread(
+        &self,
+        jumps: &[Jumps],
+        layer: &Masses,
+        next: &mut Masses,
+        reached: &Reached,
+        k: usize,
+    ) -> Vec<Integer> {
+        let starts = layer.rows.len();
+        let threads = rayon::current_num_threads();
+        let slices = if starts >= 2 * threads { 1 } else { (4 * threads).div_ceil(starts.max(1)) };
+        let width = next.width;
+        let per_slice: Vec<usize> =
+            next.rows.iter().map(|r| (r.len() / width).div_ceil(slices).max(1)).collect();
+        let sorted: Vec<(Vec<Vec<Pending>>, Vec<Integer>)> = jumps
+            .par_iter()
+            .map(|part| {
+                let mut buckets = vec![Vec::new(); starts * slices];
+                let mut ended = vec![Integer::new(); starts];
+                for (s, ended) in ended.iter_mut().enumerate() {
+                    let here = &reached.members[k][s];
+                    for (class, &factor) in part.factors.iter().enumerate() {
+                        let Some(row) = here.row(part.first + class) else { continue };
+                        if factor == STUCK {
+                            *ended += to_integer(layer.row(s, row));
+                            continue;
+                        }
+                        let below = &reached.members[k + 1][s];
+                        for e in part.ends[class] as usize..part.ends[class + 1] as usize {
+                            if let Some(&ahead) = part.children.get(e + AHEAD) {
+                                below.prefetch(ahead as usize);
+                            }
+                            let child = below
+                                .row(part.children[e] as usize)
+                                .expect("a start reaches its classes' children");
+                            let bucket = &mut buckets[s * slices + child / per_slice[s]];
+                            bucket.push(Pending {
+                                row,
+                                factor,
+                                child: child % per_slice[s],
+                                weight: part.weights[e],
+                            });
+                        }
+                    }
+                }
+                (buckets, ended)
+            })
+            .collect();
+        let mut tasks = Vec::new();
+        for (s, rows) in next.rows.iter_mut().enumerate() {
+            for (slice, rows) in rows.chunks_mut(per_slice[s] * width).enumerate() {
+                tasks.push((s * slices + slice, rows));
+            }
+        }
+        // A task a job: the shares differ in size, and an idle core takes the next.
+        tasks.into_par_iter().with_max_len(1).for_each(|(bucket, rows)| {
+            let s = bucket / slices;
+            let mut scaled = vec![0u64; width];
+            let mut parent = usize::MAX;
+            for (buckets, _) in &sorted {
+                let jumps = &buckets[bucket];
+                for (n, jump) in jumps.iter().enumerate() {
+                    // The rows are scattered over the layer: each is asked for ahead.
+                    if let Some(ahead) = jumps.get(n + AHEAD) {
+                        prefetch(&rows[ahead.child * width]);
+                        prefetch(&rows[ahead.child * width + width - 1]);
+                    }
+                    if jump.row != parent {
+                        self.factors[jump.factor as usize].scale(&mut scaled, layer.row(s, jump.row));
+                        parent = jump.row;
+                    }
+                    let at = jump.child * width;
+                    add_mul(&mut rows[at..at + width], &scaled, jump.weight);
+                }
+            }
+        });
+        let mut out = vec![Integer::new(); starts];
+        for (_, ended) in sorted {
+            for (sum, value) in out.iter_mut().zip(ended) {
+                *sum += value;
+            }
+        }
+        out
+    }
+}
+
+/// A jump to add: the row of its class among its start's, its move total's factor, the row
+/// of the class it leads to within its slice, and its weight.
+#[derive(Clone, Copy)]
+struct Pending {
+    row: usize,
+    factor: u32,
+    child: usize,
+    weight: u64,
+}
+
+/// The factor index of a class with no jump, where mass ends.
+const STUCK: u32 = u32::MAX;
+
+/// The jumps of some consecutive classes of a layer (a part): for each class the index of its
+/// move total's factor ([`STUCK`] where it has no jump) and, for each jump, the index of the
+/// class it leads to in the next layer and its weight.
+struct Jumps {
+    /// The index of the first class in the layer.
+    first: usize,
+    factors: Vec<u32>,
+    /// Class i's jumps: `ends[i]..ends[i + 1]`.
+    ends: Vec<u32>,
+    children: Vec<u32>,
+    weights: Vec<u64>,
+}
+
+impl Jumps {
+    fn of(
+        game: &Game<'_>,
+        mode: Mode,
+        children_of: &Children,
+        step: &Step,
+        chunk: &[Pegs],
+        first: usize,
+    ) -> Jumps {
+        let mut classes = Vec::new();
+        let mut out = Jumps {
+            first,
+            factors: Vec::with_capacity(chunk.len()),
+            ends: vec![0],
+            children: Vec::new(),
+            weights: Vec::new(),
+        };
+        let (mut legal, mut weights) = (Vec::new(), Vec::new());
+        for &class in chunk {
+            legal.clear();
+            children_of.each(game.moves, game.group, class, |j, child, _| {
+                legal.push(j);
+                classes.push(child);
+            });
+            let total = weighed(game, mode, &legal, &mut weights);
+            out.factors.push(match legal.is_empty() {
+                true => STUCK,
+                false => step.totals.binary_search(&total).expect("every total has its factor") as u32,
+            });
+            out.weights.extend_from_slice(&weights[..legal.len()]);
+            out.ends.push(classes.len() as u32);
+        }
+        // Each child's index, its slot asked for ahead: the look-ups are scattered.
+        out.children = (0..classes.len())
+            .map(|e| {
+                if let Some(&ahead) = classes.get(e + AHEAD) {
+                    step.slots.prefetch(ahead);
+                }
+                step.slots.find(classes[e]).expect("every child of a reached class is reached").1
+            })
+            .collect();
+        out
+    }
+}
+
+/// The distinct move totals of the classes with a jump.
+fn totals(game: &Game<'_>, mode: Mode, classes: &[Pegs]) -> BTreeSet<u64> {
+    classes
+        .par_chunks(CHUNK)
+        .map(|chunk| {
+            let (mut legal, mut weights, mut seen) = (Vec::new(), Vec::new(), BTreeSet::new());
+            for &class in chunk {
+                legal.clear();
+                legal.extend(game.moves.legal(class));
+                if !legal.is_empty() {
+                    seen.insert(weighed(game, mode, &legal, &mut weights));
+                }
+            }
+            seen
+        })
+        .reduce(BTreeSet::new, |mut a, b| {
+            a.extend(b);
+            a
+        })
+}
+
+/// Limbs wide enough for every numerator of the layer after `layer` (over `denominator`): a
+/// probability never passes one, so its numerator never passes the denominator; a number of
+/// games grows by less than 32 bits a layer (a class gathers the counts of at most the
+/// group's order times the board's jumps parents, each jump counting once).
+fn next_width(mode: Mode, denominator: &Integer, layer: &Masses) -> usize {
+    match mode {
+        Mode::Probability => limbs_for(denominator.significant_bits()),
+        Mode::Paths => {
+            let bits = layer
+                .rows
+                .par_iter()
+                .flat_map_iter(|rows| rows.chunks(layer.width))
+                .map(|row| {
+                    row.iter()
+                        .rposition(|&l| l != 0)
+                        .map_or(0, |top| 64 * top as u32 + 64 - row[top].leading_zeros())
+                })
+                .max()
+                .unwrap_or(0);
+            limbs_for(bits + 32)
+        }
+    }
+}
