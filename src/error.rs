@@ -7,9 +7,12 @@ use thiserror::Error;
 
 #[derive(Debug, Error)]
 pub enum Error {
-    #[error("unknown board {board:?}; built-in boards: {known} (or a path to a board file)")]
+    #[error(
+        "unknown board {}; built-in boards: {known} (or a path to a board file)",
+        crate::render::number::quoted(board)
+    )]
     UnknownBoard { board: String, known: String },
-    #[error("board {board} has no hole {hole:?}; its holes are {holes}")]
+    #[error("board {board} has no hole {}; its holes are {holes}", crate::render::number::quoted(hole))]
     UnknownHole { board: String, hole: String, holes: String },
     #[error("board {board} is not usable: {why}")]
     BadBoard { board: String, why: String },

@@ -371,4 +371,49 @@ fn bad_models_and_questions_get_one_line() {
     fails_with(&["game", "chutes-and-ladders", "--players", "5"], "a game has 2 to 4 players, not 5");
     fails_with(&["export", "--race"], "say where to write the chain");
     fails_with(&["export", "--drn", dir.join("no/such/x.drn").to_str().unwrap(), "--race"], "no directory");
+    // What a message quotes of a file is cut short: a 1 MB line of garbage and a probability of
+    // 10,001 digits were echoed whole, in one line of a megabyte.
+    let long = dir.join("long.tra");
+    std::fs::write(&long, format!("3 3\n0 1 1\n{}\n", "x".repeat(1_000_000))).unwrap();
+    fails_with(
+        &["chain", long.to_str().unwrap()],
+        &format!(
+            "line 3: expected `FROM TO PROBABILITY`, found {:?}... (1000000 characters)",
+            "x".repeat(40)
+        ),
+    );
+    let huge = dir.join("huge.tra");
+    std::fs::write(&huge, "2 2\n0 1 1e10000\n1 1 1\n").unwrap();
+    fails_with(
+        &["chain", huge.to_str().unwrap()],
+        &format!(
+            "line 2: probability 1{}... (10001 characters) out of state 0 is not in (0, 1]",
+            "0".repeat(39)
+        ),
+    );
+    fails_with(
+        &["exact", "--start", &"Q".repeat(100_000)],
+        &format!("has no hole {:?}... (100000 characters);", "Q".repeat(40)),
+    );
+    // --drn naming one of --prism's files: the DRN file was silently overwritten by the .tra.
+    let prefix = dir.join("clash");
+    let prefix = prefix.to_str().unwrap();
+    for drn in [format!("{prefix}.tra"), format!("{prefix}.lab")] {
+        fails_with(
+            &["export", "--game", "craps", "--drn", &drn, "--prism", prefix],
+            &format!("--drn {drn} is also a file --prism {prefix} may write: give them different names"),
+        );
+        assert!(!std::path::Path::new(&drn).exists());
+    }
+    // The files --prism checks are those it writes: PREFIX.tra, whatever PREFIX ends in.
+    std::fs::create_dir_all(dir.join("m.tra")).unwrap();
+    std::fs::create_dir_all(dir.join("m.v2.tra")).unwrap();
+    let written = dir.join("m.v1");
+    pegchain().args(["export", "--game", "craps", "--prism", written.to_str().unwrap()]).assert().success();
+    assert!(dir.join("m.v1.tra").is_file());
+    let blocked = dir.join("m.v2");
+    fails_with(
+        &["export", "--game", "craps", "--prism", blocked.to_str().unwrap()],
+        "m.v2.tra: a directory, not a file name",
+    );
 }

@@ -121,9 +121,15 @@ fn two_players_of_a_small_board_win_in_proportions_that_add_to_one() {
     // chance; its partial sums rise to it and never pass it.
     let single = board::one_player(&rules).unwrap();
     let finish = label_set(&single, "finish");
-    let d =
-        pegchain::engine::explicit::questions::steps_distribution(&single, &finish, 60, &[0], &Cancel::new())
-            .unwrap();
+    let d = pegchain::engine::explicit::questions::steps_distribution(
+        &single,
+        &finish,
+        60,
+        &[0],
+        None,
+        &Cancel::new(),
+    )
+    .unwrap();
     let cdf = &d[0];
     let partial: Rational =
         (1..cdf.len()).map(|k| Rational::from(&cdf[k] - &cdf[k - 1]) * (q(1, 1) - &cdf[k - 1])).sum();
@@ -252,12 +258,8 @@ fn simulated_steps_agree_with_the_exact_mean_and_variance_over_the_initial_state
     let simulation = Simulation { runs: 1_000_000, seed: 3, threads: 0, max_steps: 1_000_000 };
     let question = Question {
         target: Some(Target::Label("stable".into())),
-        reward: None,
-        distribution: None,
-        visits: false,
-        ends: false,
         simulation: Some(simulation),
-        race: None,
+        ..Question::default()
     };
     let report = analyse(&game.chain, &question, &Cancel::new()).unwrap();
     let e = report.estimate.unwrap();

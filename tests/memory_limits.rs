@@ -50,3 +50,70 @@ fn a_board_that_fits_the_limit_is_answered() {
     let out = under_address_limit(400_000_000, &["exact", "--board", "triangle5", "--start", "A"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
 }
+
+/// A one-line refusal of `pegchain ARGS` under an address-space limit of `bytes`.
+fn refused_under(bytes: u64, args: &[&str], words: &str) {
+    let out = under_address_limit(bytes, args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(out.stdout.is_empty());
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains(words), "{stderr}");
+}
+
+/// A cycle's component of 17,496 states (three players on a 20-square board with a chute)
+/// needs a 2.45 GB matrix: under a 2 GB limit that aborted with "memory allocation of
+/// 2448880128 bytes failed" and a backtrace; the allocator's refusal is now the user's.
+#[test]
+fn a_component_too_large_for_the_address_space_is_refused_not_aborted() {
+    let dir = std::env::temp_dir().join(format!("pegchain-limits-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let rules = dir.join("chute.txt");
+    std::fs::write(&rules, "squares 20\nspinner 1-6\nchute 19 1\n").unwrap();
+    let rules = rules.to_str().unwrap();
+    refused_under(
+        2_000_000_000,
+        &["game", "board", "--rules", rules, "--players", "3"],
+        "too large to solve exactly in this memory: 17,496 states all reach one another (one strongly \
+         connected component), whose factorization needs 2.45 GB, and the allocator refused it",
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The distribution of steps holds numbers that grow with every step (memory as the square of
+/// the steps): 25,000 steps of a four-state cycle under a 300 MB limit aborted in GMP
+/// ("Cannot allocate memory"); they are refused, projected from the first steps, and
+/// 10,000 steps (about 150 MB with their JSON) are answered.
+#[test]
+fn a_distribution_of_steps_past_the_budget_is_refused_early() {
+    let dir = std::env::temp_dir().join(format!("pegchain-steps-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let model = dir.join("cycle.tra");
+    std::fs::write(&model, "4 6\n0 1 1/2\n0 2 1/2\n1 3 1\n3 1 1\n2 2 1/3\n2 0 2/3\n").unwrap();
+    let model = model.to_str().unwrap();
+    let asked = |steps: &str| {
+        ["chain", model, "--target-states", "3", "--distribution", steps, "--json"].map(str::to_string)
+    };
+    for steps in ["25000", "1000000"] {
+        let args = asked(steps);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        refused_under(
+            300_000_000,
+            &args,
+            &format!(
+                "the distribution of {} steps does not fit the memory budget of 240 MB",
+                if steps == "25000" { "25,000" } else { "1,000,000" }
+            ),
+        );
+    }
+    let args = asked("10000");
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let out = under_address_limit(300_000_000, &args);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let steps = &v["target"]["distribution"]["steps"];
+    assert_eq!(steps.as_array().unwrap().len(), 10_001);
+    // P(T = 2): the walk goes 0 -> 1 -> 3 with probability 1/2.
+    assert_eq!(steps[2]["probability"]["fraction"], "1/2");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -7,6 +7,22 @@
 
 use thiserror::Error;
 
+/// The first 40 characters of `text` and how many it has, if it has more: what a message
+/// shows of a number of 10,000 digits or a line of garbage, to stay one readable line.
+pub fn long_text(text: &str) -> Option<(&str, usize)> {
+    const SHOWN: usize = 40;
+    let (cut, _) = text.char_indices().nth(SHOWN)?;
+    Some((&text[..cut], text.chars().count()))
+}
+
+/// `text`, or its start and length if it is long (see [`long_text`]).
+pub fn shortened(text: &str) -> String {
+    match long_text(text) {
+        Some((start, chars)) => format!("{start}... ({chars} characters)"),
+        None => text.to_string(),
+    }
+}
+
 /// The most states a layer may hold: parents are stored as `u32` indices.
 pub const MAX_LAYER_STATES: u64 = u32::MAX as u64;
 

@@ -39,6 +39,9 @@ pub struct Question {
     pub reward: Option<String>,
     /// P(T = k) and P(T <= k) for k up to this bound.
     pub distribution: Option<u32>,
+    /// The bytes the distribution of steps may hold (its numbers grow with every step); none
+    /// for no limit.
+    pub memory_budget: Option<u64>,
     /// The expected visits to each transient state from the first initial state.
     pub visits: bool,
     /// Where the chain ends, even when a target is given.
@@ -233,7 +236,14 @@ pub fn analyse(chain: &ExplicitChain, question: &Question, cancel: &Cancel) -> R
     let ends_needed = ends_wanted || question.visits;
     let ends = if ends_needed { Some(questions::ends(chain, cancel).map_err(unsolved)?) } else { None };
     if let Some(target) = &target {
-        report.target = Some(target_answer(chain, target, name, reward, question.distribution, cancel)?);
+        report.target = Some(target_answer(
+            chain,
+            target,
+            name,
+            reward,
+            (question.distribution, question.memory_budget),
+            cancel,
+        )?);
         if let (Some(sim), Some(weighted)) = (question.simulation, &weighted) {
             let t = report.target.as_ref().expect("just set");
             let walks =
@@ -299,6 +309,12 @@ fn unsolved(e: SolveError) -> Error {
             grouped(crate::engine::explicit::linear::MAX_COMPONENT_STATES),
             crate::render::number::bytes(bytes)
         )),
+        SolveError::OutOfMemory { states, bytes, step: None } => Error::Invalid(format!(
+            "too large to solve exactly in this memory: {} states all reach one another (one strongly connected \
+             component), whose factorization needs {}, and the allocator refused it",
+            grouped(states),
+            crate::render::number::bytes(bytes)
+        )),
         e => Error::Invalid(format!("cannot solve this chain exactly: {e}")),
     }
 }
@@ -344,7 +360,7 @@ fn target_answer(
     target: &[bool],
     name: String,
     reward: Option<(String, Vec<Rational>)>,
-    bound: Option<u32>,
+    (bound, memory_budget): (Option<u32>, Option<u64>),
     cancel: &Cancel,
 ) -> Result<TargetAnswer, Error> {
     let reach = questions::reach_probability(chain, target, cancel).map_err(unsolved)?;
@@ -370,7 +386,7 @@ fn target_answer(
         let summary = Summary::of(initial.iter().map(|a| a.reward.as_ref().and_then(|r| r.as_ref())));
         (name, summary)
     });
-    let distribution = bound.map(|k| distribution(chain, target, k, cancel)).transpose()?;
+    let distribution = bound.map(|k| distribution(chain, target, k, memory_budget, cancel)).transpose()?;
     let target_states = target.iter().filter(|t| **t).count();
     Ok(TargetAnswer {
         name,
@@ -400,10 +416,21 @@ fn distribution(
     chain: &ExplicitChain,
     target: &[bool],
     bound: u32,
+    budget: Option<u64>,
     cancel: &Cancel,
 ) -> Result<Distribution, Error> {
-    let per_state =
-        questions::steps_distribution(chain, target, bound, chain.initial(), cancel).map_err(unsolved)?;
+    let per_state = questions::steps_distribution(chain, target, bound, chain.initial(), budget, cancel)
+        .map_err(|e| match e {
+            SolveError::OutOfMemory { bytes, step: Some(step), .. } => Error::Invalid(format!(
+                "the distribution of {} steps does not fit the memory budget of {}: its exact numbers grow with \
+                 every step, and at step {} it was projected to need {}; ask --distribution for fewer steps",
+                grouped(bound as usize),
+                crate::render::number::bytes(budget.unwrap_or_default()),
+                grouped(step as usize),
+                crate::render::number::bytes(bytes)
+            )),
+            e => unsolved(e),
+        })?;
     let count = per_state.len() as u32;
     let cumulative: Vec<Rational> =
         (0..=bound as usize).map(|k| per_state.iter().map(|d| &d[k]).sum::<Rational>() / count).collect();

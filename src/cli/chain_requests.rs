@@ -58,6 +58,7 @@ impl QuestionArgs {
             target,
             reward,
             distribution: self.distribution,
+            memory_budget: super::limits::read(None).budget().map(|b| b.bytes),
             visits: self.visits,
             ends,
             simulation,
@@ -267,6 +268,16 @@ pub struct ExportRequest {
 /// Peg-solitaire positions written out at most.
 pub const MAX_EXPORT_STATES: u64 = 20_000_000;
 
+/// The extensions of PRISM's explicit files, in the order `export` writes them.
+pub const PRISM_FILES: [&str; 4] = ["tra", "lab", "srew", "trew"];
+
+/// The PRISM file `PREFIX.ext` (the extension added, never replacing one the prefix has).
+pub fn prism_file(prefix: &std::path::Path, ext: &str) -> PathBuf {
+    let mut path = prefix.as_os_str().to_owned();
+    path.push(format!(".{ext}"));
+    PathBuf::from(path)
+}
+
 impl ExportArgs {
     pub fn validate(&self) -> Result<ExportRequest, Error> {
         if self.drn.is_none() && self.prism.is_none() {
@@ -278,7 +289,18 @@ impl ExportArgs {
             check_file_target("--drn", f)?;
         }
         if let Some(prefix) = &self.prism {
-            check_file_target("--prism", &prefix.with_extension("tra"))?;
+            for ext in PRISM_FILES {
+                let file = prism_file(prefix, ext);
+                check_file_target("--prism", &file)?;
+                let same = |drn: &PathBuf| std::path::absolute(drn).ok() == std::path::absolute(&file).ok();
+                if let Some(drn) = self.drn.as_ref().filter(|drn| same(drn)) {
+                    return Err(Error::Invalid(format!(
+                        "--drn {} is also a file --prism {} may write: give them different names",
+                        drn.display(),
+                        prefix.display()
+                    )));
+                }
+            }
         }
         let (what, chain, reward) = if let Some(name) = &self.game {
             let game = self.settings.build(name, true)?;

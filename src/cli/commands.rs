@@ -346,15 +346,10 @@ pub fn export(args: super::args::ExportArgs) -> Answer {
     if let Some(prefix) = &req.prism {
         let written =
             prism::write_prism_until(&req.chain, req.reward.as_deref(), &stop).ok_or_else(stopped)?;
-        let with = |ext: &str| {
-            let mut p = prefix.clone().into_os_string();
-            p.push(format!(".{ext}"));
-            std::path::PathBuf::from(p)
-        };
-        files.push((with("tra"), written.tra.into_bytes()));
-        for (ext, text) in [("lab", written.lab), ("srew", written.srew), ("trew", written.trew)] {
+        let texts = [Some(written.tra), written.lab, written.srew, written.trew];
+        for (ext, text) in super::chain_requests::PRISM_FILES.into_iter().zip(texts) {
             if let Some(text) = text {
-                files.push((with(ext), text.into_bytes()));
+                files.push((super::chain_requests::prism_file(prefix, ext), text.into_bytes()));
             }
         }
     }

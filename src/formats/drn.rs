@@ -7,7 +7,9 @@
 
 use super::number::parse;
 use super::{FormatError, check_size};
+use crate::engine::error::shortened;
 use crate::engine::explicit::{Builder, ExplicitChain};
+use crate::render::number::quoted;
 use rug::Rational;
 use std::fmt::Write;
 
@@ -122,9 +124,9 @@ pub fn parse_drn_until(
             let to: u64 = to
                 .trim()
                 .parse()
-                .map_err(|_| FormatError::at(n, format!("not a state number: {:?}", to.trim())))?;
+                .map_err(|_| FormatError::at(n, format!("not a state number: {}", quoted(to.trim()))))?;
             let p = parse(p.trim())
-                .ok_or_else(|| FormatError::at(n, format!("not a probability: {:?}", p.trim())))?;
+                .ok_or_else(|| FormatError::at(n, format!("not a probability: {}", quoted(p.trim()))))?;
             if to >= states {
                 return Err(FormatError::at(
                     n,
@@ -134,14 +136,17 @@ pub fn parse_drn_until(
             if p <= 0 || p > 1 {
                 return Err(FormatError::at(
                     n,
-                    format!("probability {p} out of state {state} is not in (0, 1]"),
+                    format!(
+                        "probability {} out of state {state} is not in (0, 1]",
+                        shortened(&p.to_string())
+                    ),
                 ));
             }
             row.push((to, p));
         } else {
             return Err(FormatError::at(
                 n,
-                format!("expected `state`, `action` or `TARGET : PROBABILITY`, found {t:?}"),
+                format!("expected `state`, `action` or `TARGET : PROBABILITY`, found {}", quoted(t)),
             ));
         }
     }
@@ -158,7 +163,12 @@ fn not_a_dtmc(kind: &str) -> String {
         "CTMC" => "a CTMC",
         "MA" => "a Markov automaton",
         "POMDP" => "a POMDP",
-        _ => return format!("model type {kind:?}: only discrete-time Markov chains (@type: DTMC) are read"),
+        _ => {
+            return format!(
+                "model type {}: only discrete-time Markov chains (@type: DTMC) are read",
+                quoted(kind)
+            );
+        }
     };
     format!("{what}, not a DTMC: only discrete-time Markov chains are read")
 }
@@ -176,7 +186,10 @@ struct Header {
 impl Header {
     fn value(&mut self, n: usize, line: &str) -> Result<(), FormatError> {
         let Some((_, section)) = self.expect.take() else {
-            return Err(FormatError::at(n, format!("expected a section such as @type, found {line:?}")));
+            return Err(FormatError::at(
+                n,
+                format!("expected a section such as @type, found {}", quoted(line)),
+            ));
         };
         match section.as_str() {
             "@parameters" | "@placeholders" => Err(FormatError::at(
@@ -189,7 +202,8 @@ impl Header {
             }
             "@nr_states" => {
                 self.states = Some(
-                    line.parse().map_err(|_| FormatError::at(n, format!("not a state count: {line:?}")))?,
+                    line.parse()
+                        .map_err(|_| FormatError::at(n, format!("not a state count: {}", quoted(line))))?,
                 );
                 Ok(())
             }
@@ -202,7 +216,8 @@ impl Header {
 fn state_line(n: usize, rest: &str, rewards: usize) -> Result<(u64, Vec<Rational>, Vec<&str>), FormatError> {
     let rest = rest.trim();
     let (id, mut rest) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
-    let state: u64 = id.parse().map_err(|_| FormatError::at(n, format!("not a state number: {id:?}")))?;
+    let state: u64 =
+        id.parse().map_err(|_| FormatError::at(n, format!("not a state number: {}", quoted(id))))?;
     rest = rest.trim_start();
     if rest.starts_with('{') {
         let end = rest.find('}').ok_or_else(|| FormatError::at(n, "a valuation `{` without its `}`"))?;
@@ -241,7 +256,7 @@ fn reward_list(n: usize, list: &str, rewards: usize) -> Result<Vec<Rational>, Fo
     }
     values
         .iter()
-        .map(|v| parse(v).ok_or_else(|| FormatError::at(n, format!("not a reward value: {v:?}"))))
+        .map(|v| parse(v).ok_or_else(|| FormatError::at(n, format!("not a reward value: {}", quoted(v)))))
         .collect()
 }
 

@@ -6,7 +6,9 @@
 
 use super::number::parse;
 use super::{FormatError, check_size};
+use crate::engine::error::shortened;
 use crate::engine::explicit::{Builder, ExplicitChain};
+use crate::render::number::quoted;
 use rug::Rational;
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -71,7 +73,7 @@ pub fn parse_prism_until(
         if p <= 0 || p > 1 {
             return Err(at(Part::Tra)(FormatError::at(
                 line,
-                format!("probability {p} out of state {from} is not in (0, 1]"),
+                format!("probability {} out of state {from} is not in (0, 1]", shortened(&p.to_string())),
             )));
         }
         b.transition(from, to, p).map_err(|e| at(Part::Tra)(FormatError::at(line, e.to_string())))?;
@@ -84,7 +86,7 @@ pub fn parse_prism_until(
         b.declare_reward(reward_name);
     }
     if let Some(srew) = &files.srew {
-        for (state, value, line) in state_rewards(srew).map_err(at(Part::Srew))? {
+        for (state, value, line) in state_rewards(srew, states).map_err(at(Part::Srew))? {
             b.state_reward(reward_name, state, value)
                 .map_err(|e| at(Part::Srew)(FormatError::at(line, e.to_string())))?;
         }
@@ -115,7 +117,7 @@ fn transitions(text: &str, columns: usize, what: &str, cancel: &crate::Cancel) -
         if k == 0 && fields.len() == 2 {
             let states: u64 = fields[0]
                 .parse()
-                .map_err(|_| FormatError::at(n, format!("not a state count: {:?}", fields[0])))?;
+                .map_err(|_| FormatError::at(n, format!("not a state count: {}", quoted(fields[0]))))?;
             declared = Some(states);
             continue;
         }
@@ -123,17 +125,25 @@ fn transitions(text: &str, columns: usize, what: &str, cancel: &crate::Cancel) -
             return Err(FormatError::at(n, "four columns (FROM CHOICE TO VALUE): an MDP, not a DTMC"));
         }
         if fields.len() != columns {
-            return Err(FormatError::at(n, format!("expected `FROM TO {what}`, found {line:?}")));
+            return Err(FormatError::at(n, format!("expected `FROM TO {what}`, found {}", quoted(line))));
         }
-        let state =
-            |s: &str| s.parse::<u64>().map_err(|_| FormatError::at(n, format!("not a state number: {s:?}")));
+        let state = |s: &str| {
+            s.parse::<u64>().map_err(|_| FormatError::at(n, format!("not a state number: {}", quoted(s))))
+        };
         let (from, to) = (state(fields[0])?, state(fields[1])?);
-        let value =
-            parse(fields[2]).ok_or_else(|| FormatError::at(n, format!("not a number: {:?}", fields[2])))?;
+        let value = parse(fields[2])
+            .ok_or_else(|| FormatError::at(n, format!("not a number: {}", quoted(fields[2]))))?;
         if let Some(states) = declared.filter(|&s| from >= s || to >= s) {
             return Err(FormatError::at(
                 n,
                 format!("state {} past the {states} states of the header", from.max(to)),
+            ));
+        }
+        let most = crate::engine::explicit::chain::MAX_STATES;
+        if from.max(to) >= most {
+            return Err(FormatError::at(
+                n,
+                format!("state {} past the {most} states a chain may have", from.max(to)),
             ));
         }
         max_state = max_state.max(from).max(to);
@@ -154,7 +164,7 @@ fn labels(text: &str, b: &mut Builder) -> Result<(), FormatError> {
         let (index, name) = item
             .split_once('=')
             .and_then(|(i, name)| Some((i.parse::<u32>().ok()?, name.strip_prefix('"')?.strip_suffix('"')?)))
-            .ok_or_else(|| FormatError::at(n, format!("expected INDEX=\"NAME\", found {item:?}")))?;
+            .ok_or_else(|| FormatError::at(n, format!("expected INDEX=\"NAME\", found {}", quoted(item))))?;
         b.declare_label(name);
         names.insert(index, name.to_string());
     }
@@ -162,11 +172,11 @@ fn labels(text: &str, b: &mut Builder) -> Result<(), FormatError> {
     for (n, line) in lines {
         let (state, rest) = line
             .split_once(':')
-            .ok_or_else(|| FormatError::at(n, format!("expected `STATE: LABELS`, found {line:?}")))?;
+            .ok_or_else(|| FormatError::at(n, format!("expected `STATE: LABELS`, found {}", quoted(line))))?;
         let state: u64 = state
             .trim()
             .parse()
-            .map_err(|_| FormatError::at(n, format!("not a state number: {:?}", state.trim())))?;
+            .map_err(|_| FormatError::at(n, format!("not a state number: {}", quoted(state.trim()))))?;
         for index in rest.split_whitespace() {
             let name = index.parse::<u32>().ok().and_then(|i| names.get(&i)).ok_or_else(|| {
                 FormatError::at(n, format!("label {index} is not declared on the first line"))
@@ -184,15 +194,15 @@ fn labels(text: &str, b: &mut Builder) -> Result<(), FormatError> {
     Ok(())
 }
 
-/// `STATE VALUE` lines after the header `STATES COUNT`.
-fn state_rewards(text: &str) -> Result<Vec<(u64, Rational, usize)>, FormatError> {
+/// `STATE VALUE` lines after the header `STATES COUNT`, which may be absent: the first line
+/// is the header when its first number is the chain's number of `states` (no entry can name
+/// that state, the last being `states - 1`).
+fn state_rewards(text: &str, states: u64) -> Result<Vec<(u64, Rational, usize)>, FormatError> {
     let lines: Vec<(usize, &str)> = content(text).collect();
-    // The header has the same two columns as an entry: it is the first line when the count
-    // it gives matches the lines after it.
     let skip = match lines.first() {
         Some((_, first)) => {
-            let count = first.split_whitespace().nth(1).and_then(|c| c.parse::<usize>().ok());
-            usize::from(count == Some(lines.len() - 1))
+            let fields: Vec<&str> = first.split_whitespace().collect();
+            usize::from(fields.len() == 2 && fields[0].parse::<u64>().ok() == Some(states))
         }
         None => 0,
     };
@@ -201,13 +211,13 @@ fn state_rewards(text: &str) -> Result<Vec<(u64, Rational, usize)>, FormatError>
         .map(|&(n, line)| {
             let fields: Vec<&str> = line.split_whitespace().collect();
             if fields.len() != 2 {
-                return Err(FormatError::at(n, format!("expected `STATE REWARD`, found {line:?}")));
+                return Err(FormatError::at(n, format!("expected `STATE REWARD`, found {}", quoted(line))));
             }
             let state = fields[0]
                 .parse()
-                .map_err(|_| FormatError::at(n, format!("not a state number: {:?}", fields[0])))?;
+                .map_err(|_| FormatError::at(n, format!("not a state number: {}", quoted(fields[0]))))?;
             let value = parse(fields[1])
-                .ok_or_else(|| FormatError::at(n, format!("not a number: {:?}", fields[1])))?;
+                .ok_or_else(|| FormatError::at(n, format!("not a number: {}", quoted(fields[1]))))?;
             Ok((state, value, n))
         })
         .collect()
@@ -332,6 +342,23 @@ mod tests {
         assert_eq!(parse_prism(&write_prism(&chain, Some("cost")), "cost", None).unwrap(), chain);
     }
 
+    /// A .srew file without its header keeps every entry, even one whose reward equals the
+    /// number of lines after it: only the chain's number of states starts a header.
+    #[test]
+    fn state_rewards_without_a_header_keep_their_first_line() {
+        let walk = |srew: &str| PrismFiles {
+            tra: "3 4\n0 1 1\n1 1 1/2\n1 2 1/2\n2 2 1\n".into(),
+            lab: Some("0=\"init\" 1=\"goal\"\n0: 0\n2: 1\n".into()),
+            srew: Some(srew.into()),
+            trew: None,
+        };
+        for srew in ["0 2\n1 5\n2 9\n", "3 3\n0 2\n1 5\n2 9\n", "3 2\n0 2\n1 5\n"] {
+            let chain = parse_prism(&walk(srew), "r", None).unwrap();
+            let rewards = chain.step_reward("r").unwrap();
+            assert_eq!(rewards[..2], [Rational::from(2), Rational::from(5)], "{srew:?}");
+        }
+    }
+
     #[test]
     fn bad_files_are_named_by_part_and_line() {
         let lab = Some("0=\"init\"\n0: 0\n");
@@ -342,6 +369,11 @@ mod tests {
                 "line 1: four columns (FROM CHOICE TO VALUE): an MDP, not a DTMC",
             ),
             (files("2 2\n0 1 x\n", lab), Part::Tra, "line 2: not a number: \"x\""),
+            (
+                files("0 18446744073709551615 1\n", lab),
+                Part::Tra,
+                "line 1: state 18446744073709551615 past the 4294967295 states a chain may have",
+            ),
             (files("2 2\n0 5 1\n", lab), Part::Tra, "line 2: state 5 past the 2 states of the header"),
             (
                 files("2 2\n0 1 1/2\n1 1 1\n", lab),
@@ -362,6 +394,21 @@ mod tests {
                 files("2 2\n0 1 1\n1 1 1\n", Some("0=\"init\" 1=\"x\"\n1: 1\n")),
                 Part::Lab,
                 "no state is labelled init",
+            ),
+            (
+                files("2 2\n0 1 1\n1 1 1\n", Some("0=\"init\"\n0: 0\n5: 0\n")),
+                Part::Lab,
+                "line 3: there is no state 5: the chain has 2 states, 0 to 1",
+            ),
+            (
+                PrismFiles { trew: Some("2 1\n1 0 5\n".into()), ..files("2 2\n0 1 1\n1 1 1\n", lab) },
+                Part::Trew,
+                "line 2: there is no transition from state 1 to state 0",
+            ),
+            (
+                PrismFiles { srew: Some("7 1\n".into()), ..files("2 2\n0 1 1\n1 1 1\n", lab) },
+                Part::Srew,
+                "line 1: there is no state 7: the chain has 2 states, 0 to 1",
             ),
         ];
         for (f, part, message) in cases {

@@ -322,6 +322,15 @@ pub fn fixed_places(value: &Rational, places: u32, up: bool) -> String {
     format!("{whole}.{fraction}")
 }
 
+/// `text` quoted as in a message (`{:?}`), or its start quoted and its length if it is long
+/// (see [`crate::engine::error::long_text`]).
+pub fn quoted(text: &str) -> String {
+    match crate::engine::error::long_text(text) {
+        Some((start, chars)) => format!("{start:?}... ({chars} characters)"),
+        None => format!("{text:?}"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -19,8 +19,10 @@ pub enum ChainError {
     DuplicateState { state: u64 },
     #[error("state {state} has no transitions")]
     NoTransitions { state: u64 },
-    #[error("a transition leads to state {to}, but the chain has {states} states")]
-    NoSuchState { to: u64, states: u64 },
+    #[error("there is no state {state}: the chain has {states} states, 0 to {last}", last = .states - 1)]
+    NoSuchState { state: u64, states: u64 },
+    #[error("there is no transition from state {from} to state {to}")]
+    NoSuchTransition { from: u64, to: u64 },
     #[error("a transition out of state {state} has probability {probability}, not in (0, 1]")]
     BadProbability { state: u64, probability: String },
     #[error("the probabilities out of state {state} add up to {sum}, not exactly 1")]
@@ -172,7 +174,7 @@ impl Builder {
 
     fn check(&self, state: u64) -> Result<u32, ChainError> {
         if state >= self.states {
-            return Err(ChainError::NoSuchState { to: state, states: self.states });
+            return Err(ChainError::NoSuchState { state, states: self.states });
         }
         Ok(state as u32)
     }
@@ -183,7 +185,7 @@ impl Builder {
         if probability <= 0 || probability > 1 {
             return Err(ChainError::BadProbability {
                 state: from as u64,
-                probability: probability.to_string(),
+                probability: crate::error::shortened(&probability.to_string()),
             });
         }
         self.rows[from as usize].get_or_insert_with(Vec::new).push((to, probability));
@@ -236,7 +238,8 @@ impl Builder {
         Ok(())
     }
 
-    /// Adds `value` to what the transition `from` -> `to` earns under reward structure `name`.
+    /// Adds `value` to what the transition `from` -> `to` earns under reward structure `name`;
+    /// a transition not added before is refused.
     pub fn transition_reward(
         &mut self,
         name: &str,
@@ -245,6 +248,10 @@ impl Builder {
         value: Rational,
     ) -> Result<(), ChainError> {
         let key = (self.check(from)?, self.check(to)?);
+        let row = self.rows[key.0 as usize].as_deref().unwrap_or_default();
+        if !row.iter().any(|&(t, _)| t == key.1) {
+            return Err(ChainError::NoSuchTransition { from, to });
+        }
         *self.rewards.entry(name.to_string()).or_default().transition.entry(key).or_default() += value;
         Ok(())
     }
@@ -292,7 +299,10 @@ impl Builder {
                 }
             }
             if sum != 1 {
-                return Err(ChainError::RowSum { state: s as u64, sum: sum.to_string() });
+                return Err(ChainError::RowSum {
+                    state: s as u64,
+                    sum: crate::error::shortened(&sum.to_string()),
+                });
             }
             offsets.push(to.len());
         }
@@ -323,7 +333,7 @@ impl Builder {
                 for ((from, target), v) in rows.transition {
                     let range = offsets[from as usize]..offsets[from as usize + 1];
                     let Ok(i) = to[range.clone()].binary_search(&target) else {
-                        return Err(ChainError::NoSuchState { to: target as u64, states: n as u64 });
+                        return Err(ChainError::NoSuchTransition { from: from as u64, to: target as u64 });
                     };
                     r.transition[range.start + i] = v;
                 }
@@ -387,7 +397,7 @@ mod tests {
         b.initial(0).unwrap();
         assert_eq!(b.finish(), Err(ChainError::NoTransitions { state: 0 }));
         let mut b = Builder::new(2).unwrap();
-        assert_eq!(b.transition(0, 5, q(1, 2)), Err(ChainError::NoSuchState { to: 5, states: 2 }));
+        assert_eq!(b.transition(0, 5, q(1, 2)), Err(ChainError::NoSuchState { state: 5, states: 2 }));
         assert!(matches!(b.transition(0, 1, q(-1, 2)), Err(ChainError::BadProbability { .. })));
         assert!(matches!(b.transition(0, 1, q(3, 2)), Err(ChainError::BadProbability { .. })));
     }

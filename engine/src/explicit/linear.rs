@@ -90,6 +90,10 @@ pub enum SolveError {
         limit = MAX_COMPONENT_STATES
     )]
     ComponentTooLarge { states: usize, bytes: u64 },
+    /// The memory a step needs could not be had: a component's dense matrix from the
+    /// allocator, or (`step` given) a distribution of steps past the memory budget.
+    #[error("not enough memory: {bytes} bytes needed")]
+    OutOfMemory { states: usize, bytes: u64, step: Option<u32> },
     /// The caller's cancel token stopped the work.
     #[error("cancelled")]
     Cancelled,
@@ -241,6 +245,9 @@ fn solve_modular(
         Ok(s) => s,
         Err(modular::SolveFailure::Cancelled) => return Err(SolveError::Cancelled),
         Err(modular::SolveFailure::Singular) => return Ok(None),
+        Err(modular::SolveFailure::OutOfMemory { bytes }) => {
+            return Err(SolveError::OutOfMemory { states: m, bytes, step: None });
+        }
     };
     for (y, den) in solutions.into_iter().zip(&denominators) {
         for (i, v) in y.into_iter().enumerate() {

@@ -283,6 +283,9 @@ pub enum SolveFailure {
     Singular,
     /// The caller's cancel token stopped the work.
     Cancelled,
+    /// The dense matrix of `bytes` bytes could not be had from the allocator (an address-space
+    /// limit, say): refused, where failing to allocate would abort the process.
+    OutOfMemory { bytes: u64 },
 }
 
 /// The exact solutions of A y = b for each right-hand side `b` of `columns`: A is n x n,
@@ -295,7 +298,10 @@ pub fn solve(
     let n = a.len();
     let mut lu = None;
     for p in primes().take(20) {
-        let mut dense = vec![0f64; n * n];
+        let bytes = (n * n * std::mem::size_of::<f64>()) as u64;
+        let mut dense = Vec::new();
+        dense.try_reserve_exact(n * n).map_err(|_| SolveFailure::OutOfMemory { bytes })?;
+        dense.resize(n * n, 0f64);
         for (i, row) in a.iter().enumerate() {
             for (j, v) in row {
                 dense[i * n + *j as usize] = v.mod_u(p as u32) as f64;
