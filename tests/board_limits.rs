@@ -130,14 +130,13 @@ fn long_and_unprintable_names_are_refused() {
     names[3] = "x".repeat(16);
     let fine = triangle5_named(&dir, "fine.json", &names).display().to_string();
     assert_eq!(quickly(&["show", "--board", &fine])["board"]["holes"], 15);
-    for long in [21, 70_000] {
+    let (whole, start) = (format!("{:?}", "x".repeat(21)), format!("{:?}...", "x".repeat(40)));
+    for (long, shown) in [(21, whole), (70_000, start)] {
         names[3] = "x".repeat(long);
         let f = triangle5_named(&dir, "long.json", &names).display().to_string();
         fails_with(
             &["show", "--board", &f],
-            &format!(
-                "board file {f}: hole 3 has a name of {long} characters (\"xxxxxxxxxxxxxxxxxxxx\"...), more than 16"
-            ),
+            &format!("board file {f}: hole 3 has a name of {long} characters ({shown}), more than 16"),
         );
     }
     names[3] = "a\u{7}".into();
@@ -146,12 +145,28 @@ fn long_and_unprintable_names_are_refused() {
         &["show", "--board", &f],
         "hole 3 has the name \"a\\u{7}\"; names must be non-empty printable text",
     );
+    // A name the tool's own notation cannot give back: `.` is an empty hole in a drawn
+    // position, and a dash separates the holes of a jump (`d-b-a-b` was printed, then refused).
+    for (name, file) in [(".", "dot.json"), ("a-b", "dash.json")] {
+        names[3] = name.into();
+        let f = triangle5_named(&dir, file, &names).display().to_string();
+        fails_with(
+            &["show", "--board", &f],
+            &format!(
+                "hole 3 has the name {name:?}; names must be non-empty printable text, without spaces, commas, colons or dashes, and not \".\""
+            ),
+        );
+    }
+    let f = dir.join("dotted.txt");
+    std::fs::write(&f, "lattice: square\n. B C\n").unwrap();
+    let f = f.display().to_string();
+    fails_with(&["show", "--board", &f], "has the name \".\"");
     let f = dir.join("named.txt");
     std::fs::write(&f, format!("name: {}\nlattice: square\na b c\n", "n".repeat(100))).unwrap();
     let f = f.display().to_string();
     fails_with(
         &["show", "--board", &f],
-        "the board name \"nnnnnnnnnnnnnnnnnnnn\"... has 100 characters, more than 64",
+        &format!("the board name \"{}\"... has 100 characters, more than 64", "n".repeat(40)),
     );
 }
 

@@ -269,7 +269,8 @@ fn a_simulation_interrupted_and_resumed_prints_what_an_uninterrupted_one_does() 
         support::fails_with(&args, &format!("belongs to another run: its {what}"));
     };
     other("--seed", "4", "seed is 3, this run's is 4");
-    other("--games", "70000000", "games is 60000000, this run's is 70000000");
+    other("--games", "70000000", "number of games is 60000000, this run's is 70000000");
+    other("--start", "A", "start plan is a random hole a game, this run's is the games from each of A");
     other("--board", "triangle6", "board is triangle5, this run's is triangle6");
     other("--policy", "peg-first", "policy is uniform");
     // A checkpoint that could not be written is refused before the games.
@@ -360,17 +361,31 @@ fn an_exact_evaluation_interrupted_and_resumed_prints_what_an_uninterrupted_one_
         "belongs to another run: its symmetry is false, this run's is true",
     );
     support::fails_with(
+        &with(&["exact", "--board", "triangle6", "--start", "A,B", "--no-symmetry"], file),
+        "belongs to another run: its start is all, this run's is A,B",
+    );
+    support::fails_with(
         &with(&["count", "--board", "triangle6"], file),
         "is not a pegchain count checkpoint",
     );
-    // A damaged save is refused, never half read.
+    // A damaged save is refused, never half read: cut short, a bit flipped, a digit edited
+    // (each was resumed into a wrong answer before saves recorded a checksum of their state).
     let bytes = std::fs::read(file).unwrap();
-    let cut = dir.join("cut.checkpoint");
-    std::fs::write(&cut, &bytes[..bytes.len() - 9]).unwrap();
-    support::fails_with(
-        &[&run[..], &["--resume", cut.to_str().unwrap()]].concat(),
-        "is damaged: its saved state is not whole",
-    );
+    let mut flipped = bytes.clone();
+    *flipped.iter_mut().rev().nth(20).unwrap() ^= 1;
+    let digit = bytes.iter().rposition(|b| (b'0'..=b'8').contains(b)).unwrap();
+    let mut edited = bytes.clone();
+    edited[digit] += 1;
+    for (name, damaged) in
+        [("cut", bytes[..bytes.len() - 9].to_vec()), ("flipped", flipped), ("edited", edited)]
+    {
+        let path = dir.join(format!("{name}.checkpoint"));
+        std::fs::write(&path, &damaged).unwrap();
+        support::fails_with(
+            &[&run[..], &["--resume", path.to_str().unwrap()]].concat(),
+            "is damaged: its saved state does not match its checksum",
+        );
+    }
 }
 
 /// `count` saves and resumes the same way, with whole-number path counts.

@@ -189,6 +189,13 @@ fn bad_positions_get_one_line() {
     );
     fails_with(&["solve", "--start", "A", "--moves", "A-B-D"], "is not legal here");
     fails_with(&["solve", "--moves", "F-C-A"], "--start");
+    // Jumps given with a position are refused, not dropped, by every command that takes both.
+    for command in ["exact", "count", "ends", "simulate", "solve", "coach"] {
+        fails_with(
+            &[command, "--position", "B,C,D,E,F,G,H,I,J,K,L,M,N,O", "--moves", "F-C-A"],
+            "cannot be used with",
+        );
+    }
     fails_with(&["simulate", "--moves", "F-C-A"], "--moves plays from one start hole");
     fails_with(
         &["simulate", "--start", "A", "--moves", "F-C-A,D-E-F,F-C-A"],

@@ -83,7 +83,7 @@ pub struct CoachArgs {
     pub moves: Option<String>,
     /// The position itself: the holes holding pegs (A,B,D,...), or the board as `show`
     /// draws a position (names for pegs, `.` for empty holes)
-    #[arg(long)]
+    #[arg(long, conflicts_with_all = ["start", "moves"])]
     pub position: Option<String>,
     /// How the random player picks a jump: uniform, peg-first, hole-first
     #[arg(long, default_value = "uniform")]
@@ -482,7 +482,7 @@ pub struct SolveArgs {
     pub moves: Option<String>,
     /// The start as a position: the holes holding pegs (comma-separated), or the board as
     /// `show` draws a position (`--start-pegs` is the same)
-    #[arg(long, value_name = "HOLES", alias = "start-pegs")]
+    #[arg(long, value_name = "HOLES", alias = "start-pegs", conflicts_with_all = ["start", "moves"])]
     pub position: Option<String>,
     /// The finish: the last peg's hole, or the comma-separated holes holding pegs at the end
     /// (default: one peg left, in any hole)

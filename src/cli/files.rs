@@ -98,7 +98,9 @@ fn write_in_place(device: &Path, parts: &[&[u8]]) -> io::Result<()> {
 
 /// Writes several files as one step (the audit's three plots): every file is first written to its
 /// temporary; if any of those writes fails, all temporaries are removed and the directories are as they
-/// were. Only then is each renamed into place.
+/// were. Then the targets that are written in place (a device, a FIFO), which cannot be taken back,
+/// and if one of those fails (`/dev/full`) the temporaries are removed likewise. Only then is each
+/// temporary renamed into place.
 ///
 /// The renames themselves are not one atomic step: if one fails (rare, as each stays within its own
 /// directory), the files renamed before it stay written and the remaining temporaries are removed.
@@ -113,12 +115,12 @@ pub fn write_all_atomic(files: &[(PathBuf, Vec<u8>)]) -> io::Result<()> {
             Target::InPlace(device) => in_place.push((path, device, bytes)),
         }
     }
+    for (path, device, bytes) in in_place {
+        write_in_place(&device, &[bytes]).map_err(|e| naming(path, e))?;
+    }
     for file in staged {
         let target = file.target.clone();
         file.commit().map_err(|e| naming(&target, e))?;
-    }
-    for (path, device, bytes) in in_place {
-        write_in_place(&device, &[bytes]).map_err(|e| naming(path, e))?;
     }
     Ok(())
 }
@@ -459,6 +461,23 @@ mod tests {
         assert!(write_all_atomic(&files).is_err());
         assert_eq!(dir.names(), ["classes.svg"]);
         assert_eq!(fs::read_to_string(dir.path("classes.svg")).expect("readable"), "previous run");
+    }
+
+    /// A target written in place that fails (a link to a full device) leaves no file of the
+    /// others written: `boards --export` left a JSON naming a layout file never written.
+    #[cfg(unix)]
+    #[test]
+    fn write_all_atomic_with_a_full_device_writes_no_file() {
+        let dir = Scratch::new("allfull");
+        std::os::unix::fs::symlink("/dev/full", dir.path("layout.csv")).expect("a link");
+        let files = vec![
+            (dir.path("board.json"), b"one".to_vec()),
+            (dir.path("layout.csv"), b"two".to_vec()),
+            (dir.path("adjacency.csv"), b"three".to_vec()),
+        ];
+        let e = write_all_atomic(&files).expect_err("the device is full");
+        assert!(e.to_string().contains("layout.csv"), "{e}");
+        assert_eq!(dir.names(), ["layout.csv"]);
     }
 
     #[test]

@@ -189,14 +189,28 @@ fn check_total_games(board: &Board, config: &SimConfig) -> Result<(), Error> {
     )))
 }
 
+/// Holes by their names, comma-separated: how a checkpoint records starts and pegs, in the
+/// words its refusals show.
+fn holes_named(board: &Board, holes: impl IntoIterator<Item = u8>) -> String {
+    holes.into_iter().map(|h| board.hole_name(h)).collect::<Vec<_>>().join(",")
+}
+
 /// What fixes a simulation's answer, for its checkpoints: `--threads` does not.
 fn simulate_run(board: &Board, c: &SimConfig) -> Run {
+    use pegchain::solitaire::estimates::StartPlan;
+    let plan = match &c.starts {
+        StartPlan::Random => "a random hole a game".to_string(),
+        StartPlan::Each(holes) => {
+            format!("the games from each of {}", holes_named(board, holes.iter().copied()))
+        }
+        StartPlan::PerClass(n) => format!("{n} games a symmetry class"),
+    };
     Run::new(
         "simulate",
         board,
         vec![
-            ("games", c.games.to_string()),
-            ("start plan", format!("{:?}", c.starts)),
+            ("number of games", c.games.to_string()),
+            ("start plan", plan),
             ("policy", c.policy.to_string()),
             ("seed", c.seed.to_string()),
             ("exact values", c.exact.to_string()),
@@ -438,7 +452,11 @@ impl CountArgs {
             (false, true) => "whole group",
             (false, false) => "true",
         };
-        let mut fixed = vec![("start", format!("{starts:?}")), ("symmetry", symmetry.to_string())];
+        let start = match &starts {
+            Starts::All => "all".to_string(),
+            Starts::Holes(holes) => holes_named(&board, holes.iter().copied()),
+        };
+        let mut fixed = vec![("start", start), ("symmetry", symmetry.to_string())];
         if command == "exact" {
             fixed.push(("policy", policy.to_string()));
         }
@@ -680,8 +698,16 @@ impl SolveArgs {
         };
         // What fixes the solutions shown: the format and --show do not.
         let fixed = vec![
-            ("start", format!("{:#x}", problem.start.0)),
-            ("finish", format!("{:?}", problem.finish)),
+            ("start", format!("pegs in {}", holes_named(&board, problem.start.holes()))),
+            (
+                "finish",
+                match problem.finish {
+                    Finish::Pegs(pegs) => format!("pegs in {}", holes_named(&board, pegs.holes())),
+                    Finish::Count(n) => {
+                        format!("{} left", pegchain::render::number::plural(u64::from(n), "peg", "pegs"))
+                    }
+                },
+            ),
             ("method", method.to_string()),
             ("limit", limit.map_or("none".to_string(), |n| n.to_string())),
             ("distinct", self.distinct.to_string()),

@@ -111,13 +111,12 @@ fn build(path: &Path, name: &str, holes: Vec<Hole>, jumps: Vec<Jump>) -> Result<
     })
 }
 
-/// The start of a text too long to show whole in a one-line message.
+/// A name quoted for a one-line message, or its start if it is long: the messages that
+/// show it give its length themselves.
 fn shown(text: &str) -> String {
-    const SHOWN: usize = 20;
-    if text.chars().count() <= SHOWN {
-        format!("{text:?}")
-    } else {
-        format!("{:?}...", text.chars().take(SHOWN).collect::<String>())
+    match crate::engine::error::long_text(text) {
+        Some((start, _)) => format!("{start:?}..."),
+        None => format!("{text:?}"),
     }
 }
 
@@ -140,7 +139,8 @@ fn check_board_name(path: &Path, name: &str) -> Result<(), Error> {
 }
 
 /// Names must be usable on the command line and in a drawing: non-empty, at most
-/// `MAX_NAME_CHARS` characters, unique, printable, no spaces, commas or colons.
+/// `MAX_NAME_CHARS` characters, unique, printable, no spaces, commas, colons or dashes (a
+/// jump is written `F-C-A`), and not `.` (an empty hole in a drawn position).
 fn check_names(path: &Path, holes: &[Hole]) -> Result<(), Error> {
     for (i, h) in holes.iter().enumerate() {
         let chars = h.name.chars().count();
@@ -153,13 +153,13 @@ fn check_names(path: &Path, holes: &[Hole]) -> Result<(), Error> {
                 ),
             ));
         }
-        let bad = |c: char| c.is_whitespace() || c.is_control() || c == ',' || c == ':';
-        if h.name.is_empty() || h.name.contains(bad) {
+        let bad = |c: char| c.is_whitespace() || c.is_control() || c == ',' || c == ':' || c == '-';
+        if h.name.is_empty() || h.name == "." || h.name.contains(bad) {
             return Err(fault(
                 path,
                 format!(
                     "hole {} has the name {}; names must be non-empty printable text, without spaces, \
-                     commas or colons",
+                     commas, colons or dashes, and not \".\"",
                     i,
                     shown(&h.name)
                 ),
