@@ -53,7 +53,7 @@ fn builtin_boards() -> Vec<BoardInfo> {
 
 /// Writes the board files (all or none) and says which.
 fn export_board(req: &ExportRequest) -> Result<ExportView, Failure> {
-    let rendered = files::render(&req.board, req.format)?;
+    let rendered = files::render(&req.board, &req.puzzle, req.format)?;
     let files: Vec<_> =
         rendered.into_iter().map(|(name, text)| (req.dir.join(name), text.into_bytes())).collect();
     output::write_files_in(&req.dir, &files)?;

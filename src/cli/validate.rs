@@ -609,6 +609,8 @@ fn parse_lengths(text: &str) -> Result<RangeInclusive<u32>, Error> {
 /// A validated export request.
 pub struct ExportRequest {
     pub board: Board,
+    /// The puzzle the board's file carries (none for a built-in board), exported with it.
+    pub puzzle: files::Puzzle,
     pub format: files::Format,
     pub dir: PathBuf,
 }
@@ -623,8 +625,10 @@ impl BoardsArgs {
     pub fn validate(&self) -> Result<BoardsRequest, Error> {
         let output = self.output.validate();
         let Some(spec) = &self.export else { return Ok(BoardsRequest { export: None, output }) };
+        let (board, puzzle) = pegchain::solitaire::load_board_and_puzzle(spec)?;
         let export = ExportRequest {
-            board: pegchain::solitaire::load_board(spec)?,
+            board,
+            puzzle: puzzle.unwrap_or_default(),
             format: self.format.parse()?,
             dir: self.out.clone(),
         };

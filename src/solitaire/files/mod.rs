@@ -69,11 +69,30 @@ pub fn load(path: &Path) -> Result<BoardFile, Error> {
     if json { seed002::parse(path, &text) } else { picture::parse(path, &text) }
 }
 
-/// `board` as board files in `format`: each file's name and contents, for the caller to write.
-pub fn render(board: &Board, format: Format) -> Result<Vec<(String, String)>, Error> {
+/// `board`, with the puzzle its file carried, as board files in `format`: each file's name
+/// and contents, for the caller to write.
+pub fn render(board: &Board, puzzle: &Puzzle, format: Format) -> Result<Vec<(String, String)>, Error> {
     match format {
-        Format::Seed002 => seed002::render(board),
-        Format::Picture => Ok(vec![picture::render(board)?]),
+        Format::Seed002 => seed002::render(board, puzzle),
+        Format::Picture => Ok(vec![picture::render(board, puzzle)?]),
+    }
+}
+
+impl Puzzle {
+    /// The puzzle as a search reads it: a start with no finish given asks for one peg left,
+    /// in any hole (seed 002's files say so by `finish_count: 1`, since a file of theirs with a
+    /// start alone finishes in the holes empty at the start).
+    pub(crate) fn meant(&self) -> Puzzle {
+        let one_peg = self.start.is_some() && self.finish.is_none() && self.finish_count.is_none();
+        Puzzle { finish_count: if one_peg { Some(1) } else { self.finish_count }, ..self.clone() }
+    }
+
+    /// Whether `back`, read from a file written of this puzzle, asks the same (a description
+    /// not given may be written by the exporter).
+    pub(crate) fn kept_by(&self, back: &Puzzle) -> bool {
+        let description =
+            if self.description.is_some() { self.description.clone() } else { back.description.clone() };
+        Puzzle { description, ..self.meant() } == back.meant()
     }
 }
 

@@ -17,7 +17,8 @@
 //!   are numbered in, row by row, left to right), `names` (`letters`, the default, or
 //!   `chess`: how holes written as `o` are named), and a puzzle: `empty` (holes empty at
 //!   the start; the rest hold pegs), `finish` (holes with pegs at the end),
-//!   `finish_count`.
+//!   `finish_count`, `method` (`dfs` or `bfs`) and `scope` (`single`, the default, or
+//!   `multiple`: every solution), as seed 002's files have them.
 //! - Then the picture: every word is a hole, named by the word, or `o` for a hole named by
 //!   the `names` rule (`ooo` is three such holes side by side). A hole sits where its word's first character is. Every line of the
 //!   picture is a row (blank lines too); in a row, neighbouring holes are the smallest gap
@@ -30,10 +31,11 @@ use crate::error::Error;
 use crate::solitaire::board::builtin::letters;
 use crate::solitaire::board::{Board, Hole};
 use crate::solitaire::pegs::Pegs;
+use crate::solitaire::solve::Method;
 use std::collections::BTreeMap;
 use std::path::Path;
 
-const OPTIONS: [&str; 9] = [
+const OPTIONS: [&str; 11] = [
     "name",
     "description",
     "lattice",
@@ -43,6 +45,8 @@ const OPTIONS: [&str; 9] = [
     "finish",
     "finish_count",
     "start_empty",
+    "method",
+    "scope",
 ];
 
 /// One word of the picture: its row, its first character's column, the word.
@@ -244,12 +248,27 @@ fn puzzle(path: &Path, options: &Options, board: &Board) -> Result<Puzzle, Error
             )?)
         }
     };
+    let method = match options.0.get("method") {
+        None => None,
+        Some((line, v)) => {
+            Some(v.parse::<Method>().map_err(|why| fault(path, format!("line {line}: {why}")))?)
+        }
+    };
+    let all = match options.0.get("scope") {
+        None => false,
+        Some((_, v)) if v.eq_ignore_ascii_case("single") => false,
+        Some((_, v)) if v.eq_ignore_ascii_case("multiple") => true,
+        Some((line, v)) => {
+            return Err(fault(path, format!("line {line}: scope must be single or multiple, not {v:?}")));
+        }
+    };
     Ok(Puzzle {
         description: options.get("description").map(str::to_string),
         start,
         finish,
         finish_count,
-        ..Puzzle::default()
+        method,
+        all,
     })
 }
 
@@ -354,8 +373,9 @@ pub fn file_stem(name: &str) -> String {
     if stem.is_empty() || stem.starts_with('.') { format!("board{stem}") } else { stem }
 }
 
-/// The picture file of a board, as (file name, contents), checked by reading it back.
-pub fn render(board: &Board) -> Result<(String, String), Error> {
+/// The picture file of a board and its puzzle, as (file name, contents), checked by
+/// reading it back.
+pub fn render(board: &Board, puzzle: &Puzzle) -> Result<(String, String), Error> {
     let file_name = format!("{}.txt", file_stem(board.name()));
     let refuse = |why: &str| Error::Export { path: file_name.clone(), why: why.to_string() };
     let lattice = Lattice::of_board(board)
@@ -389,6 +409,22 @@ pub fn render(board: &Board) -> Result<(String, String), Error> {
         board.name(),
         lattice.name()
     );
+    let names = |pegs: Pegs| pegs.holes().map(|h| board.hole_name(h)).collect::<Vec<_>>().join(",");
+    if let Some(description) = &puzzle.description {
+        out.insert_str(out.find("name: ").expect("the name line"), &format!("description: {description}\n"));
+    }
+    let mut options = Vec::new();
+    options.extend(puzzle.start.map(|start| format!("empty: {}", names(board.full() & !start))));
+    options.extend(puzzle.finish.map(|finish| format!("finish: {}", names(finish))));
+    options.extend(puzzle.finish_count.map(|k| format!("finish_count: {k}")));
+    options.extend(puzzle.method.map(|m| format!("method: {m}")));
+    if puzzle.all {
+        options.push("scope: multiple".to_string());
+    }
+    if !options.is_empty() {
+        let at = out.rfind("\n\n").expect("the blank line before the picture");
+        out.insert_str(at + 1, &(options.join("\n") + "\n"));
+    }
     let last = rows.keys().max().copied().unwrap_or(0);
     for y in 0..=last {
         let mut line = String::new();
@@ -401,7 +437,11 @@ pub fn render(board: &Board) -> Result<(String, String), Error> {
         out += &(line + "\n");
     }
     // Read it back: the same holes (by name, in place) and the same jumps.
-    let back = parse(Path::new(&file_name), &out)?.board;
+    let back = parse(Path::new(&file_name), &out)?;
+    if !puzzle.kept_by(&back.puzzle) {
+        return Err(refuse("a picture cannot hold the puzzle unchanged (export it as seed002)"));
+    }
+    let back = back.board;
     if by_name(&back) != by_name(board) {
         return Err(refuse("a picture cannot hold the board unchanged (export it as seed002)"));
     }
@@ -454,7 +494,7 @@ mod tests {
     fn pictures_round_trip() {
         for name in ["triangle5", "triangle10", "english", "european"] {
             let b = builtin(name).unwrap();
-            let (_, text) = render(&b).unwrap();
+            let (_, text) = render(&b, &Puzzle::default()).unwrap();
             let back = load(&text).unwrap().board;
             assert_eq!(back.holes(), b.holes(), "{name}");
             assert_eq!(back.jumps(), b.jumps(), "{name}");

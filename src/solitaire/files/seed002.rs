@@ -291,8 +291,9 @@ fn points(path: &Path, rows: &[(u64, Vec<String>)], n: usize, base: i64) -> Resu
     Ok(points)
 }
 
-/// The three files of a board, as (file name, contents), checked by reading them back.
-pub fn render(board: &Board) -> Result<Vec<(String, String)>, Error> {
+/// The three files of a board and its puzzle, as (file name, contents), checked by reading
+/// them back.
+pub fn render(board: &Board, puzzle: &Puzzle) -> Result<Vec<(String, String)>, Error> {
     let stem = super::picture::file_stem(board.name());
     let refuse = |why: &str| Error::Export { path: format!("{stem}.json"), why: why.to_string() };
     let lattice = Lattice::of_board(board)
@@ -316,8 +317,10 @@ pub fn render(board: &Board) -> Result<Vec<(String, String)>, Error> {
     let (adjacency_name, layout_name) = (format!("{stem}.adjacency.csv"), format!("{stem}.layout.csv"));
     // Written by hand to keep the hole names on one line.
     let quote = |s: &str| serde_json::to_string(s).expect("strings serialize");
+    let description =
+        puzzle.description.clone().unwrap_or_else(|| format!("{}, written by pegchain", board.name()));
     let mut fields = vec![
-        ("description", quote(&format!("{}, written by pegchain", board.name()))),
+        ("description", quote(&description)),
         ("name", quote(board.name())),
         ("board", quote(&adjacency_name)),
         ("layout", quote(&layout_name)),
@@ -325,6 +328,21 @@ pub fn render(board: &Board) -> Result<Vec<(String, String)>, Error> {
     if holes.iter().enumerate().any(|(i, h)| h.name != letters(i)) {
         let names: Vec<String> = holes.iter().map(|h| quote(&h.name)).collect();
         fields.push(("names", format!("[{}]", names.join(", "))));
+    }
+    // The puzzle, holes numbered from 0; a start alone means one peg left (see `Puzzle::meant`).
+    let meant = puzzle.meant();
+    let listed =
+        |pegs: Pegs| format!("[{}]", pegs.holes().map(|h| h.to_string()).collect::<Vec<_>>().join(", "));
+    fields.extend(meant.start.map(|p| ("start", listed(p))));
+    fields.extend(meant.finish.map(|p| ("finish", listed(p))));
+    fields.extend(meant.finish_count.map(|k| ("finish_count", k.to_string())));
+    fields.extend(
+        meant
+            .method
+            .map(|m| ("method", quote(if m == Method::Dfs { "DEPTH_FIRST" } else { "BREADTH_FIRST" }))),
+    );
+    if meant.all {
+        fields.push(("scope", quote("MULTIPLE")));
     }
     let body: Vec<String> = fields.iter().map(|(k, v)| format!("  \"{k}\": {v}")).collect();
     let json_text = format!("{{\n{}\n}}\n", body.join(",\n"));
@@ -336,7 +354,11 @@ pub fn render(board: &Board) -> Result<Vec<(String, String)>, Error> {
         let name = p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         files.get(&name).cloned().ok_or_else(|| "cannot read it: not found".to_string())
     };
-    let back = parse_with(Path::new(&format!("{stem}.json")), &json_text, &read)?.board;
+    let back = parse_with(Path::new(&format!("{stem}.json")), &json_text, &read)?;
+    if !puzzle.kept_by(&back.puzzle) {
+        return Err(refuse("this format cannot hold the puzzle unchanged"));
+    }
+    let back = back.board;
     if back.holes() != board.holes() || back.jumps() != board.jumps() {
         return Err(refuse("this format cannot hold the board unchanged"));
     }
@@ -362,7 +384,7 @@ mod tests {
     /// six direction columns, no header, floating-point layout with y upwards.
     fn cracker(start: &str) -> Result<BoardFile, Error> {
         let t5 = builtin("triangle5").unwrap();
-        let files = render(&t5).unwrap();
+        let files = render(&t5, &Puzzle::default()).unwrap();
         let json = format!(
             r#"{{"description": "Standard Cracker Barrel Peg Jump Game", "board": "b.csv",
                 "layout": "l.csv", "scope": "MULTIPLE", "start": {start}}}"#
@@ -383,7 +405,7 @@ mod tests {
 
     #[test]
     fn the_triangle_adjacency_matches_seed_002s_direction_order() {
-        let files = render(&builtin("triangle5").unwrap()).unwrap();
+        let files = render(&builtin("triangle5").unwrap(), &Puzzle::default()).unwrap();
         // Hole 0 (the tip) has neighbours only down-left (1) and down-right (2).
         assert_eq!(files[1].1.lines().next(), Some(",,,,1,2"));
         assert_eq!(files[1].1.lines().nth(4), Some("5,2,1,3,7,8"));
