@@ -119,6 +119,29 @@ fn sigint_stops_the_race_simulation() {
     assert!(ended.stdout().is_empty());
 }
 
+/// The race's exact answer for a board of 200 squares takes seconds, and a sweep of lengths
+/// minutes: both ran to the end and printed it after a first signal. A game of a die that
+/// almost never moves anyone takes billions of rolls: the stop was looked for only between
+/// batches of games, a couple of minutes on.
+#[test]
+fn sigint_stops_the_races_exact_answer_its_sweep_and_a_game_of_billions_of_rolls() {
+    let dir = support::scratch("race-idle-die");
+    let rules = dir.join("idle.json");
+    let idle = r#"{"die": {"sides": 2, "faces": [{"face": 1, "swine": 0, "butcher": 0, "probability": "4294967294/4294967295"}, {"face": 2, "swine": 1, "butcher": 0, "probability": "1/4294967295"}]}}"#;
+    std::fs::write(&rules, idle).unwrap();
+    let rules = rules.to_str().unwrap();
+    for (name, args, said) in [
+        ("race-exact", &["race", "--length", "200"][..], "layers finished"),
+        ("race-sweep", &["race", "--lengths", "195..200"][..], "layers finished"),
+        ("race-idle", &["race", "--rules", rules, "--simulate", "1", "-q"][..], "0 of 1 games played"),
+    ] {
+        let ended = Run::start(name, args).signal_after(SECOND, "INT");
+        let err = ended.interrupted(130);
+        assert!(err.contains(said), "{name}: {err}");
+        assert!(ended.stdout().is_empty(), "{name}");
+    }
+}
+
 #[test]
 fn sigint_stops_the_exact_engine_with_the_layers_finished() {
     let args = ["exact", "--board", "triangle8", "--start", "A", "-q"];

@@ -228,7 +228,7 @@ fn a_face_that_moves_nobody_lengthens_the_game_but_does_not_change_who_wins() {
 #[test]
 fn a_swept_length_equals_the_same_game_analysed_alone() {
     let rules = Rules::default_game();
-    let sweep = race::sweep(&rules, 7, 1, 8..=14).unwrap();
+    let sweep = race::sweep(&rules, 7, 1, 8..=14, &pegchain::Cancel::new()).unwrap();
     assert_eq!(sweep.len(), 7);
     assert_eq!(sweep[4], race::analyse(&rules, default_setup()).unwrap());
     // A longer run to the river is worse for the swine.

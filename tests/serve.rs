@@ -80,6 +80,12 @@ async fn bad_requests_get_a_one_line_json_error() {
             "jump 2 (F-C-A) is not legal here",
         ),
         (format!("{b}/api/coach?board=triangle5&start=A&moves=F-Q"), 422, "has no hole"),
+        // Jumps with the pegs were dropped unplayed, and the pegs' answer given.
+        (
+            format!("{b}/api/coach?board=triangle5&pegs=A,B,C&moves=garbage"),
+            400,
+            "moves are played from a start, not from pegs",
+        ),
         (format!("{b}/api/coach?board=triangle5&start=A&moves=A-B-C"), 422, "is not a jump"),
         (format!("{b}/nowhere"), 404, "no such page"),
     ];

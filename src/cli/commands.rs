@@ -191,12 +191,12 @@ pub fn race(args: RaceArgs) -> Answer {
     use pegchain::race;
     let req = args.validate()?;
     let rules = &req.rules;
+    let cancel = super::interrupt::token();
     match req.job {
         RaceJob::Game { setup, simulate } => {
-            let r = race::analyse(rules, setup)?;
+            let r = race::analyse_until(rules, setup, &cancel)?;
             let sim = match simulate {
                 Some((games, seed, threads)) => {
-                    let cancel = super::interrupt::token();
                     progress::warn_if_long(games, threads, req.quiet, || {
                         let calibration = (progress::CALIBRATION_GAMES, seed, 1);
                         let _ = race::simulate(rules, setup, calibration, &|_| {}, &cancel);
@@ -221,7 +221,7 @@ pub fn race(args: RaceArgs) -> Answer {
             answer(&view, req.output)
         }
         RaceJob::Sweep { swine, butcher, lengths } => {
-            let reports = race::sweep(rules, swine, butcher, lengths)?;
+            let reports = race::sweep(rules, swine, butcher, lengths, &cancel)?;
             answer(&SweepView::new(rules, &reports), req.output)
         }
     }

@@ -17,7 +17,7 @@ pub use rules::{Face, Rules, Setup};
 pub use simulate::{CrossCheck, Simulation, simulate};
 pub use turns::{TurnRow, Turns};
 
-use crate::engine::{Mode, Options, backward, propagate};
+use crate::engine::{Cancel, Mode, Options, backward, propagate};
 use crate::error::Error;
 use rug::Rational;
 use std::collections::BTreeMap;
@@ -63,6 +63,12 @@ pub fn check_grid_length(length: u32) -> Result<(), Error> {
 /// The exact probabilities and length of one game, by layered forward propagation over
 /// (swine, butcher, moves).
 pub fn analyse(rules: &Rules, setup: Setup) -> Result<RaceReport, Error> {
+    analyse_until(rules, setup, &Cancel::new())
+}
+
+/// [`analyse`], stopped with [`Error::Interrupted`] once `cancel` is set (polled between the
+/// engine's layers: a board of 200 squares takes seconds).
+pub fn analyse_until(rules: &Rules, setup: Setup, cancel: &Cancel) -> Result<RaceReport, Error> {
     check_length(setup.length)?;
     let chain = RaceChain::new(rules, setup.length, true);
     let ends = propagate(
@@ -70,7 +76,7 @@ pub fn analyse(rules: &Rules, setup: Setup) -> Result<RaceReport, Error> {
         Spot::start(&setup),
         Mode::Probability,
         |s| (chain.winner(s), s.moves),
-        Options::default(),
+        Options { cancel: Some(cancel), ..Options::default() },
     )?;
     let mut by_moves: BTreeMap<u32, (Rational, Rational)> = BTreeMap::new();
     for ((side, moves), p) in ends {
@@ -131,12 +137,14 @@ pub fn grid(rules: &Rules, length: u32) -> Result<Grid, Error> {
 }
 
 /// The whole analysis for each board length in `lengths`, from the same start squares; every
-/// length is checked before the first is analysed.
+/// length is checked before the first is analysed. Stopped like [`analyse_until`] once
+/// `cancel` is set.
 pub fn sweep(
     rules: &Rules,
     swine: u32,
     butcher: u32,
     lengths: RangeInclusive<u32>,
+    cancel: &Cancel,
 ) -> Result<Vec<RaceReport>, Error> {
     let setups: Vec<Setup> = lengths
         .map(|length| {
@@ -144,7 +152,7 @@ pub fn sweep(
             Setup::new(length, swine, butcher)
         })
         .collect::<Result<_, _>>()?;
-    setups.into_iter().map(|setup| analyse(rules, setup)).collect()
+    setups.into_iter().map(|setup| analyse_until(rules, setup, cancel)).collect()
 }
 
 #[cfg(test)]
@@ -169,6 +177,8 @@ mod tests {
         let rules = Rules::default_game();
         assert!(analyse(&rules, Setup::new(MAX_LENGTH + 1, 7, 1).unwrap()).is_err());
         assert!(grid(&rules, 2).unwrap_err().to_string().contains("length of 3 or more"));
-        assert!(sweep(&rules, 7, 1, 7..=9).unwrap_err().to_string().contains("before the river"));
+        assert!(
+            sweep(&rules, 7, 1, 7..=9, &Cancel::new()).unwrap_err().to_string().contains("before the river")
+        );
     }
 }

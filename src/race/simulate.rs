@@ -10,6 +10,7 @@ use crate::engine::sampler::{self, Stream};
 use crate::engine::stats;
 use crate::error::Error;
 use crate::render::number::grouped;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The totals of `trials` simulated games.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -58,26 +59,34 @@ pub fn simulate(
         bounds.push(running);
     }
     let total = u32::try_from(rules.total_weight).expect("rules keep the total weight within u32");
-    let play = |stream: &mut Stream| -> (bool, u64) {
+    // A game may take billions of rolls (a die whose faces mostly move nobody), so a stop is
+    // looked for within a game too; a game cut short spoils its batch, and the run is then
+    // interrupted whatever the batches say.
+    let cut_short = AtomicBool::new(false);
+    let play = |stream: &mut Stream| -> Option<(bool, u64)> {
         let (mut swine, mut butcher, mut turns) = (setup.swine as u64, setup.butcher as u64, 0u64);
         loop {
+            if turns % (1 << 20) == (1 << 20) - 1 && cancel.is_cancelled() {
+                cut_short.store(true, Ordering::Relaxed);
+                return None;
+            }
             let roll = stream.below(total) as u64;
             let face = &rules.faces[bounds.partition_point(|&b| b <= roll)];
             turns += 1;
             swine += face.swine as u64;
             butcher += face.butcher as u64;
             if swine >= setup.length as u64 {
-                return (true, turns);
+                return Some((true, turns));
             }
             if butcher >= swine {
-                return (false, turns);
+                return Some((false, turns));
             }
         }
     };
     let work = |stream: &mut Stream, batch: sampler::Batch| {
         let mut totals = (0u64, 0u64, 0u128);
         for _ in 0..batch.len {
-            let (swine_won, turns) = play(stream);
+            let Some((swine_won, turns)) = play(stream) else { break };
             totals.0 += u64::from(swine_won);
             totals.1 += turns;
             totals.2 += u128::from(turns) * u128::from(turns);
@@ -90,9 +99,15 @@ pub fn simulate(
         sim.turns = sim.turns.saturating_add(turns);
         sim.turns_squared = sim.turns_squared.saturating_add(squares);
     };
-    sampler::run_folded_cancellable(trials, seed, threads, work, init, add, done, cancel).map_err(|c| {
-        Error::Interrupted { done: format!("{} of {} games played", grouped(c.trials_done), grouped(trials)) }
-    })
+    let interrupted = |played: u64| Error::Interrupted {
+        done: format!("{} of {} games played", grouped(played), grouped(trials)),
+    };
+    let sim = sampler::run_folded_cancellable(trials, seed, threads, work, init, add, done, cancel)
+        .map_err(|c| interrupted(c.trials_done))?;
+    if cut_short.load(Ordering::Relaxed) {
+        return Err(interrupted(0));
+    }
+    Ok(sim)
 }
 
 impl Simulation {

@@ -5,6 +5,7 @@ use super::doc::{Doc, Table, left, right};
 use super::number::grouped;
 use super::values::{Big, Keyed, Value, Win};
 use super::{Report, Style};
+use crate::render::board::BoardInfo;
 use crate::solitaire::board::Board;
 use crate::solitaire::coach::{Advice, JumpAdvice, Odds, Prospects};
 use serde::Serialize;
@@ -61,7 +62,7 @@ pub struct JumpView {
 #[derive(Clone, Debug, Serialize)]
 pub struct CoachView {
     pub command: &'static str,
-    pub board: String,
+    pub board: BoardInfo,
     pub policy: String,
     /// The holes holding pegs.
     pub position: Vec<String>,
@@ -96,7 +97,7 @@ impl CoachView {
             .collect();
         CoachView {
             command: "coach",
-            board: board.name().to_string(),
+            board: BoardInfo::new(board, a.symmetry_order),
             policy: policy.to_string(),
             position: board.hole_list(a.position).iter().map(|h| h.to_string()).collect(),
             drawing: board.draw_position(a.position),
@@ -112,7 +113,12 @@ impl CoachView {
 impl Report for CoachView {
     fn document(&self, style: Style) -> Doc {
         let mut doc = Doc::default();
-        doc.heading(format!("Coach: board {}, {} pegs, {} random play", self.board, self.pegs, self.policy));
+        doc.heading(format!(
+            "Coach: board {}, {}, {} random play",
+            self.board.name,
+            crate::render::number::plural(u64::from(self.pegs), "peg", "pegs"),
+            self.policy
+        ));
         doc.pre(self.drawing.clone());
         let p = &self.prospects;
         doc.para(format!(

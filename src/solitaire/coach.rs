@@ -121,6 +121,8 @@ pub struct Advice {
     pub jumps: Vec<JumpAdvice>,
     /// The jump with the best P(one peg) for a random player (the first of equals), if any.
     pub best: Option<usize>,
+    /// The order of the board's symmetry group the coach reduced by (a report shows it).
+    pub symmetry_order: usize,
 }
 
 /// Hears of the coach's progress.
@@ -722,7 +724,16 @@ impl<'a> Coach<'a> {
             Some(b) if jumps[b].odds.one_peg >= jumps[i].odds.one_peg => Some(b),
             _ => Some(i),
         });
-        Advice { position: pos, odds: odds_from(&pegs_left), pegs_left, prospects, jumps, best }
+        let symmetry_order = self.group.order();
+        Advice {
+            position: pos,
+            odds: odds_from(&pegs_left),
+            pegs_left,
+            prospects,
+            jumps,
+            best,
+            symmetry_order,
+        }
     }
 
     /// The index of `pos`'s class in `layer` (sorted, below the root), and the element taking

@@ -291,6 +291,10 @@ fn read_query(
     };
     let policy: Policy = q.policy.parse().map_err(|e: String| (StatusCode::BAD_REQUEST, e))?;
     let position = match (&q.pegs, &q.start) {
+        // Jumps given with the pegs would be dropped unplayed, as the command line refuses.
+        (Some(_), None) if !q.moves.is_empty() => {
+            return Err((StatusCode::BAD_REQUEST, "moves are played from a start, not from pegs".into()));
+        }
         (Some(pegs), None) => parse_position(&board, pegs),
         (None, Some(start)) => board.find_hole(start).and_then(|hole| play(&board, hole, &q.moves)),
         _ => return Err((StatusCode::BAD_REQUEST, USAGE.into())),
