@@ -327,6 +327,33 @@ fn a_failed_export_leaves_no_file_behind() {
         .collect();
     assert_eq!(left, ["english.layout.csv"]);
     fails_with(&["boards", "--export", "english", "--format", "svg"], "unknown board file format \"svg\"");
+    // A file where the directory should be: "cannot create ...: File exists", exit 1, before.
+    fails_with(
+        &["boards", "--export", "english", "--out", "Cargo.toml"],
+        "--out Cargo.toml: not a directory",
+    );
+    // A name the picture reads as unnamed holes: the format's limit, not a fault of a file.
+    let named = scratch("ooo");
+    std::fs::write(named.join("b.csv"), "1,\n2,0\n,1\n").unwrap();
+    std::fs::write(named.join("l.csv"), "0,0\n1,0\n2,0\n").unwrap();
+    std::fs::write(
+        named.join("ooo.json"),
+        r#"{"board": "b.csv", "layout": "l.csv", "names": ["ooo", "B", "C"]}"#,
+    )
+    .unwrap();
+    let spec = named.join("ooo.json");
+    fails_with(
+        &[
+            "boards",
+            "--export",
+            spec.to_str().unwrap(),
+            "--format",
+            "picture",
+            "--out",
+            named.to_str().unwrap(),
+        ],
+        "a picture cannot hold the board unchanged (export it as seed002)",
+    );
     // A board off any lattice cannot be drawn as a picture: refused before writing.
     let odd = scratch("odd");
     std::fs::write(odd.join("b.csv"), "1,\n2,0\n,1\n").unwrap();

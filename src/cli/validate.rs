@@ -80,19 +80,16 @@ impl AuditArgs {
             cancel: interrupt::token(),
         };
         if let Some(dir) = &self.svg {
-            check_svg_dir(dir)?;
+            check_out_dir("--svg", dir, "the audit writes three plots into a directory")?;
         }
         Ok(AuditRequest { config, svg: self.svg.clone(), output: self.output.validate(), quiet: self.quiet })
     }
 }
 
-/// `--svg DIR` of the audit: a directory, or a name for a new one, not a file.
-fn check_svg_dir(dir: &Path) -> Result<(), Error> {
+/// A directory `flag` writes `what` into: one, or a name for a new one, not a file.
+fn check_out_dir(flag: &str, dir: &Path, what: &str) -> Result<(), Error> {
     if dir.exists() && !dir.is_dir() {
-        return Err(Error::Invalid(format!(
-            "--svg {}: not a directory (the audit writes three plots into a directory)",
-            dir.display()
-        )));
+        return Err(Error::Invalid(format!("{flag} {}: not a directory ({what})", dir.display())));
     }
     Ok(())
 }
@@ -625,6 +622,7 @@ impl BoardsArgs {
     pub fn validate(&self) -> Result<BoardsRequest, Error> {
         let output = self.output.validate();
         let Some(spec) = &self.export else { return Ok(BoardsRequest { export: None, output }) };
+        check_out_dir("--out", &self.out, "an export writes its board files into a directory")?;
         let (board, puzzle) = pegchain::solitaire::load_board_and_puzzle(spec)?;
         let export = ExportRequest {
             board,

@@ -33,7 +33,8 @@ impl At {
     }
 
     pub(crate) fn head(&self, d: &mut Doc, board: &BoardInfo) {
-        d.heading(format!("{}, from a position with {} pegs", board.title(), self.pegs));
+        let pegs = crate::render::number::plural(u64::from(self.pegs), "peg", "pegs");
+        d.heading(format!("{}, from a position with {pegs}", board.title()));
         d.pre(self.drawing.clone());
     }
 }

@@ -437,13 +437,16 @@ pub fn render(board: &Board, puzzle: &Puzzle) -> Result<(String, String), Error>
         out += &(line + "\n");
     }
     // Read it back: the same holes (by name, in place) and the same jumps.
-    let back = parse(Path::new(&file_name), &out)?;
+    // A picture that does not read back (a name such as `ooo` is taken for unnamed holes) is
+    // refused as this format's limit, not as a fault of a file the user never wrote.
+    let cannot = || refuse("a picture cannot hold the board unchanged (export it as seed002)");
+    let back = parse(Path::new(&file_name), &out).map_err(|_| cannot())?;
     if !puzzle.kept_by(&back.puzzle) {
         return Err(refuse("a picture cannot hold the puzzle unchanged (export it as seed002)"));
     }
     let back = back.board;
     if by_name(&back) != by_name(board) {
-        return Err(refuse("a picture cannot hold the board unchanged (export it as seed002)"));
+        return Err(cannot());
     }
     Ok((file_name, out))
 }
