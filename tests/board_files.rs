@@ -332,46 +332,26 @@ fn a_failed_export_leaves_no_file_behind() {
         &["boards", "--export", "english", "--out", "Cargo.toml"],
         "--out Cargo.toml: not a directory",
     );
+    // Three holes in a row from seed 002's files (`layout`, and `more` fields), exported as a
+    // picture into `out`: refused with `message`, and nothing written.
+    let refused_as_picture = |name: &str, layout: &str, more: &str, message: &str| {
+        let dir = scratch(name);
+        std::fs::write(dir.join("b.csv"), "1,\n2,0\n,1\n").unwrap();
+        std::fs::write(dir.join("l.csv"), layout).unwrap();
+        let spec = dir.join(format!("{name}.json"));
+        std::fs::write(&spec, format!(r#"{{"board": "b.csv", "layout": "l.csv"{more}}}"#)).unwrap();
+        let out = scratch(&format!("{name}_out"));
+        let (spec, into) = (spec.to_str().unwrap(), out.to_str().unwrap());
+        fails_with(&["boards", "--export", spec, "--format", "picture", "--out", into], message);
+        assert_eq!(std::fs::read_dir(&out).unwrap().count(), 0);
+    };
     // A name the picture reads as unnamed holes: the format's limit, not a fault of a file.
-    let named = scratch("ooo");
-    std::fs::write(named.join("b.csv"), "1,\n2,0\n,1\n").unwrap();
-    std::fs::write(named.join("l.csv"), "0,0\n1,0\n2,0\n").unwrap();
-    std::fs::write(
-        named.join("ooo.json"),
-        r#"{"board": "b.csv", "layout": "l.csv", "names": ["ooo", "B", "C"]}"#,
-    )
-    .unwrap();
-    let spec = named.join("ooo.json");
-    fails_with(
-        &[
-            "boards",
-            "--export",
-            spec.to_str().unwrap(),
-            "--format",
-            "picture",
-            "--out",
-            named.to_str().unwrap(),
-        ],
+    refused_as_picture(
+        "ooo",
+        "0,0\n1,0\n2,0\n",
+        r#", "names": ["ooo", "B", "C"]"#,
         "a picture cannot hold the board unchanged (export it as seed002)",
     );
     // A board off any lattice cannot be drawn as a picture: refused before writing.
-    let odd = scratch("odd");
-    std::fs::write(odd.join("b.csv"), "1,\n2,0\n,1\n").unwrap();
-    std::fs::write(odd.join("l.csv"), "0,0\n1,0\n3,0\n").unwrap();
-    std::fs::write(odd.join("odd.json"), r#"{"board": "b.csv", "layout": "l.csv"}"#).unwrap();
-    let spec = odd.join("odd.json");
-    let out = scratch("odd_out");
-    fails_with(
-        &[
-            "boards",
-            "--export",
-            spec.to_str().unwrap(),
-            "--format",
-            "picture",
-            "--out",
-            out.to_str().unwrap(),
-        ],
-        "cannot export the board as odd.txt",
-    );
-    assert_eq!(std::fs::read_dir(&out).unwrap().count(), 0);
+    refused_as_picture("odd", "0,0\n1,0\n3,0\n", "", "cannot export the board as odd.txt");
 }

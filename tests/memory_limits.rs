@@ -1,6 +1,8 @@
 //! The memory budget comes from the process's real limits: under an address-space limit
 //! (`ulimit -v`) a board too big for it is refused with one line, never aborted mid-step.
 
+mod support;
+
 use std::os::unix::process::CommandExt;
 use std::process::{Command, Output};
 
@@ -51,6 +53,13 @@ fn a_board_that_fits_the_limit_is_answered() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
 }
 
+/// The path of a file `name` holding `text`, in a scratch folder of its own.
+fn written(folder: &str, name: &str, text: &str) -> String {
+    let path = support::scratch(folder).join(name);
+    std::fs::write(&path, text).unwrap();
+    path.to_str().unwrap().to_string()
+}
+
 /// A one-line refusal of `pegchain ARGS` under an address-space limit of `bytes`.
 fn refused_under(bytes: u64, args: &[&str], words: &str) {
     let out = under_address_limit(bytes, args);
@@ -66,18 +75,14 @@ fn refused_under(bytes: u64, args: &[&str], words: &str) {
 /// 2448880128 bytes failed" and a backtrace; the allocator's refusal is now the user's.
 #[test]
 fn a_component_too_large_for_the_address_space_is_refused_not_aborted() {
-    let dir = std::env::temp_dir().join(format!("pegchain-limits-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let rules = dir.join("chute.txt");
-    std::fs::write(&rules, "squares 20\nspinner 1-6\nchute 19 1\n").unwrap();
-    let rules = rules.to_str().unwrap();
+    let rules = written("limits-component", "chute.txt", "squares 20\nspinner 1-6\nchute 19 1\n");
+    let rules = rules.as_str();
     refused_under(
         2_000_000_000,
         &["game", "board", "--rules", rules, "--players", "3"],
         "too large to solve exactly in this memory: 17,496 states all reach one another (one strongly \
          connected component), whose factorization needs 2.45 GB, and the allocator refused it",
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// The distribution of steps holds numbers that grow with every step (memory as the square of
@@ -86,11 +91,9 @@ fn a_component_too_large_for_the_address_space_is_refused_not_aborted() {
 /// 10,000 steps (about 150 MB with their JSON) are answered.
 #[test]
 fn a_distribution_of_steps_past_the_budget_is_refused_early() {
-    let dir = std::env::temp_dir().join(format!("pegchain-steps-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let model = dir.join("cycle.tra");
-    std::fs::write(&model, "4 6\n0 1 1/2\n0 2 1/2\n1 3 1\n3 1 1\n2 2 1/3\n2 0 2/3\n").unwrap();
-    let model = model.to_str().unwrap();
+    let model =
+        written("limits-steps", "cycle.tra", "4 6\n0 1 1/2\n0 2 1/2\n1 3 1\n3 1 1\n2 2 1/3\n2 0 2/3\n");
+    let model = model.as_str();
     let asked = |steps: &str| {
         ["chain", model, "--target-states", "3", "--distribution", steps, "--json"].map(str::to_string)
     };
@@ -115,5 +118,4 @@ fn a_distribution_of_steps_past_the_budget_is_refused_early() {
     assert_eq!(steps.as_array().unwrap().len(), 10_001);
     // P(T = 2): the walk goes 0 -> 1 -> 3 with probability 1/2.
     assert_eq!(steps[2]["probability"]["fraction"], "1/2");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
