@@ -268,7 +268,9 @@ fn bad_files_get_one_line_naming_the_file_and_the_fault() {
 fn a_board_files_puzzle_survives_export_to_either_format() {
     let dir = scratch("puzzle-export");
     let cracker = write_cracker(&dir);
-    let picture = dir.join("corner.txt");
+    // Named `surname`: the picture's first comment line, `# surname: 15 holes...`, holds
+    // `name: ` too, and the description must go before the `name:` option, not into it.
+    let picture = dir.join("surname.txt");
     std::fs::write(&picture, "description: a corner start\nlattice: triangular\nempty: A\nmethod: bfs\n    A\n   B C\n  D E F\n G H I J\nK L M N O\n").unwrap();
     let solved = |board: &Path| {
         let v = json(&["solve", "--board", board.to_str().unwrap()]);
@@ -283,7 +285,7 @@ fn a_board_files_puzzle_survives_export_to_either_format() {
     };
     for (file, exported) in [
         (&cracker, ["cracker_standard.txt", "cracker_standard.json"]),
-        (&picture, ["corner.txt", "corner.json"]),
+        (&picture, ["surname.txt", "surname.json"]),
     ] {
         let before = solved(file);
         for (format, name) in ["picture", "seed002"].into_iter().zip(exported) {

@@ -411,7 +411,8 @@ pub fn render(board: &Board, puzzle: &Puzzle) -> Result<(String, String), Error>
     );
     let names = |pegs: Pegs| pegs.holes().map(|h| board.hole_name(h)).collect::<Vec<_>>().join(",");
     if let Some(description) = &puzzle.description {
-        out.insert_str(out.find("name: ").expect("the name line"), &format!("description: {description}\n"));
+        let name_line = out.find("\nname: ").expect("the name line") + 1;
+        out.insert_str(name_line, &format!("description: {description}\n"));
     }
     let mut options = Vec::new();
     options.extend(puzzle.start.map(|start| format!("empty: {}", names(board.full() & !start))));
