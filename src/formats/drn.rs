@@ -229,7 +229,15 @@ fn state_line(n: usize, rest: &str, rewards: usize) -> Result<(u64, Vec<Rational
         values = reward_list(n, &rest[1..end], rewards)?;
         rest = &rest[end + 1..];
     }
-    Ok((state, values, rest.split_whitespace().collect()))
+    let labels: Vec<&str> = rest.split_whitespace().collect();
+    // A reward list after the labels would be taken for a label, its rewards for none.
+    if let Some(late) = labels.iter().find(|l| l.starts_with(['[', '{'])) {
+        return Err(FormatError::at(
+            n,
+            format!("{} after the labels: rewards and valuations come before them", quoted(late)),
+        ));
+    }
+    Ok((state, values, labels))
 }
 
 /// `0 [r1, r2]` or `__NOLABEL__` and so on: the action's rewards (its name is ignored).
@@ -448,6 +456,9 @@ state 12 [0] six done
         assert_eq!(error(&two), "line 12: state 0 has a second action: an MDP, not a DTMC");
         let missing = format!("{head}state 0 init\n\taction 0\n\t\t0 : 1\n");
         assert_eq!(error(&missing), "@nr_states is 2, but 1 states are listed");
+        // A reward written after the labels became a label `[1]`, the state's reward 0.
+        let late = format!("{head}state 0 init [1]\n\taction 0\n\t\t0 : 1\n");
+        assert_eq!(error(&late), "line 9: \"[1]\" after the labels: rewards and valuations come before them");
         let no_init = format!("{head}state 0\n\taction 0\n\t\t0 : 1\nstate 1\n\taction 0\n\t\t1 : 1\n");
         assert_eq!(error(&no_init), "no initial state");
         let param = "@type: DTMC\n@parameters\np q\n@model\n";
