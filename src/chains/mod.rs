@@ -309,10 +309,18 @@ fn unsolved(e: SolveError) -> Error {
             grouped(crate::engine::explicit::linear::MAX_COMPONENT_STATES),
             crate::render::number::bytes(bytes)
         )),
-        SolveError::OutOfMemory { states, bytes, step: None } => Error::Invalid(format!(
+        SolveError::OutOfMemory { states, bytes } => Error::Invalid(format!(
             "too large to solve exactly in this memory: {} states all reach one another (one strongly connected \
              component), whose factorization needs {}, and the allocator refused it",
             grouped(states),
+            crate::render::number::bytes(bytes)
+        )),
+        SolveError::PastBudget { bound, step, bytes, budget } => Error::Invalid(format!(
+            "the distribution of {} steps does not fit the memory budget of {}: its exact numbers grow with \
+             every step, and at step {} it was projected to need {}; ask --distribution for fewer steps",
+            grouped(bound as usize),
+            crate::render::number::bytes(budget),
+            grouped(step as usize),
             crate::render::number::bytes(bytes)
         )),
         e => Error::Invalid(format!("cannot solve this chain exactly: {e}")),
@@ -420,17 +428,7 @@ fn distribution(
     cancel: &Cancel,
 ) -> Result<Distribution, Error> {
     let per_state = questions::steps_distribution(chain, target, bound, chain.initial(), budget, cancel)
-        .map_err(|e| match e {
-            SolveError::OutOfMemory { bytes, step: Some(step), .. } => Error::Invalid(format!(
-                "the distribution of {} steps does not fit the memory budget of {}: its exact numbers grow with \
-                 every step, and at step {} it was projected to need {}; ask --distribution for fewer steps",
-                grouped(bound as usize),
-                crate::render::number::bytes(budget.unwrap_or_default()),
-                grouped(step as usize),
-                crate::render::number::bytes(bytes)
-            )),
-            e => unsolved(e),
-        })?;
+        .map_err(unsolved)?;
     let count = per_state.len() as u32;
     let cumulative: Vec<Rational> =
         (0..=bound as usize).map(|k| per_state.iter().map(|d| &d[k]).sum::<Rational>() / count).collect();

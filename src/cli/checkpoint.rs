@@ -102,11 +102,11 @@ struct Header {
     sum: Option<String>,
 }
 
-/// A 64-bit checksum of `bytes`, the same on every machine and build: each 8-byte word (the
+/// A 64-bit checksum of `bytes`, in hex, the same on every machine and build: each 8-byte word (the
 /// last padded with zeros, then the length) is mixed in by an xor, a rotation and a multiply
 /// by an odd number. Every step is a bijection of the sum for a given word, so any change
 /// confined to one word always changes the sum; it reads several GB a second.
-fn checksum(bytes: &[u8]) -> u64 {
+fn checksum(bytes: &[u8]) -> String {
     let mix = |sum: u64, word: u64| (sum.rotate_left(23) ^ word).wrapping_mul(0x9e37_79b9_7f4a_7c15);
     let mut words = bytes.chunks_exact(8);
     let mut sum =
@@ -114,7 +114,7 @@ fn checksum(bytes: &[u8]) -> u64 {
     let mut last = [0u8; 8];
     last[..words.remainder().len()].copy_from_slice(words.remainder());
     sum = mix(sum, u64::from_le_bytes(last));
-    mix(sum, bytes.len() as u64)
+    format!("{:016x}", mix(sum, bytes.len() as u64))
 }
 
 /// The most a checkpoint file may hold: an English or European evaluation saves layers of
@@ -194,7 +194,7 @@ fn load_numbered(path: &Path, run: &Run) -> Result<(Option<u64>, Vec<u8>), Error
         return Err(Error::Invalid(format!("the checkpoint {name} belongs to another run: {why}")));
     }
     let state = &bytes[split + 1..];
-    if header.sum != Some(format!("{:016x}", checksum(state))) {
+    if header.sum != Some(checksum(state)) {
         return Err(Error::Invalid(format!(
             "the checkpoint {name} is damaged: its saved state does not match its checksum"
         )));
@@ -220,8 +220,12 @@ fn difference(saved: &[(String, String)], run: &[(String, String)]) -> Option<St
 /// a shared run, this process's part as save number `number`, keeping its part before.
 pub fn save(path: &Path, run: &Run, number: u64, state: &[u8]) -> Result<(), Failure> {
     let save = run.shared.map(|_| number);
-    let sum = Some(format!("{:016x}", checksum(state)));
-    let header = Header { checkpoint: run.command.to_string(), run: run.pairs.clone(), save, sum };
+    let header = Header {
+        checkpoint: run.command.to_string(),
+        run: run.pairs.clone(),
+        save,
+        sum: Some(checksum(state)),
+    };
     let mut line = serde_json::to_vec(&header).expect("a header serializes");
     line.push(b'\n');
     // Two parts, not one copy of a state that may hold a layer of millions of positions.

@@ -84,17 +84,21 @@ pub fn simulate(
         }
     };
     let work = |stream: &mut Stream, batch: sampler::Batch| {
-        let mut totals = (0u64, 0u64, 0u128);
+        let mut totals = (0u64, 0u64, 0u128, 0u64);
         for _ in 0..batch.len {
             let Some((swine_won, turns)) = play(stream) else { break };
             totals.0 += u64::from(swine_won);
             totals.1 += turns;
             totals.2 += u128::from(turns) * u128::from(turns);
+            totals.3 += 1;
         }
         totals
     };
     let init = Simulation { trials, seed, swine_wins: 0, turns: 0, turns_squared: 0 };
-    let add = |sim: &mut Simulation, _, (wins, turns, squares): (u64, u64, u128)| {
+    // The games played whole, for a run whose last games were cut short.
+    let mut played = 0u64;
+    let add = |sim: &mut Simulation, _, (wins, turns, squares, games): (u64, u64, u128, u64)| {
+        played += games;
         sim.swine_wins += wins;
         sim.turns = sim.turns.saturating_add(turns);
         sim.turns_squared = sim.turns_squared.saturating_add(squares);
@@ -105,7 +109,7 @@ pub fn simulate(
     let sim = sampler::run_folded_cancellable(trials, seed, threads, work, init, add, done, cancel)
         .map_err(|c| interrupted(c.trials_done))?;
     if cut_short.load(Ordering::Relaxed) {
-        return Err(interrupted(0));
+        return Err(interrupted(played));
     }
     Ok(sim)
 }

@@ -90,10 +90,12 @@ pub enum SolveError {
         limit = MAX_COMPONENT_STATES
     )]
     ComponentTooLarge { states: usize, bytes: u64 },
-    /// The memory a step needs could not be had: a component's dense matrix from the
-    /// allocator, or (`step` given) a distribution of steps past the memory budget.
+    /// A component's dense matrix of `bytes` bytes, refused by the allocator.
     #[error("not enough memory: {bytes} bytes needed")]
-    OutOfMemory { states: usize, bytes: u64, step: Option<u32> },
+    OutOfMemory { states: usize, bytes: u64 },
+    /// A distribution of `bound` steps projected at `step` to need `bytes`, past `budget`.
+    #[error("the distribution of {bound} steps needs about {bytes} bytes, over the budget of {budget}")]
+    PastBudget { bound: u32, step: u32, bytes: u64, budget: u64 },
     /// The caller's cancel token stopped the work.
     #[error("cancelled")]
     Cancelled,
@@ -246,7 +248,7 @@ fn solve_modular(
         Err(modular::SolveFailure::Cancelled) => return Err(SolveError::Cancelled),
         Err(modular::SolveFailure::Singular) => return Ok(None),
         Err(modular::SolveFailure::OutOfMemory { bytes }) => {
-            return Err(SolveError::OutOfMemory { states: m, bytes, step: None });
+            return Err(SolveError::OutOfMemory { states: m, bytes });
         }
     };
     for (y, den) in solutions.into_iter().zip(&denominators) {

@@ -141,7 +141,7 @@ pub fn expectations(
 /// denominator of k bits by step k on most chains, so memory grows as bound²): where
 /// `budget` is given, the bytes the whole answer will hold are projected from the growth of
 /// each step's numbers (after steps 64, 128, 256, ...) and checked at every step, and a
-/// distribution past the budget is refused ([`SolveError::OutOfMemory`]) before it is.
+/// distribution past the budget is refused ([`SolveError::PastBudget`]) before it is.
 pub fn steps_distribution(
     chain: &ExplicitChain,
     target: &[bool],
@@ -175,7 +175,7 @@ pub fn steps_distribution(
             let working: u64 = u.iter().map(bytes_of).sum();
             let bytes = growth.projected(step, bound, kept, working);
             if bytes > budget {
-                return Err(SolveError::OutOfMemory { states: n, bytes, step: Some(step) });
+                return Err(SolveError::PastBudget { bound, step, bytes, budget });
             }
         }
     }
@@ -212,7 +212,9 @@ impl Growth {
         if step >= 64 && step.is_power_of_two() {
             let slope = self.last.map_or(0, |(at, was)| kept.saturating_sub(was) / u64::from(step - at));
             let rest = u64::from(bound - step);
-            let later = rest.saturating_mul(kept).saturating_add(slope.saturating_mul(rest * (rest + 1) / 2));
+            let later = rest
+                .saturating_mul(kept)
+                .saturating_add(slope.saturating_mul(rest.saturating_mul(rest + 1) / 2));
             let per_step = working.div_ceil(u64::from(step));
             let working_then = working.saturating_add(per_step.saturating_mul(rest));
             self.projected =
