@@ -27,6 +27,7 @@ use super::moves::{Children, MoveTable};
 use super::pegs::Pegs;
 use super::policy::Policy;
 use super::scale::{Factor, factors};
+use super::slots::Slots;
 use crate::error::Error;
 use crate::render::number::grouped;
 use hashbrown::HashMap;
@@ -410,6 +411,25 @@ struct Piece {
     first_class: usize,
 }
 
+impl Piece {
+    /// Adds a position's jumps, each a class, the jump and the element onto the class: its
+    /// classes not met before join the piece's, in `seen` with their index.
+    fn add(&mut self, seen: &mut Slots, jumps: &[(Pegs, u16, u16)]) {
+        for &(class, jump, element) in jumps {
+            if !seen.holds(self.classes.len() + 1) {
+                let kept = self.classes.iter().enumerate().map(|(i, &c)| (c, i as u32, 0));
+                *seen = Slots::of(2 * self.classes.len(), kept);
+            }
+            let child = seen.find_or_add(class, self.classes.len() as u32).unwrap_or_else(|| {
+                self.classes.push(class);
+                self.classes.len() as u32 - 1
+            });
+            self.edges.push(Edge { child, jump, element });
+        }
+        self.lengths.push(jumps.len() as u32);
+    }
+}
+
 /// One value per class (`per = classes`) or per jump (`per = edges`) of every piece, piece
 /// after piece, made side by side: `fill(piece, first, out)` writes a piece's values into
 /// `out`, `first` being the index of its first among all.
@@ -459,25 +479,26 @@ fn classes_of(pieces: &[Piece], hole_bits: u32) -> (Vec<Pegs>, Vec<u32>) {
             }
         });
         let mask = (1u64 << index_bits) - 1;
-        ranked(keyed, |k| (Pegs(k >> index_bits), (k & mask) as usize))
+        ranked(keyed, super::words::sort, |k| (Pegs(k >> index_bits), (k & mask) as usize))
     } else {
         let keyed = per_piece(pieces, classes, |p, first, out: &mut [(Pegs, u32)]| {
             for ((o, &c), u) in out.iter_mut().zip(&p.classes).zip(first..) {
                 *o = (c, u as u32);
             }
         });
-        ranked(keyed, |(c, u)| (c, u as usize))
+        ranked(keyed, <[_]>::par_sort_unstable, |(c, u)| (c, u as usize))
     }
 }
 
-/// The classes of `keyed` (each a class and an index, as `split` reads it) sorted, each once,
+/// The classes of `keyed` (each a class and an index, as `split` reads it) sorted by `sort`, each once,
 /// and the rank of each index's class among them. The ranks are counted in slices side by
 /// side: a key starts a class where its class differs from the key before it.
 fn ranked<K: Copy + Ord + Send + Sync>(
     mut keyed: Vec<K>,
+    sort: fn(&mut [K]),
     split: impl Fn(K) -> (Pegs, usize) + Sync,
 ) -> (Vec<Pegs>, Vec<u32>) {
-    keyed.par_sort_unstable();
+    sort(&mut keyed);
     let starts = |at: usize| at == 0 || split(keyed[at - 1]).0 != split(keyed[at]).0;
     let size = keyed.len().div_ceil(4 * rayon::current_num_threads()).max(1 << 12);
     let slices: Vec<std::ops::Range<usize>> =
@@ -895,8 +916,8 @@ impl<'a> Coach<'a> {
         let pieces: Option<Vec<Piece>> = positions
             .par_chunks(SEARCH_CHUNK)
             .map_init(
-                || HashMap::with_capacity(room),
-                |seen: &mut HashMap<Pegs, u32>, chunk| {
+                || (Slots::of(room, std::iter::empty()), Vec::new(), Vec::new()),
+                |(seen, ahead, now), chunk| {
                     (!self.cancel.is_cancelled() && !too_many()).then(|| {
                         seen.clear();
                         let mut piece = Piece {
@@ -905,17 +926,21 @@ impl<'a> Coach<'a> {
                             classes: Vec::new(),
                             first_class: 0,
                         };
-                        for &p in chunk {
-                            let before = piece.edges.len();
+                        // A position's children are found, and their slots asked for, a
+                        // position before they are looked up: the look-ups miss the cache
+                        // (the table outgrows it), and misses asked for together overlap.
+                        for (k, &p) in chunk.iter().enumerate() {
+                            ahead.clear();
                             self.children.each(&self.moves, &self.group, p, |j, class, element| {
-                                let child = *seen.entry(class).or_insert_with(|| {
-                                    piece.classes.push(class);
-                                    piece.classes.len() as u32 - 1
-                                });
-                                piece.edges.push(Edge { child, jump: j as u16, element: element as u16 });
+                                seen.prefetch(class);
+                                ahead.push((class, j as u16, element as u16));
                             });
-                            piece.lengths.push((piece.edges.len() - before) as u32);
+                            if k > 0 {
+                                piece.add(seen, now);
+                            }
+                            std::mem::swap(ahead, now);
                         }
+                        piece.add(seen, now);
                         found.fetch_add(piece.edges.len(), Ordering::Relaxed);
                         piece
                     })

@@ -30,6 +30,7 @@ use crate::solitaire::moves::{Children, MoveTable};
 use crate::solitaire::pegs::Pegs;
 use crate::solitaire::policy::Policy;
 use crate::solitaire::scale::{Factor, factors};
+use crate::solitaire::slots::Slots;
 use hashbrown::HashMap;
 use rayon::prelude::*;
 use rug::{Integer, Rational};
@@ -383,71 +384,6 @@ impl Part {
     }
 }
 
-/// Classes found by their value: open addressing by [`slot_of`], probed linearly, each
-/// class (never the empty position, which marks a free slot) with where it is kept, two
-/// indices. A look-up is one cache line, which [`Slots::prefetch`] can ask for ahead.
-#[derive(Default)]
-pub(crate) struct Slots {
-    slots: Vec<(Pegs, u32, u32)>,
-    /// `slots` has 2^`bits` entries.
-    bits: u32,
-}
-
-impl Slots {
-    /// The table of `count` classes, each with its two indices.
-    pub(crate) fn of(count: usize, classes: impl Iterator<Item = (Pegs, u32, u32)>) -> Slots {
-        let bits = Slots::bits_for(count);
-        let mask = (1usize << bits) - 1;
-        let mut slots = vec![(Pegs::EMPTY, 0, 0); 1 << bits];
-        for entry in classes {
-            let mut slot = slot_of(entry.0, bits);
-            while slots[slot].0 != Pegs::EMPTY {
-                slot = (slot + 1) & mask;
-            }
-            slots[slot] = entry;
-        }
-        Slots { slots, bits }
-    }
-
-    /// At most half the slots full: a probe rarely goes past its first cache line.
-    fn bits_for(count: usize) -> u32 {
-        (2 * count).max(2).next_power_of_two().trailing_zeros()
-    }
-
-    /// The bytes the table takes.
-    pub(crate) fn bytes(&self) -> u64 {
-        (self.slots.len() * std::mem::size_of::<(Pegs, u32, u32)>()) as u64
-    }
-
-    /// Asks memory for the slot where `class` would be.
-    #[inline]
-    pub(crate) fn prefetch(&self, class: Pegs) {
-        if !self.slots.is_empty() {
-            prefetch(&self.slots[slot_of(class, self.bits)]);
-        }
-    }
-
-    /// The indices kept with `class`, if it is there.
-    #[inline]
-    pub(crate) fn find(&self, class: Pegs) -> Option<(u32, u32)> {
-        if self.slots.is_empty() {
-            return None;
-        }
-        let mask = self.slots.len() - 1;
-        let mut slot = slot_of(class, self.bits);
-        loop {
-            let (c, p, i) = self.slots[slot];
-            if c == class {
-                return Some((p, i));
-            }
-            if c == Pegs::EMPTY {
-                return None;
-            }
-            slot = (slot + 1) & mask;
-        }
-    }
-}
-
 /// A layer's finish vectors, by class.
 #[derive(Default)]
 struct Vectors {
@@ -562,11 +498,6 @@ pub fn finishes(
                 .collect()
         })
         .collect())
-}
-
-/// A class's slot among 2^`bits` (a multiplicative hash: its top bits).
-fn slot_of(class: Pegs, bits: u32) -> usize {
-    (class.0.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (63 - bits) >> 1) as usize
 }
 
 /// The classes of `layer` (sorted) that can still end with one peg, sorted: its single pegs,

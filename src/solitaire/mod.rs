@@ -19,7 +19,9 @@ pub mod position;
 pub mod saved;
 pub mod scale;
 pub mod simulate;
+pub mod slots;
 pub mod solve;
+pub mod words;
 
 use crate::error::Error;
 use board::Board;
