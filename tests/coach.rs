@@ -136,6 +136,22 @@ fn hopeless_and_best_jumps_are_marked() {
     assert_eq!(v["position"].as_array().unwrap().len(), 12);
 }
 
+/// Where every jump loses all hope, none is called best (the first of the equal zeros was).
+#[test]
+fn no_jump_is_best_where_none_leaves_a_chance() {
+    let v = json(&["coach", "--position", "A,B,K,L"]);
+    let jumps = v["jumps"].as_array().unwrap();
+    let names: Vec<&str> = jumps.iter().map(|j| j["jump"].as_str().unwrap()).collect();
+    assert_eq!(names, ["A-B-D", "K-L-M"]);
+    for j in jumps {
+        assert_eq!((j["hopeless"].as_bool(), j["win"]["fraction"].as_str()), (Some(true), Some("0")));
+        assert_eq!(j["best"], false, "{}", j["jump"]);
+    }
+    let text = stdout(&["coach", "--position", "A,B,K,L"]);
+    assert!(!text.contains("best for a random player"), "{text}");
+    assert_eq!(text.matches("loses all hope").count(), 2, "{text}");
+}
+
 #[test]
 fn bad_positions_get_one_line() {
     fails_with(

@@ -473,8 +473,9 @@ impl Report for ChainView {
 
 fn race_document(doc: &mut Doc, race: &RaceView, target: &str) {
     doc.heading(format!(
-        "Who wins: {} players taking turns from state {}, player 1 first",
-        race.players, race.from
+        "Who wins: {} taking turns from state {}, player 1 first",
+        plural(race.players.into(), "player", "players"),
+        race.from
     ));
     doc.para(format!(
         "Each player walks the chain on its own, one step a turn; the first to reach {target} wins."
@@ -491,8 +492,8 @@ fn race_document(doc: &mut Doc, race: &RaceView, target: &str) {
     let mut table = Table::new(vec![
         right("player"),
         right("chance"),
-        left(&format!("at least ({places} places)")),
-        left(&format!("at most ({places} places)")),
+        left(&format!("at least ({})", plural(places.into(), "place", "places"))),
+        left(&format!("at most ({})", plural(places.into(), "place", "places"))),
     ]);
     for c in &race.chances {
         // Six digits are certain when both bounds round to them.

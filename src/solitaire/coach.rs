@@ -120,7 +120,8 @@ pub struct Advice {
     pub pegs_left: PegsLeft,
     pub prospects: Prospects,
     pub jumps: Vec<JumpAdvice>,
-    /// The jump with the best P(one peg) for a random player (the first of equals), if any.
+    /// The jump with the best P(one peg) for a random player (the first of equals), if any
+    /// jump leaves a chance of one peg.
     pub best: Option<usize>,
     /// The order of the board's symmetry group the coach reduced by (a report shows it).
     pub symmetry_order: usize,
@@ -741,7 +742,9 @@ impl<'a> Coach<'a> {
                 prospects: self.oriented(layer, i, element),
             });
         }
-        let best = (0..jumps.len()).fold(None, |best: Option<usize>, i| match best {
+        // Where no jump leaves a chance, none is best.
+        let chances = (0..jumps.len()).filter(|&i| jumps[i].odds.one_peg > 0);
+        let best = chances.fold(None, |best: Option<usize>, i| match best {
             Some(b) if jumps[b].odds.one_peg >= jumps[i].odds.one_peg => Some(b),
             _ => Some(i),
         });
@@ -1222,6 +1225,45 @@ impl<'a> Coach<'a> {
 mod tests {
     use super::*;
     use crate::solitaire::board::{Hole, Jump, Shape};
+
+    /// A piece's jumps lead to its classes, each class met once, after its table grew past
+    /// the room it started with (eight classes a position of the layer) too: English
+    /// positions with many jumps, then some of them again, whose classes were met before the
+    /// table grew.
+    #[test]
+    fn a_pieces_jumps_lead_to_its_classes_each_met_once() {
+        let board = crate::solitaire::board::builtin("english").unwrap();
+        let coach = Coach::new(&board, Policy::Uniform);
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut positions: Vec<Pegs> = (0..400)
+            .map(|_| {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                Pegs(board.full().0 & state)
+            })
+            .collect();
+        positions.sort_by_key(|&p| std::cmp::Reverse(coach.moves.legal(p).count()));
+        let layer: Vec<Pegs> = positions[..40].iter().chain(&positions[..5]).copied().collect();
+        let pieces = coach.jumps_of(&layer, usize::MAX).unwrap();
+        // One piece, whose table started with room for 8 classes a position.
+        let [piece] = &pieces[..] else { panic!("{} pieces", pieces.len()) };
+        assert!(piece.classes.len() > 8 * layer.len(), "the table never grew: {}", piece.classes.len());
+        let legal: Vec<u32> = layer.iter().map(|&p| coach.moves.legal(p).count() as u32).collect();
+        assert_eq!(piece.lengths, legal);
+        let mut edges = piece.edges.iter();
+        for &p in &layer {
+            for j in coach.moves.legal(p) {
+                let e = edges.next().unwrap();
+                let class = coach.group.canonical(coach.moves.apply(p, j));
+                assert_eq!((piece.classes[e.child as usize], e.jump as usize), (class, j));
+            }
+        }
+        let mut distinct = piece.classes.clone();
+        distinct.sort_unstable();
+        distinct.dedup();
+        assert_eq!(distinct.len(), piece.classes.len(), "a class met twice in a piece");
+    }
 
     /// The classes and indices of jumps are the same packed in words or sorted as pairs.
     #[test]

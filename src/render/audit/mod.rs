@@ -8,7 +8,7 @@ use super::simulate::SimulationView;
 use super::simulate::estimate::{Big, BoardInfo, Classes, Value, interval, names, proportion, signed};
 use super::values::Win;
 use super::{Doc, Report, Style, Table, left, right};
-use crate::render::number::{grouped, significant, significant_exact};
+use crate::render::number::{grouped, plural, significant, significant_exact};
 use crate::solitaire::audit::{self, AuditReport, Design, Hypothesis, Verdict};
 use crate::solitaire::board::{Board, SymmetryGroup, builtin};
 use rug::{Integer, Rational};
@@ -292,11 +292,11 @@ impl AuditView {
         let o = &s.overall.win;
         d.heading("The book's experiment, run again");
         d.para(format!(
-            "{} games, each from a uniformly random empty hole, uniform random jumps, seed {}: {} wins, \
+            "{}, each from a uniformly random empty hole, uniform random jumps, seed {}: {}, \
              estimate {}, 95% interval {}.",
-            grouped(o.games),
+            plural(o.games, "game", "games"),
             s.seed,
-            grouped(o.wins),
+            plural(o.wins, "win", "wins"),
             proportion(o.compared.estimate),
             interval(o.compared.ci95)
         ));

@@ -3,7 +3,7 @@
 
 use super::{GameView, GridView, RaceSimulation, SweepView, TurnsSummary, TurnsView};
 use crate::race::turns::{MAX_ROWS, TAIL};
-use crate::render::number::{grouped, significant_exact};
+use crate::render::number::{grouped, plural, significant_exact};
 use crate::render::simulate::estimate::{ESTIMATE_DIGITS, Value, interval, proportion, signed};
 use crate::render::{Doc, Style, Table, left, right};
 use rug::Rational;
@@ -102,7 +102,7 @@ fn distribution(t: &TurnsView, style: Style) -> Table {
 }
 
 fn simulation(d: &mut Doc, s: &RaceSimulation) {
-    d.heading(format!("Simulation: {} games, seed {}", grouped(s.games), s.seed));
+    d.heading(format!("Simulation: {}, seed {}", plural(s.games, "game", "games"), s.seed));
     let mut t = Table::new(vec![
         left(""),
         right("wins"),
