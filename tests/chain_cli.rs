@@ -417,3 +417,34 @@ fn bad_models_and_questions_get_one_line() {
         "m.v2.tra: a directory, not a file name",
     );
 }
+
+/// A game setting the game does not take is refused naming the games that take it, where it
+/// was ignored silently (`game knuth-yao --players 2` answered for one run of the die); the
+/// settings a game takes still change its chain.
+#[test]
+fn a_setting_the_game_would_ignore_is_refused() {
+    fails_with(
+        &["game", "knuth-yao", "--players", "2"],
+        "the game knuth-yao takes no --players (games that do: chutes-and-ladders, board)",
+    );
+    fails_with(
+        &["game", "chutes-and-ladders", "--rules", "rules.txt"],
+        "the game chutes-and-ladders takes no --rules (games that do: board)",
+    );
+    fails_with(
+        &["game", "herman", "--stake", "3"],
+        "the game herman takes no --stake (games that do: gamblers-ruin)",
+    );
+    fails_with(
+        &["export", "--game", "craps", "--processes", "5", "--drn", "x.drn"],
+        "the game craps takes no --processes (games that do: herman)",
+    );
+    fails_with(
+        &["export", "--board", "triangle5", "--start", "A", "--goal", "3", "--drn", "x.drn"],
+        "--goal is a setting of a game (--game NAME)",
+    );
+    let ruin = stdout(&["game", "gamblers-ruin", "--stake", "3", "--goal", "6", "--p", "2/5"]);
+    assert!(ruin.contains("stake 3, goal 6, a round won with probability 2/5"), "{ruin}");
+    let ring = stdout(&["game", "herman", "--processes", "3"]);
+    assert!(ring.contains("ring of 3 processes"), "{ring}");
+}

@@ -176,24 +176,25 @@ pub struct GamesArgs {
 pub struct GameSettings {
     /// Players taking turns (board games): 1 for the length of a game, 2 to 4 for who wins
     /// (exactly, or between exact bounds 10^-30 apart where their product chain is too large;
-    /// --places sets another)
-    #[arg(long, default_value_t = 1)]
-    pub players: u32,
+    /// --places sets another) [default: 1]
+    #[arg(long)]
+    pub players: Option<u32>,
     /// A board game's rules file (game `board`)
     #[arg(long, value_name = "FILE")]
     pub rules: Option<PathBuf>,
-    /// The gambler's money at the start (gamblers-ruin)
-    #[arg(long, default_value_t = 5)]
-    pub stake: u64,
-    /// The money the gambler stops at (gamblers-ruin)
-    #[arg(long, default_value_t = 10)]
-    pub goal: u64,
+    /// The gambler's money at the start (gamblers-ruin) [default: 5]
+    #[arg(long)]
+    pub stake: Option<u64>,
+    /// The money the gambler stops at (gamblers-ruin) [default: 10]
+    #[arg(long)]
+    pub goal: Option<u64>,
     /// The chance of winning a round (gamblers-ruin): a fraction such as 18/37 or a decimal
-    #[arg(long, default_value = "1/2")]
-    pub p: String,
-    /// Processes in the ring (herman): an odd number from 3 to 15
-    #[arg(long, default_value_t = 11)]
-    pub processes: u32,
+    /// [default: 1/2]
+    #[arg(long)]
+    pub p: Option<String>,
+    /// Processes in the ring (herman): an odd number from 3 to 15 [default: 11]
+    #[arg(long)]
+    pub processes: Option<u32>,
 }
 
 #[derive(Args, Debug)]

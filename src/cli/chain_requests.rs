@@ -7,7 +7,7 @@ use pegchain::Error;
 use pegchain::chains::{MAX_RACE_PLACES, Question, RaceQuestion, Simulation, Target};
 use pegchain::engine::explicit::ExplicitChain;
 use pegchain::formats::{self, FormatError, number, prism};
-use pegchain::games::{self, GameParams};
+use pegchain::games::{self, GameParams, Setting};
 use std::path::{Path, PathBuf};
 
 /// The largest chain file read: 4 GiB.
@@ -202,10 +202,44 @@ fn read_text(path: &Path) -> Result<String, Error> {
 }
 
 impl GameSettings {
+    /// The settings given, each with its flag.
+    fn given(&self) -> Vec<(Setting, &'static str)> {
+        [
+            (self.players.is_some(), Setting::Players, "--players"),
+            (self.rules.is_some(), Setting::Rules, "--rules"),
+            (self.stake.is_some(), Setting::Stake, "--stake"),
+            (self.goal.is_some(), Setting::Goal, "--goal"),
+            (self.p.is_some(), Setting::P, "--p"),
+            (self.processes.is_some(), Setting::Processes, "--processes"),
+        ]
+        .into_iter()
+        .filter(|(given, _, _)| *given)
+        .map(|(_, setting, flag)| (setting, flag))
+        .collect()
+    }
+
+    /// Refuses a setting the game `name` would ignore (an unknown game is left to `build`).
+    fn check_taken_by(&self, name: &str) -> Result<(), Error> {
+        let Some(takes) = games::settings_of(name) else { return Ok(()) };
+        let Some((setting, flag)) = self.given().into_iter().find(|(s, _)| !takes.contains(s)) else {
+            return Ok(());
+        };
+        let taking: Vec<&str> = games::GAMES
+            .iter()
+            .map(|g| g.0)
+            .filter(|g| games::settings_of(g).is_some_and(|s| s.contains(&setting)))
+            .collect();
+        Err(Error::Invalid(format!("the game {name} takes no {flag} (games that do: {})", taking.join(", "))))
+    }
+
     fn params(&self) -> Result<GameParams, Error> {
-        let p = number::parse(self.p.trim()).ok_or_else(|| {
-            Error::Invalid(format!("--p takes a probability such as 18/37 or 0.4, not {:?}", self.p))
-        })?;
+        let defaults = GameParams::default();
+        let p = match &self.p {
+            Some(text) => number::parse(text.trim()).ok_or_else(|| {
+                Error::Invalid(format!("--p takes a probability such as 18/37 or 0.4, not {text:?}"))
+            })?,
+            None => defaults.p.clone(),
+        };
         let rules = match &self.rules {
             Some(path) => Some(
                 pegchain::input::read_input(path)
@@ -214,19 +248,20 @@ impl GameSettings {
             None => None,
         };
         Ok(GameParams {
-            players: self.players,
+            players: self.players.unwrap_or(defaults.players),
             rules,
-            stake: self.stake,
-            processes: self.processes,
-            goal: self.goal,
+            stake: self.stake.unwrap_or(defaults.stake),
+            processes: self.processes.unwrap_or(defaults.processes),
+            goal: self.goal.unwrap_or(defaults.goal),
             p,
             cancel: super::interrupt::token(),
-            ..GameParams::default()
+            ..defaults
         })
     }
 
     /// The game; `whole_chain`: the players' product chain however large (an export).
     fn build(&self, name: &str, whole_chain: bool) -> Result<games::Game, Error> {
+        self.check_taken_by(name)?;
         games::build(name, &GameParams { whole_chain, ..self.params()? }).map_err(|e| {
             match (e, &self.rules) {
                 (Error::BadRules { why, .. }, Some(path)) => {
@@ -301,6 +336,9 @@ impl ExportArgs {
                     )));
                 }
             }
+        }
+        if let (None, Some((_, flag))) = (&self.game, self.settings.given().first()) {
+            return Err(Error::Invalid(format!("{flag} is a setting of a game (--game NAME)")));
         }
         let (what, chain, reward) = if let Some(name) = &self.game {
             let game = self.settings.build(name, true)?;

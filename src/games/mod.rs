@@ -25,6 +25,29 @@ pub const GAMES: [(&str, &str); 6] = [
     ("herman", "Herman's self-stabilising ring of the PRISM benchmarks: steps until one token is left"),
 ];
 
+/// A setting of [`GameParams`] that only some games take.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Setting {
+    Players,
+    Rules,
+    Stake,
+    Goal,
+    P,
+    Processes,
+}
+
+/// The settings game `name` takes, or `None` for a name that is no game: a caller can refuse
+/// a setting the game would ignore.
+pub fn settings_of(name: &str) -> Option<&'static [Setting]> {
+    match name {
+        "chutes-and-ladders" => Some(&[Setting::Players]),
+        "board" => Some(&[Setting::Players, Setting::Rules]),
+        "gamblers-ruin" => Some(&[Setting::Stake, Setting::Goal, Setting::P]),
+        "herman" => Some(&[Setting::Processes]),
+        _ => GAMES.iter().any(|g| g.0 == name).then_some(&[]),
+    }
+}
+
 /// The settings a game may take; the CLI fills in what the user gave.
 #[derive(Clone, Debug)]
 pub struct GameParams {
