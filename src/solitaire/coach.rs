@@ -28,6 +28,7 @@ use super::pegs::Pegs;
 use super::policy::Policy;
 use super::scale::{Factor, factors};
 use super::slots::Slots;
+use super::words::cut;
 use crate::error::Error;
 use crate::render::number::grouped;
 use hashbrown::HashMap;
@@ -448,21 +449,6 @@ fn per_piece<T: Default + Send>(
     values
 }
 
-/// `items` cut into consecutive parts of the given lengths, each with the index of its first
-/// item: parts to fill side by side.
-fn cut<T>(mut items: &mut [T], lengths: impl IntoIterator<Item = usize>) -> Vec<(usize, &mut [T])> {
-    let mut first = 0;
-    lengths
-        .into_iter()
-        .map(|n| {
-            let (part, rest) = std::mem::take(&mut items).split_at_mut(n);
-            items = rest;
-            first += n;
-            (first - n, part)
-        })
-        .collect()
-}
-
 /// The classes the pieces' jumps reach, each once, in order (positions near each other in
 /// a layer have children near each other, which the values pass reads); and for each
 /// piece's class (the pieces' classes one after another) its index among them.
@@ -491,9 +477,9 @@ fn classes_of(pieces: &[Piece], hole_bits: u32) -> (Vec<Pegs>, Vec<u32>) {
     }
 }
 
-/// The classes of `keyed` (each a class and an index, as `split` reads it) sorted by `sort`, each once,
-/// and the rank of each index's class among them. The ranks are counted in slices side by
-/// side: a key starts a class where its class differs from the key before it.
+/// The classes of `keyed` (each a class and an index, as `split` reads it) sorted by `sort`,
+/// each once, and the rank of each index's class among them. The ranks are counted in slices
+/// side by side: a key starts a class where its class differs from the key before it.
 fn ranked<K: Copy + Ord + Send + Sync>(
     mut keyed: Vec<K>,
     sort: fn(&mut [K]),

@@ -1,7 +1,8 @@
 //! Sorting many 64-bit words side by side, faster than a comparison sort: the words are
 //! dealt into buckets by their top bits (every word of a bucket is below every word of the
 //! next), and each bucket, small enough for a core's cache, is sorted on its own. The coach's
-//! search sorts each layer's classes this way (a class and an index in one word).
+//! search sorts each layer's classes this way (a class and an index in one word). Also here:
+//! a slice cut into parts to fill side by side, which the sort and the coach's passes share.
 
 use rayon::prelude::*;
 
@@ -48,14 +49,7 @@ pub fn sort(words: &mut [u64]) {
     // Each bucket gathered from every slice into its place, then sorted.
     let lengths =
         (0..buckets).map(|b| dealt.iter().map(|(_, starts)| starts[b + 1] - starts[b]).sum::<usize>());
-    let mut parts = Vec::with_capacity(buckets);
-    let mut rest = words;
-    for n in lengths {
-        let (part, tail) = std::mem::take(&mut rest).split_at_mut(n);
-        parts.push(part);
-        rest = tail;
-    }
-    parts.into_par_iter().enumerate().for_each(|(b, part)| {
+    cut(words, lengths).into_par_iter().enumerate().for_each(|(b, (_, part))| {
         let mut at = 0;
         for (out, starts) in &dealt {
             let from = &out[starts[b]..starts[b + 1]];
@@ -64,6 +58,24 @@ pub fn sort(words: &mut [u64]) {
         }
         part.sort_unstable();
     });
+}
+
+/// `items` cut into consecutive parts of the given lengths, each with the index of its first
+/// item: parts to fill side by side.
+pub(crate) fn cut<T>(
+    mut items: &mut [T],
+    lengths: impl IntoIterator<Item = usize>,
+) -> Vec<(usize, &mut [T])> {
+    let mut first = 0;
+    lengths
+        .into_iter()
+        .map(|n| {
+            let (part, rest) = std::mem::take(&mut items).split_at_mut(n);
+            items = rest;
+            first += n;
+            (first - n, part)
+        })
+        .collect()
 }
 
 #[cfg(test)]
