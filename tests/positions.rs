@@ -173,6 +173,12 @@ fn bad_positions_get_one_line() {
         &["exact", "--start", "A", "--moves", "F-C-A,F-C-A"],
         "jump 2 (F-C-A) is not legal here: no peg in F",
     );
+    // A jump left out of the list is named, not skipped (the coach answered the position
+    // after F-C-A and D-E-F for "F-C-A,,D-E-F").
+    fails_with(
+        &["coach", "--start", "A", "--moves", "F-C-A,,D-E-F"],
+        "jump 2 of the jumps played is empty: jumps are separated by single commas",
+    );
     fails_with(&["exact", "--moves", "F-C-A"], "--moves plays from one start hole");
     fails_with(&["count", "--start", "A,B", "--moves", "F-C-A"], "--moves plays from one start hole");
     fails_with(&["exact", "--position", "A,Q"], "has no hole \"Q\"");

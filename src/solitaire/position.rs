@@ -8,11 +8,22 @@ use super::pegs::Pegs;
 use crate::error::Error;
 
 /// The position after `moves` (comma-separated jumps `FROM-OVER-TO` or `FROM-TO`, hole names
-/// as the board names them) played from the full board less `start`.
+/// as the board names them) played from the full board less `start`; no jumps at all (an
+/// empty text) is the start itself. An empty item among jumps is refused, not skipped: a jump
+/// left out of a list (`F-C-A,,D-E-F`) is more likely a slip than meant.
 pub fn play(board: &Board, start: u8, moves: &str) -> Result<Pegs, Error> {
     let table = MoveTable::new(board);
     let mut pos = board.full().without(start);
-    for (n, text) in moves.split(',').map(str::trim).filter(|t| !t.is_empty()).enumerate() {
+    if moves.trim().is_empty() {
+        return Ok(pos);
+    }
+    for (n, text) in moves.split(',').map(str::trim).enumerate() {
+        if text.is_empty() {
+            return Err(Error::Invalid(format!(
+                "jump {} of the jumps played is empty: jumps are separated by single commas",
+                n + 1
+            )));
+        }
         let jump = find_jump(board, text)?;
         let index = table.jumps().iter().position(|j| *j == jump).expect("found among the board's jumps");
         if !table.is_legal(pos, index) {
@@ -90,6 +101,11 @@ mod tests {
         // Padding and line breaks around hole names are not echoed (an error is one line).
         let e = play(&b, 0, "1\n-\nd4-F").unwrap_err().to_string();
         assert_eq!(e, "A-J-F is not a jump of board triangle5");
+        // No jumps is the start; an empty item among jumps is named, not skipped.
+        assert_eq!(play(&b, 0, " ").unwrap(), b.full().without(0));
+        let e = play(&b, 0, "F-C-A,,D-E-F").unwrap_err().to_string();
+        assert_eq!(e, "jump 2 of the jumps played is empty: jumps are separated by single commas");
+        assert!(play(&b, 0, "F-C-A,").unwrap_err().to_string().starts_with("jump 2 of"));
     }
 
     #[test]
