@@ -257,6 +257,40 @@ async fn a_large_english_position_and_the_game_below_it_are_answered_as_the_comm
     }
 }
 
+/// Requests hyper refuses before any handler sees them (not HTTP, an address over 64 KB, a
+/// head over 400 KB) get the same one-line JSON error; hyper's own answers had no body.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn requests_the_http_library_refuses_get_a_one_line_json_error_too() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let server = Server::start();
+    let address = server.base.trim_start_matches("http://").to_string();
+    let long_address = format!("GET /api/coach?board={} HTTP/1.1\r\nHost: x\r\n\r\n", "x".repeat(70_000));
+    let long_head = format!("GET /api/boards HTTP/1.1\r\nHost: x\r\nX: {}\r\n\r\n", "y".repeat(500_000));
+    let cases = [
+        (b"garbage\r\n\r\n".to_vec(), 400, "not a request the server can read"),
+        (long_address.into_bytes(), 414, "the request's address is too long"),
+        (long_head.into_bytes(), 431, "the request's headers are too large"),
+    ];
+    for (request, status, words) in cases {
+        let mut stream = tokio::net::TcpStream::connect(&address).await.unwrap();
+        // The server may answer and close before it has read every byte.
+        let _ = stream.write_all(&request).await;
+        let mut received = Vec::new();
+        let _ = stream.read_to_end(&mut received).await;
+        let answer = String::from_utf8_lossy(&received);
+        let (head, body) = answer.split_once("\r\n\r\n").expect("a head and a body");
+        assert!(head.starts_with(&format!("HTTP/1.1 {status} ")), "{answer}");
+        assert!(head.contains("content-type: application/json"), "{answer}");
+        assert!(head.contains(&format!("content-length: {}", body.len())), "{answer}");
+        assert_eq!(body.lines().count(), 1, "{body}");
+        let v: serde_json::Value = serde_json::from_str(body).unwrap();
+        assert!(v["error"].as_str().unwrap().starts_with(words), "{body}");
+    }
+    // The server lives on.
+    let (status, _) = get(&format!("{}/api/boards", server.base)).await;
+    assert_eq!(status, 200);
+}
+
 /// A client that connects and sends nothing, or half a request head, or one request and then
 /// nothing on a kept-alive connection, has its connection closed after `--idle-timeout`
 /// (it was held for ever before); the server answers others all the while.

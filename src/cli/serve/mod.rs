@@ -9,9 +9,11 @@
 //! one jump ahead where the same pass gives them (a future of fewer than 500,000 positions up
 //! to symmetry). The last future valued of each board is kept whole where memory allows
 //! (`held`): a position below it (the next jumps of a game) is answered from it without a new
-//! search, by a forward pass at most. Bad requests get a 4xx with a one-line JSON error.
+//! search, by a forward pass at most. Bad requests get a 4xx with a one-line JSON error, those
+//! hyper refuses before any handler sees them included ([`json_errors`]).
 
 mod held;
+mod json_errors;
 
 use crate::cli::interrupt;
 use crate::cli::progress::layer_words;
@@ -206,7 +208,7 @@ async fn serve_connections(
         let connection = hyper::server::conn::http1::Builder::new()
             .timer(TokioTimer::new())
             .header_read_timeout(idle_timeout)
-            .serve_connection(TokioIo::new(stream), service);
+            .serve_connection(TokioIo::new(json_errors::JsonErrors::new(stream)), service);
         let connection = graceful.watch(connection);
         tokio::spawn(async move {
             // A connection that fails (closed by the client, timed out) concerns no one else.
