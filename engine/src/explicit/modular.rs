@@ -348,13 +348,21 @@ fn determinant_bits(a: &IntRows) -> u64 {
 /// reconstruction with the Hadamard bounds must succeed.
 struct Lift {
     residual: Vec<Integer>,
-    y: Vec<Integer>,
+    /// The solution's digits so far, y = y_done + modulus * block: the digits of the latest
+    /// steps are gathered in `block` (a short number) and added to the long `y_done` a block
+    /// at a time, not a step at a time.
+    y_done: Vec<Integer>,
     modulus: Integer,
+    block: Vec<Integer>,
+    block_modulus: Integer,
     steps: u64,
     next_try: u64,
     final_bits: u64,
     answer: Option<Vec<Rational>>,
 }
+
+/// The digits of a block of steps are added to the solution once they span this many bits.
+const BLOCK_BITS: u32 = 4096;
 
 impl Lift {
     fn new(b: &[Integer], det_bits: u64, n: usize) -> Lift {
@@ -363,8 +371,10 @@ impl Lift {
         let num_bits = det_bits + b_bits + (n as u64).ilog2() as u64 + 1;
         Lift {
             residual: b.to_vec(),
-            y: vec![Integer::new(); n],
+            y_done: vec![Integer::new(); n],
             modulus: Integer::from(1),
+            block: vec![Integer::new(); n],
+            block_modulus: Integer::from(1),
             steps: 0,
             next_try: 1,
             final_bits: num_bits + det_bits + 2,
@@ -376,6 +386,17 @@ impl Lift {
         self.residual.iter().map(|v| v.mod_u(p as u32) as u64).collect()
     }
 
+    /// The digits so far, whole (the block added in), and their modulus.
+    fn solution(&mut self) -> (&[Integer], &Integer) {
+        for (y, digits) in self.y_done.iter_mut().zip(&mut self.block) {
+            *y += Integer::from(&self.modulus * &*digits);
+            *digits = Integer::new();
+        }
+        self.modulus *= &self.block_modulus;
+        self.block_modulus = Integer::from(1);
+        (&self.y_done, &self.modulus)
+    }
+
     fn step(
         &mut self,
         a: &IntRows,
@@ -384,8 +405,12 @@ impl Lift {
         b: &[Integer],
         det_bits: u64,
     ) -> Result<(), SolveFailure> {
-        for (yi, &d) in self.y.iter_mut().zip(digit) {
-            *yi += Integer::from(&self.modulus * d);
+        for (digits, &d) in self.block.iter_mut().zip(digit) {
+            *digits += Integer::from(&self.block_modulus * d);
+        }
+        self.block_modulus *= p;
+        if self.block_modulus.significant_bits() > BLOCK_BITS {
+            self.solution();
         }
         for (i, row) in a.iter().enumerate() {
             let mut acc = Integer::new();
@@ -395,25 +420,29 @@ impl Lift {
             self.residual[i] -= acc;
             self.residual[i].div_exact_u_mut(p as u32);
         }
-        self.modulus *= p;
         self.steps += 1;
         if self.residual.iter().all(|r| *r == 0) {
             // The digits so far are the solution itself, an integer vector.
-            self.answer = Some(self.y.iter().map(|v| Rational::from(v.clone())).collect());
+            let (y, _) = self.solution();
+            self.answer = Some(y.iter().map(|v| Rational::from(v.clone())).collect());
             return Ok(());
         }
-        if self.modulus.significant_bits() as u64 > self.final_bits {
+        // The modulus has at least this many bits (a product has at most one bit fewer than
+        // its factors together).
+        let bits = u64::from(self.modulus.significant_bits() + self.block_modulus.significant_bits()) - 1;
+        if bits > self.final_bits {
+            let (y, modulus) = self.solution();
             let den_bound = Integer::from(1) << (det_bits as u32);
-            let num_bound = Integer::from(&self.modulus / &den_bound) >> 1u32;
-            let x =
-                reconstruct(&self.y, &self.modulus, &num_bound, &den_bound).filter(|x| satisfies(a, b, x));
+            let num_bound = Integer::from(modulus / &den_bound) >> 1u32;
+            let x = reconstruct(y, modulus, &num_bound, &den_bound).filter(|x| satisfies(a, b, x));
             self.answer = Some(x.ok_or(SolveFailure::Singular)?);
             return Ok(());
         }
         if self.steps == self.next_try {
             self.next_try = self.steps + self.steps.div_ceil(2);
-            let half: Integer = Integer::from(&self.modulus >> 1u32).sqrt();
-            self.answer = reconstruct(&self.y, &self.modulus, &half, &half).filter(|x| satisfies(a, b, x));
+            let (y, modulus) = self.solution();
+            let half: Integer = Integer::from(modulus >> 1u32).sqrt();
+            self.answer = reconstruct(y, modulus, &half, &half).filter(|x| satisfies(a, b, x));
         }
         Ok(())
     }
@@ -456,12 +485,27 @@ fn rational_reconstruction(
     num_bound: &Integer,
     den_bound: &Integer,
 ) -> Option<(Integer, Integer)> {
+    // r_i = t_i * v (mod m) throughout.
     let (mut r0, mut r1) = (m.clone(), v.clone().modulo(m));
     let (mut t0, mut t1) = (Integer::new(), Integer::from(1));
+    let bound_bits = num_bound.significant_bits();
     while r1 > *num_bound {
-        let q = Integer::from(&r0 / &r1);
-        let r2 = Integer::from(&r0 - &q * &r1);
-        let t2 = Integer::from(&t0 - &q * &t1);
+        // Far above the bound, many steps at once from the remainders' leading bits (a plain
+        // step a quotient costs a pass over numbers as long as m: quadratic in all). A batch
+        // that would pass the bound is not taken: the first remainder below it is the answer.
+        if r1.significant_bits() > bound_bits + 128
+            && let Some([a, b, c, d]) = lehmer_steps(&r0, &r1)
+        {
+            let next = |x: &Integer, y: &Integer, p: i64, q: i64| Integer::from(x * p) + Integer::from(y * q);
+            let r2 = next(&r0, &r1, c, d);
+            if r2 > *num_bound {
+                (r0, r1) = (next(&r0, &r1, a, b), r2);
+                (t0, t1) = (next(&t0, &t1, a, b), next(&t0, &t1, c, d));
+                continue;
+            }
+        }
+        let (q, r2) = r0.div_rem_floor_ref(&r1).into();
+        let t2 = t0 - Integer::from(&q * &t1);
         (r0, r1, t0, t1) = (r1, r2, t1, t2);
     }
     if t1 == 0 || t1.clone().abs() > *den_bound {
@@ -472,6 +516,28 @@ fn rational_reconstruction(
         r1 = -r1;
     }
     Some((r1, t1))
+}
+
+/// Several steps of the Euclidean algorithm on `r0 > r1 > 0` found from their leading 62
+/// bits alone (Lehmer; Knuth's Algorithm L): `[a, b, c, d]` such that the remainders those
+/// steps reach are `a r0 + b r1` and `c r0 + d r1`; `None` where not one step is certain.
+fn lehmer_steps(r0: &Integer, r1: &Integer) -> Option<[i64; 4]> {
+    let shift = r0.significant_bits().saturating_sub(62);
+    let lead = |r: &Integer| i128::from(Integer::from(r >> shift).to_u64().expect("62 bits"));
+    let (mut x, mut y) = (lead(r0), lead(r1));
+    let (mut a, mut b, mut c, mut d) = (1i128, 0i128, 0i128, 1i128);
+    // A quotient is certain where both ends of the leading bits' error give it.
+    while y + c != 0 && y + d != 0 {
+        let q = (x + a) / (y + c);
+        if q != (x + b) / (y + d) {
+            break;
+        }
+        (a, c) = (c, a - q * c);
+        (b, d) = (d, b - q * d);
+        (x, y) = (y, x - q * y);
+    }
+    // Cofactors stay below 2^62 in size.
+    (b != 0).then(|| [a, b, c, d].map(|k| k as i64))
 }
 
 /// Whether A x = b exactly.
@@ -544,6 +610,65 @@ mod tests {
         let x = solve(&a, std::slice::from_ref(&b), &Cancel::new()).unwrap();
         assert!(satisfies(&a, &b, &x[0]));
         assert!(x[0].iter().any(|v| v.denom().significant_bits() > 200));
+    }
+}
+
+#[cfg(test)]
+mod reconstruction_tests {
+    use super::*;
+
+    /// The extended Euclidean algorithm one quotient at a time: the reference.
+    fn plain(
+        v: &Integer,
+        m: &Integer,
+        num_bound: &Integer,
+        den_bound: &Integer,
+    ) -> Option<(Integer, Integer)> {
+        let (mut r0, mut r1) = (m.clone(), v.clone().modulo(m));
+        let (mut t0, mut t1) = (Integer::new(), Integer::from(1));
+        while r1 > *num_bound {
+            let q = Integer::from(&r0 / &r1);
+            let r2 = Integer::from(&r0 - &q * &r1);
+            let t2 = Integer::from(&t0 - &q * &t1);
+            (r0, r1, t0, t1) = (r1, r2, t1, t2);
+        }
+        if t1 == 0 || t1.clone().abs() > *den_bound {
+            return None;
+        }
+        Some(if t1 < 0 { (-r1, -t1) } else { (r1, t1) })
+    }
+
+    /// Fractions of many sizes, and residues with no small fraction, give the plain
+    /// algorithm's answers (the batches of steps from leading bits change only the speed).
+    #[test]
+    fn batched_steps_reconstruct_as_single_ones_do() {
+        let mut s = 0x9e37_79b9_7f4a_7c15u64;
+        let mut word = || {
+            s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            s
+        };
+        let mut number = |limbs: usize| (0..limbs).fold(Integer::new(), |acc, _| (acc << 64u32) + word());
+        let (mut found, mut none) = (0, 0);
+        for case in 0..300 {
+            let limbs = 1 + case % 40;
+            let m = number(2 * limbs + 1) | 1u32;
+            let half = Integer::from(&m >> 1u32).sqrt();
+            // A fraction that fits (every third case), or a random residue.
+            let v = if case % 3 == 0 {
+                let (n, d) = (number(limbs) >> 3u32, number(limbs) >> 3u32 | 1u32);
+                let inverse = d.clone().invert(&m).ok();
+                match inverse {
+                    Some(inv) => (n * inv).modulo(&m),
+                    None => continue,
+                }
+            } else {
+                number(2 * limbs + 1).modulo(&m)
+            };
+            let got = rational_reconstruction(&v, &m, &half, &half);
+            assert_eq!(got, plain(&v, &m, &half, &half), "case {case}");
+            if got.is_some() { found += 1 } else { none += 1 }
+        }
+        assert!(found >= 50 && none >= 50, "{found} found, {none} none");
     }
 }
 
