@@ -30,6 +30,16 @@ fn positions() -> Vec<(String, String)> {
     out
 }
 
+/// Numbers below `n` drawn from a fixed seed (a linear congruential generator): random
+/// requests, the same in every run.
+fn picker(seed: u64) -> impl FnMut(usize) -> usize {
+    let mut state = seed;
+    move |n| {
+        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        ((state >> 33) as usize) % n
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_hundred_concurrent_clients_get_exact_answers() {
     let server = Server::start();
@@ -160,11 +170,7 @@ async fn random_queries_get_an_answer_or_a_one_line_error() {
         "1e999",
         "9999999999999999999999",
     ];
-    let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
-    let mut next = |n: usize| {
-        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-        ((state >> 33) as usize) % n
-    };
+    let mut next = picker(0x9e37_79b9_7f4a_7c15);
     let encode = |s: &str| s.bytes().map(|b| format!("%{b:02X}")).collect::<String>();
     let boards = ["triangle5", "triangle4", "triangle5", "nope", ""];
     let starts = ["A", "D", "E", "O", "Z", "a3", ""];
@@ -346,11 +352,7 @@ async fn requests_the_http_library_refuses_get_a_one_line_json_error_too() {
         ": empty",
         "\u{1}: \u{2}",
     ];
-    let mut state: u64 = 0x2545_f491_4f6c_dd1d;
-    let mut next = |n: usize| {
-        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-        ((state >> 33) as usize) % n
-    };
+    let mut next = picker(0x2545_f491_4f6c_dd1d);
     let mut statuses = std::collections::BTreeMap::new();
     for _ in 0..120 {
         let mut request = format!(
