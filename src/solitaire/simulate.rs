@@ -36,7 +36,9 @@ struct Dense {
 impl Player {
     pub fn new(board: &Board, policy: Policy) -> Player {
         let moves = MoveTable::new(board);
-        let dense = (board.hole_count() <= DENSE_TABLE_HOLES).then(|| {
+        // A jump a byte, and at most 256 a position: board files may have more.
+        let small = board.hole_count() <= DENSE_TABLE_HOLES && moves.jumps().len() <= 256;
+        let dense = small.then(|| {
             let positions = 1usize << board.hole_count();
             let mut offsets = Vec::with_capacity(positions + 1);
             let (mut jumps, mut flips) = (Vec::new(), Vec::new());
@@ -54,10 +56,16 @@ impl Player {
     }
 
     /// Plays one game from `pos` to the end and returns the final position.
-    pub fn play(&self, stream: &mut Stream, mut pos: Pegs) -> Pegs {
-        let mut legal = [0u8; 64];
+    pub fn play(&self, stream: &mut Stream, pos: Pegs) -> Pegs {
+        self.play_with(stream, pos, &mut Vec::new())
+    }
+
+    /// [`Player::play`], with `legal` to hold a position's legal jumps (a board file may give a
+    /// position hundreds of them, numbered past 255), kept by the caller from game to game.
+    pub fn play_with(&self, stream: &mut Stream, mut pos: Pegs, legal: &mut Vec<usize>) -> Pegs {
         loop {
-            let n = match &self.dense {
+            legal.clear();
+            match &self.dense {
                 Some(d) => {
                     let (a, b) = (d.offsets[pos.0 as usize] as usize, d.offsets[pos.0 as usize + 1] as usize);
                     if self.policy == Policy::Uniform {
@@ -67,33 +75,25 @@ impl Player {
                         pos ^= Pegs(d.flips[a + stream.below((b - a) as u32) as usize] as u64);
                         continue;
                     }
-                    legal[..b - a].copy_from_slice(&d.jumps[a..b]);
-                    b - a
+                    legal.extend(d.jumps[a..b].iter().map(|&j| usize::from(j)));
                 }
-                None => {
-                    let mut n = 0;
-                    for j in self.moves.legal(pos) {
-                        legal[n] = j as u8;
-                        n += 1;
-                    }
-                    n
-                }
-            };
-            if n == 0 {
+                None => legal.extend(self.moves.legal(pos)),
+            }
+            if legal.is_empty() {
                 return pos;
             }
-            let jump = self.choose(stream, &legal[..n]);
-            pos = self.moves.apply(pos, jump as usize);
+            let jump = self.choose(stream, legal);
+            pos = self.moves.apply(pos, jump);
         }
     }
 
     /// Picks one of the legal jumps as the policy says.
-    fn choose(&self, stream: &mut Stream, legal: &[u8]) -> u8 {
+    fn choose(&self, stream: &mut Stream, legal: &[usize]) -> usize {
         let jumps = self.moves.jumps();
-        let key = |j: u8| match self.policy {
+        let key = |j: usize| match self.policy {
             Policy::Uniform => 0,
-            Policy::PegFirst => jumps[j as usize].from,
-            Policy::HoleFirst => jumps[j as usize].to,
+            Policy::PegFirst => jumps[j].from,
+            Policy::HoleFirst => jumps[j].to,
         };
         if self.policy == Policy::Uniform {
             return legal[stream.below(legal.len() as u32) as usize];
@@ -186,9 +186,9 @@ pub fn simulate_from(
     let player = Player::new(board, policy);
     let n = board.hole_count();
     let work = |stream: &mut Stream, batch: Batch| {
-        let mut counts = vec![0u64; n + 1];
+        let (mut counts, mut legal) = (vec![0u64; n + 1], Vec::new());
         for _ in 0..batch.len {
-            counts[player.play(stream, pos).count() as usize] += 1;
+            counts[player.play_with(stream, pos, &mut legal).count() as usize] += 1;
         }
         counts
     };
@@ -238,14 +238,14 @@ pub fn simulate_in_waves(
             tallies.push(RunTally { counts: vec![vec![0; n + 1]; n], running: Vec::new(), batches: 0 });
         }
         let work = |stream: &mut Stream, batch: Batch| {
-            let mut counts = vec![vec![0u64; n + 1]; n];
+            let (mut counts, mut legal) = (vec![vec![0u64; n + 1]; n], Vec::new());
             for _ in 0..batch.len {
                 let hole = if run.holes.len() == 1 {
                     run.holes[0]
                 } else {
                     run.holes[stream.below(run.holes.len() as u32) as usize]
                 };
-                let end = player.play(stream, starts[hole as usize]);
+                let end = player.play_with(stream, starts[hole as usize], &mut legal);
                 counts[hole as usize][end.count() as usize] += 1;
             }
             counts
@@ -370,6 +370,35 @@ mod tests {
         assert_eq!(thin(1_000).len(), 1_000);
         assert_eq!(thin(1_001).len(), 501);
         assert_eq!(thin(10).iter().map(|p| p.1).collect::<Vec<_>>(), [0, 1, 1, 2, 2, 3, 3, 4, 4, 5]);
+    }
+
+    /// A board of 40 holes in a ring with 760 jumps (each hole over its k-th neighbour): a
+    /// position with a third of its holes empty has more than 64 legal jumps, numbered past
+    /// 255. Games from it end with no legal jump under every policy (a fixed array of 64 jumps
+    /// of a byte each panicked here, and would have played the wrong jumps).
+    #[test]
+    fn a_board_with_hundreds_of_jumps_plays_to_the_end() {
+        use crate::solitaire::board::{Hole, Jump, Shape};
+        let n = 40u8;
+        let holes = (0..n).map(|i| Hole { name: format!("h{i}"), x: 2 * i as i32, y: 0 }).collect();
+        let jumps = (0..n)
+            .flat_map(|from| {
+                (1..n / 2).map(move |k| Jump { from, over: (from + k) % n, to: (from + 2 * k) % n })
+            })
+            .collect();
+        let board = Board::new("ring", Shape::Grid, holes, jumps).unwrap();
+        let moves = MoveTable::new(&board);
+        assert_eq!(moves.jumps().len(), 760);
+        let pos = Pegs((0..n).filter(|h| h % 3 != 0).fold(0, |p, h| p | 1 << h));
+        assert!(moves.legal(pos).count() > 64 && moves.legal(pos).any(|j| j > 255));
+        for policy in crate::solitaire::policy::POLICIES {
+            let player = Player::new(&board, policy);
+            let mut s = Stream::new(7, 0);
+            for _ in 0..50 {
+                let end = player.play(&mut s, pos);
+                assert!(!moves.has_move(end) && end.count() < pos.count(), "{policy}");
+            }
+        }
     }
 
     #[test]
