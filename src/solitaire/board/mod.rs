@@ -15,6 +15,11 @@ use crate::solitaire::pegs::Pegs;
 /// Bitboards are `u64`, so a board has at most this many holes.
 pub const MAX_HOLES: usize = 64;
 
+/// The most jumps a board may have: move tables, the solver and the coach number a jump in
+/// 16 bits. (Jumps come one a hole and direction, so only a board file with thousands of
+/// directions has more.)
+pub const MAX_JUMPS: usize = u16::MAX as usize;
+
 /// One hole: its name and where it is drawn (column, row on a character grid).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Hole {
@@ -84,6 +89,12 @@ impl Board {
         let mut jumps = jumps;
         jumps.sort();
         jumps.dedup();
+        if jumps.len() > MAX_JUMPS {
+            return Err(bad(format!(
+                "it has {} jumps, more than the {MAX_JUMPS} this tool numbers",
+                jumps.len()
+            )));
+        }
         let symmetries = symmetry::automorphisms(holes.len(), &jumps).map_err(|e| bad(e.to_string()))?;
         Ok(Board { name: name.to_string(), shape, holes, jumps, symmetries: symmetries.into() })
     }
@@ -195,5 +206,24 @@ impl Board {
     /// The holes with pegs, by name, in hole order.
     pub fn hole_list(&self, pegs: Pegs) -> Vec<&str> {
         (pegs & self.full()).holes().map(|h| self.hole_name(h)).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every jump of three distinct holes among 64 (249,984 of them) is more than a jump's
+    /// 16-bit number holds: refused in one line, before any table is made.
+    #[test]
+    fn a_board_with_more_jumps_than_16_bits_number_is_refused() {
+        let n = 64u8;
+        let holes = (0..n).map(|i| Hole { name: format!("h{i}"), x: 2 * i32::from(i), y: 0 }).collect();
+        let jumps = (0..n)
+            .flat_map(|from| (0..n).flat_map(move |over| (0..n).map(move |to| Jump { from, over, to })))
+            .filter(|j| j.from != j.over && j.over != j.to && j.from != j.to)
+            .collect();
+        let e = Board::new("all", Shape::Grid, holes, jumps).unwrap_err().to_string();
+        assert!(e.ends_with("it has 249984 jumps, more than the 65535 this tool numbers"), "{e}");
     }
 }
