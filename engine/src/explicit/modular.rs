@@ -508,14 +508,16 @@ fn rational_reconstruction(
         let t2 = t0 - Integer::from(&q * &t1);
         (r0, r1, t0, t1) = (r1, r2, t1, t2);
     }
-    if t1 == 0 || t1.clone().abs() > *den_bound {
+    fraction(r1, t1, den_bound)
+}
+
+/// The fraction r / t with a positive denominator, where the Euclid stopped at remainder r and
+/// cofactor t; `None` if t is 0 or larger than `den_bound`.
+fn fraction(r: Integer, t: Integer, den_bound: &Integer) -> Option<(Integer, Integer)> {
+    if t == 0 || t.cmp_abs(den_bound) == std::cmp::Ordering::Greater {
         return None;
     }
-    if t1 < 0 {
-        t1 = -t1;
-        r1 = -r1;
-    }
-    Some((r1, t1))
+    Some(if t < 0 { (-r, -t) } else { (r, t) })
 }
 
 /// Several steps of the Euclidean algorithm on `r0 > r1 > 0` found from their leading 62
@@ -632,10 +634,7 @@ mod reconstruction_tests {
             let t2 = Integer::from(&t0 - &q * &t1);
             (r0, r1, t0, t1) = (r1, r2, t1, t2);
         }
-        if t1 == 0 || t1.clone().abs() > *den_bound {
-            return None;
-        }
-        Some(if t1 < 0 { (-r1, -t1) } else { (r1, t1) })
+        fraction(r1, t1, den_bound)
     }
 
     /// Fractions of many sizes, and residues with no small fraction, give the plain
