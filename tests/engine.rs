@@ -112,3 +112,30 @@ fn a_board_beyond_the_memory_budget_is_refused_before_it_is_built() {
     let err = a.exact(&Starts::Holes(vec![0]), &cfg, &mut |_| {}).unwrap_err();
     assert!(matches!(err, pegchain::Error::TooLarge { .. }), "{err}");
 }
+
+/// A run of several starts numbers its evaluations in its layers' reports: one per start
+/// class under symmetry (triangle5: 4 classes, 15 holes), one per hole without it, each
+/// start's layers under its own number; a start alone is not numbered.
+#[test]
+fn a_run_of_several_starts_numbers_each_start_in_its_reports() {
+    use pegchain::solitaire::exact::Stage;
+    let board = builtin("triangle5").unwrap();
+    let a = Analysis::new(&board);
+    for (reduce, evaluations) in [(true, 4), (false, 15)] {
+        let mut seen: Vec<(u8, Option<(usize, usize)>)> = Vec::new();
+        let mut report = |p: &pegchain::solitaire::exact::Progress| {
+            let Stage::Start(hole) = p.stage else { panic!("a forward engine's report") };
+            if seen.last() != Some(&(hole, p.start)) {
+                seen.push((hole, p.start));
+            }
+        };
+        a.count(&Starts::All, &config(Policy::Uniform, reduce), &mut report).unwrap();
+        let numbers: Vec<Option<(usize, usize)>> = seen.iter().map(|&(_, start)| start).collect();
+        let expected: Vec<Option<(usize, usize)>> =
+            (1..=evaluations).map(|k| Some((k, evaluations))).collect();
+        assert_eq!(numbers, expected, "reduce {reduce}: {seen:?}");
+    }
+    let mut alone = Vec::new();
+    a.exact(&Starts::Holes(vec![4]), &EngineConfig::default(), &mut |p| alone.push(p.start)).unwrap();
+    assert!(!alone.is_empty() && alone.iter().all(|&s| s == Some((1, 1))), "{alone:?}");
+}

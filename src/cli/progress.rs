@@ -36,7 +36,10 @@ pub fn layer_printer(board: &Board, quiet: bool) -> impl FnMut(&Progress) + '_ {
 /// What a progress report says, in words: "start d4: 1,234 positions with 20 pegs".
 pub fn layer_words(board: &Board, p: &Progress) -> String {
     let what = match p.stage {
-        Stage::Start(hole) => format!("start {}", board.hole_name(hole)),
+        Stage::Start(hole) => match p.start {
+            Some((number, of)) if of > 1 => format!("start {} ({number} of {of})", board.hole_name(hole)),
+            _ => format!("start {}", board.hole_name(hole)),
+        },
         Stage::Classes => "every start's classes".to_string(),
         Stage::FinishHoles => "finish holes".to_string(),
         Stage::PegsLeft => "every start's pegs left".to_string(),
@@ -58,18 +61,20 @@ pub fn layer_words(board: &Board, p: &Progress) -> String {
     format!("{what}: {count} with {}{pass}", plural(p.pegs.into(), "peg", "pegs"))
 }
 
-/// The passes of a run by residues: every pass follows the same layers, so the first one's
-/// duration projects the end of the run.
+/// The passes of a run by residues: every pass of a start follows the same layers, so its
+/// first one's duration projects the end of its passes (each start's first pass is timed
+/// anew: starts differ in size).
 struct Passes {
     index: u32,
     /// When the current pass began.
     started: Instant,
-    /// How long the first pass took, once it is over.
+    /// How long the first pass of the start under way took, once it is over.
     first: Option<f64>,
 }
 
 impl Passes {
-    /// ", about 2.5 hours left" once the first pass is over and the number of passes known.
+    /// ", about 2.5 hours left" once the start's first pass is over and the number of passes
+    /// known (", about 2.5 hours left for this start" in a run of several starts).
     fn left(&mut self, p: &Progress) -> String {
         if p.pass.index != self.index {
             if self.index == 0 {
@@ -80,7 +85,8 @@ impl Passes {
         match (self.first, p.pass.of) {
             (Some(first), Some(of)) if of > p.pass.index => {
                 let left = first * f64::from(of - p.pass.index) - self.started.elapsed().as_secs_f64();
-                format!(", about {} left", duration_words(left.max(0.0)))
+                let whose = if p.start.is_some_and(|(_, of)| of > 1) { " for this start" } else { "" };
+                format!(", about {} left{whose}", duration_words(left.max(0.0)))
             }
             _ => String::new(),
         }
@@ -191,6 +197,7 @@ mod tests {
             positions: 1,
             sent: Vec::new(),
             pass: Pass { index, of },
+            start: None,
         };
         let an_hour_ago = Instant::now() - std::time::Duration::from_secs(3600);
         let mut passes = Passes { index: 0, started: an_hour_ago, first: None };
@@ -198,7 +205,54 @@ mod tests {
         // The first pass took an hour: three more passes, the second just begun.
         let left = passes.left(&at(1, Some(4)));
         assert_eq!(left, ", about 3.0 hours left");
-        assert_eq!(Passes { index: 0, started: an_hour_ago, first: None }.left(&at(0, Some(1))), "");
+        let mut alone = Passes { index: 0, started: an_hour_ago, first: None };
+        assert_eq!(alone.left(&at(0, Some(1))), "");
+    }
+
+    /// In a run of several starts, the time left is that of the start under way, projected
+    /// from its own first pass: the next start's first pass projects nothing (the number of
+    /// passes is not known yet), and its second pass projects from its first.
+    #[test]
+    fn each_start_projects_from_its_own_first_pass() {
+        use pegchain::engine::Pass;
+        use pegchain::solitaire::exact::Stage;
+        let at = |start, index, of| Progress {
+            stage: Stage::Start(0),
+            pegs: 3,
+            positions: 1,
+            sent: Vec::new(),
+            pass: Pass { index, of },
+            start: Some((start, 2)),
+        };
+        let two_hours_ago = Instant::now() - std::time::Duration::from_secs(7200);
+        let mut passes = Passes { index: 0, started: two_hours_ago, first: None };
+        assert_eq!(passes.left(&at(1, 0, None)), "");
+        assert_eq!(passes.left(&at(1, 1, Some(3))), ", about 4.0 hours left for this start");
+        // The second start begins, and its first pass ends at once: one more pass, as short.
+        assert_eq!(passes.left(&at(2, 0, None)), "");
+        assert!(passes.left(&at(2, 1, Some(2))).starts_with(", about 0"), "{:?}", passes.first);
+    }
+
+    /// A start's progress line says which evaluation of a run of several it is.
+    #[test]
+    fn a_start_of_several_is_numbered() {
+        use pegchain::engine::Pass;
+        use pegchain::solitaire::exact::Stage;
+        let board = pegchain::solitaire::load_board("triangle5").unwrap();
+        let report = |start| Progress {
+            stage: Stage::Start(0),
+            pegs: 13,
+            positions: 1234,
+            sent: Vec::new(),
+            pass: Pass::ONLY,
+            start,
+        };
+        assert_eq!(
+            layer_words(&board, &report(Some((2, 4)))),
+            "start A (2 of 4): 1,234 positions with 13 pegs"
+        );
+        assert_eq!(layer_words(&board, &report(Some((1, 1)))), "start A: 1,234 positions with 13 pegs");
+        assert_eq!(layer_words(&board, &report(None)), "start A: 1,234 positions with 13 pegs");
     }
 
     #[test]

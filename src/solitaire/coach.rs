@@ -629,6 +629,7 @@ impl<'a> Coach<'a> {
             positions: layer.positions.len() as u64,
             sent: Vec::new(),
             pass: crate::engine::Pass::ONLY,
+            start: None,
         });
     }
 

@@ -100,6 +100,10 @@ pub struct Progress {
     pub sent: Vec<u64>,
     /// Which pass over the board (a run by residues makes several).
     pub pass: Pass,
+    /// In a run from start holes, which of its evaluations this is (from 1) and how many it
+    /// makes (one per start class under symmetry, one per hole without); `None` for a
+    /// position, the whole-group passes and starts dealt out between processes.
+    pub start: Option<(usize, usize)>,
 }
 
 /// Which work a progress report is about.
@@ -257,14 +261,14 @@ impl<'a> Analysis<'a> {
                 // by residues; the classes show the progress.
                 let classes = layer.total(&[layer.states.len() as u64])[0];
                 let sent = sent_by_each(layer);
-                return progress(&Progress { stage, pegs, positions: classes, sent, pass });
+                return progress(&Progress { stage, pegs, positions: classes, sent, pass, start: None });
             }
             let (raw, classes) = self.count_layer(layer, &local);
             let mut positions = positions.borrow_mut();
             positions.raw += raw;
             positions.up_to_symmetry += classes;
             positions.by_layer.push((layer.rank, raw, classes));
-            progress(&Progress { stage, pegs, positions: raw, sent: sent_by_each(layer), pass });
+            progress(&Progress { stage, pegs, positions: raw, sent: sent_by_each(layer), pass, start: None });
         };
         let counted = &positions;
         let mut checkpoint = save.map(|save| move |run: &RunState<Pegs, End>| save(&counted.borrow(), run));
@@ -414,6 +418,10 @@ impl<'a> Analysis<'a> {
                 None => {
                     // Under symmetry, evaluate the first requested hole of each class.
                     let rep = if config.reduce && *starts == Starts::All { orbits[c][0] } else { hole };
+                    // Its layers' reports say which evaluation of how many it is.
+                    let number = (evaluated.len() + 1, planned);
+                    let mut numbered =
+                        |p: &Progress| progress(&Progress { start: Some(number), ..p.clone() });
                     let eval = match saved.take(rep) {
                         Resumed::Finished(eval) => eval,
                         Resumed::GoOn(resume) => self
@@ -421,7 +429,7 @@ impl<'a> Analysis<'a> {
                                 rep,
                                 mode,
                                 config,
-                                progress,
+                                &mut numbered,
                                 resume,
                                 &evaluated,
                                 save.as_deref_mut(),
@@ -532,7 +540,7 @@ impl<'a> Analysis<'a> {
         let game = Game { moves: &self.moves, group: &self.group, policy: config.policy };
         let positions: Vec<Pegs> = reps.iter().map(|&h| start_position(self.board, h)).collect();
         let mut layer = |stage, pegs, positions| {
-            progress(&Progress { stage, pegs, positions, sent: Vec::new(), pass: Pass::ONLY })
+            progress(&Progress { stage, pegs, positions, sent: Vec::new(), pass: Pass::ONLY, start: None })
         };
         // The pegs left of every start in one pass, where it fits; a run by residues (asked
         // for to save memory) and a run shared by processes (whose forward engine is shared)
