@@ -75,6 +75,14 @@ async fn bad_requests_get_a_one_line_json_error() {
     let cases: Vec<(String, u16, &str)> = vec![
         (format!("{b}/api/coach?board=nope&pegs=A"), 404, "unknown board \"nope\""),
         (format!("{b}/api/coach?board=triangle5"), 400, "expected /api/coach?board=NAME&pegs="),
+        // What the query's parser found wrong is said.
+        (format!("{b}/api/coach?pegs=A"), 400, "(and &policy=uniform): missing field `board`"),
+        (format!("{b}/api/coach?board=triangle5&board=english&start=A"), 400, "duplicate field `board`"),
+        (
+            format!("{b}/api/coach?board=triangle5&start=A&moves=F-C-A&moves=D-E-F"),
+            400,
+            "duplicate field `moves`",
+        ),
         (format!("{b}/api/coach?board=triangle5&pegs=A,A"), 422, "names hole A twice"),
         (format!("{b}/api/coach?board=triangle5&pegs=Z9"), 422, "has no hole"),
         (format!("{b}/api/coach?board=triangle5&pegs=A&policy=lazy"), 400, "policy"),

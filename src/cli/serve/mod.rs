@@ -283,8 +283,14 @@ fn read_query(
     shared: &Shared,
     query: CoachQueryResult,
 ) -> Result<(Board, Pegs, Policy), (StatusCode, String)> {
-    let Ok(Query(q)) = query else {
-        return Err((StatusCode::BAD_REQUEST, USAGE.into()));
+    let q = match query {
+        Ok(Query(q)) => q,
+        Err(rejection) => {
+            // The parser's reason last: "missing field `board`", "duplicate field `start`".
+            let text = rejection.body_text().replace('\n', " ");
+            let reason = text.rsplit(": ").next().unwrap_or(&text);
+            return Err((StatusCode::BAD_REQUEST, format!("{USAGE}: {reason}")));
+        }
     };
     let Some(board) = shared.boards.iter().find(|b| b.name() == q.board).cloned() else {
         let names: Vec<&str> = shared.boards.iter().map(|b| b.name()).collect();
