@@ -53,7 +53,18 @@ pub fn parse_drn_until(
             "@reward_models" => header.expect = Some((n, key.to_string())),
             "@nr_states" | "@nr_choices" => header.expect = Some((n, key.to_string())),
             "@model" => break,
-            _ if key.starts_with('@') => return Err(FormatError::at(n, format!("unknown section {key}"))),
+            _ if key.starts_with('@') => {
+                // A known section with its value on the same line (`@nr_states 3`).
+                let word = key.split_whitespace().next().unwrap_or(key);
+                let why = match word {
+                    "@parameters" | "@placeholders" | "@reward_models" | "@nr_states" | "@nr_choices"
+                    | "@model" => {
+                        format!("{word} stands alone on its line, its values on the lines after it")
+                    }
+                    _ => format!("unknown section {key}"),
+                };
+                return Err(FormatError::at(n, why));
+            }
             _ => header.value(n, line)?,
         }
     }
@@ -442,6 +453,11 @@ state 12 [0] six done
             "line 1: a CTMC, not a DTMC: only discrete-time Markov chains are read"
         );
         assert_eq!(error("hello"), "line 1: expected a section such as @type, found \"hello\"");
+        assert_eq!(
+            error("@type: DTMC\n@nr_states 2\n@model\n"),
+            "line 2: @nr_states stands alone on its line, its values on the lines after it"
+        );
+        assert_eq!(error("@type: DTMC\n@states\n2\n@model\n"), "line 2: unknown section @states");
         assert_eq!(error(""), "no @model section: not a DRN file");
         let row_sum =
             format!("{head}state 0 init\n\taction 0\n\t\t1 : 1/3\nstate 1\n\taction 0\n\t\t1 : 1\n");
