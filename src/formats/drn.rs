@@ -18,6 +18,9 @@ pub fn parse_drn(text: &str, budget: Option<u64>) -> Result<ExplicitChain, Forma
     parse_drn_until(text, budget, &crate::Cancel::new())
 }
 
+/// The header's sections whose values come on the lines after their name.
+const LISTED: [&str; 5] = ["@parameters", "@placeholders", "@reward_models", "@nr_states", "@nr_choices"];
+
 /// [`parse_drn`], stopped with [`FormatError::stopped`] once `cancel` is set (polled every
 /// [`super::POLL_EVERY`] states).
 pub fn parse_drn_until(
@@ -49,19 +52,15 @@ pub fn parse_drn_until(
                 header.dtmc = true;
             }
             "@value_type" => {}
-            "@parameters" | "@placeholders" => header.expect = Some((n, key.to_string())),
-            "@reward_models" => header.expect = Some((n, key.to_string())),
-            "@nr_states" | "@nr_choices" => header.expect = Some((n, key.to_string())),
             "@model" => break,
+            _ if LISTED.contains(&key) => header.expect = Some((n, key.to_string())),
             _ if key.starts_with('@') => {
                 // A known section with its value on the same line (`@nr_states 3`).
                 let word = key.split_whitespace().next().unwrap_or(key);
-                let why = match word {
-                    "@parameters" | "@placeholders" | "@reward_models" | "@nr_states" | "@nr_choices"
-                    | "@model" => {
-                        format!("{word} stands alone on its line, its values on the lines after it")
-                    }
-                    _ => format!("unknown section {key}"),
+                let why = if LISTED.contains(&word) || word == "@model" {
+                    format!("{word} stands alone on its line, its values on the lines after it")
+                } else {
+                    format!("unknown section {key}")
                 };
                 return Err(FormatError::at(n, why));
             }

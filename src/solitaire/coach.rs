@@ -795,16 +795,9 @@ impl<'a> Coach<'a> {
         self.values_of(layers, kept_for(classes), keep)
     }
 
-    /// `root`, where the coach can value it.
+    /// `root`, where the coach can value it (a jump's 16-bit index is the board's limit:
+    /// `Board::new` refuses more jumps).
     fn checked_root(&self, root: Pegs) -> Result<Pegs, Error> {
-        // A jump is kept as a 16-bit index.
-        if self.moves.jumps().len() > usize::from(u16::MAX) {
-            return Err(Error::Invalid(format!(
-                "board {} has {} jumps, more than the coach's 65,535",
-                self.board.name(),
-                grouped(self.moves.jumps().len() as u64)
-            )));
-        }
         // Slot n - 1 holds P(n pegs left): a game leaves at least one.
         if root.count() == 0 {
             return Err(Error::Invalid("the position has no peg".into()));
