@@ -5,7 +5,9 @@ use crate::engine::Cancel;
 use crate::engine::stats::{self, ChiSquare};
 use crate::error::Error;
 use crate::solitaire::board::Board;
-use crate::solitaire::exact::{Analysis, EngineConfig, ExactReport, PositionExact, Starts, pegs_left_moment};
+use crate::solitaire::exact::{
+    Analysis, EngineConfig, ExactReport, PositionExact, StartExact, Starts, pegs_left_moment,
+};
 use crate::solitaire::pegs::Pegs;
 use crate::solitaire::policy::Policy;
 use crate::solitaire::simulate::{Run, RunTally, Waves, simulate_from, simulate_in_waves};
@@ -181,9 +183,16 @@ pub fn run_in_waves(
 ) -> Result<SimReport, Error> {
     let analysis = Analysis::new(board);
     let exact = if config.exact {
+        // Only the starts the games are played from: one start of the English board costs
+        // seconds, all of them minutes.
+        let mut played: Vec<u8> =
+            runs_of(board, &analysis, config).into_iter().flat_map(|r| r.holes).collect();
+        played.sort_unstable();
+        played.dedup();
+        let starts = if played.len() == board.hole_count() { Starts::All } else { Starts::Holes(played) };
         let engine =
             EngineConfig { policy: config.policy, cancel: config.cancel.clone(), ..EngineConfig::default() };
-        Some(analysis.exact(&Starts::All, &engine, &mut |_| {})?)
+        Some(analysis.exact(&starts, &engine, &mut |_| {})?)
     } else {
         None
     };
@@ -302,7 +311,7 @@ fn mean_over(exact: &ExactReport, holes: &[u8], n: usize) -> (Rational, Vec<Rati
     let mut win = Rational::new();
     let mut dist = vec![Rational::new(); n + 1];
     for &h in holes {
-        let s = &exact.starts[h as usize];
+        let s = exact_of(exact, h);
         win += &s.win;
         for (pegs, p) in &s.pegs_left {
             dist[*pegs as usize] += p;
@@ -310,6 +319,12 @@ fn mean_over(exact: &ExactReport, holes: &[u8], n: usize) -> (Rational, Vec<Rati
     }
     let k = holes.len() as u32;
     (win / k, dist.into_iter().map(|d| d / k).collect())
+}
+
+/// The exact figures of start `hole` in a report that holds it (the report of every start,
+/// or of the starts played).
+fn exact_of(exact: &ExactReport, hole: u8) -> &StartExact {
+    exact.starts.iter().find(|s| s.hole == hole).expect("the exact report holds every start played")
 }
 
 /// The games of every run that started in `holes`, beside the exact values of the first
@@ -321,7 +336,7 @@ fn pooled(n: usize, tallies: &[RunTally], holes: Vec<u8>, exact: Option<&ExactRe
             add_to(&mut counts, &tally.counts[h as usize]);
         }
     }
-    let here = exact.map(|e| &e.starts[holes[0] as usize]);
+    let here = exact.map(|e| exact_of(e, holes[0]));
     estimate(counts, holes, here.map(|s| (&s.win, &s.pegs_left)))
 }
 
@@ -466,6 +481,32 @@ mod tests {
             assert_eq!(figures(a), figures(b));
         }
         assert_eq!(computed.classes.len(), 4);
+    }
+
+    /// Games from a few starts are set beside the exact figures of those starts alone (the
+    /// exact engine evaluates only their classes), equal to the figures of every start's report.
+    #[test]
+    fn games_from_some_starts_get_the_exact_figures_of_those_starts_only() {
+        let board = builtin("triangle6").unwrap();
+        let (a, e) = (board.find_hole("A").unwrap(), board.find_hole("E").unwrap());
+        let cfg = SimConfig { games: 1_000, starts: StartPlan::Each(vec![e, a]), ..config(Policy::Uniform) };
+        let played = run(&board, &cfg, &|_| {}).unwrap();
+        let exact = played.exact.unwrap();
+        assert_eq!(exact.starts.iter().map(|s| s.hole).collect::<Vec<_>>(), vec![a, e]);
+        let every = Analysis::new(&board).exact(&Starts::All, &EngineConfig::default(), &mut |_| {}).unwrap();
+        let figures = |s: &StartExact| {
+            (s.win.clone(), s.pegs_left.clone(), s.finish.clone(), s.expected_pegs_left.clone())
+        };
+        for s in &exact.starts {
+            assert_eq!(figures(s), figures(&every.starts[s.hole as usize]));
+        }
+        let started_in = |hole: u8| played.starts.iter().find(|x| x.holes == vec![hole]).unwrap();
+        assert_eq!(started_in(a).exact.as_ref(), Some(&every.starts[a as usize].win));
+        assert_eq!(started_in(e).exact.as_ref(), Some(&every.starts[e as usize].win));
+        assert_eq!(
+            played.overall.exact,
+            Some((every.starts[a as usize].win.clone() + &every.starts[e as usize].win) / 2u32)
+        );
     }
 
     #[test]
