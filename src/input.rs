@@ -4,10 +4,12 @@
 //! A user can name anything as an input: a device (`/dev/zero` never ends), a FIFO (blocks
 //! until someone writes), a directory, or a huge file. So the kind is checked before the
 //! file is opened, and at most `MAX_INPUT_BYTES + 1` bytes are read, whatever the file
-//! claims its size to be (it may grow while being read).
+//! claims its size to be (it may grow while being read). Each file read is remembered, so
+//! that the writer never replaces an input of the run by an output.
 
 use std::io::Read;
 use std::path::Path;
+use std::sync::Mutex;
 
 /// The largest input file read: 1 MiB. The largest shipped board file is a few KB; a
 /// 64-hole board with long names stays far below this.
@@ -22,11 +24,37 @@ pub fn read_input(path: &Path) -> Result<String, String> {
 }
 
 /// The bytes of the regular file at `path`, at most `max` of them, or why they cannot be
-/// read (see `read_input`).
+/// read (see `read_input`). The file is an input of this run from then on (see [`is_input`]).
 pub fn read_bytes(path: &Path, max: u64) -> Result<Vec<u8>, String> {
+    read_regular(path, max, true)
+}
+
+/// `read_bytes` of a save the run goes on from and then replaces by its own saves (a
+/// checkpoint): not an input that a write must leave alone.
+pub fn read_save(path: &Path, max: u64) -> Result<Vec<u8>, String> {
+    read_regular(path, max, false)
+}
+
+/// The files read as inputs by this process, by device and inode (whatever path named them).
+static INPUTS: Mutex<Vec<(u64, u64)>> = Mutex::new(Vec::new());
+
+/// Whether `path` names a file this process has read as an input (following links): a write
+/// over it would destroy what the run was given (`--svg` naming the chain file, say).
+pub fn is_input(path: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    let Ok(meta) = std::fs::metadata(path) else { return false };
+    let inputs = INPUTS.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    inputs.contains(&(meta.dev(), meta.ino()))
+}
+
+fn read_regular(path: &Path, max: u64, input: bool) -> Result<Vec<u8>, String> {
+    use std::os::unix::fs::MetadataExt;
     let meta = std::fs::metadata(path).map_err(|e| format!("cannot read it: {}", plain(&e)))?;
     if !meta.is_file() {
         return Err(format!("not a regular file ({}); only regular files are read", kind(&meta)));
+    }
+    if input {
+        INPUTS.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).push((meta.dev(), meta.ino()));
     }
     if meta.len() > max {
         return Err(too_large(max));

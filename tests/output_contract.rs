@@ -221,3 +221,49 @@ fn a_checkpoint_that_is_not_a_regular_file_is_refused() {
     );
     assert!(std::fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo());
 }
+
+/// An output never replaces an input of the run, whatever path names it (a link included):
+/// the run is refused in one line, exit 2, and the input is left as it was. Before, `--svg`
+/// naming the chain file, `--drn` naming the rules file and `--checkpoint` naming the board
+/// file each replaced it and reported success. A checkpoint resumed and saved again is no
+/// input: the run goes on from it and replaces it, as before.
+#[cfg(unix)]
+#[test]
+fn an_output_never_replaces_an_input() {
+    let dir = support::scratch("inputs-kept");
+    let copy = |from: &std::path::Path, name: &str| {
+        let to = dir.join(name);
+        std::fs::copy(from, &to).unwrap();
+        to.to_str().unwrap().to_string()
+    };
+    let chain = copy(std::path::Path::new("tests/fixtures/chains/herman5.drn"), "herman5.drn");
+    let link = dir.join("link.drn");
+    std::os::unix::fs::symlink(&chain, &link).unwrap();
+    let race = copy(&support::data("race/swine-butcher.json"), "race.json");
+    for name in ["triangle5.json", "triangle5.adjacency.csv", "triangle5.layout.csv"] {
+        copy(&support::data(&format!("boards/{name}")), name);
+    }
+    let board = dir.join("triangle5.json").to_str().unwrap().to_string();
+    let adjacency = dir.join("triangle5.adjacency.csv").to_str().unwrap().to_string();
+    let link = link.to_str().unwrap();
+    let cases: [(&[&str], &str); 5] = [
+        (&["chain", &chain, "--target", "stable", "--distribution", "5", "--svg", &chain], &chain),
+        (&["chain", &chain, "--target", "stable", "--distribution", "5", "--svg", link], link),
+        (&["race", "--rules", &race, "--grid", "--svg", &race], &race),
+        (&["exact", "--board", &board, "--start", "A", "--checkpoint", &board], &board),
+        (&["export", "--board", &board, "--start", "A", "--drn", &adjacency], &adjacency),
+    ];
+    let before: Vec<Vec<u8>> =
+        [&chain, &race, &board, &adjacency].iter().map(|f| std::fs::read(f).unwrap()).collect();
+    for (args, target) in cases {
+        support::fails_with(args, &format!("cannot write {target}: it is an input of this run"));
+    }
+    let after: Vec<Vec<u8>> =
+        [&chain, &race, &board, &adjacency].iter().map(|f| std::fs::read(f).unwrap()).collect();
+    assert!(before == after, "an input was changed");
+    let saved = dir.join("run.checkpoint").to_str().unwrap().to_string();
+    let args = ["exact", "--board", "triangle5", "--start", "A", "--checkpoint", &saved];
+    let whole = stdout(&args);
+    let resumed = stdout(&[&args[..], &["--resume", &saved]].concat());
+    assert_eq!(whole, resumed);
+}

@@ -182,7 +182,7 @@ pub fn load_shared<T>(
 /// it belongs to `run`.
 fn load_numbered(path: &Path, run: &Run) -> Result<(Option<u64>, Vec<u8>), Error> {
     let name = path.display();
-    let bytes = pegchain::input::read_bytes(path, MAX_CHECKPOINT_BYTES)
+    let bytes = pegchain::input::read_save(path, MAX_CHECKPOINT_BYTES)
         .map_err(|why| Error::Invalid(format!("the checkpoint {name}: {why}")))?;
     let split = bytes.iter().position(|&b| b == b'\n').unwrap_or(bytes.len());
     let not_one = || Error::Invalid(format!("{name} is not a pegchain {} checkpoint", run.command));

@@ -93,8 +93,11 @@ pub fn write_files(files: &[(PathBuf, Vec<u8>)]) -> Result<(), Failure> {
     write_files_checked(&targets, || files::write_all_atomic(files))
 }
 
-/// Refuses a target that is a directory, then writes.
+/// Refuses a target that is a directory or an input of the run, then writes.
 fn write_files_checked(targets: &[&Path], write: impl FnOnce() -> io::Result<()>) -> Result<(), Failure> {
+    if let Some(target) = targets.iter().find(|target| pegchain::input::is_input(target)) {
+        return Err(Failure::Input(not_an_input_error(target)));
+    }
     if let Some(target) = targets.iter().find(|target| target.is_dir()) {
         return Err(Failure::Runtime(format!(
             "cannot write {}: a directory is in the way",
@@ -102,6 +105,14 @@ fn write_files_checked(targets: &[&Path], write: impl FnOnce() -> io::Result<()>
         )));
     }
     write().map_err(|e| Failure::Runtime(format!("cannot write {}", plain(&e))))
+}
+
+/// The refusal of an output that would replace an input.
+pub fn not_an_input_error(target: &Path) -> Error {
+    Error::Invalid(format!(
+        "cannot write {}: it is an input of this run, which the output would replace; name another file",
+        target.display()
+    ))
 }
 
 /// Writes one file whole or not at all.

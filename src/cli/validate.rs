@@ -99,9 +99,13 @@ fn check_svg_file(file: &Path) -> Result<(), Error> {
     check_file_target("--svg", file)
 }
 
-/// A file `flag` will write: not a directory, and in a directory that exists (checked
-/// before computing, so that a long run does not fail at its first write).
+/// A file `flag` will write: not an input read so far, not a directory, and in a directory
+/// that exists (checked before computing, so that a long run does not fail at its first
+/// write; the writer refuses an input again, whenever it was read).
 pub fn check_file_target(flag: &str, file: &Path) -> Result<(), Error> {
+    if pegchain::input::is_input(file) {
+        return Err(super::output::not_an_input_error(file));
+    }
     if file.is_dir() {
         return Err(Error::Invalid(format!("{flag} {}: a directory, not a file name", file.display())));
     }
