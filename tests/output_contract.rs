@@ -109,10 +109,23 @@ fn tabular(args: &&&[&str]) -> bool {
     args[0] != "show"
 }
 
+/// A chain's CSV is one table (the race, the target's distribution or values, or the ends):
+/// a part asked for beside it that the table would leave out is refused, not dropped.
+fn leaves_out_of_csv(args: &[&str]) -> Option<&'static str> {
+    let chain = matches!(args[0], "chain" | "game");
+    ["--simulate", "--visits"].into_iter().find(|flag| chain && args.contains(flag))
+}
+
 #[test]
 fn every_csv_is_one_rectangular_table() {
     support::fails_with(&["show", "--csv"], "--csv does not fit");
+    let mut refused = 0;
     for args in COMMANDS.iter().filter(tabular) {
+        if let Some(flag) = leaves_out_of_csv(args) {
+            support::fails_with(&[args, &["--csv"][..]].concat(), &format!("--csv does not fit {flag}"));
+            refused += 1;
+            continue;
+        }
         let text = run(&with(args, "--csv"));
         let mut reader = csv::ReaderBuilder::new().has_headers(true).from_reader(text.as_bytes());
         let width = reader.headers().unwrap_or_else(|e| panic!("{args:?}: {e}")).len();
@@ -124,6 +137,9 @@ fn every_csv_is_one_rectangular_table() {
         }
         assert!(rows > 0, "{args:?}: a CSV with no rows");
     }
+    assert_eq!(refused, 3, "the chain runs with estimates or visits");
+    let ends = ["chain", "tests/fixtures/chains/herman5.drn", "--target", "stable", "--ends", "--csv"];
+    support::fails_with(&ends, "--csv does not fit --ends: a CSV is one table, here the target's values");
 }
 
 #[test]

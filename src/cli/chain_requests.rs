@@ -8,6 +8,7 @@ use pegchain::chains::{MAX_RACE_PLACES, Question, RaceQuestion, Simulation, Targ
 use pegchain::engine::explicit::ExplicitChain;
 use pegchain::formats::{self, FormatError, number, prism};
 use pegchain::games::{self, GameParams, Setting};
+use pegchain::render::Format;
 use std::path::{Path, PathBuf};
 
 /// The largest chain file read: 4 GiB.
@@ -103,6 +104,39 @@ fn parse_states(list: &str) -> Result<Vec<u64>, Error> {
 /// long as the players' count).
 const MAX_RACE_PLAYERS: u32 = 64;
 
+impl QuestionArgs {
+    /// Refuses `--csv` beside a part of the answer its one table would leave out (the table
+    /// is the race, else the target's distribution or values, else the ends): the estimates of
+    /// `--simulate`, the expected visits of `--visits`, and the ends beside a target or race.
+    fn fits_csv(&self, output: Output, target: bool, race: bool) -> Result<(), Error> {
+        if output.format != Format::Csv {
+            return Ok(());
+        }
+        let table = if race {
+            "each player's chances"
+        } else if self.distribution.is_some() && target {
+            "P(T = k) by steps"
+        } else if target {
+            "the target's values by initial state"
+        } else {
+            "where the chain ends"
+        };
+        let left_out = [
+            (self.simulate.is_some(), "--simulate"),
+            (self.visits, "--visits"),
+            (self.ends && (target || race), "--ends"),
+            (self.distribution.is_some() && race, "--distribution"),
+        ];
+        match left_out.iter().find(|(asked, _)| *asked) {
+            Some((_, flag)) => Err(Error::Invalid(format!(
+                "--csv does not fit {flag}: a CSV is one table, here {table}; text, --markdown and \
+                 --json carry every part"
+            ))),
+            None => Ok(()),
+        }
+    }
+}
+
 impl ChainArgs {
     pub fn validate(&self) -> Result<ChainRequest, Error> {
         let (mut question, svg) = self.question.validate(None, None, false)?;
@@ -112,6 +146,7 @@ impl ChainArgs {
             )));
         }
         question.race = self.question.race(self.players)?;
+        self.question.fits_csv(self.output.validate(), question.target.is_some(), question.race.is_some())?;
         let budget = super::limits::read(None).budget().map(|b| b.bytes);
         let chain = read_model(self, budget)?;
         Ok(ChainRequest {
@@ -279,6 +314,7 @@ impl GameArgs {
         let (mut question, svg) =
             self.question.validate(game.target.as_deref(), game.reward.as_deref(), game.ends)?;
         question.race = self.question.race(game.race)?;
+        self.question.fits_csv(self.output.validate(), question.target.is_some(), question.race.is_some())?;
         Ok(ChainRequest {
             model: game.description,
             chain: game.chain,
