@@ -416,6 +416,16 @@ fn bad_models_and_questions_get_one_line() {
         &["export", "--game", "craps", "--prism", blocked.to_str().unwrap()],
         "m.v2.tra: a directory, not a file name",
     );
+    // A directory as the prefix wrote hidden files named `.tra`, `.lab` and `.srew` into it.
+    let folder = dir.join("folder");
+    std::fs::create_dir_all(&folder).unwrap();
+    for prefix in [folder.to_str().unwrap().to_string(), format!("{}/", folder.display())] {
+        fails_with(
+            &["export", "--game", "craps", "--prism", &prefix],
+            &format!("--prism {prefix}: a directory, not a prefix; the files are named PREFIX.tra"),
+        );
+    }
+    assert_eq!(std::fs::read_dir(&folder).unwrap().count(), 0);
 }
 
 /// A game setting the game does not take is refused naming the games that take it, where it

@@ -360,6 +360,15 @@ impl ExportArgs {
             check_file_target("--drn", f)?;
         }
         if let Some(prefix) = &self.prism {
+            // A directory, or a path ending in one, would give files named `.tra` and so on.
+            if prefix.is_dir() || prefix.as_os_str().to_string_lossy().ends_with('/') {
+                return Err(Error::Invalid(format!(
+                    "--prism {}: a directory, not a prefix; the files are named PREFIX.tra and so on \
+                     (give, say, {})",
+                    prefix.display(),
+                    prefix.join("chain").display()
+                )));
+            }
             for ext in PRISM_FILES {
                 let file = prism_file(prefix, ext);
                 check_file_target("--prism", &file)?;
