@@ -203,7 +203,13 @@ fn create_temp(target: &Path, counter: &AtomicU64) -> io::Result<(File, PathBuf)
         match OpenOptions::new().write(true).create_new(true).open(&temp) {
             Ok(file) => return Ok((file, temp)),
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
-            Err(e) => return Err(e),
+            // Said as such: "No such file or directory" alone reads as if the target were
+            // missing (`--svg /proc/version`, whose directory takes no new file).
+            Err(e) => {
+                let why =
+                    format!("no new file can be made in {}: {}", dir.display(), super::output::plain(&e));
+                return Err(io::Error::new(e.kind(), why));
+            }
         }
     }
     Err(io::Error::new(
@@ -348,8 +354,16 @@ mod tests {
     #[test]
     fn write_atomic_into_a_missing_directory_fails_and_leaves_nothing() {
         let dir = Scratch::new("missing");
-        let e = write_atomic(&dir.path("absent/plot.svg"), &[b"x"]).expect_err("no directory");
+        let target = dir.path("absent/plot.svg");
+        let e = write_atomic(&target, &[b"x"]).expect_err("no directory");
         assert_eq!(e.kind(), io::ErrorKind::NotFound);
+        let absent = dir.path("absent");
+        let said = format!(
+            "{}: no new file can be made in {}: No such file or directory",
+            target.display(),
+            absent.display()
+        );
+        assert_eq!(e.to_string(), said);
         assert!(dir.names().is_empty());
     }
 
