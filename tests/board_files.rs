@@ -314,6 +314,53 @@ fn a_board_files_puzzle_survives_export_to_either_format() {
     assert!(text.contains("empty: A,K,O\nfinish: A,K,O\nscope: multiple\n"), "{text}");
 }
 
+/// A picture's puzzle is checked as seed 002's, by one check: a picture whose `finish` holds
+/// one peg and whose `finish_count` says 2 was solved with the count ignored, exported as a
+/// picture unchanged, and refused on export as seed 002 naming `t.json`, a file the user never
+/// wrote; a hole listed twice was taken once.
+#[test]
+fn a_pictures_contradictory_puzzle_is_refused_naming_the_users_file() {
+    let dir = scratch("contradictory-picture");
+    let triangle = "    A\n   B C\n  D E F\n G H I J\nK L M N O\n";
+    let write = |name: &str, options: &str| {
+        let p = dir.join(name);
+        std::fs::write(&p, format!("name: t\nlattice: triangular\n{options}{triangle}")).unwrap();
+        p.to_str().unwrap().to_string()
+    };
+    let p = write("p.txt", "empty: A\nfinish: M\nfinish_count: 2\n");
+    let out = dir.join("out");
+    std::fs::create_dir(&out).unwrap();
+    let contradiction = format!("pegchain: board file {p}: finish holds 1 peg but finish_count says 2");
+    fails_with(&["solve", "--board", &p], &contradiction);
+    for format in ["seed002", "picture"] {
+        fails_with(
+            &["boards", "--export", &p, "--format", format, "--out", out.to_str().unwrap()],
+            &contradiction,
+        );
+    }
+    assert_eq!(std::fs::read_dir(&out).unwrap().count(), 0, "nothing exported");
+    let p = write("twice.txt", "empty: A A\n");
+    fails_with(
+        &["solve", "--board", &p],
+        &format!("pegchain: board file {p}: line 3: empty lists hole \"A\" twice"),
+    );
+    let p = write("finish-twice.txt", "empty: A\nfinish: M,M\n");
+    fails_with(&["solve", "--board", &p], &format!("board file {p}: line 4: finish lists hole \"M\" twice"));
+    // The same puzzle as seed 002's JSON is refused in the same words.
+    write_cracker(&dir);
+    let f = dir.join("fb.json");
+    std::fs::write(
+        &f,
+        r#"{"board": "cracker_board.csv", "layout": "cracker_layout.csv", "start": [1, 2], "finish": [12], "finish_count": 2}"#,
+    )
+    .unwrap();
+    let f = f.to_str().unwrap();
+    fails_with(
+        &["solve", "--board", f],
+        &format!("pegchain: board file {f}: finish holds 1 peg but finish_count says 2"),
+    );
+}
+
 #[test]
 fn a_failed_export_leaves_no_file_behind() {
     let dir = scratch("failed_export");

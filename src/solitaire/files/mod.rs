@@ -96,6 +96,48 @@ impl Puzzle {
     }
 }
 
+/// The pegs of a puzzle's list of holes (seed 002's `start` and `finish`, a picture's `empty`
+/// and `finish`), each hole listed once: `field` says where the list stands (with its line, in
+/// a picture), and each hole comes as the file writes it (`1`, `"A"`), or as the reader's
+/// fault at a hole that is not on the board. The one check of both formats' lists.
+fn listed(
+    path: &Path,
+    field: &str,
+    holes: impl IntoIterator<Item = Result<(u8, String), Error>>,
+) -> Result<Pegs, Error> {
+    let mut pegs = Pegs::EMPTY;
+    for hole in holes {
+        let (hole, written) = hole?;
+        if pegs.contains(hole) {
+            return Err(fault(path, format!("{field} lists hole {written} twice")));
+        }
+        pegs = pegs.with(hole);
+    }
+    Ok(pegs)
+}
+
+/// A puzzle's `finish_count`, given as `count` (where it stands, as `field` in `listed`, and
+/// its value), checked against the board's `holes` and against the puzzle's `finish`, which
+/// must hold that many pegs when the file gives both. The one check of both formats.
+fn finish_count(
+    path: &Path,
+    finish: Option<Pegs>,
+    count: Option<(&str, i64)>,
+    holes: usize,
+) -> Result<Option<u32>, Error> {
+    let Some((field, k)) = count else { return Ok(None) };
+    if k < 1 || k > holes as i64 {
+        return Err(fault(path, format!("{field} must be between 1 and {holes}, not {k}")));
+    }
+    if let Some(f) = finish
+        && i64::from(f.count()) != k
+    {
+        let pegs = if f.count() == 1 { "peg" } else { "pegs" };
+        return Err(fault(path, format!("finish holds {} {pegs} but finish_count says {k}", f.count())));
+    }
+    Ok(Some(k as u32))
+}
+
 /// A fault in a board file, as one line naming the file (a line break in the file's name
 /// or in quoted input is escaped).
 pub(crate) fn fault(file: &Path, why: impl Into<String>) -> Error {

@@ -26,7 +26,7 @@
 //!   sits half that gap to the side of the holes above and below it.
 //! - A jump goes over a neighbour into the next hole along any lattice direction.
 
-use super::{BoardFile, Lattice, Puzzle, board_name, build, check_size, fault};
+use super::{BoardFile, Lattice, Puzzle, board_name, build, check_size, fault, finish_count, listed};
 use crate::error::Error;
 use crate::solitaire::board::builtin::letters;
 use crate::solitaire::board::{Board, Hole};
@@ -236,18 +236,22 @@ fn name_holes(
     Ok(holes)
 }
 
-/// The puzzle the options set on `board`: `empty`, `finish`, `finish_count`.
+/// The puzzle the options set on `board`: `empty`, `finish`, `finish_count` (checked as
+/// seed 002's, by `listed` and `finish_count`), `method`, `scope`.
 fn puzzle(path: &Path, options: &Options, board: &Board) -> Result<Puzzle, Error> {
     let start = holes_of(path, options, board, "empty")?.map(|empty| board.full() & !empty);
     let finish = holes_of(path, options, board, "finish")?;
-    let finish_count = match options.0.get("finish_count") {
+    let count = match options.0.get("finish_count") {
         None => None,
-        Some((line, v)) => {
-            Some(v.parse::<u32>().ok().filter(|&k| k >= 1 && k as usize <= board.hole_count()).ok_or_else(
-                || fault(path, format!("line {line}: finish_count must be a number of pegs, not {v:?}")),
-            )?)
-        }
+        Some((line, v)) => Some((
+            format!("line {line}: finish_count"),
+            v.parse::<i64>().map_err(|_| {
+                fault(path, format!("line {line}: finish_count must be a number of pegs, not {v:?}"))
+            })?,
+        )),
     };
+    let count = count.as_ref().map(|(field, k)| (field.as_str(), *k));
+    let finish_count = finish_count(path, finish, count, board.hole_count())?;
     let method = match options.0.get("method") {
         None => None,
         Some((line, v)) => {
@@ -272,17 +276,17 @@ fn puzzle(path: &Path, options: &Options, board: &Board) -> Result<Puzzle, Error
     })
 }
 
-/// The holes an option names (by the board's names, separated by commas or spaces).
+/// The holes an option names (by the board's names, separated by commas or spaces), each
+/// on the board and, by `listed`, once.
 fn holes_of(path: &Path, options: &Options, board: &Board, key: &str) -> Result<Option<Pegs>, Error> {
     let Some((line, value)) = options.0.get(key) else { return Ok(None) };
-    let mut pegs = Pegs::EMPTY;
-    for part in value.split(|c: char| c == ',' || c.is_whitespace()).filter(|p| !p.is_empty()) {
+    let holes = value.split(|c: char| c == ',' || c.is_whitespace()).filter(|p| !p.is_empty()).map(|part| {
         let h = board.find_hole(part).map_err(|_| {
             fault(path, format!("line {line}: {key} names {part:?}, which is not a hole of the board"))
         })?;
-        pegs = pegs.with(h);
-    }
-    Ok(Some(pegs))
+        Ok((h, format!("{part:?}")))
+    });
+    listed(path, &format!("line {line}: {key}"), holes).map(Some)
 }
 
 /// The words of a line with the column (in characters) of their first character. A word
@@ -525,5 +529,47 @@ mod tests {
         assert!(err("lattice: square\n\n").contains("no picture"));
         let big = format!("lattice: square\n{}\n", vec!["o"; 65].join(" "));
         assert!(err(&big).contains("65 holes, more than the 64 a 64-bit bitboard holds"));
+    }
+
+    const TRIANGLE: &str = "    A\n   B C\n  D E F\n G H I J\nK L M N O\n";
+
+    /// A picture's puzzle is checked as seed 002's (one check serves both): a `finish` and a
+    /// `finish_count` that disagree were accepted, the count silently dropped, and a hole listed
+    /// twice was taken once.
+    #[test]
+    fn a_contradictory_puzzle_is_refused_as_in_seed_002s_files() {
+        let refusal = |options: &str| {
+            let text = format!("name: t\nlattice: triangular\n{options}{TRIANGLE}");
+            parse(Path::new("p.txt"), &text).unwrap_err().to_string()
+        };
+        assert_eq!(
+            refusal("empty: A\nfinish: M\nfinish_count: 2\n"),
+            "board file p.txt: finish holds 1 peg but finish_count says 2"
+        );
+        assert_eq!(
+            refusal("finish: A,M\nfinish_count: 3\n"),
+            "board file p.txt: finish holds 2 pegs but finish_count says 3"
+        );
+        assert_eq!(refusal("empty: A A\n"), "board file p.txt: line 3: empty lists hole \"A\" twice");
+        assert_eq!(
+            refusal("empty: A\nfinish: M,B,M\n"),
+            "board file p.txt: line 4: finish lists hole \"M\" twice"
+        );
+        assert_eq!(
+            refusal("finish_count: 0\n"),
+            "board file p.txt: line 3: finish_count must be between 1 and 15, not 0"
+        );
+        assert_eq!(
+            refusal("finish_count: 16\n"),
+            "board file p.txt: line 3: finish_count must be between 1 and 15, not 16"
+        );
+        assert_eq!(
+            refusal("finish_count: one\n"),
+            "board file p.txt: line 3: finish_count must be a number of pegs, not \"one\""
+        );
+        // A finish that holds finish_count pegs is one puzzle, read as before.
+        let text = format!("lattice: triangular\nempty: A\nfinish: M\nfinish_count: 1\n{TRIANGLE}");
+        let f = load(&text).unwrap();
+        assert_eq!((f.puzzle.finish, f.puzzle.finish_count), (Some(Pegs(1 << 12)), Some(1)));
     }
 }

@@ -22,7 +22,7 @@
 //!   Unknown fields are refused, so a misspelt one is not silently ignored.
 
 use super::geometry::{coordinate_text, from_grid, to_grid};
-use super::{BoardFile, Lattice, Puzzle, board_name, build, check_size, fault};
+use super::{BoardFile, Lattice, Puzzle, board_name, build, check_size, fault, finish_count, listed};
 use crate::error::Error;
 use crate::solitaire::board::builtin::letters;
 use crate::solitaire::board::{Board, Hole, Jump};
@@ -114,17 +114,7 @@ fn read_puzzle(path: &Path, config: Config, base: i64, board: &Board) -> Result<
     let n = board.hole_count();
     let start = positions(path, "start", &config.start, base, n)?;
     let mut finish = positions(path, "finish", &config.finish, base, n)?;
-    let finish_count = match config.finish_count {
-        Some(k) if k < 1 || k > n as i64 => {
-            return Err(fault(path, format!("finish_count must be between 1 and {n}, not {k}")));
-        }
-        k => k.map(|k| k as u32),
-    };
-    if let (Some(f), Some(k)) = (finish, finish_count)
-        && f.count() != k
-    {
-        return Err(fault(path, format!("finish holds {} pegs but finish_count says {k}", f.count())));
-    }
+    let finish_count = finish_count(path, finish, config.finish_count.map(|k| ("finish_count", k)), n)?;
     if let (Some(s), None, None) = (start, finish, finish_count) {
         // Seed 002: the finish defaults to the holes empty at the start.
         finish = Some(board.full() & !s).filter(|f| !f.is_empty());
@@ -140,7 +130,8 @@ fn read_puzzle(path: &Path, config: Config, base: i64, board: &Board) -> Result<
     Ok(Puzzle { description: config.description, start, finish, finish_count, method, all })
 }
 
-/// The holes a puzzle field lists (numbered from `base`), each once and on the board.
+/// The holes a puzzle field lists (numbered from `base`), each on the board and, by `listed`,
+/// once.
 fn positions(
     path: &Path,
     field: &str,
@@ -149,8 +140,7 @@ fn positions(
     n: usize,
 ) -> Result<Option<Pegs>, Error> {
     let Some(list) = list else { return Ok(None) };
-    let mut pegs = Pegs::EMPTY;
-    for &v in list {
+    let holes = list.iter().map(|&v| {
         if v < base || v - base >= n as i64 {
             return Err(fault(
                 path,
@@ -160,13 +150,9 @@ fn positions(
                 ),
             ));
         }
-        let hole = (v - base) as u8;
-        if pegs.contains(hole) {
-            return Err(fault(path, format!("{field} lists hole {v} twice")));
-        }
-        pegs = pegs.with(hole);
-    }
-    Ok(Some(pegs))
+        Ok(((v - base) as u8, v.to_string()))
+    });
+    listed(path, field, holes).map(Some)
 }
 
 /// The CSV's records, with their line numbers, without a header row.
@@ -354,7 +340,12 @@ pub fn render(board: &Board, puzzle: &Puzzle) -> Result<Vec<(String, String)>, E
         let name = p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         files.get(&name).cloned().ok_or_else(|| "cannot read it: not found".to_string())
     };
-    let back = parse_with(Path::new(&format!("{stem}.json")), &json_text, &read)?;
+    // A file that does not read back is refused as the export's fault, naming the file it
+    // would write: not as a fault of a board file the user never wrote.
+    let back = parse_with(Path::new(&format!("{stem}.json")), &json_text, &read).map_err(|e| match e {
+        Error::BoardFile { why, .. } => refuse(&format!("it does not read back: {why}")),
+        other => other,
+    })?;
     if !puzzle.kept_by(&back.puzzle) {
         return Err(refuse("this format cannot hold the puzzle unchanged"));
     }
@@ -445,6 +436,52 @@ mod tests {
             &[("b.csv", "1\n0\n"), ("l.csv", "0,0\n1,0\n")],
         ));
         assert!(e.contains("column 1 leads from hole 0 to 1 and straight back"), "{e}");
+    }
+
+    /// The puzzle's checks, one function shared with the picture reader: the same refusals as
+    /// before, word for word but for "1 peg".
+    #[test]
+    fn a_contradictory_puzzle_is_refused() {
+        let t5 = builtin("triangle5").unwrap();
+        let files = render(&t5, &Puzzle::default()).unwrap();
+        let refusal = |fields: &str| {
+            let json = format!(r#"{{"board": "b.csv", "layout": "l.csv", {fields}}}"#);
+            from_memory(&json, &[("b.csv", &files[1].1), ("l.csv", &files[2].1)]).unwrap_err().to_string()
+        };
+        assert_eq!(
+            refusal(r#""start": [1, 2], "finish": [12], "finish_count": 2"#),
+            "board file dir/puzzle.json: finish holds 1 peg but finish_count says 2"
+        );
+        assert_eq!(
+            refusal(r#""finish": [0, 12], "final_count": 3"#),
+            "board file dir/puzzle.json: finish holds 2 pegs but finish_count says 3"
+        );
+        assert_eq!(refusal(r#""start": [1, 2, 1]"#), "board file dir/puzzle.json: start lists hole 1 twice");
+        assert_eq!(
+            refusal(r#""finish": [13, 13]"#),
+            "board file dir/puzzle.json: finish lists hole 13 twice"
+        );
+        assert_eq!(
+            refusal(r#""finish_count": 0"#),
+            "board file dir/puzzle.json: finish_count must be between 1 and 15, not 0"
+        );
+        assert_eq!(
+            refusal(r#""finish_count": 16"#),
+            "board file dir/puzzle.json: finish_count must be between 1 and 15, not 16"
+        );
+    }
+
+    /// An export that does not read back is the export's fault, naming the file it would write,
+    /// never a board file the user did not write.
+    #[test]
+    fn an_export_that_does_not_read_back_names_the_export() {
+        let t5 = builtin("triangle5").unwrap();
+        let puzzle = Puzzle { finish: Some(Pegs(1 << 12)), finish_count: Some(2), ..Puzzle::default() };
+        assert_eq!(
+            render(&t5, &puzzle).unwrap_err().to_string(),
+            "cannot export the board as triangle5.json: it does not read back: finish holds 1 peg but \
+             finish_count says 2"
+        );
     }
 
     #[test]
