@@ -329,6 +329,15 @@ fn bad_models_and_questions_get_one_line() {
     );
     let tra = write("t.tra", "2 2\n0 1 1\n1 1 x\n");
     fails_with(&["chain", &tra], "t.tra: line 3: not a number: \"x\"");
+    // What a header declares is held to: these were read silently, the first label's states lost.
+    let walk = write("d.tra", "2 2\n0 1 1\n1 1 1\n");
+    write("d.lab", "0=\"init\" 1=\"lose\" 1=\"dup\"\n0: 0\n1: 1\n");
+    fails_with(
+        &["chain", &walk, "--target", "lose"],
+        "d.lab: line 1: label index 1 is declared twice (\"lose\" and \"dup\")",
+    );
+    let over = write("l.tra", "2 1\n0 1 1\n1 1 1\n");
+    fails_with(&["chain", &over], "l.tra: line 1: the header declares 1 transition, but 2 are listed");
     let good = fixture("herman5.drn");
     fails_with(
         &["chain", &good, "--target", "nope"],

@@ -6,7 +6,7 @@
 //! out of its state, so it is added to the state's reward.
 
 use super::number::parse;
-use super::{FormatError, check_size};
+use super::{FormatError, check_declared, check_size};
 use crate::engine::error::shortened;
 use crate::engine::explicit::{Builder, ExplicitChain};
 use crate::render::number::quoted;
@@ -80,6 +80,7 @@ pub fn parse_drn_until(
     let mut actions = 0u32;
     let mut row: Vec<(u64, Rational)> = Vec::new();
     let mut listed = 0u64;
+    let mut choices = 0u64;
     let finish_row = |b: &mut Builder, current: Option<(u64, usize)>, row: &mut Vec<(u64, Rational)>| {
         if let Some((state, line)) = current {
             let sum: Rational = row.iter().map(|(_, p)| p).sum();
@@ -117,6 +118,7 @@ pub fn parse_drn_until(
                 return Err(FormatError::at(n, "an action before any state"));
             };
             actions += 1;
+            choices += 1;
             if actions > 1 {
                 return Err(FormatError::at(
                     n,
@@ -164,6 +166,9 @@ pub fn parse_drn_until(
     if listed < states {
         return Err(FormatError::whole(format!("@nr_states is {states}, but {listed} states are listed")));
     }
+    if let Some((declared, line)) = header.choices {
+        check_declared(line, "@nr_choices", declared, ["choice", "choices"], choices)?;
+    }
     b.finish().map_err(|e| FormatError::chain(None, e))
 }
 
@@ -190,6 +195,9 @@ struct Header {
     /// The section whose value the next line holds.
     expect: Option<(usize, String)>,
     states: Option<u64>,
+    /// `@nr_choices` (one per state in a DTMC), and the line it is on: absent from the files
+    /// of older Storm releases, so checked only when given.
+    choices: Option<(u64, usize)>,
     rewards: Vec<String>,
 }
 
@@ -217,7 +225,14 @@ impl Header {
                 );
                 Ok(())
             }
-            _ => Ok(()), // @nr_choices: one per state in a DTMC.
+            "@nr_choices" => {
+                let count = line
+                    .parse()
+                    .map_err(|_| FormatError::at(n, format!("not a choice count: {}", quoted(line))))?;
+                self.choices = Some((count, n));
+                Ok(())
+            }
+            _ => Ok(()),
         }
     }
 }
@@ -481,6 +496,16 @@ state 12 [0] six done
             error(param),
             "line 3: a parametric model (it has parameters): only numeric chains are read"
         );
+        // @nr_choices is held to (it was read and let be), when it is given.
+        let walk = "state 0 init\n\taction 0\n\t\t1 : 1\nstate 1\n\taction 0\n\t\t1 : 1\n";
+        let choices = |n: &str| format!("@type: DTMC\n@nr_states\n2\n@nr_choices\n{n}\n@model\n{walk}");
+        assert_eq!(error(&choices("99")), "line 5: @nr_choices declares 99 choices, but 2 are listed");
+        assert_eq!(error(&choices("1")), "line 5: @nr_choices declares 1 choice, but 2 are listed");
+        assert_eq!(error(&choices("two")), "line 5: not a choice count: \"two\"");
+        assert!(parse_drn(&choices("2"), None).is_ok());
+        assert!(parse_drn(&format!("{head}{walk}"), None).is_ok());
+        let no_action = "@type: DTMC\n@nr_states\n2\n@nr_choices\n2\n@model\nstate 0 init\n\taction 0\n\t\t1 : 1\nstate 1\n";
+        assert_eq!(error(no_action), "line 5: @nr_choices declares 2 choices, but 1 is listed");
         let huge = "@type: DTMC\n@parameters\n\n@nr_states\n4000000000\n@model\n";
         assert!(parse_drn(huge, Some(1 << 30)).unwrap_err().to_string().contains("over the memory budget"));
     }

@@ -45,6 +45,26 @@ impl FormatError {
     }
 }
 
+/// Refuses a file whose lines number other than its header declares: `who` (the header, or
+/// its section, on line `line`) declares `declared` of `what` (a noun, singular and plural)
+/// and `found` are listed. Storm's and PRISM's own exports always agree with their headers, so a file that
+/// does not was cut short, run together with another or edited by hand, and reading on
+/// would answer for a chain other than the one meant.
+pub fn check_declared(
+    line: usize,
+    who: &str,
+    declared: u64,
+    what: [&str; 2],
+    found: u64,
+) -> Result<(), FormatError> {
+    if declared == found {
+        return Ok(());
+    }
+    let noun = what[usize::from(declared != 1)];
+    let verb = if found == 1 { "is" } else { "are" };
+    Err(FormatError::at(line, format!("{who} declares {declared} {noun}, but {found} {verb} listed")))
+}
+
 /// How many lines (a DRN file's states, a .tra file's transitions) are read between two
 /// polls of the stop: a file of gigabytes takes minutes to read.
 pub const POLL_EVERY: u64 = 4096;
@@ -80,5 +100,27 @@ pub fn check_size(states: u64, transitions: u64, budget: Option<u64>) -> Result<
             crate::render::number::bytes(budget)
         ))),
         _ => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_count_the_header_declares_is_held_to() {
+        assert_eq!(check_declared(3, "@nr_choices", 4, ["choice", "choices"], 4), Ok(()));
+        assert_eq!(
+            check_declared(1, "the header", 27, ["transition", "transitions"], 28).unwrap_err().to_string(),
+            "line 1: the header declares 27 transitions, but 28 are listed"
+        );
+        assert_eq!(
+            check_declared(1, "the header", 9, ["entry", "entries"], 1).unwrap_err().to_string(),
+            "line 1: the header declares 9 entries, but 1 is listed"
+        );
+        assert_eq!(
+            check_declared(1, "the header", 1, ["entry", "entries"], 0).unwrap_err().to_string(),
+            "line 1: the header declares 1 entry, but 0 are listed"
+        );
     }
 }

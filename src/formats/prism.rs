@@ -5,12 +5,12 @@
 //! comments. Initial states are those labelled `init` (state 0 without a `.lab`).
 
 use super::number::parse;
-use super::{FormatError, check_size};
+use super::{FormatError, check_declared, check_size};
 use crate::engine::error::shortened;
 use crate::engine::explicit::{Builder, ExplicitChain};
 use crate::render::number::quoted;
 use rug::Rational;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write;
 
 /// The files of one chain, as texts.
@@ -64,7 +64,8 @@ pub fn parse_prism_until(
     cancel: &crate::Cancel,
 ) -> Result<ExplicitChain, PrismError> {
     let at = |part: Part| move |error: FormatError| PrismError { part, error };
-    let moves = transitions(&files.tra, 3, "PROBABILITY", cancel).map_err(at(Part::Tra))?;
+    let moves = transitions(&files.tra, "PROBABILITY", ["transition", "transitions"], cancel)
+        .map_err(at(Part::Tra))?;
     let states = moves.states;
     check_size(states, moves.rows.len() as u64, budget).map_err(at(Part::Tra))?;
     let mut b = Builder::new(states).map_err(|e| at(Part::Tra)(FormatError::whole(e.to_string())))?;
@@ -92,7 +93,7 @@ pub fn parse_prism_until(
         }
     }
     if let Some(trew) = &files.trew {
-        let t = transitions(trew, 3, "REWARD", cancel).map_err(at(Part::Trew))?;
+        let t = transitions(trew, "REWARD", ["entry", "entries"], cancel).map_err(at(Part::Trew))?;
         for (from, to, value, line) in t.rows {
             b.transition_reward(reward_name, from, to, value.clone())
                 .map_err(|e| at(Part::Trew)(FormatError::at(line, e.to_string())))?;
@@ -106,9 +107,16 @@ struct Rows {
     rows: Vec<(u64, u64, Rational, usize)>,
 }
 
-/// `FROM TO VALUE` lines after an optional `STATES COUNT` header; four columns are an MDP.
-fn transitions(text: &str, columns: usize, what: &str, cancel: &crate::Cancel) -> Result<Rows, FormatError> {
+/// `FROM TO VALUE` lines after an optional `STATES COUNT` header, whose count is of these
+/// lines (`counted`, singular and plural); four columns are an MDP.
+fn transitions(
+    text: &str,
+    what: &str,
+    counted: [&str; 2],
+    cancel: &crate::Cancel,
+) -> Result<Rows, FormatError> {
     let mut declared = None;
+    let mut header = None;
     let mut rows = Vec::new();
     let mut max_state = 0u64;
     for (k, (n, line)) in content(text).enumerate() {
@@ -118,13 +126,17 @@ fn transitions(text: &str, columns: usize, what: &str, cancel: &crate::Cancel) -
             let states: u64 = fields[0]
                 .parse()
                 .map_err(|_| FormatError::at(n, format!("not a state count: {}", quoted(fields[0]))))?;
+            let count: u64 = fields[1].parse().map_err(|_| {
+                FormatError::at(n, format!("not a count of {}: {}", counted[1], quoted(fields[1])))
+            })?;
             declared = Some(states);
+            header = Some((n, count));
             continue;
         }
-        if fields.len() == 4 && columns == 3 {
+        if fields.len() == 4 {
             return Err(FormatError::at(n, "four columns (FROM CHOICE TO VALUE): an MDP, not a DTMC"));
         }
-        if fields.len() != columns {
+        if fields.len() != 3 {
             return Err(FormatError::at(n, format!("expected `FROM TO {what}`, found {}", quoted(line))));
         }
         let state = |s: &str| {
@@ -149,6 +161,9 @@ fn transitions(text: &str, columns: usize, what: &str, cancel: &crate::Cancel) -
         max_state = max_state.max(from).max(to);
         rows.push((from, to, value, n));
     }
+    if let Some((line, count)) = header {
+        check_declared(line, "the header", count, counted, rows.len() as u64)?;
+    }
     let states = declared.unwrap_or(if rows.is_empty() { 0 } else { max_state + 1 });
     Ok(Rows { states, rows })
 }
@@ -159,12 +174,18 @@ fn labels(text: &str, b: &mut Builder) -> Result<(), FormatError> {
     let Some((n, first)) = lines.next() else {
         return Err(FormatError::whole("empty: the first line declares the labels (0=\"init\" ...)"));
     };
-    let mut names = BTreeMap::new();
+    let mut names: BTreeMap<u32, String> = BTreeMap::new();
     for item in first.split_whitespace() {
         let (index, name) = item
             .split_once('=')
             .and_then(|(i, name)| Some((i.parse::<u32>().ok()?, name.strip_prefix('"')?.strip_suffix('"')?)))
             .ok_or_else(|| FormatError::at(n, format!("expected INDEX=\"NAME\", found {}", quoted(item))))?;
+        if let Some(first) = names.get(&index) {
+            return Err(FormatError::at(
+                n,
+                format!("label index {index} is declared twice ({} and {})", quoted(first), quoted(name)),
+            ));
+        }
         b.declare_label(name);
         names.insert(index, name.to_string());
     }
@@ -196,17 +217,30 @@ fn labels(text: &str, b: &mut Builder) -> Result<(), FormatError> {
 
 /// `STATE VALUE` lines after the header `STATES COUNT`, which may be absent: the first line
 /// is the header when its first number is the chain's number of `states` (no entry can name
-/// that state, the last being `states - 1`).
+/// that state, the last being `states - 1`). The header's count must be the number of
+/// entries, and a state has one entry at most. An empty file is no rewards, as PRISM reads it.
 fn state_rewards(text: &str, states: u64) -> Result<Vec<(u64, Rational, usize)>, FormatError> {
     let lines: Vec<(usize, &str)> = content(text).collect();
-    let skip = match lines.first() {
-        Some((_, first)) => {
+    let header = match lines.first() {
+        Some(&(n, first)) => {
             let fields: Vec<&str> = first.split_whitespace().collect();
-            usize::from(fields.len() == 2 && fields[0].parse::<u64>().ok() == Some(states))
+            if fields.len() == 2 && fields[0].parse::<u64>().ok() == Some(states) {
+                let count: u64 = fields[1].parse().map_err(|_| {
+                    FormatError::at(n, format!("not a count of entries: {}", quoted(fields[1])))
+                })?;
+                Some((n, count))
+            } else {
+                None
+            }
         }
-        None => 0,
+        None => None,
     };
-    lines[skip..]
+    let entries = &lines[usize::from(header.is_some())..];
+    if let Some((line, count)) = header {
+        check_declared(line, "the header", count, ["entry", "entries"], entries.len() as u64)?;
+    }
+    let mut first_line: HashMap<u64, usize> = HashMap::with_capacity(entries.len());
+    entries
         .iter()
         .map(|&(n, line)| {
             let fields: Vec<&str> = line.split_whitespace().collect();
@@ -218,6 +252,12 @@ fn state_rewards(text: &str, states: u64) -> Result<Vec<(u64, Rational, usize)>,
                 .map_err(|_| FormatError::at(n, format!("not a state number: {}", quoted(fields[0]))))?;
             let value = parse(fields[1])
                 .ok_or_else(|| FormatError::at(n, format!("not a number: {}", quoted(fields[1]))))?;
+            if let Some(first) = first_line.insert(state, n) {
+                return Err(FormatError::at(
+                    n,
+                    format!("state {state} is given a reward twice (first on line {first})"),
+                ));
+            }
             Ok((state, value, n))
         })
         .collect()
@@ -357,6 +397,64 @@ mod tests {
             let rewards = chain.step_reward("r").unwrap();
             assert_eq!(rewards[..2], [Rational::from(2), Rational::from(5)], "{srew:?}");
         }
+    }
+
+    /// What a header declares is held to: the count of transitions or entries, one index per
+    /// label, one reward per state. Each was read silently: a .tra file one line longer than its
+    /// header, a label's states given to another declared with the same index, a state's two
+    /// rewards added up.
+    #[test]
+    fn what_a_header_declares_is_held_to() {
+        let walk = "3 4\n0 1 1\n1 1 1/2\n1 2 1/2\n2 2 1\n";
+        let lab = "0=\"init\" 1=\"goal\"\n0: 0\n2: 1\n";
+        let with = |tra: &str, lab: &str, srew: Option<&str>| PrismFiles {
+            srew: srew.map(str::to_string),
+            ..files(tra, Some(lab))
+        };
+        let cases = [
+            (
+                with("3 3\n0 1 1\n1 1 1/2\n1 2 1/2\n2 2 1\n", lab, None),
+                Part::Tra,
+                "line 1: the header declares 3 transitions, but 4 are listed",
+            ),
+            (
+                with("# a walk\n3 9\n0 1 1\n1 1 1/2\n1 2 1/2\n2 2 1\n", lab, None),
+                Part::Tra,
+                "line 2: the header declares 9 transitions, but 4 are listed",
+            ),
+            (with("3 x\n0 1 1\n", lab, None), Part::Tra, "line 1: not a count of transitions: \"x\""),
+            (
+                with(walk, "0=\"init\" 1=\"lose\" 1=\"dup\" 3=\"win\"\n0: 0\n2: 1\n", None),
+                Part::Lab,
+                "line 1: label index 1 is declared twice (\"lose\" and \"dup\")",
+            ),
+            (
+                PrismFiles { trew: Some("3 2\n0 1 5\n".into()), ..with(walk, lab, None) },
+                Part::Trew,
+                "line 1: the header declares 2 entries, but 1 is listed",
+            ),
+        ];
+        let srew_cases = [
+            ("3 9\n0 1\n1 2\n", "line 1: the header declares 9 entries, but 2 are listed"),
+            ("3 2\n0 1\n", "line 1: the header declares 2 entries, but 1 is listed"),
+            ("3 two\n0 1\n", "line 1: not a count of entries: \"two\""),
+            (
+                "3 3\n0 1\n# a comment\n1 2\n0 5\n",
+                "line 5: state 0 is given a reward twice (first on line 2)",
+            ),
+            ("0 1\n1 2\n0 5\n", "line 3: state 0 is given a reward twice (first on line 1)"),
+        ];
+        let srew_cases = srew_cases.map(|(srew, message)| (with(walk, lab, Some(srew)), Part::Srew, message));
+        for (f, part, message) in cases.into_iter().chain(srew_cases) {
+            let e = parse_prism(&f, "r", None).unwrap_err();
+            assert_eq!((e.part, e.error.to_string()), (part, message.to_string()));
+        }
+        // Without a header nothing is declared; an empty .srew is no rewards (PRISM reads it so),
+        // and a header of no entries is one too.
+        for srew in ["0 1\n1 2\n", "", "3 0\n"] {
+            assert!(parse_prism(&with(walk, lab, Some(srew)), "r", None).is_ok(), "{srew:?}");
+        }
+        assert!(parse_prism(&with("0 1 1\n1 1 1/2\n1 2 1/2\n2 2 1\n", lab, None), "r", None).is_ok());
     }
 
     #[test]
