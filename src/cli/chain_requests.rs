@@ -146,16 +146,11 @@ impl ChainArgs {
             )));
         }
         question.race = self.question.race(self.players)?;
-        self.question.fits_csv(self.output.validate(), question.target.is_some(), question.race.is_some())?;
+        let output = self.output.validate();
+        self.question.fits_csv(output, question.target.is_some(), question.race.is_some())?;
         let budget = super::limits::read(None).budget().map(|b| b.bytes);
         let chain = read_model(self, budget)?;
-        Ok(ChainRequest {
-            model: self.model.display().to_string(),
-            chain,
-            question,
-            svg,
-            output: self.output.validate(),
-        })
+        Ok(ChainRequest { model: self.model.display().to_string(), chain, question, svg, output })
     }
 }
 
@@ -314,14 +309,9 @@ impl GameArgs {
         let (mut question, svg) =
             self.question.validate(game.target.as_deref(), game.reward.as_deref(), game.ends)?;
         question.race = self.question.race(game.race)?;
-        self.question.fits_csv(self.output.validate(), question.target.is_some(), question.race.is_some())?;
-        Ok(ChainRequest {
-            model: game.description,
-            chain: game.chain,
-            question,
-            svg,
-            output: self.output.validate(),
-        })
+        let output = self.output.validate();
+        self.question.fits_csv(output, question.target.is_some(), question.race.is_some())?;
+        Ok(ChainRequest { model: game.description, chain: game.chain, question, svg, output })
     }
 }
 

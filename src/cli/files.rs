@@ -207,7 +207,7 @@ fn create_temp(target: &Path, counter: &AtomicU64) -> io::Result<(File, PathBuf)
             // missing (`--svg /proc/version`, whose directory takes no new file).
             Err(e) => {
                 let why =
-                    format!("no new file can be made in {}: {}", dir.display(), super::output::plain(&e));
+                    format!("no new file can be made in {}: {}", dir.display(), pegchain::input::plain(&e));
                 return Err(io::Error::new(e.kind(), why));
             }
         }

@@ -41,7 +41,9 @@ pub fn layer_printer(board: &Board, quiet: bool) -> impl FnMut(&Progress) + '_ {
 pub fn layer_words(board: &Board, p: &Progress) -> String {
     let what = match p.stage {
         Stage::Start(hole) => match p.start {
-            Some((number, of)) if of > 1 => format!("start {} ({number} of {of})", board.hole_name(hole)),
+            Some((number, of)) if one_of_several(p) => {
+                format!("start {} ({number} of {of})", board.hole_name(hole))
+            }
             _ => format!("start {}", board.hole_name(hole)),
         },
         Stage::Classes => "every start's classes".to_string(),
@@ -89,8 +91,7 @@ impl Passes {
         match (self.first, p.pass.of) {
             (Some(first), Some(of)) if of > p.pass.index => {
                 let left = first * f64::from(of - p.pass.index) - self.started.elapsed().as_secs_f64();
-                let whose = if p.start.is_some_and(|(_, of)| of > 1) { " for this start" } else { "" };
-                format!(", about {} left{whose}", duration_words(left.max(0.0)))
+                time_left(left.max(0.0), p, false)
             }
             _ => String::new(),
         }
@@ -140,15 +141,27 @@ impl Layers {
             return String::new();
         }
         // The end of this pass only where more work follows it.
-        let whose = if p.pass.of.is_none() || matches!(p.stage, Stage::Classes | Stage::PegsLeft) {
-            " in this pass"
-        } else if p.start.is_some_and(|(_, of)| of > 1) {
-            " for this start"
-        } else {
-            ""
-        };
-        format!(", about {} left{whose}", duration_words(seconds))
+        let pass_only = p.pass.of.is_none() || matches!(p.stage, Stage::Classes | Stage::PegsLeft);
+        time_left(seconds, p, pass_only)
     }
+}
+
+/// ", about 2.0 hours left", said of this pass alone (`pass_only`: "in this pass") or, in a
+/// run of several starts, of the start under way ("for this start").
+fn time_left(seconds: f64, p: &Progress, pass_only: bool) -> String {
+    let whose = if pass_only {
+        " in this pass"
+    } else if one_of_several(p) {
+        " for this start"
+    } else {
+        ""
+    };
+    format!(", about {} left{whose}", duration_words(seconds))
+}
+
+/// Whether the report is of one start of a run of several.
+fn one_of_several(p: &Progress) -> bool {
+    p.start.is_some_and(|(_, of)| of > 1)
 }
 
 /// The layers fitted for a projection: fewer follow the bend of the curve more closely and

@@ -182,11 +182,11 @@ pub fn run_in_waves(
     waves: Waves<'_>,
 ) -> Result<SimReport, Error> {
     let analysis = Analysis::new(board);
+    let runs = runs_of(board, &analysis, config);
     let exact = if config.exact {
         // Only the starts the games are played from: one start of the English board costs
         // seconds, all of them minutes.
-        let mut played: Vec<u8> =
-            runs_of(board, &analysis, config).into_iter().flat_map(|r| r.holes).collect();
+        let mut played: Vec<u8> = runs.iter().flat_map(|r| r.holes.iter().copied()).collect();
         played.sort_unstable();
         played.dedup();
         let starts = if played.len() == board.hole_count() { Starts::All } else { Starts::Holes(played) };
@@ -196,7 +196,7 @@ pub fn run_in_waves(
     } else {
         None
     };
-    play_beside(board, &analysis, config, exact, done, waves)
+    play_beside(board, &analysis, config, (runs, exact), done, waves)
 }
 
 /// `run` beside an exact report computed already (the audit has one): it must be the
@@ -218,19 +218,21 @@ pub fn run_with_exact(
         )));
     }
     let waves = Waves { resume: Vec::new(), on_wave: &mut |_| Ok(()) };
-    play_beside(board, &Analysis::new(board), config, Some(exact), done, waves)
+    let analysis = Analysis::new(board);
+    let runs = runs_of(board, &analysis, config);
+    play_beside(board, &analysis, config, (runs, Some(exact)), done, waves)
 }
 
-/// Plays the games and makes every estimate, beside `exact` when there is one.
+/// Plays the games of `runs` (the plan's) and makes every estimate, beside `exact` when
+/// there is one.
 fn play_beside(
     board: &Board,
     analysis: &Analysis,
     config: &SimConfig,
-    exact: Option<ExactReport>,
+    (runs, exact): (Vec<Run>, Option<ExactReport>),
     done: &(dyn Fn(u64) + Sync),
     waves: Waves<'_>,
 ) -> Result<SimReport, Error> {
-    let runs = runs_of(board, analysis, config);
     let clock = std::time::Instant::now();
     let (seed, threads) = (config.seed, config.threads);
     let tallies =

@@ -122,7 +122,7 @@ fn listed(
 fn finish_count(
     path: &Path,
     finish: Option<Pegs>,
-    count: Option<(&str, i64)>,
+    count: Option<(String, i64)>,
     holes: usize,
 ) -> Result<Option<u32>, Error> {
     let Some((field, k)) = count else { return Ok(None) };

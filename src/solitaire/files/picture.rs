@@ -250,7 +250,6 @@ fn puzzle(path: &Path, options: &Options, board: &Board) -> Result<Puzzle, Error
             })?,
         )),
     };
-    let count = count.as_ref().map(|(field, k)| (field.as_str(), *k));
     let finish_count = finish_count(path, finish, count, board.hole_count())?;
     let method = match options.0.get("method") {
         None => None,

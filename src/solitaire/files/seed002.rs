@@ -114,7 +114,8 @@ fn read_puzzle(path: &Path, config: Config, base: i64, board: &Board) -> Result<
     let n = board.hole_count();
     let start = positions(path, "start", &config.start, base, n)?;
     let mut finish = positions(path, "finish", &config.finish, base, n)?;
-    let finish_count = finish_count(path, finish, config.finish_count.map(|k| ("finish_count", k)), n)?;
+    let finish_count =
+        finish_count(path, finish, config.finish_count.map(|k| ("finish_count".to_string(), k)), n)?;
     if let (Some(s), None, None) = (start, finish, finish_count) {
         // Seed 002: the finish defaults to the holes empty at the start.
         finish = Some(board.full() & !s).filter(|f| !f.is_empty());
