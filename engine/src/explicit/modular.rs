@@ -108,8 +108,8 @@ const BLOCK: usize = 16;
 
 impl Lu {
     /// Factors the n x n matrix `a` (row-major, entries in 0..p) modulo the prime `p`:
-    /// `Some(None)` if it is singular modulo p, `None` if `cancel` stopped it.
-    pub fn new(n: usize, mut a: Vec<f64>, p: u64, cancel: &Cancel) -> Option<Option<Lu>> {
+    /// `Ok(None)` if it is singular modulo p.
+    pub fn new(n: usize, mut a: Vec<f64>, p: u64, cancel: &Cancel) -> Result<Option<Lu>, SolveFailure> {
         assert!(p < PRIME_BOUND && a.len() == n * n);
         let pf = p as f64;
         let mut perm: Vec<usize> = (0..n).collect();
@@ -117,7 +117,7 @@ impl Lu {
         let mut start = 0;
         while start < n {
             if cancel.is_cancelled() {
-                return None;
+                return Err(SolveFailure::Cancelled);
             }
             let end = (start + BLOCK).min(n);
             let (done, rest) = a.split_at_mut(start * n);
@@ -136,7 +136,7 @@ impl Lu {
                     *x = reduce(*x, pf);
                 }
                 let Some(pivot_col) = (i..n).find(|&c| row[c] != 0.0) else {
-                    return Some(None);
+                    return Ok(None);
                 };
                 if pivot_col != i {
                     for r in a.chunks_exact_mut(n) {
@@ -148,8 +148,8 @@ impl Lu {
             }
             start = end;
         }
-        let lu = a.into_iter().map(|x| x as f32).collect();
-        Some(Some(Lu { n, p, lu, perm, inv_diag }))
+        let lu = filled(a.len(), cancel, |i| a[i] as f32)?;
+        Ok(Some(Lu { n, p, lu, perm, inv_diag }))
     }
 
     pub fn prime(&self) -> u64 {
@@ -298,17 +298,13 @@ pub fn solve(
     let n = a.len();
     let mut lu = None;
     for p in primes().take(20) {
-        let bytes = (n * n * std::mem::size_of::<f64>()) as u64;
-        let mut dense = Vec::new();
-        dense.try_reserve_exact(n * n).map_err(|_| SolveFailure::OutOfMemory { bytes })?;
-        dense.resize(n * n, 0f64);
+        let mut dense = filled(n * n, cancel, |_| 0f64)?;
         for (i, row) in a.iter().enumerate() {
             for (j, v) in row {
                 dense[i * n + *j as usize] = v.mod_u(p as u32) as f64;
             }
         }
-        let f = Lu::new(n, dense, p, cancel).ok_or(SolveFailure::Cancelled)?;
-        if let Some(f) = f {
+        if let Some(f) = Lu::new(n, dense, p, cancel)? {
             lu = Some(f);
             break;
         }
@@ -330,6 +326,24 @@ pub fn solve(
         }
     }
     Ok(lifts.into_iter().map(|l| l.answer.expect("every column answered")).collect())
+}
+
+/// `len` values, `value(i)` the i-th, made a slice at a time with `cancel` heard between
+/// slices: the first touch of a dense matrix's pages takes about a second a gigabyte, too
+/// long to be deaf to Ctrl-C. Memory the allocator refuses is an error, not an abort.
+fn filled<T>(len: usize, cancel: &Cancel, mut value: impl FnMut(usize) -> T) -> Result<Vec<T>, SolveFailure> {
+    const SLICE: usize = 1 << 22;
+    let mut values = Vec::new();
+    let bytes = (len as u64).saturating_mul(std::mem::size_of::<T>() as u64);
+    values.try_reserve_exact(len).map_err(|_| SolveFailure::OutOfMemory { bytes })?;
+    while values.len() < len {
+        if cancel.is_cancelled() {
+            return Err(SolveFailure::Cancelled);
+        }
+        let end = (values.len() + SLICE).min(len);
+        values.extend((values.len()..end).map(&mut value));
+    }
+    Ok(values)
 }
 
 /// An upper bound, in bits, on |det A| (Hadamard's inequality): by Cramer's rule it bounds
@@ -572,6 +586,19 @@ mod tests {
     fn primes_are_prime_and_below_the_bound() {
         let ps: Vec<u64> = primes().take(3).collect();
         assert_eq!(ps, vec![1048573, 1048571, 1048559]);
+    }
+
+    #[test]
+    fn a_matrix_is_made_slice_by_slice_and_a_cancel_stops_it() {
+        let made = filled(10_000_000, &Cancel::new(), |i| i as f32).unwrap();
+        assert_eq!((made.len(), made[0], made[9_999_999]), (10_000_000, 0.0, 9_999_999.0));
+        let cancel = Cancel::new();
+        cancel.cancel();
+        let a = int_rows(&[&[2, 1], &[1, 3]]);
+        assert_eq!(
+            solve(&a, &[vec![Integer::from(1), Integer::from(2)]], &cancel),
+            Err(SolveFailure::Cancelled)
+        );
     }
 
     #[test]
