@@ -130,7 +130,7 @@ fn two_players_of_a_small_board_win_in_proportions_that_add_to_one() {
         &Cancel::new(),
     )
     .unwrap();
-    let cdf = &d[0];
+    let cdf: Vec<Rational> = (0..=60).map(|k| d.cumulative(0, k)).collect();
     let partial: Rational =
         (1..cdf.len()).map(|k| Rational::from(&cdf[k] - &cdf[k - 1]) * (q(1, 1) - &cdf[k - 1])).sum();
     assert!(

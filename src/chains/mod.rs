@@ -9,7 +9,7 @@ use crate::engine::explicit::{ExplicitChain, linear::SolveError};
 use crate::engine::walk::Walks;
 use crate::error::Error;
 use crate::render::number::grouped;
-use rug::Rational;
+use rug::{Integer, Rational};
 
 /// Which states count as reached.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -120,6 +120,8 @@ impl Summary {
 pub struct Distribution {
     /// P(T <= k) for k = 0..=bound.
     pub cumulative: Vec<Rational>,
+    /// P(T = k) for k = 0..=bound.
+    pub probability: Vec<Rational>,
     /// The smallest k with P(T <= k) >= 1/2, and >= 9/10, if within the bound.
     pub median: Option<u32>,
     pub percentile90: Option<u32>,
@@ -427,16 +429,37 @@ fn distribution(
     budget: Option<u64>,
     cancel: &Cancel,
 ) -> Result<Distribution, Error> {
-    let per_state = questions::steps_distribution(chain, target, bound, chain.initial(), budget, cancel)
+    let mut steps = questions::steps_distribution(chain, target, bound, chain.initial(), budget, cancel)
         .map_err(unsolved)?;
-    let count = per_state.len() as u32;
-    let cumulative: Vec<Rational> =
-        (0..=bound as usize).map(|k| per_state.iter().map(|d| &d[k]).sum::<Rational>() / count).collect();
+    // The initial states' average, summed as integers over d^k (one state's taken as they
+    // are: on a long distribution they hold gigabytes); each fraction is put in lowest terms
+    // once.
+    let count = steps.numerators.len() as u32;
+    let sums: Vec<Integer> = match count {
+        1 => steps.numerators.pop().expect("one initial state"),
+        _ => (0..=bound as usize).map(|k| steps.numerators.iter().map(|n| &n[k]).sum()).collect(),
+    };
+    let mut cumulative = Vec::with_capacity(sums.len());
+    let mut probability = Vec::with_capacity(sums.len());
+    // Each sum is let go as its fractions are made: on a long distribution they hold a third
+    // of the memory.
+    let mut before = Integer::new();
+    for (k, sum) in (0..).zip(sums) {
+        if cancel.is_cancelled() {
+            return Err(unsolved(SolveError::Cancelled));
+        }
+        // P(T = k) = P(T <= k) - P(T <= k - 1), the latter over d^(k - 1).
+        before *= &steps.d;
+        probability.push(steps.fraction(Integer::from(&sum - &before), count, k));
+        cumulative.push(steps.fraction(sum.clone(), count, k));
+        before = sum;
+    }
     let first_at = |p: Rational| cumulative.iter().position(|c| *c >= p).map(|k| k as u32);
     Ok(Distribution {
         median: first_at(Rational::from((1, 2))),
         percentile90: first_at(Rational::from((9, 10))),
         cumulative,
+        probability,
     })
 }
 

@@ -313,16 +313,8 @@ fn target_view(t: &TargetAnswer) -> TargetView {
 }
 
 fn distribution_view(d: &Distribution) -> DistributionView {
-    let mut previous = Rational::new();
-    let steps = d
-        .cumulative
-        .iter()
-        .enumerate()
-        .map(|(k, c)| {
-            let p = Rational::from(c - &previous);
-            previous = c.clone();
-            StepView { steps: k as u32, probability: Value(p), cumulative: Value::of(c) }
-        })
+    let steps = (d.probability.iter().zip(&d.cumulative).enumerate())
+        .map(|(k, (p, c))| StepView { steps: k as u32, probability: Value::of(p), cumulative: Value::of(c) })
         .collect();
     DistributionView {
         bound: d.cumulative.len() as u32 - 1,

@@ -8,7 +8,9 @@ use super::ExplicitChain;
 use super::graph::{Reverse, components};
 use super::linear::{self, Rows, SolveError, Transposed};
 use crate::Cancel;
-use rug::Rational;
+use rug::ops::Pow;
+use rug::{Integer, Rational};
+use std::collections::BTreeMap;
 
 /// Which states reach the target with probability 0, 1, or strictly between.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -142,6 +144,12 @@ pub fn expectations(
 /// `budget` is given, the bytes the whole answer will hold are projected from the growth of
 /// each step's numbers (after steps 64, 128, 256, ...) and checked at every step, and a
 /// distribution past the budget is refused ([`SolveError::PastBudget`]) before it is.
+///
+/// The sweeps are in integers: with d the lcm of the denominators of the probabilities
+/// that move (out of a state that is not the target and can reach it), every P(T <= k) is
+/// an integer over d^k, so a sweep is integer multiply-adds, where sums of fractions spent
+/// most of their time in the gcds that keep each one in lowest terms. The answer stays so
+/// ([`Steps`]): a caller puts in lowest terms only the fractions it shows.
 pub fn steps_distribution(
     chain: &ExplicitChain,
     target: &[bool],
@@ -149,21 +157,38 @@ pub fn steps_distribution(
     states: &[u32],
     budget: Option<u64>,
     cancel: &Cancel,
-) -> Result<Vec<Vec<Rational>>, SolveError> {
+) -> Result<Steps, SolveError> {
     let n = chain.states();
     let possible = reachability(chain, target).possible;
-    let mut u: Vec<Rational> = (0..n).map(|s| Rational::from(target[s] as u32)).collect();
-    let mut out: Vec<Vec<Rational>> = states.iter().map(|&s| vec![u[s as usize].clone()]).collect();
+    let moves = |s: usize| !target[s] && possible[s];
+    let d = (0..n)
+        .filter(|&s| moves(s))
+        .flat_map(|s| chain.row(s as u32).map(|(_, p)| p.denom()))
+        .fold(Integer::from(1), |d, q| d.lcm(q));
+    // Each moving state's row times d: integers.
+    let weights: Vec<Vec<(u32, Integer)>> = (0..n)
+        .map(|s| match moves(s) {
+            true => {
+                chain.row(s as u32).map(|(t, p)| (t, Integer::from(&d / p.denom()) * p.numer())).collect()
+            }
+            false => Vec::new(),
+        })
+        .collect();
+    // Step k's numerators over d^k.
+    let mut scale = Integer::from(1);
+    let mut u: Vec<Integer> = (0..n).map(|s| Integer::from(target[s] as u32)).collect();
+    let mut out: Vec<Vec<Integer>> = states.iter().map(|&s| vec![u[s as usize].clone()]).collect();
     let mut growth = Growth::default();
     for step in 1..=bound {
         if cancel.is_cancelled() {
             return Err(SolveError::Cancelled);
         }
-        let next: Vec<Rational> = (0..n)
+        scale *= &d;
+        let next: Vec<Integer> = (0..n)
             .map(|s| match (target[s], possible[s]) {
-                (true, _) => Rational::from(1),
-                (_, false) => Rational::new(),
-                _ => chain.row(s as u32).map(|(t, p)| Rational::from(p * &u[t as usize])).sum(),
+                (true, _) => scale.clone(),
+                (_, false) => Integer::new(),
+                _ => weights[s].iter().map(|(t, w)| Integer::from(w * &u[*t as usize])).sum(),
             })
             .collect();
         u = next;
@@ -171,23 +196,100 @@ pub fn steps_distribution(
             o.push(u[s as usize].clone());
         }
         if let Some(budget) = budget {
-            let kept: u64 = out.iter().map(|o| bytes_of(o.last().expect("a step"))).sum();
-            let working: u64 = u.iter().map(bytes_of).sum();
+            // What the fraction of each value kept will hold.
+            let kept: u64 =
+                out.iter().map(|o| integer_bytes(o.last().expect("a step")) + integer_bytes(&scale)).sum();
+            let working: u64 = u.iter().chain([&scale]).map(integer_bytes).sum();
             let bytes = growth.projected(step, bound, kept, working);
             if bytes > budget {
                 return Err(SolveError::PastBudget { bound, step, bytes, budget });
             }
         }
     }
-    Ok(out)
+    let primes = small_primes(&d);
+    Ok(Steps { d, numerators: out, primes })
+}
+
+/// P(T <= k) for k = 0..=bound of each state asked for, as integers over a power of one
+/// number: `numerators[i][k] / d^k` (see [`steps_distribution`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Steps {
+    pub d: Integer,
+    pub numerators: Vec<Vec<Integer>>,
+    /// d's prime factors and their exponents, where it has no prime factor past 32 bits.
+    primes: Option<Vec<(u32, u32)>>,
+}
+
+impl Steps {
+    /// `numerator / (times * d^k)` in lowest terms. Where the primes of the denominator are
+    /// known, each is divided out of the numerator as often as it goes (a few word divisions
+    /// of the numerator), not found by a gcd of two numbers of k digits, which took most of
+    /// a long distribution's time.
+    pub fn fraction(&self, mut numerator: Integer, times: u32, k: u32) -> Rational {
+        let (Some(primes), false) = (&self.primes, numerator.is_zero()) else {
+            return Rational::from((numerator, Integer::from((&self.d).pow(k)) * times));
+        };
+        // The denominator's primes, with their exponents: d's k times over, and times's.
+        let mut exponents: BTreeMap<u32, u32> = primes.iter().map(|&(p, e)| (p, e * k)).collect();
+        for (p, e) in small_primes(&Integer::from(times)).expect("a 32-bit number's primes are below 2^32") {
+            *exponents.entry(p).or_default() += e;
+        }
+        let mut denominator = Integer::from(1);
+        for (p, most) in exponents {
+            let mut common = 0;
+            while common < most && numerator.is_divisible_u(p) {
+                numerator.div_exact_u_mut(p);
+                common += 1;
+            }
+            denominator *= Integer::from(Integer::u_pow_u(p, most - common));
+        }
+        // Lowest terms: every prime of the denominator that is left divides the numerator no
+        // more (the loop above stopped short of the exponent only there).
+        debug_assert_eq!(Integer::from(numerator.gcd_ref(&denominator)), 1);
+        // SAFETY: the denominator is positive and coprime to the numerator, as shown above.
+        unsafe { Rational::from_canonical(numerator, denominator) }
+    }
+
+    /// P(T <= k) of the i-th state asked for.
+    pub fn cumulative(&self, i: usize, k: u32) -> Rational {
+        self.fraction(self.numerators[i][k as usize].clone(), 1, k)
+    }
+}
+
+/// The prime factors of `n` (n > 0) with their exponents, found by trial division by the
+/// numbers below 2^16; `None` where a factor past 32 bits is left.
+fn small_primes(n: &Integer) -> Option<Vec<(u32, u32)>> {
+    let mut left = n.clone();
+    let mut primes = Vec::new();
+    let mut p = 2u32;
+    while p < 1 << 16 && left > 1 {
+        let mut e = 0;
+        while left.is_divisible_u(p) {
+            left.div_exact_u_mut(p);
+            e += 1;
+        }
+        if e > 0 {
+            primes.push((p, e));
+        }
+        p += if p == 2 { 1 } else { 2 };
+    }
+    match left.to_u32() {
+        Some(1) => Some(primes),
+        // No factor below 2^16: a prime.
+        Some(q) => {
+            primes.push((q, 1));
+            Some(primes)
+        }
+        None => None,
+    }
 }
 
 /// How many times a distribution of steps is held, in numbers and in print (see [`Growth`]).
 const HELD: u64 = 5;
 
-/// About the bytes a number holds: the value, its two heap blocks and their limbs.
-fn bytes_of(r: &Rational) -> u64 {
-    64 + u64::from(r.numer().significant_bits() + r.denom().significant_bits()).div_ceil(64) * 8
+/// About the bytes an integer holds: the value, its heap block and its limbs.
+fn integer_bytes(i: &Integer) -> u64 {
+    32 + u64::from(i.significant_bits()).div_ceil(64) * 8
 }
 
 /// The bytes a distribution of steps holds so far, and what one step's numbers took at the
@@ -373,10 +475,39 @@ mod tests {
     }
 
     #[test]
+    fn a_steps_fraction_is_in_lowest_terms_by_the_primes_of_d_as_by_a_gcd() {
+        // d = 36 (craps), d = 2 * 3 * a prime past 16 bits, d with a prime past 32 bits (the
+        // gcd's way): every numerator up to d^k times the initial states, every k up to 4.
+        for d in [36u64, 6 * 65_537, 2 * 4_294_967_311] {
+            let d = Integer::from(d);
+            let steps = Steps { primes: small_primes(&d), d, numerators: Vec::new() };
+            for (k, times) in [(0u32, 1u32), (1, 3), (2, 4), (4, 6)] {
+                let whole: Integer = Integer::from((&steps.d).pow(k)) * times;
+                for n in (0..200u32).map(Integer::from).chain([whole.clone(), whole.clone() - 1u32]) {
+                    let fraction = steps.fraction(n.clone(), times, k);
+                    assert_eq!(fraction, Rational::from((n, whole.clone())));
+                    assert_eq!(Integer::from(fraction.numer().gcd_ref(fraction.denom())), 1);
+                }
+            }
+        }
+        assert_eq!(small_primes(&Integer::from(360)), Some(vec![(2, 3), (3, 2), (5, 1)]));
+        assert_eq!(small_primes(&Integer::from(4_294_967_291u32)), Some(vec![(4_294_967_291, 1)]));
+        assert_eq!(small_primes(&(Integer::from(4_294_967_311u64) * 2)), None);
+    }
+
+    #[test]
     fn the_distribution_of_steps_adds_up_to_the_mean() {
         // Fair walk on 0..=2 from 1: T = 1 always.
         let chain = ruin(2, q(1, 2));
         let d = steps_distribution(&chain, &set(3, &[0, 2]), 3, &[1], None, &Cancel::new()).unwrap();
-        assert_eq!(d[0], vec![q(0, 1), q(1, 1), q(1, 1), q(1, 1)]);
+        let cumulative: Vec<Rational> = (0..=3).map(|k| d.cumulative(0, k)).collect();
+        assert_eq!(cumulative, vec![q(0, 1), q(1, 1), q(1, 1), q(1, 1)]);
+        // Fair walk on 0..=3 from 1: it ends at each step with probability 1/2, so P(T <= k)
+        // = 1 - 2^-k, integers over 2^k.
+        let chain = ruin(3, q(1, 2));
+        let d = steps_distribution(&chain, &set(4, &[0, 3]), 5, &[1], None, &Cancel::new()).unwrap();
+        assert_eq!(d.d, 2);
+        let cumulative: Vec<Rational> = (0..=5).map(|k| d.cumulative(0, k)).collect();
+        assert_eq!(cumulative, vec![q(0, 1), q(1, 2), q(3, 4), q(7, 8), q(15, 16), q(31, 32)]);
     }
 }
