@@ -441,15 +441,14 @@ fn distribution(
     };
     let mut cumulative = Vec::with_capacity(sums.len());
     let mut probability = Vec::with_capacity(sums.len());
-    // Each sum is let go as its fractions are made: on a long distribution they hold a third
-    // of the memory.
+    // Each sum is let go as its fractions are made.
     let mut before = Integer::new();
     for (k, sum) in (0..).zip(sums) {
         if cancel.is_cancelled() {
             return Err(unsolved(SolveError::Cancelled));
         }
         // P(T = k) = P(T <= k) - P(T <= k - 1), the latter over d^(k - 1).
-        before *= &steps.d;
+        before *= steps.d();
         probability.push(steps.fraction(Integer::from(&sum - &before), count, k));
         cumulative.push(steps.fraction(sum.clone(), count, k));
         before = sum;

@@ -214,13 +214,18 @@ pub fn steps_distribution(
 /// number: `numerators[i][k] / d^k` (see [`steps_distribution`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Steps {
-    pub d: Integer,
+    d: Integer,
     pub numerators: Vec<Vec<Integer>>,
     /// d's prime factors and their exponents, where it has no prime factor past 32 bits.
     primes: Option<Vec<(u32, u32)>>,
 }
 
 impl Steps {
+    /// The number whose powers are the denominators.
+    pub fn d(&self) -> &Integer {
+        &self.d
+    }
+
     /// `numerator / (times * d^k)` in lowest terms. Where the primes of the denominator are
     /// known, each is divided out of the numerator as often as it goes (a few word divisions
     /// of the numerator), not found by a gcd of two numbers of k digits, which took most of
@@ -506,7 +511,7 @@ mod tests {
         // = 1 - 2^-k, integers over 2^k.
         let chain = ruin(3, q(1, 2));
         let d = steps_distribution(&chain, &set(4, &[0, 3]), 5, &[1], None, &Cancel::new()).unwrap();
-        assert_eq!(d.d, 2);
+        assert_eq!(*d.d(), 2);
         let cumulative: Vec<Rational> = (0..=5).map(|k| d.cumulative(0, k)).collect();
         assert_eq!(cumulative, vec![q(0, 1), q(1, 2), q(3, 4), q(7, 8), q(15, 16), q(31, 32)]);
     }
