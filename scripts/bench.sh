@@ -55,6 +55,8 @@ printf '%-50s %8s\n' "game herman --processes 9" "$(best_ms 5 $bin game herman -
 printf '%-50s %8s\n' "game herman --processes 11" "$(best_ms 3 $bin game herman --processes 11) ms"
 printf '%-50s %8s\n' "game chutes-and-ladders --distribution 100" "$(best_ms 5 $bin game chutes-and-ladders --distribution 100) ms"
 printf '%-50s %8s\n' "game chutes-and-ladders --players 3" "$(best_ms 5 $bin game chutes-and-ladders --players 3) ms"
+# A long distribution: its numbers grow every step, so time goes as the steps squared.
+printf '%-50s %8s\n' "game craps --distribution 4000" "$(best_ms 3 $bin game craps --distribution 4000) ms"
 
 # Wall seconds and peak memory of one run, as "12.3 s, 0.93 GB".
 wall_and_peak() {
