@@ -442,6 +442,7 @@ fn distribution(
     let mut cumulative = Vec::with_capacity(sums.len());
     let mut probability = Vec::with_capacity(sums.len());
     // Each sum is let go as its fractions are made.
+    let over = steps.over(count);
     let mut before = Integer::new();
     for (k, sum) in (0..).zip(sums) {
         if cancel.is_cancelled() {
@@ -449,8 +450,8 @@ fn distribution(
         }
         // P(T = k) = P(T <= k) - P(T <= k - 1), the latter over d^(k - 1).
         before *= steps.d();
-        probability.push(steps.fraction(Integer::from(&sum - &before), count, k));
-        cumulative.push(steps.fraction(sum.clone(), count, k));
+        probability.push(over.fraction(Integer::from(&sum - &before), k));
+        cumulative.push(over.fraction(sum.clone(), k));
         before = sum;
     }
     let first_at = |p: Rational| cumulative.iter().position(|c| *c >= p).map(|k| k as u32);

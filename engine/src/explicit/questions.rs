@@ -226,21 +226,51 @@ impl Steps {
         &self.d
     }
 
+    /// `numerator / (times * d^k)` in lowest terms (see [`Over::fraction`]).
+    pub fn fraction(&self, numerator: Integer, times: u32, k: u32) -> Rational {
+        self.over(times).fraction(numerator, k)
+    }
+
+    /// The fractions over `times` powers of d, their denominator's primes merged once for all.
+    pub fn over(&self, times: u32) -> Over<'_> {
+        let primes = self.primes.as_ref().map(|primes| {
+            // d's primes with their exponents, and times's: (p, exponent in d, in times).
+            let times = small_primes(&Integer::from(times)).expect("a 32-bit number's primes are below 2^32");
+            let mut merged: BTreeMap<u32, (u32, u32)> = primes.iter().map(|&(p, e)| (p, (e, 0))).collect();
+            for (p, e) in times {
+                merged.entry(p).or_default().1 += e;
+            }
+            merged.into_iter().map(|(p, (in_d, in_times))| (p, in_d, in_times)).collect()
+        });
+        Over { d: &self.d, times, primes }
+    }
+
+    /// P(T <= k) of the i-th state asked for.
+    pub fn cumulative(&self, i: usize, k: u32) -> Rational {
+        self.fraction(self.numerators[i][k as usize].clone(), 1, k)
+    }
+}
+
+/// Fractions over `times` powers of d (see [`Steps::over`]).
+pub struct Over<'a> {
+    d: &'a Integer,
+    times: u32,
+    /// The denominator's primes: (p, its exponent in d, in times), where d's are known.
+    primes: Option<Vec<(u32, u32, u32)>>,
+}
+
+impl Over<'_> {
     /// `numerator / (times * d^k)` in lowest terms. Where the primes of the denominator are
     /// known, each is divided out of the numerator as often as it goes (a few word divisions
     /// of the numerator), not found by a gcd of two numbers of k digits, which took most of
     /// a long distribution's time.
-    pub fn fraction(&self, mut numerator: Integer, times: u32, k: u32) -> Rational {
+    pub fn fraction(&self, mut numerator: Integer, k: u32) -> Rational {
         let (Some(primes), false) = (&self.primes, numerator.is_zero()) else {
-            return Rational::from((numerator, Integer::from((&self.d).pow(k)) * times));
+            return Rational::from((numerator, Integer::from(self.d.pow(k)) * self.times));
         };
-        // The denominator's primes, with their exponents: d's k times over, and times's.
-        let mut exponents: BTreeMap<u32, u32> = primes.iter().map(|&(p, e)| (p, e * k)).collect();
-        for (p, e) in small_primes(&Integer::from(times)).expect("a 32-bit number's primes are below 2^32") {
-            *exponents.entry(p).or_default() += e;
-        }
         let mut denominator = Integer::from(1);
-        for (p, most) in exponents {
+        for &(p, in_d, in_times) in primes {
+            let most = in_d * k + in_times;
             let mut common = 0;
             while common < most && numerator.is_divisible_u(p) {
                 numerator.div_exact_u_mut(p);
@@ -253,11 +283,6 @@ impl Steps {
         debug_assert_eq!(Integer::from(numerator.gcd_ref(&denominator)), 1);
         // SAFETY: the denominator is positive and coprime to the numerator, as shown above.
         unsafe { Rational::from_canonical(numerator, denominator) }
-    }
-
-    /// P(T <= k) of the i-th state asked for.
-    pub fn cumulative(&self, i: usize, k: u32) -> Rational {
-        self.fraction(self.numerators[i][k as usize].clone(), 1, k)
     }
 }
 
