@@ -20,7 +20,7 @@ pub mod sampler;
 pub mod stats;
 pub mod walk;
 
-pub use cancel::Cancel;
+pub use cancel::{Cancel, Report};
 pub use error::EngineError;
 pub use exchange::{Exchange, InMemory, Solo};
 pub use layered::{Across, Layer, Mode, Options, Pass, RunState, propagate, propagate_by_residues};

@@ -3,6 +3,7 @@
 //! Typed results only: `render::chain` turns them into text, JSON and CSV.
 
 use crate::Cancel;
+use crate::engine::Report;
 use crate::engine::explicit::questions::{self, Ends};
 use crate::engine::explicit::sample::{self, Tally};
 use crate::engine::explicit::{ExplicitChain, linear::SolveError};
@@ -444,16 +445,19 @@ fn distribution(
     // Each sum is let go as its fractions are made.
     let over = steps.over(count);
     let mut before = Integer::new();
+    let of = sums.len() as u64;
     for (k, sum) in (0..).zip(sums) {
         if cancel.is_cancelled() {
             return Err(unsolved(SolveError::Cancelled));
         }
+        cancel.report(Report::Fractions { done: u64::from(k), of });
         // P(T = k) = P(T <= k) - P(T <= k - 1), the latter over d^(k - 1).
         before *= steps.d();
         probability.push(over.fraction(Integer::from(&sum - &before), k));
         cumulative.push(over.fraction(sum.clone(), k));
         before = sum;
     }
+    cancel.clear_report();
     let first_at = |p: Rational| cumulative.iter().position(|c| *c >= p).map(|k| k as u32);
     Ok(Distribution {
         median: first_at(Rational::from((1, 2))),

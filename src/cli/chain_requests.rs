@@ -22,6 +22,8 @@ pub struct ChainRequest {
     pub question: Question,
     pub svg: Option<PathBuf>,
     pub output: Output,
+    /// Nothing on stderr but errors (no progress line).
+    pub quiet: bool,
 }
 
 impl QuestionArgs {
@@ -150,7 +152,14 @@ impl ChainArgs {
         self.question.fits_csv(output, question.target.is_some(), question.race.is_some())?;
         let budget = super::limits::read(None).budget().map(|b| b.bytes);
         let chain = read_model(self, budget)?;
-        Ok(ChainRequest { model: self.model.display().to_string(), chain, question, svg, output })
+        Ok(ChainRequest {
+            model: self.model.display().to_string(),
+            chain,
+            question,
+            svg,
+            output,
+            quiet: self.quiet,
+        })
     }
 }
 
@@ -311,7 +320,14 @@ impl GameArgs {
         question.race = self.question.race(game.race)?;
         let output = self.output.validate();
         self.question.fits_csv(output, question.target.is_some(), question.race.is_some())?;
-        Ok(ChainRequest { model: game.description, chain: game.chain, question, svg, output })
+        Ok(ChainRequest {
+            model: game.description,
+            chain: game.chain,
+            question,
+            svg,
+            output,
+            quiet: self.quiet,
+        })
     }
 }
 

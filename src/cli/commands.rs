@@ -319,7 +319,11 @@ pub fn game(args: super::args::GameArgs) -> Answer {
 
 /// Analyses a validated chain request, writes its SVG if asked, and renders the answer.
 fn chain_answer(command: &'static str, req: super::chain_requests::ChainRequest) -> Answer {
-    let report = pegchain::chains::analyse(&req.chain, &req.question, &super::interrupt::token())?;
+    let token = super::interrupt::token();
+    let watcher = super::watch::watch(&token, req.quiet);
+    let report = pegchain::chains::analyse(&req.chain, &req.question, &token);
+    drop(watcher);
+    let report = report?;
     let view = ChainView::new(command, &req.model, &report, req.chain.initial()[0]);
     if let Some(file) = &req.svg {
         let svg = distribution_svg(&view).ok_or_else(|| {

@@ -14,6 +14,7 @@ pub mod processes;
 pub mod progress;
 pub mod serve;
 pub mod validate;
+pub mod watch;
 
 use args::{Cli, Command};
 use clap::Parser;

@@ -240,7 +240,7 @@ impl Drop for Line {
 }
 
 /// This process's resident memory, from /proc (0 where there is no /proc).
-fn resident_bytes() -> u64 {
+pub(super) fn resident_bytes() -> u64 {
     let statm = std::fs::read_to_string("/proc/self/statm").unwrap_or_default();
     statm.split_whitespace().nth(1).and_then(|pages| pages.parse::<u64>().ok()).unwrap_or(0) * 4096
 }

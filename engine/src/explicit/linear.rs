@@ -5,7 +5,7 @@
 
 use super::graph::components;
 use super::modular::{self, IntRows};
-use crate::Cancel;
+use crate::{Cancel, Report};
 use rug::{Integer, Rational};
 use thiserror::Error;
 
@@ -120,10 +120,13 @@ pub fn solve(
         let bytes = (big.len() as u64).pow(2) * 8;
         return Err(SolveError::ComponentTooLarge { states: big.len(), bytes });
     }
+    let (mut solved, of) = (0, unknown.iter().filter(|&&u| u).count() as u64);
     for comp in comps {
         if cancel.is_cancelled() {
             return Err(SolveError::Cancelled);
         }
+        cancel.report(Report::Components { done: solved, of });
+        solved += comp.len() as u64;
         for (k, &s) in comp.iter().enumerate() {
             local[s as usize] = k as u32;
         }
@@ -157,6 +160,7 @@ pub fn solve(
             local[s as usize] = u32::MAX;
         }
     }
+    cancel.clear_report();
     Ok(x)
 }
 

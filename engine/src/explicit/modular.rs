@@ -8,7 +8,7 @@
 //! residues is below 2^40, so a row can take 2^12 updates before its exactly-held integers
 //! could pass 2^52, and reductions are needed only when an entry is used.
 
-use crate::Cancel;
+use crate::{Cancel, Report};
 use rayon::prelude::*;
 use rug::{Integer, Rational};
 
@@ -119,6 +119,7 @@ impl Lu {
             if cancel.is_cancelled() {
                 return Err(SolveFailure::Cancelled);
             }
+            cancel.report(Report::Factoring { states: n as u64, rows: start as u64 });
             let end = (start + BLOCK).min(n);
             let (done, rest) = a.split_at_mut(start * n);
             let block = &mut rest[..(end - start) * n];
@@ -162,23 +163,35 @@ impl Lu {
     }
 
     /// The solutions of A x = b for several right-hand sides at once: each row of L and U
-    /// is read once for all of them.
+    /// is read once for all of them. Rows go a block at a time: the products of a block's
+    /// rows with the part of the solution already known (nearly all of the work, and all of
+    /// the memory read) are made in parallel, the block's own triangle after them in order.
     pub fn solve_many(&self, columns: &[Vec<u64>]) -> Vec<Vec<u64>> {
         let (n, p) = (self.n, self.p);
         let mut y: Vec<Vec<f64>> = columns.iter().map(|b| b.iter().map(|&v| v as f64).collect()).collect();
-        for i in 0..n {
-            let row = &self.lu[i * n..i * n + i];
-            for yc in y.iter_mut() {
-                let acc = dot_mod(row, &yc[..i], p);
-                yc[i] = ((yc[i] as u64 + p - acc) % p) as f64;
+        // L y = b, L unit lower triangular.
+        for start in (0..n).step_by(SOLVE_BLOCK) {
+            let end = (start + SOLVE_BLOCK).min(n);
+            let known = self.products(start..end, 0..start, &y);
+            for i in start..end {
+                let row = &self.lu[i * n + start..i * n + i];
+                for (yc, known) in y.iter_mut().zip(&known) {
+                    let acc = (known[i - start] + dot_mod(row, &yc[start..i], p)) % p;
+                    yc[i] = ((yc[i] as u64 + p - acc) % p) as f64;
+                }
             }
         }
+        // U z = y, from the last row up.
         let mut z = vec![vec![0f64; n]; columns.len()];
-        for i in (0..n).rev() {
-            let row = &self.lu[i * n + i + 1..(i + 1) * n];
-            for (zc, yc) in z.iter_mut().zip(&y) {
-                let acc = dot_mod(row, &zc[i + 1..], p);
-                zc[i] = ((yc[i] as u64 + p - acc) % p * self.inv_diag[i] % p) as f64;
+        for start in (0..n).step_by(SOLVE_BLOCK).rev() {
+            let end = (start + SOLVE_BLOCK).min(n);
+            let known = self.products(start..end, end..n, &z);
+            for i in (start..end).rev() {
+                let row = &self.lu[i * n + i + 1..i * n + end];
+                for ((zc, yc), known) in z.iter_mut().zip(&y).zip(&known) {
+                    let acc = (known[i - start] + dot_mod(row, &zc[i + 1..end], p)) % p;
+                    zc[i] = ((yc[i] as u64 + p - acc) % p * self.inv_diag[i] % p) as f64;
+                }
             }
         }
         z.iter()
@@ -191,7 +204,30 @@ impl Lu {
             })
             .collect()
     }
+
+    /// For each column c of `x` and each row i of `rows`: the sum over j in `known` of
+    /// (L U)\[i\]\[j\] x_c\[j\], modulo p; the rows in parallel.
+    fn products(
+        &self,
+        rows: std::ops::Range<usize>,
+        known: std::ops::Range<usize>,
+        x: &[Vec<f64>],
+    ) -> Vec<Vec<u64>> {
+        let (n, p) = (self.n, self.p);
+        let by_row: Vec<Vec<u64>> = rows
+            .into_par_iter()
+            .with_min_len(8)
+            .map(|i| {
+                let row = &self.lu[i * n + known.start..i * n + known.end];
+                x.iter().map(|xc| dot_mod(row, &xc[known.clone()], p)).collect()
+            })
+            .collect();
+        (0..x.len()).map(|c| by_row.iter().map(|r| r[c]).collect()).collect()
+    }
 }
+
+/// Rows of a triangular solve taken together (see [`Lu::solve_many`]).
+const SOLVE_BLOCK: usize = 128;
 
 /// The dot product of two vectors of residues, modulo p: exact in f64 over runs of
 /// `UPDATES_BEFORE_REDUCING` terms (each below 2^40), reduced between runs.
@@ -310,8 +346,16 @@ pub fn solve(
         }
     }
     let lu = lu.ok_or(SolveFailure::Singular)?;
+    let lifts = lift(a, columns, &lu, cancel)?;
+    Ok(lifts.into_iter().map(|l| l.answer.expect("every column answered")).collect())
+}
+
+/// Lifts the solution of A y = b for each `b` of `columns` from `lu`, A factored modulo a
+/// prime, until each has its answer.
+fn lift(a: &IntRows, columns: &[Vec<Integer>], lu: &Lu, cancel: &Cancel) -> Result<Vec<Lift>, SolveFailure> {
+    let n = a.len();
     let det_bits = determinant_bits(a);
-    let mut lifts: Vec<Lift> = columns.iter().map(|b| Lift::new(b, det_bits, a.len())).collect();
+    let mut lifts: Vec<Lift> = columns.iter().map(|b| Lift::new(b, det_bits, n)).collect();
     // Every column takes a digit per step, all from one pass over L and U, until each has
     // its answer.
     while lifts.iter().any(|l| l.answer.is_none()) {
@@ -319,13 +363,15 @@ pub fn solve(
             return Err(SolveFailure::Cancelled);
         }
         let active: Vec<usize> = (0..lifts.len()).filter(|&c| lifts[c].answer.is_none()).collect();
+        let first = &lifts[active[0]];
+        cancel.report(Report::Lifting { states: n as u64, bits: first.bits(), bound: first.final_bits });
         let residues: Vec<Vec<u64>> = active.iter().map(|&c| lifts[c].residues(lu.prime())).collect();
         let digits = lu.solve_many(&residues);
         for (&c, digit) in active.iter().zip(digits) {
             lifts[c].step(a, lu.prime(), &digit, &columns[c], det_bits)?;
         }
     }
-    Ok(lifts.into_iter().map(|l| l.answer.expect("every column answered")).collect())
+    Ok(lifts)
 }
 
 /// `len` values, `value(i)` the i-th, made a slice at a time with `cancel` heard between
@@ -357,9 +403,13 @@ fn determinant_bits(a: &IntRows) -> u64 {
 }
 
 /// Dixon's lifting of one right-hand side: a base-p digit of y per step until the
-/// reconstructed fractions satisfy the system (tried at growing intervals, with numerator
-/// and denominator bounds balanced), or until the modulus passes the bound at which
-/// reconstruction with the Hadamard bounds must succeed.
+/// reconstructed fractions satisfy the system (with numerator and denominator bounds
+/// balanced), or until the modulus passes the bound at which reconstruction with the
+/// Hadamard bounds must succeed. A whole reconstruction costs a pass over every entry, so it
+/// is tried only once a fixed combination of the entries, reconstructed every step for the
+/// price of one entry, gives the same fraction two steps running (a fraction that fits the
+/// modulus stays; one that does not changes with it): within a step or two of enough digits,
+/// where trying at growing intervals overshot by up to a half.
 struct Lift {
     residual: Vec<Integer>,
     /// The solution's digits so far, y = y_done + modulus * block: the digits of the latest
@@ -369,11 +419,30 @@ struct Lift {
     modulus: Integer,
     block: Vec<Integer>,
     block_modulus: Integer,
+    /// The modulus of the digits so far (`modulus * block_modulus`).
+    whole_modulus: Integer,
+    /// The combination sum over i of `weight(i) y_i`, of the whole digits so far.
+    watch: Integer,
+    /// Its fraction at the last step, where one fitted.
+    watched: Option<(Integer, Integer)>,
     steps: u64,
+    /// The first step at which a whole reconstruction may be tried (after one that failed,
+    /// an eighth more steps must pass).
     next_try: u64,
     final_bits: u64,
     answer: Option<Vec<Rational>>,
 }
+
+/// The weight of entry `i` in the watched combination: fixed, odd, varied (equal weights
+/// could let the terms of entries of opposite signs cancel) and below 2^8, so that the
+/// combination needs at most 8 + log2(n) bits more than the largest entry.
+fn weight(i: usize) -> u64 {
+    ((i as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 56) | 1
+}
+
+/// Steps at whose end a whole reconstruction is tried anyway: their digits are short, so a
+/// try costs little, and an answer this short is found without waiting for the watch.
+const FIRST_STEPS_TRIED: u64 = 3;
 
 /// The digits of a block of steps are added to the solution once they span this many bits.
 const BLOCK_BITS: u32 = 4096;
@@ -389,11 +458,19 @@ impl Lift {
             modulus: Integer::from(1),
             block: vec![Integer::new(); n],
             block_modulus: Integer::from(1),
+            whole_modulus: Integer::from(1),
+            watch: Integer::new(),
+            watched: None,
             steps: 0,
             next_try: 1,
             final_bits: num_bits + det_bits + 2,
             answer: None,
         }
+    }
+
+    /// The bits of the modulus so far.
+    fn bits(&self) -> u64 {
+        u64::from(self.whole_modulus.significant_bits())
     }
 
     fn residues(&self, p: u64) -> Vec<u64> {
@@ -422,6 +499,9 @@ impl Lift {
         for (digits, &d) in self.block.iter_mut().zip(digit) {
             *digits += Integer::from(&self.block_modulus * d);
         }
+        let weighted: u128 = digit.iter().enumerate().map(|(i, &d)| u128::from(weight(i) * d)).sum();
+        self.watch += &self.whole_modulus * Integer::from(weighted);
+        self.whole_modulus *= p;
         self.block_modulus *= p;
         if self.block_modulus.significant_bits() > BLOCK_BITS {
             self.solution();
@@ -441,10 +521,7 @@ impl Lift {
             self.answer = Some(y.iter().map(|v| Rational::from(v.clone())).collect());
             return Ok(());
         }
-        // The modulus has at least this many bits (a product has at most one bit fewer than
-        // its factors together).
-        let bits = u64::from(self.modulus.significant_bits() + self.block_modulus.significant_bits()) - 1;
-        if bits > self.final_bits {
+        if self.bits() > self.final_bits {
             let (y, modulus) = self.solution();
             let den_bound = Integer::from(1) << (det_bits as u32);
             let num_bound = Integer::from(modulus / &den_bound) >> 1u32;
@@ -452,10 +529,13 @@ impl Lift {
             self.answer = Some(x.ok_or(SolveFailure::Singular)?);
             return Ok(());
         }
-        if self.steps == self.next_try {
-            self.next_try = self.steps + self.steps.div_ceil(2);
+        let half: Integer = Integer::from(&self.whole_modulus >> 1u32).sqrt();
+        let watched = rational_reconstruction(&self.watch, &self.whole_modulus, &half, &half);
+        let settled = watched.is_some() && watched == self.watched;
+        self.watched = watched;
+        if (settled && self.steps >= self.next_try) || self.steps <= FIRST_STEPS_TRIED {
+            self.next_try = self.steps + self.steps.div_ceil(8);
             let (y, modulus) = self.solution();
-            let half: Integer = Integer::from(modulus >> 1u32).sqrt();
             self.answer = reconstruct(y, modulus, &half, &half).filter(|x| satisfies(a, b, x));
         }
         Ok(())
@@ -611,6 +691,30 @@ mod tests {
         assert!(Lu::new(2, vec![1.0, 2.0, 2.0, 4.0], p, &Cancel::new()).unwrap().is_none());
     }
 
+    /// Several right-hand sides over more rows than a block of the triangular solves (and a
+    /// last block cut short): each solution satisfies A x = b modulo p.
+    #[test]
+    fn lu_solves_many_columns_across_blocks() {
+        let (n, p) = (2 * SOLVE_BLOCK + 45, 1048573u64);
+        let mut s = 987654321u64;
+        let mut next = || {
+            s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (s >> 33) % p
+        };
+        let a: Vec<u64> = (0..n * n).map(|_| next()).collect();
+        let columns: Vec<Vec<u64>> = (0..3).map(|_| (0..n).map(|_| next()).collect()).collect();
+        let lu = Lu::new(n, a.iter().map(|&v| v as f64).collect(), p, &Cancel::new()).unwrap().unwrap();
+        let solutions = lu.solve_many(&columns);
+        assert_eq!(solutions.len(), 3);
+        for (x, b) in solutions.iter().zip(&columns) {
+            for (i, bi) in b.iter().enumerate() {
+                let ax = (0..n).fold(0u64, |acc, j| (acc + a[i * n + j] * x[j]) % p);
+                assert_eq!(ax, *bi, "row {i}");
+            }
+        }
+        assert_eq!(lu.solve(&columns[1]), solutions[1]);
+    }
+
     #[test]
     fn solves_small_systems_exactly() {
         let a = int_rows(&[&[2, 1], &[1, 3]]);
@@ -624,11 +728,9 @@ mod tests {
         assert!(satisfies(&a, &b, &x[0]));
     }
 
-    #[test]
-    fn solves_a_system_larger_than_a_block_with_many_lifting_steps() {
-        // A random-looking dense 40 x 40 system.
-        let n = 40;
-        let mut s = 12345u64;
+    /// A random-looking dense n x n system and a right-hand side, entries in -500..500.
+    fn random_system(n: usize, seed: u64) -> (IntRows, Vec<Integer>) {
+        let mut s = seed;
         let mut next = || {
             s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
             (s >> 33) as i64 % 1000 - 500
@@ -636,9 +738,45 @@ mod tests {
         let a: IntRows =
             (0..n).map(|_| (0..n as u32).map(|j| (j, Integer::from(next()))).collect()).collect();
         let b: Vec<Integer> = (0..n).map(|_| Integer::from(next())).collect();
+        (a, b)
+    }
+
+    #[test]
+    fn solves_a_system_larger_than_a_block_with_many_lifting_steps() {
+        let (a, b) = random_system(40, 12345);
         let x = solve(&a, std::slice::from_ref(&b), &Cancel::new()).unwrap();
         assert!(satisfies(&a, &b, &x[0]));
         assert!(x[0].iter().any(|v| v.denom().significant_bits() > 200));
+    }
+
+    /// The lifting stops within two steps of the fewest digits from which its reconstruction
+    /// gives the answer (numerators and the common denominator at most sqrt(m / 2)), where
+    /// trying at growing intervals took up to half as many again.
+    #[test]
+    fn lifting_stops_within_two_steps_of_enough_digits() {
+        for (n, seed) in [(12, 1), (40, 12345), (60, 7), (90, 99)] {
+            let (a, b) = random_system(n, seed);
+            let lu = (primes().take(20))
+                .find_map(|p| {
+                    let dense = (0..n * n).map(|k| a[k / n][k % n].1.mod_u(p as u32) as f64).collect();
+                    Lu::new(n, dense, p, &Cancel::new()).unwrap()
+                })
+                .unwrap();
+            let lifts = lift(&a, std::slice::from_ref(&b), &lu, &Cancel::new()).unwrap();
+            let x = lifts[0].answer.as_ref().unwrap();
+            assert!(satisfies(&a, &b, x));
+            let den = x.iter().fold(Integer::from(1), |acc, v| acc.lcm(v.denom()));
+            let largest = x.iter().map(|v| (v.numer() * Integer::from(&den / v.denom())).abs()).max();
+            let needed = largest.unwrap().max(den);
+            let mut least = 0;
+            let mut m = Integer::from(1);
+            while Integer::from(&m >> 1u32).sqrt() < needed {
+                m *= lu.prime();
+                least += 1;
+            }
+            let steps = lifts[0].steps;
+            assert!(steps >= least && steps <= least + 2, "n = {n}: {steps} steps, {least} needed");
+        }
     }
 }
 

@@ -7,7 +7,7 @@
 use super::ExplicitChain;
 use super::graph::{Reverse, components};
 use super::linear::{self, Rows, SolveError, Transposed};
-use crate::Cancel;
+use crate::{Cancel, Report};
 use rug::ops::Pow;
 use rug::{Integer, Rational};
 use std::collections::BTreeMap;
@@ -183,6 +183,7 @@ pub fn steps_distribution(
         if cancel.is_cancelled() {
             return Err(SolveError::Cancelled);
         }
+        cancel.report(Report::Steps { done: u64::from(step - 1), of: u64::from(bound) });
         scale *= &d;
         let next: Vec<Integer> = (0..n)
             .map(|s| match (target[s], possible[s]) {
@@ -206,6 +207,7 @@ pub fn steps_distribution(
             }
         }
     }
+    cancel.clear_report();
     let primes = small_primes(&d);
     Ok(Steps { d, numerators: out, primes })
 }
