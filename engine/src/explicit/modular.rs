@@ -444,6 +444,10 @@ fn weight(i: usize) -> u64 {
 /// try costs little, and an answer this short is found without waiting for the watch.
 const FIRST_STEPS_TRIED: u64 = 3;
 
+/// Entries a parallel task of a lifting step takes at least (each costs well under a
+/// microsecond).
+const ROWS_A_TASK: usize = 1024;
+
 /// The digits of a block of steps are added to the solution once they span this many bits.
 const BLOCK_BITS: u32 = 4096;
 
@@ -474,15 +478,16 @@ impl Lift {
     }
 
     fn residues(&self, p: u64) -> Vec<u64> {
-        self.residual.iter().map(|v| v.mod_u(p as u32) as u64).collect()
+        self.residual.par_iter().with_min_len(ROWS_A_TASK).map(|v| v.mod_u(p as u32) as u64).collect()
     }
 
     /// The digits so far, whole (the block added in), and their modulus.
     fn solution(&mut self) -> (&[Integer], &Integer) {
-        for (y, digits) in self.y_done.iter_mut().zip(&mut self.block) {
-            *y += Integer::from(&self.modulus * &*digits);
+        let modulus = &self.modulus;
+        self.y_done.par_iter_mut().zip(&mut self.block).with_min_len(ROWS_A_TASK).for_each(|(y, digits)| {
+            *y += modulus * &*digits;
             *digits = Integer::new();
-        }
+        });
         self.modulus *= &self.block_modulus;
         self.block_modulus = Integer::from(1);
         (&self.y_done, &self.modulus)
@@ -496,9 +501,11 @@ impl Lift {
         b: &[Integer],
         det_bits: u64,
     ) -> Result<(), SolveFailure> {
-        for (digits, &d) in self.block.iter_mut().zip(digit) {
-            *digits += Integer::from(&self.block_modulus * d);
-        }
+        // Every entry's share of a step is independent of the others': the rows in parallel.
+        let block_modulus = &self.block_modulus;
+        self.block.par_iter_mut().zip(digit).with_min_len(ROWS_A_TASK).for_each(|(digits, &d)| {
+            *digits += block_modulus * d;
+        });
         let weighted: u128 = digit.iter().enumerate().map(|(i, &d)| u128::from(weight(i) * d)).sum();
         self.watch += &self.whole_modulus * Integer::from(weighted);
         self.whole_modulus *= p;
@@ -506,14 +513,14 @@ impl Lift {
         if self.block_modulus.significant_bits() > BLOCK_BITS {
             self.solution();
         }
-        for (i, row) in a.iter().enumerate() {
+        self.residual.par_iter_mut().zip(a).with_min_len(ROWS_A_TASK).for_each(|(residual, row)| {
             let mut acc = Integer::new();
             for (j, v) in row {
-                acc += Integer::from(v * digit[*j as usize]);
+                acc += v * digit[*j as usize];
             }
-            self.residual[i] -= acc;
-            self.residual[i].div_exact_u_mut(p as u32);
-        }
+            *residual -= acc;
+            residual.div_exact_u_mut(p as u32);
+        });
         self.steps += 1;
         if self.residual.iter().all(|r| *r == 0) {
             // The digits so far are the solution itself, an integer vector.
