@@ -23,13 +23,16 @@ pub struct Watcher {
     thread: Option<JoinHandle<()>>,
 }
 
-/// A watcher of `token`'s reports: a thread only where a line can be shown.
+/// A watcher of `token`'s reports: a thread only where a line can be shown (and none, with
+/// no line, where the system will not start one: the work goes on without it).
 pub fn watch(token: &Cancel, quiet: bool) -> Watcher {
     let stop = Arc::new(AtomicBool::new(false));
-    let thread = (!quiet && std::io::stderr().is_terminal()).then(|| {
-        let (token, stop) = (token.clone(), Arc::clone(&stop));
-        std::thread::spawn(move || show(&token, &stop))
-    });
+    let thread = (!quiet && std::io::stderr().is_terminal())
+        .then(|| {
+            let (token, stop) = (token.clone(), Arc::clone(&stop));
+            std::thread::Builder::new().name("progress".into()).spawn(move || show(&token, &stop)).ok()
+        })
+        .flatten();
     Watcher { stop, thread }
 }
 
