@@ -8,6 +8,7 @@ use pegchain::Cancel;
 use pegchain::engine::Report;
 use pegchain::render::number::grouped;
 use std::io::IsTerminal;
+use std::mem::Discriminant;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
@@ -112,18 +113,9 @@ pub fn words(report: &Report) -> String {
 /// The stage under way, for its projected end.
 #[derive(Default)]
 struct Stage {
-    /// Which stage (`None` before the first report) and when it was first seen.
-    of: Option<(StageKey, Instant)>,
-}
-
-/// What makes a report part of the same stage: its kind and its size.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum StageKey {
-    Components(u64),
-    Factoring(u64),
-    Lifting(u64),
-    Steps(u64),
-    Fractions(u64),
+    /// Which stage (its kind of report and its size; `None` before the first report) and
+    /// when it was first seen.
+    of: Option<((Discriminant<Report>, u64), Instant)>,
 }
 
 impl Stage {
@@ -133,23 +125,18 @@ impl Stage {
     /// left; nothing for the others (a lifting stops when its answer is found, usually long
     /// before its bound).
     fn left(&mut self, report: &Report) -> String {
-        let key = match *report {
-            Report::Components { of, .. } => StageKey::Components(of),
-            Report::Factoring { states, .. } => StageKey::Factoring(states),
-            Report::Lifting { states, .. } => StageKey::Lifting(states),
-            Report::Steps { of, .. } => StageKey::Steps(of),
-            Report::Fractions { of, .. } => StageKey::Fractions(of),
+        let (done, of) = match *report {
+            Report::Factoring { states, rows } => (Some(rows), states),
+            Report::Steps { done, of } | Report::Fractions { done, of } => (Some(done), of),
+            Report::Components { of, .. } => (None, of),
+            Report::Lifting { states, .. } => (None, states),
         };
+        let key = (std::mem::discriminant(report), of);
         let since = match self.of {
             Some((k, since)) if k == key => since,
             _ => self.of.insert((key, Instant::now())).1,
         };
-        let (done, of) = match *report {
-            Report::Factoring { states, rows } => (rows, states),
-            Report::Steps { done, of } | Report::Fractions { done, of } => (done, of),
-            _ => return String::new(),
-        };
-        projected_left(since.elapsed().as_secs_f64(), done, of)
+        done.and_then(|done| projected_left(since.elapsed().as_secs_f64(), done, of))
             .map(|left| format!(", about {} left", duration_words(left)))
             .unwrap_or_default()
     }

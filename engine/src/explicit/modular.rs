@@ -175,8 +175,8 @@ impl Lu {
             let known = self.products(start..end, 0..start, &y);
             for i in start..end {
                 let row = &self.lu[i * n + start..i * n + i];
-                for (yc, known) in y.iter_mut().zip(&known) {
-                    let acc = (known[i - start] + dot_mod(row, &yc[start..i], p)) % p;
+                for (yc, known) in y.iter_mut().zip(&known[i - start]) {
+                    let acc = (known + dot_mod(row, &yc[start..i], p)) % p;
                     yc[i] = ((yc[i] as u64 + p - acc) % p) as f64;
                 }
             }
@@ -188,8 +188,8 @@ impl Lu {
             let known = self.products(start..end, end..n, &z);
             for i in (start..end).rev() {
                 let row = &self.lu[i * n + i + 1..i * n + end];
-                for ((zc, yc), known) in z.iter_mut().zip(&y).zip(&known) {
-                    let acc = (known[i - start] + dot_mod(row, &zc[i + 1..end], p)) % p;
+                for ((zc, yc), known) in z.iter_mut().zip(&y).zip(&known[i - start]) {
+                    let acc = (known + dot_mod(row, &zc[i + 1..end], p)) % p;
                     zc[i] = ((yc[i] as u64 + p - acc) % p * self.inv_diag[i] % p) as f64;
                 }
             }
@@ -205,8 +205,8 @@ impl Lu {
             .collect()
     }
 
-    /// For each column c of `x` and each row i of `rows`: the sum over j in `known` of
-    /// (L U)\[i\]\[j\] x_c\[j\], modulo p; the rows in parallel.
+    /// For each row i of `rows` (from its first) and each column c of `x`: the sum over j in
+    /// `known` of (L U)\[i\]\[j\] x_c\[j\], modulo p; the rows in parallel.
     fn products(
         &self,
         rows: std::ops::Range<usize>,
@@ -214,15 +214,13 @@ impl Lu {
         x: &[Vec<f64>],
     ) -> Vec<Vec<u64>> {
         let (n, p) = (self.n, self.p);
-        let by_row: Vec<Vec<u64>> = rows
-            .into_par_iter()
+        rows.into_par_iter()
             .with_min_len(8)
             .map(|i| {
                 let row = &self.lu[i * n + known.start..i * n + known.end];
                 x.iter().map(|xc| dot_mod(row, &xc[known.clone()], p)).collect()
             })
-            .collect();
-        (0..x.len()).map(|c| by_row.iter().map(|r| r[c]).collect()).collect()
+            .collect()
     }
 }
 
