@@ -167,6 +167,34 @@ fn simulate_from_a_position_stands_beside_its_exact_values() {
     }
 }
 
+/// From a game of the English board begun in the centre, one peg can end only in d1, a4, d4,
+/// g4 or d7, and every position of two pegs that can still end with one is a pair such as
+/// {d2, d3}, with one jump into the centre and one into the edge beside it: half of the
+/// winning games, and half of a random player's probability of winning under every policy,
+/// end in the centre (README, "Big boards"). Checked after eight jumps of a solution, where
+/// wins end in d4 and d7.
+#[test]
+fn a_win_in_the_centres_game_ends_in_the_centre_exactly_half_the_time() {
+    let moves = "d2-d3-d4,b3-c3-d3,c1-c2-c3,e1-d1-c1,d3-c3-b3,a3-b3-c3,e3-e2-e1,g3-f3-e3";
+    let from = ["--board", "english", "--start", "d4", "--moves", moves];
+    let exact = |v: &Value| fraction(v).parse::<rug::Rational>().unwrap();
+    for policy in ["uniform", "peg-first", "hole-first"] {
+        let v = json(&[&["exact", "--policy", policy][..], &from].concat());
+        let win = exact(&v["win"]);
+        assert!(win > 0, "{policy}");
+        let finish = v["finish"].as_object().unwrap();
+        assert_eq!(finish.keys().collect::<Vec<_>>(), ["d4", "d7"], "{policy}");
+        assert_eq!(exact(&finish["d4"]) * 2u32, win, "{policy}");
+        assert_eq!(exact(&finish["d7"]) * 2u32, win, "{policy}");
+    }
+    let v = json(&[&["count"][..], &from].concat());
+    let wins: u64 = v["wins"].as_str().unwrap().parse().unwrap();
+    let by_finish = &v["wins_by_finish"];
+    assert_eq!(by_finish.as_object().unwrap().len(), 2);
+    assert!(wins > 0);
+    assert_eq!(by_finish["d4"].as_str().unwrap().parse::<u64>().unwrap() * 2, wins);
+}
+
 #[test]
 fn bad_positions_get_one_line() {
     fails_with(
