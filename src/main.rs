@@ -3,6 +3,10 @@
 
 mod cli;
 
+/// Large blocks on huge pages (see `cli::huge_pages`).
+#[global_allocator]
+static ALLOCATOR: cli::huge_pages::HugePages = cli::huge_pages::HugePages;
+
 fn main() -> std::process::ExitCode {
     cli::main()
 }
