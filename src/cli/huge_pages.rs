@@ -1,72 +1,148 @@
-//! The command's allocator: the system's, asking the kernel to back every large block with
-//! transparent huge pages (2 MB; `madvise(MADV_HUGEPAGE)`, which this machine's kernel
-//! honours only where asked). The engine and the coach fill blocks of many megabytes once
-//! each, and with 4 KB pages a sixth to a fifth of their time went to page faults (the
-//! kernel zeroing and charging each page): a huge page takes one fault where small pages
-//! took 512. Where the kernel has no huge pages, or none free, the advice is ignored and
-//! the block keeps small pages: nothing else changes.
+//! The command's allocator: the system's for small blocks; every large block a mapping of
+//! its own, advised to take transparent huge pages (2 MB; `madvise(MADV_HUGEPAGE)`, which
+//! this machine's kernel honours only where asked). The engine and the coach fill blocks of
+//! many megabytes once each, and with 4 KB pages a sixth to a fifth of their time went to
+//! page faults (the kernel zeroing and charging each page): a huge page takes one fault where
+//! small pages took 512. The whole mapping is advised, so it stays one mapping and `mremap`
+//! can still grow it in place or move it (advising a block's inside only, within glibc's
+//! mapping, split it in three: each growth became a copy beside the old block, and a
+//! 300 MB address-space limit that a run had fitted was passed). Where the kernel has no
+//! huge pages, or none free, the advice is ignored and the block keeps small pages.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 
-/// The system allocator, with large blocks advised to take huge pages.
+/// The system allocator, with large blocks mapped on their own and advised to take huge pages.
 pub struct HugePages;
 
-/// Blocks from this size on are advised: few enough that the advice costs nothing beside
-/// filling them (a system call each), and each large enough to hold whole huge pages.
+/// Blocks from this size on are mapped on their own: few enough that a system call each
+/// costs nothing beside filling them, and each large enough to hold whole huge pages.
 const LARGE: usize = 4 << 20;
 
-/// The huge page size of x86-64 and of aarch64 with 4 KB pages.
-const HUGE_PAGE: usize = 2 << 20;
+/// Mappings start on a page of this size, which no block's alignment passes here.
+const PAGE: usize = 4096;
 
-// SAFETY: every call goes to `System` with the same arguments; `advise` only gives the kernel
-// advice about pages of a block the call just returned.
+/// Whether a block of `layout` is a mapping of its own (the same answer when it is freed or
+/// grown, from the layout it was made with).
+fn mapped(layout: &Layout) -> bool {
+    cfg!(target_os = "linux") && layout.size() >= LARGE && layout.align() <= PAGE
+}
+
+// SAFETY: small blocks go to `System` with the caller's arguments; large ones are whole
+// anonymous mappings of at least their size, page-aligned (so aligned for any layout
+// `mapped` accepts), zero when made, freed and grown only as mappings.
 unsafe impl GlobalAlloc for HugePages {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        // SAFETY: the caller's contract for `alloc`, passed on.
-        let block = unsafe { System.alloc(layout) };
-        advise(block, layout.size());
-        block
+        match mapped(&layout) {
+            true => map(layout.size()),
+            // SAFETY: the caller's contract for `alloc`, passed on.
+            false => unsafe { System.alloc(layout) },
+        }
     }
 
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        // SAFETY: as for `alloc`.
-        let block = unsafe { System.alloc_zeroed(layout) };
-        advise(block, layout.size());
-        block
+        match mapped(&layout) {
+            // A fresh anonymous mapping reads as zero.
+            true => map(layout.size()),
+            // SAFETY: as for `alloc`.
+            false => unsafe { System.alloc_zeroed(layout) },
+        }
     }
 
     unsafe fn dealloc(&self, block: *mut u8, layout: Layout) {
-        // SAFETY: as for `alloc`.
-        unsafe { System.dealloc(block, layout) }
+        match mapped(&layout) {
+            true => unmap(block, layout.size()),
+            // SAFETY: as for `alloc`.
+            false => unsafe { System.dealloc(block, layout) },
+        }
     }
 
     unsafe fn realloc(&self, block: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        // SAFETY: as for `alloc`.
-        let grown = unsafe { System.realloc(block, layout, new_size) };
-        if new_size > layout.size() {
-            advise(grown, new_size);
+        // SAFETY: the caller's contract: `new_size` is nonzero and, rounded up to the
+        // alignment, does not overflow.
+        let new_layout = unsafe { Layout::from_size_align_unchecked(new_size, layout.align()) };
+        match (mapped(&layout), mapped(&new_layout)) {
+            (true, true) => remap(block, layout.size(), new_size),
+            // SAFETY: as for `alloc`.
+            (false, false) => unsafe { System.realloc(block, layout, new_size) },
+            // Across the line: a new block of the other kind, the bytes both hold copied.
+            _ => {
+                // SAFETY: `new_layout` is a valid layout of nonzero size (above).
+                let grown = unsafe { self.alloc(new_layout) };
+                if !grown.is_null() {
+                    // SAFETY: both blocks hold at least the smaller size and do not overlap;
+                    // the old one is freed with the layout it was made with.
+                    unsafe {
+                        std::ptr::copy_nonoverlapping(block, grown, layout.size().min(new_size));
+                        self.dealloc(block, layout);
+                    }
+                }
+                grown
+            }
         }
-        grown
     }
 }
 
-/// Asks for huge pages over the whole huge pages inside a large block, before its pages
-/// are first touched (a huge page is given at the first fault in its range).
-fn advise(block: *mut u8, size: usize) {
-    #[cfg(target_os = "linux")]
-    if !block.is_null() && size >= LARGE {
-        let start = (block as usize).next_multiple_of(HUGE_PAGE);
-        let end = (block as usize + size) / HUGE_PAGE * HUGE_PAGE;
-        if end > start {
-            // SAFETY: [start, end) lies inside the block just allocated, which this process
-            // owns; the advice changes how its pages are backed, never their contents. A
-            // refusal (no huge pages in this kernel) leaves the block as it is.
-            unsafe { libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE) };
-        }
-    }
-    #[cfg(not(target_os = "linux"))]
-    let _ = (block, size);
+/// `size` bytes rounded up to whole pages.
+fn pages(size: usize) -> usize {
+    size.div_ceil(PAGE) * PAGE
 }
+
+/// A new anonymous mapping of at least `size` bytes, advised to take huge pages; null where
+/// the system refuses it (the caller's allocation error, as from `System`).
+#[cfg(target_os = "linux")]
+fn map(size: usize) -> *mut u8 {
+    let (protection, flags) = (libc::PROT_READ | libc::PROT_WRITE, libc::MAP_PRIVATE | libc::MAP_ANONYMOUS);
+    // SAFETY: a new private anonymous mapping, at an address the kernel chooses.
+    let block = unsafe { libc::mmap(std::ptr::null_mut(), pages(size), protection, flags, -1, 0) };
+    if block == libc::MAP_FAILED {
+        return std::ptr::null_mut();
+    }
+    advise(block, size);
+    block.cast()
+}
+
+/// `block`, a mapping made by `map` for `size` bytes, grown or shrunk to `new_size` (moved
+/// where it cannot stay); null where the system refuses, the block then left as it was.
+#[cfg(target_os = "linux")]
+fn remap(block: *mut u8, size: usize, new_size: usize) -> *mut u8 {
+    // SAFETY: `block` is a whole mapping of pages(size) bytes made by `map` and owned by the
+    // caller; MAYMOVE lets the kernel move it, its contents kept.
+    let moved = unsafe { libc::mremap(block.cast(), pages(size), pages(new_size), libc::MREMAP_MAYMOVE) };
+    if moved == libc::MAP_FAILED {
+        return std::ptr::null_mut();
+    }
+    advise(moved, new_size);
+    moved.cast()
+}
+
+/// Frees a mapping made by `map` (or `remap`) for `size` bytes.
+#[cfg(target_os = "linux")]
+fn unmap(block: *mut u8, size: usize) {
+    // SAFETY: `block` is a whole mapping of pages(size) bytes, freed once by its owner.
+    unsafe { libc::munmap(block.cast(), pages(size)) };
+}
+
+/// Asks for huge pages over the whole mapping, before its pages are first touched (a huge
+/// page is given at the first fault in its range). A refusal (no huge pages in this kernel)
+/// leaves it as it is.
+#[cfg(target_os = "linux")]
+fn advise(block: *mut libc::c_void, size: usize) {
+    // SAFETY: the range is exactly a mapping this process owns; the advice changes how its
+    // pages are backed, never their contents.
+    unsafe { libc::madvise(block, pages(size), libc::MADV_HUGEPAGE) };
+}
+
+// Other systems map nothing: `mapped` is false there, so these are never called.
+#[cfg(not(target_os = "linux"))]
+fn map(_: usize) -> *mut u8 {
+    std::ptr::null_mut()
+}
+#[cfg(not(target_os = "linux"))]
+fn remap(_: *mut u8, _: usize, _: usize) -> *mut u8 {
+    std::ptr::null_mut()
+}
+#[cfg(not(target_os = "linux"))]
+fn unmap(_: *mut u8, _: usize) {}
 
 #[cfg(all(test, target_os = "linux"))]
 mod tests {
@@ -107,6 +183,28 @@ mod tests {
             let middle = eligible(block as usize + (32 << 20));
             unsafe { allocator.dealloc(block, layout) };
             assert_eq!(middle, Some(advised), "advised: {advised}");
+        }
+    }
+
+    /// A block keeps its bytes as it grows and shrinks, across the size line both ways and
+    /// as a mapping grown by `mremap`.
+    #[test]
+    fn blocks_keep_their_bytes_growing_and_shrinking_across_the_line() {
+        let layout = |size| Layout::from_size_align(size, 8).unwrap();
+        let first = 1 << 20;
+        // SAFETY: each block is grown from, and freed with, the layout it was made with.
+        unsafe {
+            let mut block = HugePages.alloc(layout(first));
+            block.write_bytes(7, first);
+            let mut size = first;
+            for new_size in [8 << 20, 64 << 20, 5 << 20, 2 << 20, 16 << 20] {
+                block = HugePages.realloc(block, layout(size), new_size);
+                assert!(!block.is_null());
+                let kept = std::slice::from_raw_parts(block, first);
+                assert!(kept.iter().all(|&b| b == 7), "{size} -> {new_size}");
+                size = new_size;
+            }
+            HugePages.dealloc(block, layout(size));
         }
     }
 }
