@@ -4,6 +4,7 @@
 mod cli;
 
 /// Large blocks on huge pages (see `cli::huge_pages`).
+#[cfg(target_os = "linux")]
 #[global_allocator]
 static ALLOCATOR: cli::huge_pages::HugePages = cli::huge_pages::HugePages;
 

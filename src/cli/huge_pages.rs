@@ -7,7 +7,8 @@
 //! can still grow it in place or move it (advising a block's inside only, within glibc's
 //! mapping, split it in three: each growth became a copy beside the old block, and a
 //! 300 MB address-space limit that a run had fitted was passed). Where the kernel has no
-//! huge pages, or none free, the advice is ignored and the block keeps small pages.
+//! huge pages, or none free, the advice is ignored and the block keeps small pages. Linux
+//! only (`mremap`): elsewhere the command keeps the system allocator.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 
@@ -24,7 +25,7 @@ const PAGE: usize = 4096;
 /// Whether a block of `layout` is a mapping of its own (the same answer when it is freed or
 /// grown, from the layout it was made with).
 fn mapped(layout: &Layout) -> bool {
-    cfg!(target_os = "linux") && layout.size() >= LARGE && layout.align() <= PAGE
+    layout.size() >= LARGE && layout.align() <= PAGE
 }
 
 // SAFETY: small blocks go to `System` with the caller's arguments; large ones are whole
@@ -89,7 +90,6 @@ fn pages(size: usize) -> usize {
 
 /// A new anonymous mapping of at least `size` bytes, advised to take huge pages; null where
 /// the system refuses it (the caller's allocation error, as from `System`).
-#[cfg(target_os = "linux")]
 fn map(size: usize) -> *mut u8 {
     let (protection, flags) = (libc::PROT_READ | libc::PROT_WRITE, libc::MAP_PRIVATE | libc::MAP_ANONYMOUS);
     // SAFETY: a new private anonymous mapping, at an address the kernel chooses.
@@ -103,7 +103,6 @@ fn map(size: usize) -> *mut u8 {
 
 /// `block`, a mapping made by `map` for `size` bytes, grown or shrunk to `new_size` (moved
 /// where it cannot stay); null where the system refuses, the block then left as it was.
-#[cfg(target_os = "linux")]
 fn remap(block: *mut u8, size: usize, new_size: usize) -> *mut u8 {
     // SAFETY: `block` is a whole mapping of pages(size) bytes made by `map` and owned by the
     // caller; MAYMOVE lets the kernel move it, its contents kept.
@@ -116,7 +115,6 @@ fn remap(block: *mut u8, size: usize, new_size: usize) -> *mut u8 {
 }
 
 /// Frees a mapping made by `map` (or `remap`) for `size` bytes.
-#[cfg(target_os = "linux")]
 fn unmap(block: *mut u8, size: usize) {
     // SAFETY: `block` is a whole mapping of pages(size) bytes, freed once by its owner.
     unsafe { libc::munmap(block.cast(), pages(size)) };
@@ -125,26 +123,13 @@ fn unmap(block: *mut u8, size: usize) {
 /// Asks for huge pages over the whole mapping, before its pages are first touched (a huge
 /// page is given at the first fault in its range). A refusal (no huge pages in this kernel)
 /// leaves it as it is.
-#[cfg(target_os = "linux")]
 fn advise(block: *mut libc::c_void, size: usize) {
     // SAFETY: the range is exactly a mapping this process owns; the advice changes how its
     // pages are backed, never their contents.
     unsafe { libc::madvise(block, pages(size), libc::MADV_HUGEPAGE) };
 }
 
-// Other systems map nothing: `mapped` is false there, so these are never called.
-#[cfg(not(target_os = "linux"))]
-fn map(_: usize) -> *mut u8 {
-    std::ptr::null_mut()
-}
-#[cfg(not(target_os = "linux"))]
-fn remap(_: *mut u8, _: usize, _: usize) -> *mut u8 {
-    std::ptr::null_mut()
-}
-#[cfg(not(target_os = "linux"))]
-fn unmap(_: *mut u8, _: usize) {}
-
-#[cfg(all(test, target_os = "linux"))]
+#[cfg(test)]
 mod tests {
     use super::*;
 

@@ -7,6 +7,7 @@ pub mod chain_requests;
 pub mod checkpoint;
 pub mod commands;
 pub mod files;
+#[cfg(target_os = "linux")]
 pub mod huge_pages;
 pub mod interrupt;
 pub mod limits;
