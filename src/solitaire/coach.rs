@@ -23,6 +23,7 @@
 
 use super::board::{Board, SymmetryGroup};
 use super::exact::{Progress, Stage, pegs_left_moment};
+use super::gather::Gathered;
 use super::moves::{Children, MoveTable};
 use super::pegs::Pegs;
 use super::policy::Policy;
@@ -432,6 +433,38 @@ impl Piece {
     }
 }
 
+/// The room a piece of the search is made with, a position's worth of jumps and classes (in
+/// sixteenths), from the layer before: made large enough at once, a piece's vectors are not
+/// copied as they grow.
+#[derive(Clone, Copy)]
+struct Room {
+    edges: usize,
+    classes: usize,
+}
+
+impl Default for Room {
+    fn default() -> Room {
+        Room { edges: 16, classes: 16 }
+    }
+}
+
+impl Room {
+    /// The room a layer of `positions` with `edges` jumps into `classes` classes (counted
+    /// once a piece) took, an eighth more.
+    fn per_position(edges: usize, classes: usize, positions: usize) -> Room {
+        let per = |n: usize| (18 * n).div_ceil(positions.max(1)).max(1);
+        Room { edges: per(edges), classes: per(classes) }
+    }
+
+    fn edges(self, positions: usize) -> usize {
+        positions * self.edges / 16
+    }
+
+    fn classes(self, positions: usize) -> usize {
+        positions * self.classes / 16
+    }
+}
+
 /// One value per class (`per = classes`) or per jump (`per = edges`) of every piece, piece
 /// after piece, made side by side: `fill(piece, first, out)` writes a piece's values into
 /// `out`, `first` being the index of its first among all.
@@ -521,25 +554,6 @@ impl Numerators {
     fn row(&self, i: usize) -> &[u64] {
         &self.data[i * self.width..(i + 1) * self.width]
     }
-}
-
-/// Positions taken at a time by a task of the forward pass.
-const BLOCK: usize = 16 * CHUNK;
-
-/// What a block of positions sends the next layer in the forward pass: its positions'
-/// probabilities times lcm / total, and its jumps by the part of the next layer they lead to.
-struct Sent {
-    scaled: Numerators,
-    jumps: Vec<Vec<Arrival>>,
-}
-
-/// A jump as the forward pass sends it: the class it leads to, the index in its block of the
-/// position it leaves and its weight.
-#[derive(Clone, Copy)]
-struct Arrival {
-    class: u32,
-    from: u32,
-    weight: u64,
 }
 
 /// The two stages of a read ahead of a position's values (see [`LayerValues::prefetch`]).
@@ -849,14 +863,18 @@ impl<'a> Coach<'a> {
     fn layers_from(&self, root: Pegs) -> Result<Vec<Layer>, Error> {
         let mut layers = vec![Layer::of(vec![root])];
         let (mut total, mut edges) = (1, 0);
+        let mut expected = Room::default();
         loop {
             let layer = layers.last_mut().expect("the root's layer");
             // A future too large is refused as soon as the search of a layer finds more jumps
             // than it may: a layer's jumps are numbered in 32 bits, whatever limit a caller sets.
             let layer_most = self.max_positions.saturating_mul(2).min(u32::MAX as usize);
             let most = layer_most.min(self.max_positions.saturating_mul(10).saturating_sub(edges));
-            let pieces = self.jumps_of(&layer.positions, most)?;
+            let pieces = self.jumps_of(&layer.positions, most, expected)?;
             let count: usize = pieces.iter().map(|p| p.edges.len()).sum();
+            let classes: usize = pieces.iter().map(|p| p.classes.len()).sum();
+            // The next layer's pieces are made about as large as this layer's turned out.
+            expected = Room::per_position(count, classes, layer.positions.len());
             edges += count;
             for length in pieces.iter().flat_map(|p| &p.lengths) {
                 layer.edges.starts.push(layer.edges.starts.last().copied().unwrap_or(0) + length);
@@ -890,7 +908,7 @@ impl<'a> Coach<'a> {
     /// jump's index and the element taking the position it leads to onto that class. More
     /// than `most` jumps in all are refused as a future too large, as soon as the pieces
     /// found so far hold them (8 bytes a jump, and at most 16 a class).
-    fn jumps_of(&self, positions: &[Pegs], most: usize) -> Result<Vec<Piece>, Error> {
+    fn jumps_of(&self, positions: &[Pegs], most: usize, expected: Room) -> Result<Vec<Piece>, Error> {
         let found = AtomicUsize::new(0);
         let too_many = || found.load(Ordering::Relaxed) > most;
         // A piece's table of the classes it meets, made once a task at about the size it
@@ -905,8 +923,8 @@ impl<'a> Coach<'a> {
                         seen.clear();
                         let mut piece = Piece {
                             lengths: Vec::with_capacity(chunk.len()),
-                            edges: Vec::new(),
-                            classes: Vec::new(),
+                            edges: Vec::with_capacity(expected.edges(chunk.len())),
+                            classes: Vec::with_capacity(expected.classes(chunk.len())),
                             first_class: 0,
                         };
                         // A position's children are found, and their slots asked for, a
@@ -991,9 +1009,9 @@ impl<'a> Coach<'a> {
 
     /// The numerators of the `classes` of the layer below `layer` (`width` limbs each) from
     /// `layer`'s: each position's times lcm / total, then each class the sum of weight times
-    /// that over the jumps that lead to it. The next layer is cut into parts, one task's
-    /// each: every block of positions sends each of its jumps to the part of the class it
-    /// leads to, and each part adds up what it was sent (no two tasks write one number).
+    /// that over the jumps that lead to it. The next layer is cut into parts, one task's each
+    /// (no two tasks write one number), each reading every jump of the layer and adding those
+    /// that lead into its part (see [`Gathered`]).
     fn forward(
         &self,
         layer: &Layer,
@@ -1002,54 +1020,47 @@ impl<'a> Coach<'a> {
         factors: &HashMap<u64, Factor>,
         width: usize,
     ) -> Numerators {
-        let part_size = classes.div_ceil(4 * rayon::current_num_threads()).max(CHUNK);
-        let parts = classes.div_ceil(part_size);
-        let blocks: Vec<Sent> = (0..layer.positions.len())
-            .step_by(BLOCK)
-            .collect::<Vec<usize>>()
-            .into_par_iter()
-            .map(|first| {
-                let (mut legal, mut weights) = (Vec::new(), Vec::new());
-                let to = (first + BLOCK).min(layer.positions.len());
-                let mut sent = Sent {
-                    scaled: Numerators { width, data: vec![0u64; (to - first) * width] },
-                    jumps: vec![Vec::new(); parts],
-                };
-                for (u, out) in (first..to).zip(sent.scaled.data.chunks_exact_mut(width)) {
-                    if mass.row(u).iter().all(|&l| l == 0) {
-                        continue;
-                    }
-                    let Some(total) = self.total(layer, u, &mut legal, &mut weights) else { continue };
+        let positions = layer.positions.len();
+        // Each position's mass times lcm / total: zero where it has none or no jump.
+        let mut scaled = Numerators { width, data: vec![0u64; positions * width] };
+        scaled.data.par_chunks_mut(CHUNK * width).enumerate().for_each(|(c, out)| {
+            let (mut legal, mut weights) = (Vec::new(), Vec::new());
+            for (u, out) in (c * CHUNK..).zip(out.chunks_exact_mut(width)) {
+                if mass.row(u).iter().any(|&l| l != 0)
+                    && let Some(total) = self.total(layer, u, &mut legal, &mut weights)
+                {
                     factors[&total].scale(out, mass.row(u));
-                    for (e, &weight) in layer.edges.row(u).iter().zip(&weights) {
-                        let from = (u - first) as u32;
-                        sent.jumps[e.child as usize / part_size].push(Arrival {
-                            class: e.child,
-                            from,
-                            weight,
-                        });
-                    }
                 }
-                sent
-            })
-            .collect();
+            }
+        });
+        let part_size = classes.div_ceil(rayon::current_num_threads()).max(CHUNK);
+        let parts = classes.div_ceil(part_size);
         let mut next = Numerators { width, data: vec![0u64; classes * width] };
         let lengths = (0..parts).map(|p| (part_size.min(classes - p * part_size)) * width);
+        let weighted = self.policy != Policy::Uniform;
         cut(&mut next.data, lengths).into_par_iter().enumerate().for_each(|(part, (_, out))| {
             // Written before it is read: a fresh page read first is the shared zero page, and
             // its first write then costs a copy and a flush of every core's TLB.
             out.fill(0);
-            let first = part * part_size;
-            for block in &blocks {
-                let jumps = &block.jumps[part];
-                for (k, a) in jumps.iter().enumerate() {
-                    if let Some(ahead) = jumps.get(k + 4) {
-                        prefetch(out.as_ptr().wrapping_add((ahead.class as usize - first) * width));
+            let (first, rows) = ((part * part_size) as u32, (out.len() / width) as u32);
+            let mut gathered = Gathered::new();
+            let (mut legal, mut weights) = (Vec::new(), Vec::new());
+            for u in 0..positions {
+                if scaled.row(u).iter().all(|&l| l == 0) {
+                    continue;
+                }
+                if weighted {
+                    self.total(layer, u, &mut legal, &mut weights);
+                }
+                for (k, e) in layer.edges.row(u).iter().enumerate() {
+                    if gathered.is_full() {
+                        gathered.add_into(out, width, |from| scaled.row(from as usize));
                     }
-                    let at = (a.class as usize - first) * width;
-                    add_mul(&mut out[at..at + width], block.scaled.row(a.from as usize), a.weight);
+                    let weight = if weighted { weights[k] } else { 1 };
+                    gathered.jump(e.child.wrapping_sub(first), rows, u as u32, weight);
                 }
             }
+            gathered.add_into(out, width, |from| scaled.row(from as usize));
         });
         next
     }
@@ -1145,6 +1156,10 @@ impl<'a> Coach<'a> {
         let sum_width = below.map_or(1, |b| b.parts.first().map_or(1, |p| p.width) + 1);
         let wins_width = below.map_or(1, |b| b.wins_width() + 1);
         let mut rows = ValueRows::new(width);
+        // Room for a header and two values a row, so that a part's rows are rarely copied as
+        // they grow.
+        rows.data.reserve(range.len() * (2 + 2 * width));
+        rows.starts.reserve(range.len());
         let mut sums = vec![0u64; stride * sum_width];
         let mut num = vec![0u64; stride * width.max(sum_width)];
         let mut won = vec![0u64; self.board.hole_count() * wins_width];
@@ -1225,7 +1240,7 @@ mod tests {
             .collect();
         positions.sort_by_key(|&p| std::cmp::Reverse(coach.moves.legal(p).count()));
         let layer: Vec<Pegs> = positions[..40].iter().chain(&positions[..5]).copied().collect();
-        let pieces = coach.jumps_of(&layer, usize::MAX).unwrap();
+        let pieces = coach.jumps_of(&layer, usize::MAX, Room::default()).unwrap();
         // One piece, whose table started with room for 8 classes a position.
         let [piece] = &pieces[..] else { panic!("{} pieces", pieces.len()) };
         assert!(piece.classes.len() > 8 * layer.len(), "the table never grew: {}", piece.classes.len());

@@ -15,11 +15,12 @@
 //! reaches. No mass passes one, so a numerator never passes the denominator and the width of
 //! a layer is known before it is summed.
 
-use crate::engine::layered::limbs::{add_mul, limbs_for, prefetch, to_integer};
+use crate::engine::layered::limbs::{limbs_for, to_integer};
 use crate::engine::{Cancel, Mode};
 use crate::error::Error;
 use crate::solitaire::exact::Stage;
 use crate::solitaire::finishes::{AHEAD, CHUNK, Game, LayerDone, Reached, interrupted, weighed};
+use crate::solitaire::gather::{GATHERED, Gathered};
 use crate::solitaire::moves::Children;
 use crate::solitaire::pegs::Pegs;
 use crate::solitaire::scale::{Factor, factors};
@@ -28,8 +29,8 @@ use rayon::prelude::*;
 use rug::{Integer, Rational};
 use std::collections::{BTreeMap, BTreeSet};
 
-/// Classes whose jumps are found and spread at a time: their jumps are held until every
-/// start has taken its share (about 12 bytes a jump, and 32 a jump for each start).
+/// Classes whose jumps are found and spread at a time: their jumps (about 12 bytes each) are
+/// held until every start has taken its share.
 const ROUND: usize = 1 << 16;
 
 /// For each start of `reached`, the value (probability, or number of games) of ending with
@@ -148,13 +149,12 @@ impl Step {
     }
 
     /// The bytes the step from `layer` to layer `next` holds: both layers' masses, the next
-    /// layer's table of classes and a round's jumps (counted as 16 a class, 12 bytes each
-    /// and 32 more for each start; the English board's classes have about 9).
+    /// layer's table of classes and a round's jumps (counted as 16 a class, 12 bytes each;
+    /// the English board's classes have about 9).
     fn bytes(&self, layer: &Masses, reached: &Reached, next: usize) -> u64 {
         let here: u64 = layer.rows.iter().map(|r| r.len() as u64 * 8).sum();
         let rows: u64 = reached.members.get(next).map_or(0, |m| m.iter().map(|m| m.count() as u64).sum());
-        let starts = layer.rows.len() as u64;
-        here + rows * self.width as u64 * 8 + self.slots.bytes() + ROUND as u64 * 16 * (12 + 32 * starts)
+        here + rows * self.width as u64 * 8 + self.slots.bytes() + ROUND as u64 * 16 * 12
     }
 
     /// The next layer's masses, all zero.
@@ -167,11 +167,10 @@ impl Step {
     }
 
     /// Spreads the masses of the classes `jumps` hold onto `next`, and returns for each start
-    /// the numerators of the mass that ends in them (over the layer's denominator). In two
-    /// sweeps, each cut into tasks side by side: each part's jumps are sorted by the start
-    /// and slice of rows they add into; then a task a start's slice adds its jumps of every
-    /// part. A start is cut into slices only where there are too few starts to keep every
-    /// core busy.
+    /// the numerators of the mass that ends in them (over the layer's denominator). A task a
+    /// start's slice of rows, side by side, each reading the round's jumps of its start and
+    /// adding those that lead into its slice (see [`Gathered`]). A start is cut into slices
+    /// only where there are too few starts to keep every core busy.
     fn spread(
         &self,
         jumps: &[Jumps],
@@ -186,86 +185,73 @@ impl Step {
         let width = next.width;
         let per_slice: Vec<usize> =
             next.rows.iter().map(|r| (r.len() / width).div_ceil(slices).max(1)).collect();
-        let sorted: Vec<(Vec<Vec<Pending>>, Vec<Integer>)> = jumps
-            .par_iter()
-            .map(|part| {
-                let mut buckets = vec![Vec::new(); starts * slices];
-                let mut ended = vec![Integer::new(); starts];
-                for (s, ended) in ended.iter_mut().enumerate() {
-                    let here = &reached.members[k][s];
+        // Every start has a task, one that adds nothing where the start reaches no class
+        // below (its mass all ends here), to count the mass that ends.
+        let mut tasks = Vec::new();
+        for (s, rows) in next.rows.iter_mut().enumerate() {
+            match rows.is_empty() {
+                true => tasks.push((s, 0, &mut rows[..])),
+                false => tasks.extend(
+                    rows.chunks_mut(per_slice[s] * width).enumerate().map(|(slice, rows)| (s, slice, rows)),
+                ),
+            }
+        }
+        // A task a job: the shares differ in size, and an idle core takes the next.
+        let ended: Vec<(usize, Integer)> = tasks
+            .into_par_iter()
+            .with_max_len(1)
+            .map(|(s, slice, rows)| {
+                let (here, below) = (&reached.members[k][s], reached.members.get(k + 1).map(|m| &m[s]));
+                let (first, count) = ((slice * per_slice[s]) as u32, (rows.len() / width) as u32);
+                let mut gathered = Gathered::new();
+                // The masses of the classes gathered, each times its factor.
+                let mut scaled: Vec<u64> = Vec::with_capacity(GATHERED * width);
+                let mut ended = Integer::new();
+                for part in jumps {
                     for (class, &factor) in part.factors.iter().enumerate() {
                         let Some(row) = here.row(part.first + class) else { continue };
                         if factor == STUCK {
-                            *ended += to_integer(layer.row(s, row));
+                            // Counted once a start, by its first slice.
+                            if slice == 0 {
+                                ended += to_integer(layer.row(s, row));
+                            }
                             continue;
                         }
-                        let below = &reached.members[k + 1][s];
+                        let below = below.expect("a class with a jump has a layer below");
+                        let mut from = None;
                         for e in part.ends[class] as usize..part.ends[class + 1] as usize {
+                            if gathered.is_full() || scaled.len() == GATHERED * width {
+                                gathered
+                                    .add_into(rows, width, |from| &scaled[from as usize * width..][..width]);
+                                scaled.clear();
+                                from = None;
+                            }
+                            let from = *from.get_or_insert_with(|| {
+                                scaled.resize(scaled.len() + width, 0);
+                                let at = scaled.len() - width;
+                                self.factors[factor as usize].scale(&mut scaled[at..], layer.row(s, row));
+                                (at / width) as u32
+                            });
                             if let Some(&ahead) = part.children.get(e + AHEAD) {
                                 below.prefetch(ahead as usize);
                             }
                             let child = below
                                 .row(part.children[e] as usize)
                                 .expect("a start reaches its classes' children");
-                            let bucket = &mut buckets[s * slices + child / per_slice[s]];
-                            bucket.push(Pending {
-                                row,
-                                factor,
-                                child: child % per_slice[s],
-                                weight: part.weights[e],
-                            });
+                            gathered.jump((child as u32).wrapping_sub(first), count, from, part.weights[e]);
                         }
                     }
                 }
-                (buckets, ended)
+                gathered.add_into(rows, width, |from| &scaled[from as usize * width..][..width]);
+                (s, ended)
             })
             .collect();
-        let mut tasks = Vec::new();
-        for (s, rows) in next.rows.iter_mut().enumerate() {
-            for (slice, rows) in rows.chunks_mut(per_slice[s] * width).enumerate() {
-                tasks.push((s * slices + slice, rows));
-            }
-        }
-        // A task a job: the shares differ in size, and an idle core takes the next.
-        tasks.into_par_iter().with_max_len(1).for_each(|(bucket, rows)| {
-            let s = bucket / slices;
-            let mut scaled = vec![0u64; width];
-            let mut parent = usize::MAX;
-            for (buckets, _) in &sorted {
-                let jumps = &buckets[bucket];
-                for (n, jump) in jumps.iter().enumerate() {
-                    // The rows are scattered over the layer: each is asked for ahead.
-                    if let Some(ahead) = jumps.get(n + AHEAD) {
-                        prefetch(&rows[ahead.child * width]);
-                        prefetch(&rows[ahead.child * width + width - 1]);
-                    }
-                    if jump.row != parent {
-                        self.factors[jump.factor as usize].scale(&mut scaled, layer.row(s, jump.row));
-                        parent = jump.row;
-                    }
-                    let at = jump.child * width;
-                    add_mul(&mut rows[at..at + width], &scaled, jump.weight);
-                }
-            }
-        });
         let mut out = vec![Integer::new(); starts];
-        for (_, ended) in sorted {
-            for (sum, value) in out.iter_mut().zip(ended) {
-                *sum += value;
-            }
+        for (s, value) in ended {
+            out[s] += value;
         }
         out
     }
-}
-
-/// A jump to add: the row of its class among its start's, its move total's factor, the row
-/// of the class it leads to within its slice, and its weight.
-#[derive(Clone, Copy)]
-struct Pending {
-    row: usize,
-    factor: u32,
-    child: usize,
-    weight: u64,
 }
 
 /// The factor index of a class with no jump, where mass ends.

@@ -11,6 +11,7 @@ pub mod exact;
 pub mod explicit;
 pub mod files;
 pub mod finishes;
+pub mod gather;
 pub mod masses;
 pub mod moves;
 pub mod pegs;
