@@ -169,8 +169,9 @@ impl Step {
     /// Spreads the masses of the classes `jumps` hold onto `next`, and returns for each start
     /// the numerators of the mass that ends in them (over the layer's denominator). A task a
     /// start's slice of rows, side by side, each reading the round's jumps of its start and
-    /// adding those that lead into its slice (see [`Gathered`]). A start is cut into slices
-    /// only where there are too few starts to keep every core busy.
+    /// adding those that lead into its slice (see [`Gathered`]). Each slice of a start looks up
+    /// and scales that start's jumps again, so a start is cut into slices only where there are
+    /// fewer starts than cores.
     fn spread(
         &self,
         jumps: &[Jumps],
@@ -181,7 +182,7 @@ impl Step {
     ) -> Vec<Integer> {
         let starts = layer.rows.len();
         let threads = rayon::current_num_threads();
-        let slices = if starts >= 2 * threads { 1 } else { (4 * threads).div_ceil(starts.max(1)) };
+        let slices = threads.div_ceil(starts.max(1));
         let width = next.width;
         let per_slice: Vec<usize> =
             next.rows.iter().map(|r| (r.len() / width).div_ceil(slices).max(1)).collect();
