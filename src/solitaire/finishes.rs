@@ -180,28 +180,58 @@ impl Members {
 /// Products in the group, as tables.
 struct Elements {
     order: usize,
-    /// `compose[a][b]`: `b`, then `a`.
-    compose: Vec<Vec<usize>>,
+    /// `compose[g * order + k]`: `k`, then `g`.
+    compose: Vec<usize>,
+    /// `right[k << order | bits]`: the bits of `{g·k : g in bits}` for one start's `order`
+    /// bits, so a start's elements are carried at once (triangle7's every-start classes took
+    /// 0.84-0.91 of the time they took carried one by one). Empty for a group of more than
+    /// [`TABLED_ORDER`] elements (a board from a file whose group is not a plane's).
+    right: Vec<u16>,
     inverse: Vec<usize>,
 }
+
+/// The most elements a group may have for [`Elements::right`] (2^12 rows of 12 elements: the
+/// group of a hexagonal board).
+const TABLED_ORDER: usize = 12;
 
 impl Elements {
     fn of(group: &SymmetryGroup) -> Elements {
         let order = group.order();
-        let compose = (0..order).map(|a| (0..order).map(|b| group.compose(a, b)).collect()).collect();
-        Elements { order, compose, inverse: (0..order).map(|g| group.inverse(g)).collect() }
+        let compose: Vec<usize> = (0..order * order).map(|i| group.compose(i / order, i % order)).collect();
+        let mut elements = Elements { order, compose, right: Vec::new(), inverse: Vec::new() };
+        if order <= TABLED_ORDER {
+            let rows = (0..order).flat_map(|k| (0..1u64 << order).map(move |bits| (bits, k)));
+            elements.right = rows.map(|(bits, k)| elements.times_one_by_one(bits, k) as u16).collect();
+        }
+        elements.inverse = (0..order).map(|g| group.inverse(g)).collect();
+        elements
     }
 
     /// `{g·k : g in mask}` for each start's bits of `mask`.
     #[inline]
     fn times(&self, mask: u64, k: usize) -> u64 {
+        if self.right.is_empty() {
+            return self.times_one_by_one(mask, k);
+        }
+        let (order, row) = (self.order, k << self.order);
+        let (mut out, mut rest, mut shift) = (0, mask, 0);
+        while rest != 0 {
+            out |= (self.right[row | (rest & ((1 << order) - 1)) as usize] as u64) << shift;
+            rest >>= order;
+            shift += order;
+        }
+        out
+    }
+
+    /// [`Elements::times`], element by element.
+    fn times_one_by_one(&self, mask: u64, k: usize) -> u64 {
         let mut out = 0;
         let mut bits = mask;
         while bits != 0 {
             let bit = bits.trailing_zeros() as usize;
             bits &= bits - 1;
             let (start, g) = (bit / self.order, bit % self.order);
-            out |= 1 << (start * self.order + self.compose[g][k]);
+            out |= 1 << (start * self.order + self.compose[g * self.order + k]);
         }
         out
     }
@@ -675,5 +705,30 @@ mod tests {
         let short = BTreeMap::from([(0u8, Rational::from((1, 3)))]);
         let e = stuck_checked(by_pegs, &short).unwrap_err().to_string();
         assert!(e.contains("disagree") && e.contains("1/2 forward, 1/3 backward"), "{e}");
+    }
+
+    /// The table carries every start's elements as the elements one by one do, on the
+    /// triangles' group (6 elements, ten starts' bits) and the English board's (8, eight).
+    #[test]
+    fn elements_carried_by_the_table_as_one_by_one() {
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        for name in ["triangle7", "english"] {
+            let board = crate::solitaire::board::builtin(name).unwrap();
+            let group = SymmetryGroup::of_board(&board);
+            let elements = Elements::of(&group);
+            assert_eq!(elements.right.len(), group.order() << group.order());
+            let bits = 64 / group.order() * group.order();
+            for _ in 0..2000 {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                let mask = state >> (64 - bits);
+                for k in 0..group.order() {
+                    let carried = elements.times(mask, k);
+                    assert_eq!(carried, elements.times_one_by_one(mask, k), "{name}: {mask:#x} times {k}");
+                    assert_eq!(carried.count_ones(), mask.count_ones(), "a permutation of each start's bits");
+                }
+            }
+        }
     }
 }
