@@ -190,8 +190,8 @@ struct Elements {
     inverse: Vec<usize>,
 }
 
-/// The most elements a group may have for [`Elements::right`] (2^12 rows of 12 elements: the
-/// group of a hexagonal board).
+/// The most elements a group may have for [`Elements::right`] (12 rows of 2^12 entries for
+/// the 12 symmetries of a hexagonal board).
 const TABLED_ORDER: usize = 12;
 
 impl Elements {
