@@ -499,7 +499,9 @@ fn classes_of(pieces: &[Piece], hole_bits: u32) -> (Vec<Pegs>, Vec<u32>) {
             }
         });
         let mask = (1u64 << index_bits) - 1;
-        ranked(keyed, super::words::sort, |k| (Pegs(k >> index_bits), (k & mask) as usize))
+        // Sorted by the class alone: the indices of a class, made in order, stay in order.
+        let sort = |keyed: &mut [u64]| super::words::sort_above(keyed, index_bits);
+        ranked(keyed, sort, |k| (Pegs(k >> index_bits), (k & mask) as usize))
     } else {
         let keyed = per_piece(pieces, classes, |p, first, out: &mut [(Pegs, u32)]| {
             for ((o, &c), u) in out.iter_mut().zip(&p.classes).zip(first..) {
@@ -515,7 +517,7 @@ fn classes_of(pieces: &[Piece], hole_bits: u32) -> (Vec<Pegs>, Vec<u32>) {
 /// side by side: a key starts a class where its class differs from the key before it.
 fn ranked<K: Copy + Ord + Send + Sync>(
     mut keyed: Vec<K>,
-    sort: fn(&mut [K]),
+    sort: impl Fn(&mut [K]),
     split: impl Fn(K) -> (Pegs, usize) + Sync,
 ) -> (Vec<Pegs>, Vec<u32>) {
     sort(&mut keyed);
