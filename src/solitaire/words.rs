@@ -58,43 +58,28 @@ pub fn sort_above(words: &mut [u64], low_bits: u32) {
     // Each bucket gathered from every slice into its place, then sorted by the rest of its key.
     let lengths =
         (0..buckets).map(|b| dealt.iter().map(|(_, starts)| starts[b + 1] - starts[b]).sum::<usize>());
-    // A task's spare words and digit counts, kept from bucket to bucket.
-    let spares = || (Vec::new(), vec![0usize; 1 << DIGIT_BITS]);
-    cut(words, lengths).into_par_iter().enumerate().for_each_init(
-        spares,
-        |(spare, counts), (b, (_, part))| {
-            let mut at = 0;
-            for (out, starts) in &dealt {
-                let from = &out[starts[b]..starts[b + 1]];
-                part[at..at + from.len()].copy_from_slice(from);
-                at += from.len();
-            }
-            by_radix(part, spare, counts, |w| key(w) - low, shift);
-        },
-    );
+    cut(words, lengths).into_par_iter().enumerate().for_each_init(Vec::new, |spare, (b, (_, part))| {
+        let mut at = 0;
+        for (out, starts) in &dealt {
+            let from = &out[starts[b]..starts[b + 1]];
+            part[at..at + from.len()].copy_from_slice(from);
+            at += from.len();
+        }
+        by_radix(part, spare, |w| key(w) - low, shift);
+    });
 }
 
 /// Sorts `part` by the lowest `bits` bits of `key`, keeping the order of equal ones: a stable
-/// counting pass for each digit from the lowest, between `part` and `spare` (`counts` has
-/// room for a digit of [`DIGIT_BITS`]; both are the caller's, kept from call to call).
-fn by_radix(
-    part: &mut [u64],
-    spare: &mut Vec<u64>,
-    counts: &mut [usize],
-    key: impl Fn(u64) -> u64,
-    bits: u32,
-) {
+/// counting pass for each digit from the lowest, between `part` and `spare`.
+fn by_radix(part: &mut [u64], spare: &mut Vec<u64>, key: impl Fn(u64) -> u64, bits: u32) {
     let passes = bits.div_ceil(DIGIT_BITS);
     if passes == 0 || part.len() < 2 {
         return;
     }
     let digit_bits = bits.div_ceil(passes);
-    // Every word of `spare` is written before it is read: it only grows, never zeroed again.
-    if spare.len() < part.len() {
-        spare.resize(part.len(), 0);
-    }
-    let spare = &mut spare[..part.len()];
-    let counts = &mut counts[..1 << digit_bits];
+    spare.clear();
+    spare.resize(part.len(), 0);
+    let mut counts = vec![0usize; 1 << digit_bits];
     let mut in_part = true;
     for pass in 0..passes {
         let digit = |w: u64| ((key(w) >> (pass * digit_bits)) & ((1 << digit_bits) - 1)) as usize;
