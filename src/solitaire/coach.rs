@@ -28,7 +28,7 @@ use super::moves::{Children, MoveTable};
 use super::pegs::Pegs;
 use super::policy::Policy;
 use super::scale::{Factor, factors};
-use super::slots::Slots;
+use super::slots::{Full, SharedSlots};
 use super::words::cut;
 use crate::error::Error;
 use crate::render::number::grouped;
@@ -39,17 +39,20 @@ use rayon::prelude::*;
 use rug::{Integer, Rational};
 use std::collections::BTreeSet;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 /// The group's identity: its elements are sorted, and the identity permutation comes first.
 const IDENTITY: usize = 0;
 
 /// Positions taken at a time, per task and between looks at the cancel token.
 const CHUNK: usize = 1024;
-/// Positions taken at a time by a task of the search: a larger piece meets more of its
-/// children's classes more than once and keeps each once (on the English board after four
-/// jumps, 62 million classes to sort where pieces of 1,024 left 82 million: 0.98 of the time).
+/// Positions taken at a time by a task of the search; their jumps are kept as one part of
+/// their layer's jumps.
 const SEARCH_CHUNK: usize = 16 * 1024;
+
+/// How many jumps ahead the search asks memory for the slot of a jump's class, as it puts
+/// each class's rank in its jumps.
+const REMAP_AHEAD: usize = 16;
 
 /// The fewest positions (up to symmetry) in a position's future for which the coach keeps
 /// only the odds below the position and finds its distribution by a forward pass (on the
@@ -149,24 +152,24 @@ pub struct Coach<'a> {
     progress: Mutex<Reporter<'a>>,
 }
 
-/// Rows of items kept one after another in one vector (row i is `items[starts[i]..starts[i +
-/// 1]]`): one allocation for a whole layer, not one per position.
+/// Rows of items, in parts of [`SEARCH_CHUNK`] rows (row i is in part i / `SEARCH_CHUNK`):
+/// each part the vector the piece of the search that found it filled, so a layer's jumps are
+/// not copied into one.
 struct Rows<T> {
+    /// Where each row starts among the rows' items one after another, and where the last ends.
     starts: Vec<u32>,
-    items: Vec<T>,
+    parts: Vec<Vec<T>>,
 }
 
 impl<T> Rows<T> {
     fn new() -> Rows<T> {
-        Rows { starts: vec![0], items: Vec::new() }
-    }
-
-    fn range(&self, i: usize) -> std::ops::Range<usize> {
-        self.starts[i] as usize..self.starts[i + 1] as usize
+        Rows { starts: vec![0], parts: Vec::new() }
     }
 
     fn row(&self, i: usize) -> &[T] {
-        &self.items[self.range(i)]
+        let part = i / SEARCH_CHUNK;
+        let first = self.starts[part * SEARCH_CHUNK];
+        &self.parts[part][(self.starts[i] - first) as usize..(self.starts[i + 1] - first) as usize]
     }
 }
 
@@ -400,42 +403,31 @@ fn odds_from(pegs_left: &PegsLeft) -> Odds {
 }
 
 /// The jumps of a piece of a layer, found side by side with the other pieces: each
-/// position's number of jumps, its jumps (their `child` an index into `classes`) and the
-/// classes they lead to, each once. A piece's positions are near each other in the layer's
-/// order and share some children (from the English board after four jumps, its largest
-/// layer's 19.9 million jumps reach 14.5 million classes counted once a piece of 1,024
-/// positions, fewer in pieces of [`SEARCH_CHUNK`]): the sort
-/// that orders the next layer sorts those, and a jump is kept in 8 bytes, not 16.
+/// position's number of jumps and its jumps, their `child` the slot of the class they lead to
+/// in the layer's [`SharedSlots`] until the layer is ranked.
 struct Piece {
     lengths: Vec<u32>,
     edges: Vec<Edge>,
-    classes: Vec<Pegs>,
-    /// Where its classes start among the pieces' classes one after another.
-    first_class: usize,
 }
 
 impl Piece {
-    /// Adds a position's jumps, each a class, the jump and the element onto the class: its
-    /// classes not met before join the piece's, in `seen` with their index.
-    fn add(&mut self, seen: &mut Slots, jumps: &[(Pegs, u16, u16)]) {
+    /// Adds a position's jumps, each a class, the jump and the element onto the class, each
+    /// class to `met`: the number of classes it added there.
+    fn add(&mut self, met: &SharedSlots, jumps: &[(Pegs, u16, u16)]) -> Result<usize, Full> {
+        let mut added = 0;
         for &(class, jump, element) in jumps {
-            if !seen.holds(self.classes.len() + 1) {
-                let kept = self.classes.iter().enumerate().map(|(i, &c)| (c, i as u32, 0));
-                *seen = Slots::of(2 * self.classes.len(), kept);
-            }
-            let child = seen.find_or_add(class, self.classes.len() as u32).unwrap_or_else(|| {
-                self.classes.push(class);
-                self.classes.len() as u32 - 1
-            });
+            let (new, child) = met.slot_or_add(class)?;
+            added += usize::from(new);
             self.edges.push(Edge { child, jump, element });
         }
         self.lengths.push(jumps.len() as u32);
+        Ok(added)
     }
 }
 
-/// The room a piece of the search is made with, a position's worth of jumps and classes (in
-/// sixteenths), from the layer before: made large enough at once, a piece's vectors are not
-/// copied as they grow.
+/// The room a search is made with, a position's worth of jumps (for a piece) and of classes
+/// (for the layer's table), in sixteenths, from the layer before: made large enough at once,
+/// a piece's vectors are not copied as they grow, nor the layer searched again.
 #[derive(Clone, Copy)]
 struct Room {
     edges: usize,
@@ -449,8 +441,8 @@ impl Default for Room {
 }
 
 impl Room {
-    /// The room a layer of `positions` with `edges` jumps into `classes` classes (counted
-    /// once a piece) took, an eighth more.
+    /// The room a layer of `positions` with `edges` jumps into `classes` classes took, an
+    /// eighth more.
     fn per_position(edges: usize, classes: usize, positions: usize) -> Room {
         let per = |n: usize| (18 * n).div_ceil(positions.max(1)).max(1);
         Room { edges: per(edges), classes: per(classes) }
@@ -463,84 +455,6 @@ impl Room {
     fn classes(self, positions: usize) -> usize {
         positions * self.classes / 16
     }
-}
-
-/// One value per class (`per = classes`) or per jump (`per = edges`) of every piece, piece
-/// after piece, made side by side: `fill(piece, first, out)` writes a piece's values into
-/// `out`, `first` being the index of its first among all.
-fn per_piece<T: Default + Send>(
-    pieces: &[Piece],
-    per: fn(&Piece) -> usize,
-    fill: impl Fn(&Piece, usize, &mut [T]) + Sync,
-) -> Vec<T> {
-    let total = pieces.iter().map(per).sum();
-    let mut values: Vec<T> = (0..total).into_par_iter().map(|_| T::default()).collect();
-    cut(&mut values, pieces.iter().map(per))
-        .into_par_iter()
-        .zip(pieces)
-        .for_each(|((first, part), piece)| fill(piece, first, part));
-    values
-}
-
-/// The classes the pieces' jumps reach, each once, in order (positions near each other in
-/// a layer have children near each other, which the values pass reads); and for each
-/// piece's class (the pieces' classes one after another) its index among them.
-/// `hole_bits` bits hold any position of the board.
-fn classes_of(pieces: &[Piece], hole_bits: u32) -> (Vec<Pegs>, Vec<u32>) {
-    let classes = |p: &Piece| p.classes.len();
-    // A class and its index in one word where they fit (boards of up to 64 holes less the
-    // index's bits): a sort of words, half the bytes of pairs.
-    let total: usize = pieces.iter().map(classes).sum();
-    let index_bits = u64::BITS - (total as u64).leading_zeros();
-    if hole_bits + index_bits <= u64::BITS {
-        let keyed = per_piece(pieces, classes, |p, first, out: &mut [u64]| {
-            for ((o, c), u) in out.iter_mut().zip(&p.classes).zip(first..) {
-                *o = c.0 << index_bits | u as u64;
-            }
-        });
-        let mask = (1u64 << index_bits) - 1;
-        // Sorted by the class alone: the indices of a class, made in order, stay in order.
-        let sort = |keyed: &mut [u64]| super::words::sort_above(keyed, index_bits);
-        ranked(keyed, sort, |k| (Pegs(k >> index_bits), (k & mask) as usize))
-    } else {
-        let keyed = per_piece(pieces, classes, |p, first, out: &mut [(Pegs, u32)]| {
-            for ((o, &c), u) in out.iter_mut().zip(&p.classes).zip(first..) {
-                *o = (c, u as u32);
-            }
-        });
-        ranked(keyed, <[_]>::par_sort_unstable, |(c, u)| (c, u as usize))
-    }
-}
-
-/// The classes of `keyed` (each a class and an index, as `split` reads it) sorted by `sort`,
-/// each once, and the rank of each index's class among them. The ranks are counted in slices
-/// side by side: a key starts a class where its class differs from the key before it.
-fn ranked<K: Copy + Ord + Send + Sync>(
-    mut keyed: Vec<K>,
-    sort: impl Fn(&mut [K]),
-    split: impl Fn(K) -> (Pegs, usize) + Sync,
-) -> (Vec<Pegs>, Vec<u32>) {
-    sort(&mut keyed);
-    let starts = |at: usize| at == 0 || split(keyed[at - 1]).0 != split(keyed[at]).0;
-    let size = keyed.len().div_ceil(4 * rayon::current_num_threads()).max(1 << 12);
-    let slices: Vec<std::ops::Range<usize>> =
-        (0..keyed.len()).step_by(size).map(|from| from..(from + size).min(keyed.len())).collect();
-    let news: Vec<usize> = slices.par_iter().map(|r| r.clone().filter(|&at| starts(at)).count()).collect();
-    let mut next = vec![Pegs::EMPTY; news.iter().sum()];
-    let index: Vec<AtomicU32> = (0..keyed.len()).into_par_iter().map(|_| AtomicU32::new(0)).collect();
-    cut(&mut next, news).into_par_iter().zip(slices).for_each(|((first, part), range)| {
-        // The rank of the class before the slice's first new one.
-        let mut rank = first.wrapping_sub(1);
-        for at in range {
-            let (class, u) = split(keyed[at]);
-            if starts(at) {
-                rank = rank.wrapping_add(1);
-                part[rank - first] = class;
-            }
-            index[u].store(rank as u32, Ordering::Relaxed);
-        }
-    });
-    (next, index.into_par_iter().map(AtomicU32::into_inner).collect())
 }
 
 /// A layer's lcm of move totals and, for each total, lcm / total (see [`factors`]).
@@ -866,36 +780,40 @@ impl<'a> Coach<'a> {
         let mut layers = vec![Layer::of(vec![root])];
         let (mut total, mut edges) = (1, 0);
         let mut expected = Room::default();
+        let mut met = SharedSlots::default();
+        let hole_bits = u64::BITS - self.board.full().0.leading_zeros();
         loop {
             let layer = layers.last_mut().expect("the root's layer");
             // A future too large is refused as soon as the search of a layer finds more jumps
             // than it may: a layer's jumps are numbered in 32 bits, whatever limit a caller sets.
             let layer_most = self.max_positions.saturating_mul(2).min(u32::MAX as usize);
             let most = layer_most.min(self.max_positions.saturating_mul(10).saturating_sub(edges));
-            let pieces = self.jumps_of(&layer.positions, most, expected)?;
+            let (mut pieces, classes) = self.jumps_of(&layer.positions, most, expected, &mut met)?;
             let count: usize = pieces.iter().map(|p| p.edges.len()).sum();
-            let classes: usize = pieces.iter().map(|p| p.classes.len()).sum();
-            // The next layer's pieces are made about as large as this layer's turned out.
+            // The next layer's pieces and table are made about as large as this layer's
+            // turned out.
             expected = Room::per_position(count, classes, layer.positions.len());
             edges += count;
             for length in pieces.iter().flat_map(|p| &p.lengths) {
                 layer.edges.starts.push(layer.edges.starts.last().copied().unwrap_or(0) + length);
             }
+            // The classes in order (positions near each other in a layer have children near
+            // each other, which the values passes read), and each jump's child its class's
+            // index among them.
+            let next = met.rank(classes, hole_bits);
+            pieces.par_iter_mut().for_each(|p| {
+                // The slots are read at random: each is asked for some jumps ahead.
+                for k in 0..p.edges.len() {
+                    if let Some(ahead) = p.edges.get(k + REMAP_AHEAD) {
+                        met.prefetch_slot(ahead.child);
+                    }
+                    p.edges[k].child = met.rank_at(p.edges[k].child);
+                }
+            });
+            layer.edges.parts = pieces.into_iter().map(|p| p.edges).collect();
             if count == 0 {
                 return Ok(layers);
             }
-            let (next, index) = classes_of(&pieces, u64::BITS - self.board.full().0.leading_zeros());
-            // Each piece's jumps, their child now an index into the next layer.
-            layer.edges.items = per_piece(
-                &pieces,
-                |p| p.edges.len(),
-                |p, _, out| {
-                    let first = p.first_class;
-                    for (o, e) in out.iter_mut().zip(&p.edges) {
-                        *o = Edge { child: index[first + e.child as usize], ..*e };
-                    }
-                },
-            );
             let next = Layer::of(next);
             self.report(Stage::CoachFuture, &next);
             total += next.positions.len();
@@ -906,60 +824,92 @@ impl<'a> Coach<'a> {
         }
     }
 
-    /// The jumps of `positions`, piece by piece (see [`Piece`]): the class each leads to, the
-    /// jump's index and the element taking the position it leads to onto that class. More
-    /// than `most` jumps in all are refused as a future too large, as soon as the pieces
-    /// found so far hold them (8 bytes a jump, and at most 16 a class).
-    fn jumps_of(&self, positions: &[Pegs], most: usize, expected: Room) -> Result<Vec<Piece>, Error> {
-        let found = AtomicUsize::new(0);
-        let too_many = || found.load(Ordering::Relaxed) > most;
-        // A piece's table of the classes it meets, made once a task at about the size it
-        // will reach (growing it cost 3% of the time on the English board).
-        let room = (4 * SEARCH_CHUNK).min(8 * positions.len());
-        let pieces: Option<Vec<Piece>> = positions
-            .par_chunks(SEARCH_CHUNK)
-            .map_init(
-                || (Slots::of(room, std::iter::empty()), Vec::new(), Vec::new()),
-                |(seen, ahead, now), chunk| {
-                    (!self.cancel.is_cancelled() && !too_many()).then(|| {
-                        seen.clear();
-                        let mut piece = Piece {
-                            lengths: Vec::with_capacity(chunk.len()),
-                            edges: Vec::with_capacity(expected.edges(chunk.len())),
-                            classes: Vec::with_capacity(expected.classes(chunk.len())),
-                            first_class: 0,
-                        };
-                        // A position's children are found, and their slots asked for, a
-                        // position before they are looked up: the look-ups miss the cache
-                        // (the table outgrows it), and misses asked for together overlap.
-                        for (k, &p) in chunk.iter().enumerate() {
-                            ahead.clear();
-                            self.children.each(&self.moves, &self.group, p, |j, class, element| {
-                                seen.prefetch(class);
-                                ahead.push((class, j as u16, element as u16));
-                            });
-                            if k > 0 {
-                                piece.add(seen, now);
-                            }
-                            std::mem::swap(ahead, now);
+    /// The jumps of `positions`, piece by piece (see [`Piece`]), and the number of classes
+    /// they lead to, each in `met`: the jump's index, the element taking the position it leads
+    /// to onto its class, and the class's slot. `met` is made for the classes `expected`
+    /// says; one that fills up past three quarters is made four times as large and the layer
+    /// searched again. More than `most` jumps in all are refused as a future too large, as
+    /// soon as the pieces found so far hold them.
+    fn jumps_of(
+        &self,
+        positions: &[Pegs],
+        most: usize,
+        expected: Room,
+        met: &mut SharedSlots,
+    ) -> Result<(Vec<Piece>, usize), Error> {
+        let mut room = expected.classes(positions.len()).max(64);
+        loop {
+            met.reset(room);
+            let met = &*met;
+            let (found, added) = (AtomicUsize::new(0), AtomicUsize::new(0));
+            let full = AtomicBool::new(false);
+            let too_many = || found.load(Ordering::Relaxed) > most;
+            let pieces: Option<Vec<Piece>> = positions
+                .par_chunks(SEARCH_CHUNK)
+                .map_init(
+                    || (Vec::new(), Vec::new()),
+                    |(ahead, now), chunk| {
+                        if self.cancel.is_cancelled() || too_many() || full.load(Ordering::Relaxed) {
+                            return None;
                         }
-                        piece.add(seen, now);
-                        found.fetch_add(piece.edges.len(), Ordering::Relaxed);
-                        piece
-                    })
-                },
-            )
-            .collect();
-        if too_many() {
-            return Err(self.too_many());
+                        let piece = self.piece_of(chunk, expected, met, ahead, now);
+                        match piece {
+                            Ok((piece, new)) if met.holds(added.fetch_add(new, Ordering::Relaxed) + new) => {
+                                found.fetch_add(piece.edges.len(), Ordering::Relaxed);
+                                Some(piece)
+                            }
+                            // A table too full stops every piece.
+                            _ => {
+                                full.store(true, Ordering::Relaxed);
+                                None
+                            }
+                        }
+                    },
+                )
+                .collect();
+            if too_many() {
+                return Err(self.too_many());
+            }
+            if full.load(Ordering::Relaxed) {
+                room = 4 * room.max(added.load(Ordering::Relaxed));
+                continue;
+            }
+            let pieces = pieces.ok_or_else(|| self.stopped())?;
+            return Ok((pieces, added.into_inner()));
         }
-        let mut pieces = pieces.ok_or_else(|| self.stopped())?;
-        let mut first = 0;
-        for piece in &mut pieces {
-            piece.first_class = first;
-            first += piece.classes.len();
+    }
+
+    /// The jumps of a chunk of positions and the number of classes they added to `met`
+    /// (`ahead` and `now` hold a position's jumps).
+    fn piece_of(
+        &self,
+        chunk: &[Pegs],
+        expected: Room,
+        met: &SharedSlots,
+        ahead: &mut Vec<(Pegs, u16, u16)>,
+        now: &mut Vec<(Pegs, u16, u16)>,
+    ) -> Result<(Piece, usize), Full> {
+        let mut piece = Piece {
+            lengths: Vec::with_capacity(chunk.len()),
+            edges: Vec::with_capacity(expected.edges(chunk.len())),
+        };
+        // A position's children are found, and their slots asked for, a position before they
+        // are looked up: the look-ups miss the cache (the table outgrows it), and misses asked
+        // for together overlap.
+        let mut new = 0;
+        for (k, &p) in chunk.iter().enumerate() {
+            ahead.clear();
+            self.children.each(&self.moves, &self.group, p, |j, class, element| {
+                met.prefetch(class);
+                ahead.push((class, j as u16, element as u16));
+            });
+            if k > 0 {
+                new += piece.add(met, now)?;
+            }
+            std::mem::swap(ahead, now);
         }
-        Ok(pieces)
+        new += piece.add(met, now)?;
+        Ok((piece, new))
     }
 
     /// The P(n pegs left) of position `from` of `layers[0]` by a forward pass over the jumps
@@ -986,7 +936,7 @@ impl<'a> Coach<'a> {
             self.report(Stage::CoachPegsLeft, layer);
             let ended = (0..layer.positions.len())
                 .into_par_iter()
-                .filter(|&u| layer.edges.range(u).is_empty())
+                .filter(|&u| layer.edges.row(u).is_empty())
                 .fold(
                     || vec![0u64; mass.width + 1],
                     |mut sum, u| {
@@ -1223,16 +1173,15 @@ mod tests {
     use super::*;
     use crate::solitaire::board::{Hole, Jump, Shape};
 
-    /// A piece's jumps lead to its classes, each class met once, after its table grew past
-    /// the room it started with (eight classes a position of the layer) too: English
-    /// positions with many jumps, then some of them again, whose classes were met before the
-    /// table grew.
+    /// A layer's jumps lead to its classes, each class met once in its table, after the
+    /// table filled up (made for 64 classes, the least it takes) and the layer was searched
+    /// again: English positions with many jumps, in three pieces, then some of them again.
     #[test]
-    fn a_pieces_jumps_lead_to_its_classes_each_met_once() {
+    fn a_layers_jumps_lead_to_its_classes_each_met_once() {
         let board = crate::solitaire::board::builtin("english").unwrap();
         let coach = Coach::new(&board, Policy::Uniform);
         let mut state = 0x2545_f491_4f6c_dd1du64;
-        let mut positions: Vec<Pegs> = (0..400)
+        let mut positions: Vec<Pegs> = (0..3 * SEARCH_CHUNK)
             .map(|_| {
                 state ^= state << 13;
                 state ^= state >> 7;
@@ -1241,51 +1190,28 @@ mod tests {
             })
             .collect();
         positions.sort_by_key(|&p| std::cmp::Reverse(coach.moves.legal(p).count()));
-        let layer: Vec<Pegs> = positions[..40].iter().chain(&positions[..5]).copied().collect();
-        let pieces = coach.jumps_of(&layer, usize::MAX, Room::default()).unwrap();
-        // One piece, whose table started with room for 8 classes a position.
-        let [piece] = &pieces[..] else { panic!("{} pieces", pieces.len()) };
-        assert!(piece.classes.len() > 8 * layer.len(), "the table never grew: {}", piece.classes.len());
+        let layer: Vec<Pegs> = positions[..2 * SEARCH_CHUNK].iter().chain(&positions[..5]).copied().collect();
+        let mut met = SharedSlots::default();
+        let (pieces, classes) =
+            coach.jumps_of(&layer, usize::MAX, Room { edges: 16, classes: 0 }, &mut met).unwrap();
+        assert_eq!(pieces.len(), 3);
+        assert!(met.size() >= 4 * 64, "the table was never made again: {} slots", met.size());
+        let lengths: Vec<u32> = pieces.iter().flat_map(|p| p.lengths.iter().copied()).collect();
         let legal: Vec<u32> = layer.iter().map(|&p| coach.moves.legal(p).count() as u32).collect();
-        assert_eq!(piece.lengths, legal);
-        let mut edges = piece.edges.iter();
+        assert_eq!(lengths, legal);
+        let next = met.rank(classes, 33);
+        let mut edges = pieces.iter().flat_map(|p| &p.edges);
+        let mut distinct = BTreeSet::new();
         for &p in &layer {
             for j in coach.moves.legal(p) {
                 let e = edges.next().unwrap();
-                let class = coach.group.canonical(coach.moves.apply(p, j));
-                assert_eq!((piece.classes[e.child as usize], e.jump as usize), (class, j));
+                let (class, element) = coach.group.canonical_with_element(coach.moves.apply(p, j));
+                assert_eq!((next[met.rank_at(e.child) as usize], e.jump as usize), (class, j));
+                assert_eq!(e.element as usize, element);
+                distinct.insert(class);
             }
         }
-        let mut distinct = piece.classes.clone();
-        distinct.sort_unstable();
-        distinct.dedup();
-        assert_eq!(distinct.len(), piece.classes.len(), "a class met twice in a piece");
-    }
-
-    /// The classes and indices of jumps are the same packed in words or sorted as pairs.
-    #[test]
-    fn classes_of_jumps_packed_or_in_pairs_agree() {
-        // 30,000 classes met in pieces of 700 (each class once a piece, as the search keeps
-        // them: about 14,000 keys, ranked in slices of 4,096), 997 distinct, scattered by a
-        // multiplicative hash.
-        let met: Vec<Pegs> = (0..30_000u64)
-            .map(|j| Pegs(((j.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 40) % 997) << 20))
-            .collect();
-        let pieces: Vec<Piece> = met
-            .chunks(700)
-            .map(|chunk| {
-                let classes: BTreeSet<Pegs> = chunk.iter().copied().collect();
-                let classes = classes.into_iter().rev().collect();
-                Piece { lengths: Vec::new(), edges: Vec::new(), classes, first_class: 0 }
-            })
-            .collect();
-        let (packed, in_pairs) = (classes_of(&pieces, 33), classes_of(&pieces, 64));
-        assert_eq!(packed, in_pairs);
-        let (next, index) = packed;
-        assert!(next.windows(2).all(|w| w[0] < w[1]));
-        assert_eq!(next.len(), met.iter().collect::<BTreeSet<_>>().len());
-        let classes = pieces.iter().flat_map(|p| &p.classes);
-        assert!(classes.zip(&index).all(|(&class, &i)| next[i as usize] == class));
+        assert_eq!(next, distinct.into_iter().collect::<Vec<_>>(), "each class once, in order");
     }
 
     /// A row keeps the nonzero values it is given, by pegs left (up to 64) and by hole (its

@@ -1,9 +1,11 @@
-//! A table of classes found by their value, for the hot loops that look classes up: the
+//! Tables of classes found by their value, for the hot loops that look classes up: the
 //! backward pass of `--whole-group` and its pass of every start's masses (built once, then
-//! read), and the coach's search (filled as it goes, each piece of a layer afresh).
+//! read), and the coach's search (one table a layer, filled by every task at once).
 
 use crate::engine::layered::limbs::prefetch;
 use crate::solitaire::pegs::Pegs;
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Classes found by their value: open addressing by [`slot_of`], probed linearly, each
 /// class (never the empty position, which marks a free slot) with where it is kept, two
@@ -34,16 +36,6 @@ impl Slots {
     /// At most half the slots full: a probe rarely goes past its first cache line.
     fn bits_for(count: usize) -> u32 {
         (2 * count).max(2).next_power_of_two().trailing_zeros()
-    }
-
-    /// Whether `count` classes fit the table at most half full.
-    pub(crate) fn holds(&self, count: usize) -> bool {
-        2 * count <= self.slots.len()
-    }
-
-    /// Empties the table, keeping its slots.
-    pub(crate) fn clear(&mut self) {
-        self.slots.fill((Pegs::EMPTY, 0, 0));
     }
 
     /// The bytes the table takes.
@@ -78,26 +70,121 @@ impl Slots {
             slot = (slot + 1) & mask;
         }
     }
+}
 
-    /// The first index kept with `class` if it is there; if not, `class` is added with
-    /// `index` (and 0) and the answer is `None`. The caller keeps the table at most half
-    /// full ([`Slots::holds`]), so a free slot is always found.
+/// The classes a layer's jumps lead to, each in a slot of its own, met by every task at once:
+/// open addressing by [`slot_of`], probed linearly, a class added by one compare-and-swap
+/// (the empty position marks a free slot). A jump keeps its class's slot; once the layer is
+/// found, [`SharedSlots::rank`] puts each slot's rank among the sorted classes in its place.
+/// One table serves layer after layer ([`SharedSlots::reset`]): its pages are written once.
+#[derive(Default)]
+pub(crate) struct SharedSlots {
+    slots: Vec<AtomicU64>,
+    /// The table in use is the first 2^`bits` slots.
+    bits: u32,
+}
+
+/// A table that cannot take another class (see [`SharedSlots::slot_or_add`]).
+#[derive(Debug, PartialEq)]
+pub(crate) struct Full;
+
+impl SharedSlots {
+    /// Empties the table and makes room for `count` classes (at most half full).
+    pub(crate) fn reset(&mut self, count: usize) {
+        self.bits = Slots::bits_for(count);
+        let size = 1usize << self.bits;
+        if self.slots.len() < size {
+            // Written side by side (not a zeroed block read first): each page is mapped once,
+            // by the task that writes it.
+            self.slots = (0..size).into_par_iter().map(|_| AtomicU64::new(0)).collect();
+        } else {
+            self.slots[..size].par_iter().for_each(|s| s.store(0, Ordering::Relaxed));
+        }
+    }
+
+    /// The slots in use.
+    pub(crate) fn size(&self) -> usize {
+        1 << self.bits
+    }
+
+    /// Whether `count` classes fit the table at most three quarters full (past that, probes
+    /// grow long).
+    pub(crate) fn holds(&self, count: usize) -> bool {
+        4 * count <= 3 * self.size()
+    }
+
+    /// Asks memory for the slot where `class` would be.
     #[inline]
-    pub(crate) fn find_or_add(&mut self, class: Pegs, index: u32) -> Option<u32> {
-        debug_assert!(class != Pegs::EMPTY && self.holds(1));
-        let mask = self.slots.len() - 1;
+    pub(crate) fn prefetch(&self, class: Pegs) {
+        prefetch(&self.slots[slot_of(class, self.bits)]);
+    }
+
+    /// The slot of `class` (not the empty position), added if it was not there: whether it was
+    /// added, and where. A table with no free slot left is [`Full`].
+    #[inline]
+    pub(crate) fn slot_or_add(&self, class: Pegs) -> Result<(bool, u32), Full> {
+        debug_assert!(class != Pegs::EMPTY);
+        let mask = self.size() - 1;
         let mut slot = slot_of(class, self.bits);
-        loop {
-            let (c, p, _) = self.slots[slot];
-            if c == class {
-                return Some(p);
+        for _ in 0..=mask {
+            let cell = &self.slots[slot];
+            let mut found = cell.load(Ordering::Relaxed);
+            if found == 0 {
+                match cell.compare_exchange(0, class.0, Ordering::Relaxed, Ordering::Relaxed) {
+                    Ok(_) => return Ok((true, slot as u32)),
+                    Err(now) => found = now,
+                }
             }
-            if c == Pegs::EMPTY {
-                self.slots[slot] = (class, index, 0);
-                return None;
+            if found == class.0 {
+                return Ok((false, slot as u32));
             }
             slot = (slot + 1) & mask;
         }
+        Err(Full)
+    }
+
+    /// The table's `classes` classes in ascending order; each class's slot then holds its
+    /// rank among them (the table no longer finds classes). `hole_bits` bits hold any class.
+    pub(crate) fn rank(&mut self, classes: usize, hole_bits: u32) -> Vec<Pegs> {
+        let slots = &self.slots[..self.size()];
+        let held = |(slot, cell): (usize, &AtomicU64)| {
+            let class = cell.load(Ordering::Relaxed);
+            (class != 0).then_some((Pegs(class), slot))
+        };
+        // A class and its slot in one word where they fit (boards of up to 64 holes less the
+        // slot's bits): a sort of words, half the bytes of pairs.
+        let sorted: Vec<(Pegs, usize)> = if hole_bits + self.bits <= u64::BITS {
+            let mut words: Vec<u64> = Vec::with_capacity(classes);
+            words.par_extend(
+                slots.par_iter().enumerate().filter_map(held).map(|(c, s)| c.0 << self.bits | s as u64),
+            );
+            super::words::sort_above(&mut words, self.bits);
+            let mask = (1u64 << self.bits) - 1;
+            words.into_par_iter().map(|w| (Pegs(w >> self.bits), (w & mask) as usize)).collect()
+        } else {
+            let mut pairs: Vec<(Pegs, usize)> = Vec::with_capacity(classes);
+            pairs.par_extend(slots.par_iter().enumerate().filter_map(held));
+            pairs.par_sort_unstable();
+            pairs
+        };
+        debug_assert_eq!(sorted.len(), classes);
+        sorted
+            .par_iter()
+            .enumerate()
+            .for_each(|(rank, &(_, slot))| slots[slot].store(rank as u64, Ordering::Relaxed));
+        sorted.into_par_iter().map(|(class, _)| class).collect()
+    }
+
+    /// Asks memory for `slot`.
+    #[inline]
+    pub(crate) fn prefetch_slot(&self, slot: u32) {
+        prefetch(&self.slots[slot as usize]);
+    }
+
+    /// The rank [`SharedSlots::rank`] put in `slot`.
+    #[inline]
+    pub(crate) fn rank_at(&self, slot: u32) -> u32 {
+        self.slots[slot as usize].load(Ordering::Relaxed) as u32
     }
 }
 
@@ -110,29 +197,51 @@ fn slot_of(class: Pegs, bits: u32) -> usize {
 mod tests {
     use super::*;
 
-    /// Classes added one by one are found with the index they were added with, however
-    /// their slots collide, and a cleared table finds none of them.
+    /// Classes are found with the indices they were kept with, however their slots collide,
+    /// and no other class is found.
     #[test]
-    fn added_classes_are_found_with_their_indices() {
-        let mut slots = Slots::of(100, std::iter::empty());
+    fn kept_classes_are_found_with_their_indices() {
         // Multiples of 2^40: their hashes share low bits, so many land in one run of slots.
         let classes: Vec<Pegs> = (1..=100u64).map(|k| Pegs(k << 40)).chain((1..=100).map(Pegs)).collect();
-        let mut seen = Vec::new();
-        for &class in classes.iter().chain(&classes) {
-            if !slots.holds(seen.len() + 1) {
-                slots = Slots::of(2 * seen.len(), seen.iter().enumerate().map(|(i, &c)| (c, i as u32, 0)));
-            }
-            match slots.find_or_add(class, seen.len() as u32) {
-                Some(i) => assert_eq!(seen[i as usize], class),
-                None => seen.push(class),
-            }
-        }
-        assert_eq!(seen, classes, "each class added once, in order");
-        for (i, &class) in seen.iter().enumerate() {
-            assert_eq!(slots.find(class), Some((i as u32, 0)));
+        let slots = Slots::of(classes.len(), classes.iter().enumerate().map(|(i, &c)| (c, i as u32, 7)));
+        for (i, &class) in classes.iter().enumerate() {
+            assert_eq!(slots.find(class), Some((i as u32, 7)));
         }
         assert_eq!(slots.find(Pegs(7 << 50)), None);
-        slots.clear();
-        assert!(classes.iter().all(|&c| slots.find(c).is_none()));
+        assert_eq!(Slots::default().find(Pegs(1)), None);
+    }
+
+    /// Classes added from many tasks at once each take one slot, whoever adds them first;
+    /// ranked, the classes come out sorted and each slot holds its class's rank, packed in
+    /// words or (a board too large to pack) in pairs; a table with no slot free is full.
+    #[test]
+    fn shared_slots_rank_the_classes_added_side_by_side() {
+        // 30,000 jumps into 997 classes, scattered by a multiplicative hash; many share slots'
+        // runs (multiples of 2^20).
+        let met: Vec<Pegs> = (0..30_000u64)
+            .map(|j| Pegs((((j.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 40) % 997) + 1) << 20))
+            .collect();
+        let distinct: Vec<Pegs> =
+            met.iter().copied().collect::<std::collections::BTreeSet<_>>().into_iter().collect();
+        for hole_bits in [33, 64] {
+            let mut table = SharedSlots::default();
+            table.reset(4); // then larger: the table is made again
+            table.reset(distinct.len());
+            let found: Vec<(bool, u32)> = met.par_iter().map(|&c| table.slot_or_add(c).unwrap()).collect();
+            assert_eq!(found.iter().filter(|f| f.0).count(), distinct.len(), "each class added once");
+            let slots: Vec<u32> = found.iter().map(|f| f.1).collect();
+            let sorted = table.rank(distinct.len(), hole_bits);
+            assert_eq!(sorted, distinct);
+            for (&class, &slot) in met.iter().zip(&slots) {
+                assert_eq!(sorted[table.rank_at(slot) as usize], class);
+            }
+        }
+        let mut small = SharedSlots::default();
+        small.reset(2);
+        assert!(small.holds(3) && !small.holds(4));
+        let added: Vec<_> = (1..=4u64).map(|k| small.slot_or_add(Pegs(k << 30))).collect();
+        assert!(added.iter().all(|a| a.as_ref().is_ok_and(|a| a.0)));
+        assert_eq!(small.slot_or_add(Pegs(5 << 30)), Err(Full));
+        assert_eq!(small.slot_or_add(Pegs(3 << 30)).map(|a| a.0), Ok(false));
     }
 }

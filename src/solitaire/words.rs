@@ -2,7 +2,7 @@
 //! the words are dealt into buckets by the top bits of their key (every key of a bucket is
 //! below every key of the next), and each bucket, small enough for a core's cache, is sorted
 //! on its own by the rest of the key, a radix of up to 11 bits at a time. The coach's search
-//! sorts each layer's classes this way (a class and an index in one word, sorted by the
+//! sorts each layer's classes this way (a class and its slot in one word, sorted by the
 //! class). Also here: a slice cut into parts to fill side by side, which the sort and the
 //! coach's passes share.
 
