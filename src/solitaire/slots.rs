@@ -92,6 +92,8 @@ impl SharedSlots {
     /// Empties the table and makes room for `count` classes (at most half full).
     pub(crate) fn reset(&mut self, count: usize) {
         self.bits = Slots::bits_for(count);
+        // Slots are named in 32 bits: the coach's limits keep a layer's classes far fewer.
+        debug_assert!(self.bits <= 32, "a table of 2^{} slots", self.bits);
         let size = 1usize << self.bits;
         if self.slots.len() < size {
             // Written side by side (not a zeroed block read first): each page is mapped once,
