@@ -153,28 +153,30 @@ impl SharedSlots {
             let class = cell.load(Ordering::Relaxed);
             (class != 0).then_some((Pegs(class), slot))
         };
+        // The class of rank `rank`, its rank put in its slot.
+        let ranked = |rank: usize, class: Pegs, slot: usize| {
+            slots[slot].store(rank as u64, Ordering::Relaxed);
+            class
+        };
         // A class and its slot in one word where they fit (boards of up to 64 holes less the
         // slot's bits): a sort of words, half the bytes of pairs.
-        let sorted: Vec<(Pegs, usize)> = if hole_bits + self.bits <= u64::BITS {
+        let sorted: Vec<Pegs> = if hole_bits + self.bits <= u64::BITS {
             let mut words: Vec<u64> = Vec::with_capacity(classes);
             words.par_extend(
                 slots.par_iter().enumerate().filter_map(held).map(|(c, s)| c.0 << self.bits | s as u64),
             );
             super::words::sort_above(&mut words, self.bits);
             let mask = (1u64 << self.bits) - 1;
-            words.into_par_iter().map(|w| (Pegs(w >> self.bits), (w & mask) as usize)).collect()
+            let split = |(rank, w): (usize, u64)| ranked(rank, Pegs(w >> self.bits), (w & mask) as usize);
+            words.into_par_iter().enumerate().map(split).collect()
         } else {
             let mut pairs: Vec<(Pegs, usize)> = Vec::with_capacity(classes);
             pairs.par_extend(slots.par_iter().enumerate().filter_map(held));
             pairs.par_sort_unstable();
-            pairs
+            pairs.into_par_iter().enumerate().map(|(rank, (class, slot))| ranked(rank, class, slot)).collect()
         };
         debug_assert_eq!(sorted.len(), classes);
         sorted
-            .par_iter()
-            .enumerate()
-            .for_each(|(rank, &(_, slot))| slots[slot].store(rank as u64, Ordering::Relaxed));
-        sorted.into_par_iter().map(|(class, _)| class).collect()
     }
 
     /// Asks memory for `slot`.
