@@ -1020,6 +1020,13 @@ impl<'a> Coach<'a> {
 
     /// The lcm of `layer`'s move totals, and lcm / total for each total.
     fn factors_of(&self, layer: &Layer) -> Factors {
+        if self.policy == Policy::Uniform {
+            // A uniform total is the number of jumps: where the rows start says it, with no
+            // pass over the jumps themselves.
+            let mut seen = vec![false; self.moves.jumps().len() + 1];
+            layer.edges.starts.windows(2).for_each(|w| seen[(w[1] - w[0]) as usize] = true);
+            return factors((1..seen.len()).filter(|&t| seen[t]).map(|t| t as u64));
+        }
         let totals = (0..layer.positions.len())
             .into_par_iter()
             .fold(
@@ -1067,12 +1074,25 @@ impl<'a> Coach<'a> {
         Ok(LayerValues { layer, kept, denominator, parts })
     }
 
-    /// Position i's jumps (indices into the move table), their weights and their total under
-    /// the policy; `None` if it has no jump.
+    /// The total of position i's jump weights under the policy, its jumps' weights the first
+    /// of `weights` (`legal` holds its jumps as indices into the move table where the policy
+    /// needs them); `None` if it has no jump.
     fn total(&self, layer: &Layer, i: usize, legal: &mut Vec<usize>, weights: &mut Vec<u64>) -> Option<u64> {
+        let row = layer.edges.row(i);
+        if row.is_empty() {
+            return None;
+        }
+        if self.policy == Policy::Uniform {
+            // Every weight is one: `weights` keeps its ones from position to position (a
+            // coach's policy never changes), at least one a jump.
+            if weights.len() < row.len() {
+                weights.resize(row.len(), 1);
+            }
+            return Some(row.len() as u64);
+        }
         legal.clear();
-        legal.extend(layer.edges.row(i).iter().map(|e| e.jump as usize));
-        (!legal.is_empty()).then(|| self.policy.weights(self.moves.jumps(), legal, weights))
+        legal.extend(row.iter().map(|e| e.jump as usize));
+        Some(self.policy.weights(self.moves.jumps(), legal, weights))
     }
 
     /// The values of positions `range` of `layer`, over `denominator` (see `layer_values`):

@@ -25,9 +25,13 @@ fn significant(src: &[u64]) -> &[u64] {
 }
 
 /// dst += src * w. The caller sized `dst` so that the sum fits (checked in debug builds);
-/// `src` may be wider than `dst` as long as its extra high limbs are zero.
+/// `src` may be wider than `dst` as long as its extra high limbs are zero. A weight of one
+/// (every jump under uniform play) is an addition, with no multiplication.
 #[inline]
 pub fn add_mul(dst: &mut [u64], src: &[u64], w: u64) {
+    if w == 1 {
+        return add(dst, src);
+    }
     let src = significant(src);
     assert!(src.len() <= dst.len(), "limb arena overflow");
     let mut carry = 0u128;
@@ -45,6 +49,53 @@ pub fn add_mul(dst: &mut [u64], src: &[u64], w: u64) {
         carry = t >> 64;
     }
     debug_assert_eq!(carry, 0, "limb arena overflow");
+}
+
+/// dst += src: [`add_mul`] by one (a jump's weight under uniform play), with no
+/// multiplication, unrolled for `src` of up to 8 limbs.
+#[inline(always)]
+fn add(dst: &mut [u64], src: &[u64]) {
+    let src = if src.len() > dst.len() { significant(src) } else { src };
+    assert!(src.len() <= dst.len(), "limb arena overflow");
+    let (low, high) = dst.split_at_mut(src.len());
+    let mut carry = match src.len() {
+        1 => add_of::<1>(low, src),
+        2 => add_of::<2>(low, src),
+        3 => add_of::<3>(low, src),
+        4 => add_of::<4>(low, src),
+        5 => add_of::<5>(low, src),
+        6 => add_of::<6>(low, src),
+        7 => add_of::<7>(low, src),
+        8 => add_of::<8>(low, src),
+        _ => add_limbs(low, src),
+    };
+    for d in high {
+        if !carry {
+            break;
+        }
+        (*d, carry) = d.overflowing_add(1);
+    }
+    debug_assert!(!carry, "limb arena overflow");
+}
+
+/// dst += src for both of `W` limbs: whether it carried out of the top limb.
+#[inline(always)]
+fn add_of<const W: usize>(dst: &mut [u64], src: &[u64]) -> bool {
+    let (dst, src): (&mut [u64; W], &[u64; W]) = (dst.try_into().unwrap(), src.try_into().unwrap());
+    add_limbs(dst, src)
+}
+
+/// dst += src for both of one length: whether it carried out of the top limb.
+#[inline(always)]
+fn add_limbs(dst: &mut [u64], src: &[u64]) -> bool {
+    let mut carry = false;
+    for (d, &s) in dst.iter_mut().zip(src) {
+        let (t, c1) = d.overflowing_add(s);
+        let (t, c2) = t.overflowing_add(carry as u64);
+        *d = t;
+        carry = c1 | c2;
+    }
+    carry
 }
 
 /// dst += src * w for a `dst` one limb wider than `src` (a sum of values of `src`'s width,
@@ -70,6 +121,10 @@ pub fn add_mul_into_wider(dst: &mut [u64], src: &[u64], w: u64) {
 fn add_mul_of<const W: usize>(dst: &mut [u64], src: &[u64], w: u64) {
     let (low, high) = dst.split_at_mut(W);
     let (low, src): (&mut [u64; W], &[u64; W]) = (low.try_into().unwrap(), src.try_into().unwrap());
+    if w == 1 {
+        high[0] += add_limbs(low, src) as u64;
+        return;
+    }
     let mut carry = 0u128;
     for (d, &s) in low.iter_mut().zip(src) {
         let t = *d as u128 + s as u128 * w as u128 + carry;
@@ -149,5 +204,33 @@ mod tests {
             to_integer(&out),
             Integer::from(Integer::u_pow_u(3, 200)) * (1u64 << 40) + 12345u64 * (1 << 40)
         );
+    }
+
+    /// Adding by weight one (no multiplication) agrees with integer arithmetic for every
+    /// unrolled width and two past them: into a `dst` as wide, with a carry out of every limb
+    /// but the top; into a wider one, the carry running through its high limbs; and from a
+    /// `src` wider than `dst` whose extra limbs are zero.
+    #[test]
+    fn adding_by_weight_one_agrees_with_integer_arithmetic() {
+        for width in 1..=10 {
+            let top = width - 1;
+            let src: Vec<u64> = (0..width).map(|k| if k == top { 1 } else { u64::MAX - k as u64 }).collect();
+            let start: Vec<u64> = (0..width).map(|k| if k == top { 0 } else { u64::MAX }).collect();
+            let sum = to_integer(&start) + to_integer(&src);
+            let mut same = start.clone();
+            add_mul(&mut same, &src, 1);
+            assert_eq!(to_integer(&same), sum, "width {width}");
+
+            let mut wider: Vec<u64> = vec![u64::MAX; width + 1];
+            wider.push(0);
+            let one: Vec<u64> = (0..width).map(|k| u64::from(k == 0)).collect();
+            add_mul(&mut wider, &one, 1);
+            assert_eq!(to_integer(&wider), Integer::from(1) << (64 * (width as u32 + 1)), "width {width}");
+
+            let mut narrow = start.clone();
+            let padded: Vec<u64> = src.iter().copied().chain([0, 0]).collect();
+            add_mul(&mut narrow, &padded, 1);
+            assert_eq!(to_integer(&narrow), sum, "width {width}");
+        }
     }
 }
