@@ -18,6 +18,24 @@ pub fn prefetch<T>(item: *const T) {
     let _ = item;
 }
 
+/// `$f::<W>(args)` for a number of `$limbs` limbs from 1 to 8 (a loop the compiler unrolls for
+/// each width), `$general` past them: one dispatch for every unrolled sum.
+macro_rules! unrolled {
+    ($limbs:expr, $f:ident($($arg:expr),*), $general:expr) => {
+        match $limbs {
+            1 => $f::<1>($($arg),*),
+            2 => $f::<2>($($arg),*),
+            3 => $f::<3>($($arg),*),
+            4 => $f::<4>($($arg),*),
+            5 => $f::<5>($($arg),*),
+            6 => $f::<6>($($arg),*),
+            7 => $f::<7>($($arg),*),
+            8 => $f::<8>($($arg),*),
+            _ => $general,
+        }
+    };
+}
+
 /// The limbs of `src` without its high zero limbs.
 #[inline]
 fn significant(src: &[u64]) -> &[u64] {
@@ -58,17 +76,7 @@ fn add(dst: &mut [u64], src: &[u64]) {
     let src = if src.len() > dst.len() { significant(src) } else { src };
     assert!(src.len() <= dst.len(), "limb arena overflow");
     let (low, high) = dst.split_at_mut(src.len());
-    let mut carry = match src.len() {
-        1 => add_of::<1>(low, src),
-        2 => add_of::<2>(low, src),
-        3 => add_of::<3>(low, src),
-        4 => add_of::<4>(low, src),
-        5 => add_of::<5>(low, src),
-        6 => add_of::<6>(low, src),
-        7 => add_of::<7>(low, src),
-        8 => add_of::<8>(low, src),
-        _ => add_limbs(low, src),
-    };
+    let mut carry = unrolled!(src.len(), add_of(low, src), add_limbs(low, src));
     for d in high {
         if !carry {
             break;
@@ -103,17 +111,7 @@ fn add_limbs(dst: &mut [u64], src: &[u64]) -> bool {
 /// up to 8 limbs, where a sum of many small numbers spends its time.
 #[inline(always)]
 pub fn add_mul_into_wider(dst: &mut [u64], src: &[u64], w: u64) {
-    match src.len() {
-        1 => add_mul_of::<1>(dst, src, w),
-        2 => add_mul_of::<2>(dst, src, w),
-        3 => add_mul_of::<3>(dst, src, w),
-        4 => add_mul_of::<4>(dst, src, w),
-        5 => add_mul_of::<5>(dst, src, w),
-        6 => add_mul_of::<6>(dst, src, w),
-        7 => add_mul_of::<7>(dst, src, w),
-        8 => add_mul_of::<8>(dst, src, w),
-        _ => add_mul(dst, src, w),
-    }
+    unrolled!(src.len(), add_mul_of(dst, src, w), add_mul(dst, src, w))
 }
 
 /// [`add_mul_into_wider`] for `src` of `W` limbs.
