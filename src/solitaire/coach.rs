@@ -930,6 +930,9 @@ impl<'a> Coach<'a> {
         mass.data[from] = 1;
         let mut denominator = Integer::from(1);
         let mut pegs_left = Vec::new();
+        // The scaled masses and the layer before's numbers, their memory written again
+        // layer after layer (see [`Coach::forward`]).
+        let (mut scaled, mut spare) = (Vec::new(), Vec::new());
         for ((k, layer), (lcm, factors)) in layers.iter().enumerate().zip(factors) {
             if self.cancel.is_cancelled() {
                 return Err(self.stopped());
@@ -954,7 +957,9 @@ impl<'a> Coach<'a> {
             let Some(next) = layers.get(k + 1) else { break };
             denominator *= lcm;
             let width = limbs_for(denominator.significant_bits());
-            mass = self.forward(layer, next.positions.len(), &mass, factors, width);
+            let buffers = (&mut scaled, std::mem::take(&mut spare));
+            let next_mass = self.forward(layer, next.positions.len(), &mass, factors, width, buffers);
+            spare = std::mem::replace(&mut mass, next_mass).data;
         }
         pegs_left.reverse();
         Ok(pegs_left)
@@ -964,7 +969,9 @@ impl<'a> Coach<'a> {
     /// `layer`'s: each position's times lcm / total, then each class the sum of weight times
     /// that over the jumps that lead to it. The next layer is cut into parts, one task's each
     /// (no two tasks write one number), each reading every jump of the layer and adding those
-    /// that lead into its part (see [`Gathered`]).
+    /// that lead into its part (see [`Gathered`]). The scaled masses and the numbers are
+    /// written into `buffers`' memory, whatever it holds: on this project's virtual machines a
+    /// page first touched costs 10 to 50 times what writing a page held does.
     fn forward(
         &self,
         layer: &Layer,
@@ -972,10 +979,12 @@ impl<'a> Coach<'a> {
         mass: &Numerators,
         factors: &HashMap<u64, Factor>,
         width: usize,
+        (scaled_buffer, next): (&mut Vec<u64>, Vec<u64>),
     ) -> Numerators {
         let positions = layer.positions.len();
         // Each position's mass times lcm / total: zero where it has none or no jump.
-        let mut scaled = Numerators { width, data: vec![0u64; positions * width] };
+        let mut scaled = Numerators { width, data: std::mem::take(scaled_buffer) };
+        resize(&mut scaled.data, positions * width);
         scaled.data.par_chunks_mut(CHUNK * width).enumerate().for_each(|(c, out)| {
             let (mut legal, mut weights) = (Vec::new(), Vec::new());
             for (u, out) in (c * CHUNK..).zip(out.chunks_exact_mut(width)) {
@@ -983,17 +992,20 @@ impl<'a> Coach<'a> {
                     && let Some(total) = self.total(layer, u, &mut legal, &mut weights)
                 {
                     factors[&total].scale(out, mass.row(u));
+                } else {
+                    out.fill(0);
                 }
             }
         });
         let part_size = classes.div_ceil(rayon::current_num_threads()).max(CHUNK);
         let parts = classes.div_ceil(part_size);
-        let mut next = Numerators { width, data: vec![0u64; classes * width] };
+        let mut next = Numerators { width, data: next };
+        resize(&mut next.data, classes * width);
         let lengths = (0..parts).map(|p| (part_size.min(classes - p * part_size)) * width);
         let weighted = self.policy != Policy::Uniform;
         cut(&mut next.data, lengths).into_par_iter().enumerate().for_each(|(part, (_, out))| {
-            // Written before it is read: a fresh page read first is the shared zero page, and
-            // its first write then costs a copy and a flush of every core's TLB.
+            // The memory holds an earlier layer's numbers (and a fresh page read first would be
+            // the shared zero page, its first write then a copy and a flush of every core's TLB).
             out.fill(0);
             let (first, rows) = ((part * part_size) as u32, (out.len() / width) as u32);
             let mut gathered = Gathered::new();
@@ -1015,6 +1027,7 @@ impl<'a> Coach<'a> {
             }
             gathered.add_into(out, width, |from| scaled.row(from as usize));
         });
+        *scaled_buffer = scaled.data;
         next
     }
 
@@ -1186,6 +1199,16 @@ impl<'a> Coach<'a> {
             rows.push(&mut num, counted, &mut won, wins_width, finished);
         }
         rows
+    }
+}
+
+/// `buffer` made `len` numbers long, whatever they hold: its memory kept, and any it lacks
+/// added by every core at once (each page first touched by the core that writes it).
+fn resize(buffer: &mut Vec<u64>, len: usize) {
+    if buffer.len() >= len {
+        buffer.truncate(len);
+    } else {
+        buffer.par_extend(rayon::iter::repeat_n(0, len - buffer.len()));
     }
 }
 

@@ -82,6 +82,9 @@ pub(crate) struct SharedSlots {
     slots: Vec<AtomicU64>,
     /// The table in use is the first 2^`bits` slots.
     bits: u32,
+    /// The memory [`SharedSlots::rank`] sorts a layer's classes in, kept for the next layer:
+    /// a page written again costs far less than a page first touched.
+    words: Vec<u64>,
 }
 
 /// A table that cannot take another class (see [`SharedSlots::slot_or_add`]).
@@ -161,14 +164,19 @@ impl SharedSlots {
         // A class and its slot in one word where they fit (boards of up to 64 holes less the
         // slot's bits): a sort of words, half the bytes of pairs.
         let sorted: Vec<Pegs> = if hole_bits + self.bits <= u64::BITS {
-            let mut words: Vec<u64> = Vec::with_capacity(classes);
+            // The words of the layer before, their memory written again.
+            let mut words = std::mem::take(&mut self.words);
+            words.clear();
+            words.reserve(classes);
             words.par_extend(
                 slots.par_iter().enumerate().filter_map(held).map(|(c, s)| c.0 << self.bits | s as u64),
             );
             super::words::sort_above(&mut words, self.bits);
             let mask = (1u64 << self.bits) - 1;
-            let split = |(rank, w): (usize, u64)| ranked(rank, Pegs(w >> self.bits), (w & mask) as usize);
-            words.into_par_iter().enumerate().map(split).collect()
+            let split = |(rank, &w): (usize, &u64)| ranked(rank, Pegs(w >> self.bits), (w & mask) as usize);
+            let sorted = words.par_iter().enumerate().map(split).collect();
+            self.words = words;
+            sorted
         } else {
             let mut pairs: Vec<(Pegs, usize)> = Vec::with_capacity(classes);
             pairs.par_extend(slots.par_iter().enumerate().filter_map(held));
