@@ -168,9 +168,14 @@ impl<T> Rows<T> {
     }
 
     fn row(&self, i: usize) -> &[T] {
+        self.row_of(&self.parts, i)
+    }
+
+    /// Row i of `parts`, items one a row's item, cut as these rows' parts are.
+    fn row_of<'p, U>(&self, parts: &'p [Vec<U>], i: usize) -> &'p [U] {
         let part = i / SEARCH_CHUNK;
         let first = self.starts[part * SEARCH_CHUNK];
-        &self.parts[part][(self.starts[i] - first) as usize..(self.starts[i + 1] - first) as usize]
+        &parts[part][(self.starts[i] - first) as usize..(self.starts[i + 1] - first) as usize]
     }
 }
 
@@ -310,13 +315,15 @@ impl ValueRows {
     }
 }
 
-/// A jump from a position: the jump's index, the index in the next layer of the class it
-/// leads to, and the element `g` of the group that takes the position it leads to onto that
-/// class (so a peg ending in hole `h` of the class ends in hole `g⁻¹(h)` of the position).
+/// A jump from a position: the index in the next layer of the class it leads to, and the
+/// element `g` of the group that takes the position it leads to onto that class (so a peg
+/// ending in hole `h` of the class ends in hole `g⁻¹(h)` of the position). Which jump it is
+/// only a policy that weighs jumps asks, and only its layers keep (see [`Layer`]). Six bytes,
+/// packed: the layers' jumps are most of the coach's memory.
 #[derive(Clone, Copy, Default)]
+#[repr(C, packed(2))]
 struct Edge {
     child: u32,
-    jump: u16,
     /// Groups have at most `MAX_SYMMETRIES` (1,000) elements.
     element: u16,
 }
@@ -327,11 +334,19 @@ struct Edge {
 struct Layer {
     positions: Vec<Pegs>,
     edges: Rows<Edge>,
+    /// Each jump's index in the move table, parts as `edges`' parts: kept only under a policy
+    /// that weighs jumps (uniform play's weights are all one).
+    jumps: Vec<Vec<u16>>,
 }
 
 impl Layer {
     fn of(positions: Vec<Pegs>) -> Layer {
-        Layer { positions, edges: Rows::new() }
+        Layer { positions, edges: Rows::new(), jumps: Vec::new() }
+    }
+
+    /// The indices of position i's jumps, where the layer keeps them.
+    fn jumps(&self, i: usize) -> &[u16] {
+        self.edges.row_of(&self.jumps, i)
     }
 }
 
@@ -409,6 +424,8 @@ fn odds_from(pegs_left: &PegsLeft) -> Odds {
 struct Piece {
     lengths: Vec<u32>,
     edges: Vec<Edge>,
+    /// Each jump's index, where the policy weighs jumps (see [`Layer`]).
+    jumps: Option<Vec<u16>>,
 }
 
 impl Piece {
@@ -419,7 +436,10 @@ impl Piece {
         for &(class, jump, element) in jumps {
             let (new, child) = met.slot_or_add(class)?;
             added += usize::from(new);
-            self.edges.push(Edge { child, jump, element });
+            self.edges.push(Edge { child, element });
+            if let Some(kept) = &mut self.jumps {
+                kept.push(jump);
+            }
         }
         self.lengths.push(jumps.len() as u32);
         Ok(added)
@@ -811,7 +831,8 @@ impl<'a> Coach<'a> {
                     p.edges[k].child = met.rank_at(p.edges[k].child);
                 }
             });
-            layer.edges.parts = pieces.into_iter().map(|p| p.edges).collect();
+            (layer.edges.parts, layer.jumps) =
+                pieces.into_iter().map(|p| (p.edges, p.jumps.unwrap_or_default())).unzip();
             if count == 0 {
                 return Ok(layers);
             }
@@ -890,9 +911,11 @@ impl<'a> Coach<'a> {
         ahead: &mut Vec<(Pegs, u16, u16)>,
         now: &mut Vec<(Pegs, u16, u16)>,
     ) -> Result<(Piece, usize), Full> {
+        let weighted = self.policy != Policy::Uniform;
         let mut piece = Piece {
             lengths: Vec::with_capacity(chunk.len()),
             edges: Vec::with_capacity(expected.edges(chunk.len())),
+            jumps: weighted.then(|| Vec::with_capacity(expected.edges(chunk.len()))),
         };
         // A position's children are found, and their slots asked for, a position before they
         // are looked up: the look-ups miss the cache (the table outgrows it), and misses asked
@@ -1104,7 +1127,7 @@ impl<'a> Coach<'a> {
             return Some(row.len() as u64);
         }
         legal.clear();
-        legal.extend(row.iter().map(|e| e.jump as usize));
+        legal.extend(layer.jumps(i).iter().map(|&j| j as usize));
         Some(self.policy.weights(self.moves.jumps(), legal, weights))
     }
 
@@ -1223,7 +1246,8 @@ mod tests {
     #[test]
     fn a_layers_jumps_lead_to_its_classes_each_met_once() {
         let board = crate::solitaire::board::builtin("english").unwrap();
-        let coach = Coach::new(&board, Policy::Uniform);
+        // A policy that weighs jumps: the pieces keep which jump each is.
+        let coach = Coach::new(&board, Policy::PegFirst);
         let mut state = 0x2545_f491_4f6c_dd1du64;
         let mut positions: Vec<Pegs> = (0..3 * SEARCH_CHUNK)
             .map(|_| {
@@ -1244,13 +1268,14 @@ mod tests {
         let legal: Vec<u32> = layer.iter().map(|&p| coach.moves.legal(p).count() as u32).collect();
         assert_eq!(lengths, legal);
         let next = met.rank(classes, 33);
-        let mut edges = pieces.iter().flat_map(|p| &p.edges);
+        let kept = |p: &Piece| p.jumps.clone().expect("kept under a weighted policy");
+        let mut edges = pieces.iter().flat_map(|p| p.edges.iter().zip(kept(p)));
         let mut distinct = BTreeSet::new();
         for &p in &layer {
             for j in coach.moves.legal(p) {
-                let e = edges.next().unwrap();
+                let (e, jump) = edges.next().unwrap();
                 let (class, element) = coach.group.canonical_with_element(coach.moves.apply(p, j));
-                assert_eq!((next[met.rank_at(e.child) as usize], e.jump as usize), (class, j));
+                assert_eq!((next[met.rank_at(e.child) as usize], jump as usize), (class, j));
                 assert_eq!(e.element as usize, element);
                 distinct.insert(class);
             }
@@ -1388,9 +1413,11 @@ mod tests {
         for root in [board.full().without(1).without(4), board.full().without(0).without(5).without(7)] {
             let layers = coach.layers_from(root).unwrap();
             for (layer, next) in layers.iter().zip(&layers[1..]) {
+                assert!(layer.jumps.iter().all(Vec::is_empty), "uniform play keeps no jump's index");
                 for (i, &p) in layer.positions.iter().enumerate() {
-                    for e in layer.edges.row(i) {
-                        let child = coach.moves.apply(p, e.jump as usize);
+                    assert_eq!(layer.edges.row(i).len(), coach.moves.legal(p).count());
+                    for (e, j) in layer.edges.row(i).iter().zip(coach.moves.legal(p)) {
+                        let child = coach.moves.apply(p, j);
                         assert_eq!(
                             coach.group.apply(e.element as usize, child),
                             next.positions[e.child as usize]
