@@ -52,7 +52,7 @@ const SEARCH_CHUNK: usize = 16 * 1024;
 
 /// How many jumps ahead the search asks memory for the slot of a jump's class, as it puts
 /// each class's rank in its jumps.
-const REMAP_AHEAD: usize = 16;
+const REMAP_AHEAD: usize = 48;
 
 /// The fewest positions (up to symmetry) in a position's future for which the coach keeps
 /// only the odds below the position and finds its distribution by a forward pass (on the
