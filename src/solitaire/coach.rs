@@ -54,6 +54,13 @@ const SEARCH_CHUNK: usize = 16 * 1024;
 /// each class's rank in its jumps.
 const REMAP_AHEAD: usize = 48;
 
+/// How many positions ahead the search finds a position's children and asks memory for their
+/// slots, before it looks them up (see [`Coach::piece_of`]).
+const LOOKUP_AHEAD: usize = 2;
+
+/// The lists of children the search holds at once: the one looked up and those ahead.
+const RING: usize = LOOKUP_AHEAD + 1;
+
 /// The fewest positions (up to symmetry) in a position's future for which the coach keeps
 /// only the odds below the position and finds its distribution by a forward pass (on the
 /// English board after eight jumps of a solution, 0.86 of the time; on the 21-hole triangle,
@@ -870,12 +877,12 @@ impl<'a> Coach<'a> {
             let pieces: Option<Vec<Piece>> = positions
                 .par_chunks(SEARCH_CHUNK)
                 .map_init(
-                    || (Vec::new(), Vec::new()),
-                    |(ahead, now), chunk| {
+                    || std::array::from_fn(|_| Vec::new()),
+                    |ahead, chunk| {
                         if self.cancel.is_cancelled() || too_many() || full.load(Ordering::Relaxed) {
                             return None;
                         }
-                        let piece = self.piece_of(chunk, expected, met, ahead, now);
+                        let piece = self.piece_of(chunk, expected, met, ahead);
                         match piece {
                             Ok((piece, new)) if met.holds(added.fetch_add(new, Ordering::Relaxed) + new) => {
                                 found.fetch_add(piece.edges.len(), Ordering::Relaxed);
@@ -903,14 +910,13 @@ impl<'a> Coach<'a> {
     }
 
     /// The jumps of a chunk of positions and the number of classes they added to `met`
-    /// (`ahead` and `now` hold a position's jumps).
+    /// (`ahead` holds the jumps of the positions ahead, in turn).
     fn piece_of(
         &self,
         chunk: &[Pegs],
         expected: Room,
         met: &SharedSlots,
-        ahead: &mut Vec<(Pegs, u16, u16)>,
-        now: &mut Vec<(Pegs, u16, u16)>,
+        ahead: &mut [Vec<(Pegs, u16, u16)>; RING],
     ) -> Result<(Piece, usize), Full> {
         let weighted = self.policy != Policy::Uniform;
         let mut piece = Piece {
@@ -918,22 +924,24 @@ impl<'a> Coach<'a> {
             edges: Vec::with_capacity(expected.edges(chunk.len())),
             jumps: weighted.then(|| Vec::with_capacity(expected.edges(chunk.len()))),
         };
-        // A position's children are found, and their slots asked for, a position before they
-        // are looked up: the look-ups miss the cache (the table outgrows it), and misses asked
-        // for together overlap.
+        // A position's children are found, and their slots asked for, two positions before
+        // they are looked up: the look-ups miss the cache (the table outgrows it), and misses
+        // asked for together overlap.
         let mut new = 0;
         for (k, &p) in chunk.iter().enumerate() {
-            ahead.clear();
+            let found = &mut ahead[k % RING];
+            found.clear();
             self.children.each(&self.moves, &self.group, p, |j, class, element| {
                 met.prefetch(class);
-                ahead.push((class, j as u16, element as u16));
+                found.push((class, j as u16, element as u16));
             });
-            if k > 0 {
-                new += piece.add(met, now)?;
+            if k >= LOOKUP_AHEAD {
+                new += piece.add(met, &ahead[(k - LOOKUP_AHEAD) % RING])?;
             }
-            std::mem::swap(ahead, now);
         }
-        new += piece.add(met, now)?;
+        for k in chunk.len().saturating_sub(LOOKUP_AHEAD)..chunk.len() {
+            new += piece.add(met, &ahead[k % RING])?;
+        }
         Ok((piece, new))
     }
 
