@@ -918,7 +918,7 @@ impl<'a> Coach<'a> {
         met: &SharedSlots,
         ahead: &mut [Vec<(Pegs, u16, u16)>; RING],
     ) -> Result<(Piece, usize), Full> {
-        let weighted = self.policy != Policy::Uniform;
+        let weighted = self.weighs_jumps();
         let mut piece = Piece {
             lengths: Vec::with_capacity(chunk.len()),
             edges: Vec::with_capacity(expected.edges(chunk.len())),
@@ -1034,7 +1034,7 @@ impl<'a> Coach<'a> {
         let mut next = Numerators { width, data: next };
         resize(&mut next.data, classes * width);
         let lengths = (0..parts).map(|p| (part_size.min(classes - p * part_size)) * width);
-        let weighted = self.policy != Policy::Uniform;
+        let weighted = self.weighs_jumps();
         cut(&mut next.data, lengths).into_par_iter().enumerate().for_each(|(part, (_, out))| {
             // The memory holds an earlier layer's numbers (and a fresh page read first would be
             // the shared zero page, its first write then a copy and a flush of every core's TLB).
@@ -1063,9 +1063,15 @@ impl<'a> Coach<'a> {
         next
     }
 
+    /// Whether the policy weighs jumps (uniform play weighs each one): only then does a
+    /// layer keep each jump's index, for [`Coach::total`] to read its weights.
+    fn weighs_jumps(&self) -> bool {
+        self.policy != Policy::Uniform
+    }
+
     /// The lcm of `layer`'s move totals, and lcm / total for each total.
     fn factors_of(&self, layer: &Layer) -> Factors {
-        if self.policy == Policy::Uniform {
+        if !self.weighs_jumps() {
             // A uniform total is the number of jumps: where the rows start says it, with no
             // pass over the jumps themselves.
             let mut seen = vec![false; self.moves.jumps().len() + 1];
@@ -1127,7 +1133,7 @@ impl<'a> Coach<'a> {
         if row.is_empty() {
             return None;
         }
-        if self.policy == Policy::Uniform {
+        if !self.weighs_jumps() {
             // Every weight is one: `weights` keeps its ones from position to position (a
             // coach's policy never changes), at least one a jump.
             if weights.len() < row.len() {
