@@ -152,6 +152,8 @@ pub struct Coach<'a> {
     children: Children,
     /// For each element `g`, the permutation of holes undoing it.
     undo: Vec<Vec<u8>>,
+    /// How a jump's class and element share its edge's word.
+    code: EdgeCode,
     policy: Policy,
     cancel: Cancel,
     max_positions: usize,
@@ -165,14 +167,14 @@ pub struct Coach<'a> {
 /// each part the vector the piece of the search that found it filled, so a layer's jumps are
 /// not copied into one.
 struct Rows<T> {
-    /// Where each row starts among the rows' items one after another, and where the last ends.
-    starts: Vec<u32>,
+    /// For each part, where each of its rows starts among its items, and where the last ends.
+    starts: Vec<Vec<u32>>,
     parts: Vec<Vec<T>>,
 }
 
 impl<T> Rows<T> {
     fn new() -> Rows<T> {
-        Rows { starts: vec![0], parts: Vec::new() }
+        Rows { starts: Vec::new(), parts: Vec::new() }
     }
 
     fn row(&self, i: usize) -> &[T] {
@@ -181,9 +183,9 @@ impl<T> Rows<T> {
 
     /// Row i of `parts`, items one a row's item, cut as these rows' parts are.
     fn row_of<'p, U>(&self, parts: &'p [Vec<U>], i: usize) -> &'p [U] {
-        let part = i / SEARCH_CHUNK;
-        let first = self.starts[part * SEARCH_CHUNK];
-        &parts[part][(self.starts[i] - first) as usize..(self.starts[i + 1] - first) as usize]
+        let (part, k) = (i / SEARCH_CHUNK, i % SEARCH_CHUNK);
+        let starts = &self.starts[part];
+        &parts[part][starts[k] as usize..starts[k + 1] as usize]
     }
 }
 
@@ -325,15 +327,47 @@ impl ValueRows {
 
 /// A jump from a position: the index in the next layer of the class it leads to, and the
 /// element `g` of the group that takes the position it leads to onto that class (so a peg
-/// ending in hole `h` of the class ends in hole `g⁻¹(h)` of the position). Which jump it is
-/// only a policy that weighs jumps asks, and only its layers keep (see [`Layer`]). Six bytes,
-/// packed: the layers' jumps are most of the coach's memory.
-#[derive(Clone, Copy, Default)]
-#[repr(C, packed(2))]
-struct Edge {
-    child: u32,
-    /// Groups have at most `MAX_SYMMETRIES` (1,000) elements.
-    element: u16,
+/// ending in hole `h` of the class ends in hole `g⁻¹(h)` of the position), in one word as
+/// [`EdgeCode`] packs them. Which jump it is only a policy that weighs jumps asks, and only
+/// its layers keep (see [`Layer`]). Four bytes: the layers' jumps are most of the coach's
+/// memory, and each byte of it is written once and read twice or three times.
+#[derive(Clone, Copy)]
+struct Edge(u32);
+
+/// How a board's jumps pack into an [`Edge`]: the element in the low bits (as many as the
+/// group's order needs: 3 for the square and triangular boards' 8 and 6 symmetries, 10 for
+/// `MAX_SYMMETRIES`), the child above them. A layer's children are named in the bits left:
+/// 2^29 on the square boards, far more than the coach's limits let a layer hold.
+#[derive(Clone, Copy)]
+struct EdgeCode {
+    element_bits: u32,
+}
+
+impl EdgeCode {
+    fn for_order(order: usize) -> EdgeCode {
+        EdgeCode { element_bits: usize::BITS - order.saturating_sub(1).leading_zeros() }
+    }
+
+    /// The most children (a layer's classes, or its table's slots while it is searched) an
+    /// edge can name.
+    fn most_children(self) -> usize {
+        1 << (u32::BITS - self.element_bits)
+    }
+
+    fn pack(self, child: u32, element: usize) -> Edge {
+        debug_assert!((child as usize) < self.most_children() && element < 1 << self.element_bits);
+        Edge(child << self.element_bits | element as u32)
+    }
+
+    #[inline]
+    fn child(self, edge: Edge) -> u32 {
+        edge.0 >> self.element_bits
+    }
+
+    #[inline]
+    fn element(self, edge: Edge) -> usize {
+        (edge.0 & ((1 << self.element_bits) - 1)) as usize
+    }
 }
 
 /// The positions of one layer (the same number of pegs), in the order they were found, with
@@ -426,30 +460,38 @@ fn odds_from(pegs_left: &PegsLeft) -> Odds {
     Odds { one_peg, expected_pegs_left }
 }
 
-/// The jumps of a piece of a layer, found side by side with the other pieces: each
-/// position's number of jumps and its jumps, their `child` the slot of the class they lead to
-/// in the layer's [`SharedSlots`] until the layer is ranked.
+/// The jumps of a piece of a layer, found side by side with the other pieces: where each
+/// position's jumps start (and where the last ends) and the jumps, their child the slot of
+/// the class they lead to in the layer's [`SharedSlots`] until the layer is ranked.
 struct Piece {
-    lengths: Vec<u32>,
+    starts: Vec<u32>,
     edges: Vec<Edge>,
     /// Each jump's index, where the policy weighs jumps (see [`Layer`]).
     jumps: Option<Vec<u16>>,
 }
 
 impl Piece {
+    /// An empty piece with room for `positions` and `edges` jumps, keeping each jump's index
+    /// if `weighted`.
+    fn new(positions: usize, edges: usize, weighted: bool) -> Piece {
+        let mut starts = Vec::with_capacity(positions + 1);
+        starts.push(0);
+        Piece { starts, edges: Vec::with_capacity(edges), jumps: weighted.then(|| Vec::with_capacity(edges)) }
+    }
+
     /// Adds a position's jumps, each a class, the jump and the element onto the class, each
     /// class to `met`: the number of classes it added there.
-    fn add(&mut self, met: &SharedSlots, jumps: &[(Pegs, u16, u16)]) -> Result<usize, Full> {
+    fn add(&mut self, met: &SharedSlots, code: EdgeCode, jumps: &[(Pegs, u16, u16)]) -> Result<usize, Full> {
         let mut added = 0;
         for &(class, jump, element) in jumps {
             let (new, child) = met.slot_or_add(class)?;
             added += usize::from(new);
-            self.edges.push(Edge { child, element });
+            self.edges.push(code.pack(child, element as usize));
             if let Some(kept) = &mut self.jumps {
                 kept.push(jump);
             }
         }
-        self.lengths.push(jumps.len() as u32);
+        self.starts.push(self.edges.len() as u32);
         Ok(added)
     }
 }
@@ -563,6 +605,7 @@ impl<'a> Coach<'a> {
         Coach {
             board,
             children: Children::new(&moves, &group),
+            code: EdgeCode::for_order(group.order()),
             moves,
             group,
             undo,
@@ -823,24 +866,26 @@ impl<'a> Coach<'a> {
             // turned out.
             expected = Room::per_position(count, classes, layer.positions.len());
             edges += count;
-            for length in pieces.iter().flat_map(|p| &p.lengths) {
-                layer.edges.starts.push(layer.edges.starts.last().copied().unwrap_or(0) + length);
-            }
             // The classes in order (positions near each other in a layer have children near
             // each other, which the values passes read), and each jump's child its class's
             // index among them.
             let next = met.rank(classes, hole_bits);
             pieces.par_iter_mut().for_each(|p| {
                 // The slots are read at random: each is asked for some jumps ahead.
+                let code = self.code;
                 for k in 0..p.edges.len() {
-                    if let Some(ahead) = p.edges.get(k + REMAP_AHEAD) {
-                        met.prefetch_slot(ahead.child);
+                    if let Some(&ahead) = p.edges.get(k + REMAP_AHEAD) {
+                        met.prefetch_slot(code.child(ahead));
                     }
-                    p.edges[k].child = met.rank_at(p.edges[k].child);
+                    let e = p.edges[k];
+                    p.edges[k] = code.pack(met.rank_at(code.child(e)), code.element(e));
                 }
             });
-            (layer.edges.parts, layer.jumps) =
-                pieces.into_iter().map(|p| (p.edges, p.jumps.unwrap_or_default())).unzip();
+            for p in pieces {
+                layer.edges.starts.push(p.starts);
+                layer.edges.parts.push(p.edges);
+                layer.jumps.push(p.jumps.unwrap_or_default());
+            }
             if count == 0 {
                 return Ok(layers);
             }
@@ -869,6 +914,10 @@ impl<'a> Coach<'a> {
     ) -> Result<(Vec<Piece>, usize), Error> {
         let mut room = expected.classes(positions.len()).max(64);
         loop {
+            // A jump names its class's slot in the bits its edge leaves (see [`EdgeCode`]).
+            if SharedSlots::size_for(room) > self.code.most_children() {
+                return Err(self.too_many());
+            }
             met.reset(room);
             let met = &*met;
             let (found, added) = (AtomicUsize::new(0), AtomicUsize::new(0));
@@ -919,11 +968,7 @@ impl<'a> Coach<'a> {
         ahead: &mut [Vec<(Pegs, u16, u16)>; RING],
     ) -> Result<(Piece, usize), Full> {
         let weighted = self.weighs_jumps();
-        let mut piece = Piece {
-            lengths: Vec::with_capacity(chunk.len()),
-            edges: Vec::with_capacity(expected.edges(chunk.len())),
-            jumps: weighted.then(|| Vec::with_capacity(expected.edges(chunk.len()))),
-        };
+        let mut piece = Piece::new(chunk.len(), expected.edges(chunk.len()), weighted);
         // A position's children are found, and their slots asked for, two positions before
         // they are looked up: the look-ups miss the cache (the table outgrows it), and misses
         // asked for together overlap.
@@ -936,11 +981,11 @@ impl<'a> Coach<'a> {
                 found.push((class, j as u16, element as u16));
             });
             if k >= LOOKUP_AHEAD {
-                new += piece.add(met, &ahead[(k - LOOKUP_AHEAD) % RING])?;
+                new += piece.add(met, self.code, &ahead[(k - LOOKUP_AHEAD) % RING])?;
             }
         }
         for k in chunk.len().saturating_sub(LOOKUP_AHEAD)..chunk.len() {
-            new += piece.add(met, &ahead[k % RING])?;
+            new += piece.add(met, self.code, &ahead[k % RING])?;
         }
         Ok((piece, new))
     }
@@ -1054,7 +1099,7 @@ impl<'a> Coach<'a> {
                         gathered.add_into(out, width, |from| scaled.row(from as usize));
                     }
                     let weight = if weighted { weights[k] } else { 1 };
-                    gathered.jump(e.child.wrapping_sub(first), rows, u as u32, weight);
+                    gathered.jump(self.code.child(*e).wrapping_sub(first), rows, u as u32, weight);
                 }
             }
             gathered.add_into(out, width, |from| scaled.row(from as usize));
@@ -1075,7 +1120,12 @@ impl<'a> Coach<'a> {
             // A uniform total is the number of jumps: where the rows start says it, with no
             // pass over the jumps themselves.
             let mut seen = vec![false; self.moves.jumps().len() + 1];
-            layer.edges.starts.windows(2).for_each(|w| seen[(w[1] - w[0]) as usize] = true);
+            layer
+                .edges
+                .starts
+                .iter()
+                .flat_map(|s| s.windows(2))
+                .for_each(|w| seen[(w[1] - w[0]) as usize] = true);
             return factors((1..seen.len()).filter(|&t| seen[t]).map(|t| t as u64));
         }
         let totals = (0..layer.positions.len())
@@ -1192,7 +1242,11 @@ impl<'a> Coach<'a> {
             if let Some(b) = below {
                 for (ahead, stage) in [(2, Prefetch::Start), (1, Prefetch::Row)] {
                     if i + ahead < layer.positions.len() {
-                        layer.edges.row(i + ahead).iter().for_each(|e| b.prefetch(e.child as usize, stage));
+                        layer
+                            .edges
+                            .row(i + ahead)
+                            .iter()
+                            .for_each(|&e| b.prefetch(self.code.child(e) as usize, stage));
                     }
                 }
             }
@@ -1200,12 +1254,12 @@ impl<'a> Coach<'a> {
             match (below, self.total(layer, i, &mut legal, &mut weights)) {
                 (Some(b), Some(total)) => {
                     for (edge, &w) in layer.edges.row(i).iter().zip(&weights) {
-                        let c = edge.child as usize;
+                        let c = self.code.child(*edge) as usize;
                         for (slot, x) in b.numerators(c) {
                             add_mul_into_wider(&mut sums[slot * sum_width..(slot + 1) * sum_width], x, w);
                             counted |= 1 << slot;
                         }
-                        let undo = &self.undo[edge.element as usize];
+                        let undo = &self.undo[self.code.element(*edge)];
                         for (hole, x) in b.wins(c) {
                             let h = undo[hole] as usize;
                             add_mul(&mut won[h * wins_width..(h + 1) * wins_width], x, 1);
@@ -1253,6 +1307,7 @@ fn resize(buffer: &mut Vec<u64>, len: usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::solitaire::board::symmetry::MAX_SYMMETRIES;
     use crate::solitaire::board::{Hole, Jump, Shape};
 
     /// A layer's jumps lead to its classes, each class met once in its table, after the
@@ -1279,7 +1334,8 @@ mod tests {
             coach.jumps_of(&layer, usize::MAX, Room { edges: 16, classes: 0 }, &mut met).unwrap();
         assert_eq!(pieces.len(), 3);
         assert!(met.size() >= 4 * 64, "the table was never made again: {} slots", met.size());
-        let lengths: Vec<u32> = pieces.iter().flat_map(|p| p.lengths.iter().copied()).collect();
+        let lengths: Vec<u32> =
+            pieces.iter().flat_map(|p| p.starts.windows(2).map(|w| w[1] - w[0])).collect();
         let legal: Vec<u32> = layer.iter().map(|&p| coach.moves.legal(p).count() as u32).collect();
         assert_eq!(lengths, legal);
         let next = met.rank(classes, 33);
@@ -1290,8 +1346,8 @@ mod tests {
             for j in coach.moves.legal(p) {
                 let (e, jump) = edges.next().unwrap();
                 let (class, element) = coach.group.canonical_with_element(coach.moves.apply(p, j));
-                assert_eq!((next[met.rank_at(e.child) as usize], jump as usize), (class, j));
-                assert_eq!(e.element as usize, element);
+                assert_eq!((next[met.rank_at(coach.code.child(*e)) as usize], jump as usize), (class, j));
+                assert_eq!(coach.code.element(*e), element);
                 distinct.insert(class);
             }
         }
@@ -1408,6 +1464,22 @@ mod tests {
         assert!(coach.with_keep_limit(positions).future(root).unwrap().layers.len() > 2);
     }
 
+    /// An edge keeps its child and element whatever the group's order, in as few bits for
+    /// the element as the order needs, and names as many children as the bits left.
+    #[test]
+    fn an_edge_keeps_its_child_and_element() {
+        for (order, bits) in [(1, 0), (2, 1), (6, 3), (8, 3), (9, 4), (384, 9), (MAX_SYMMETRIES, 10)] {
+            let code = EdgeCode::for_order(order);
+            assert_eq!(code.element_bits, bits, "order {order}");
+            assert_eq!(code.most_children(), 1 << (32 - bits));
+            let most = (code.most_children() - 1) as u32;
+            for (child, element) in [(0, 0), (most, order - 1), (most / 3, order / 2), (1, order - 1)] {
+                let edge = code.pack(child, element);
+                assert_eq!((code.child(edge), code.element(edge)), (child, element), "order {order}");
+            }
+        }
+    }
+
     /// Every recorded jump names the element that takes the position it leads to onto the
     /// class it records, on a board whose group (384 elements) a byte cannot number.
     #[test]
@@ -1434,10 +1506,10 @@ mod tests {
                     for (e, j) in layer.edges.row(i).iter().zip(coach.moves.legal(p)) {
                         let child = coach.moves.apply(p, j);
                         assert_eq!(
-                            coach.group.apply(e.element as usize, child),
-                            next.positions[e.child as usize]
+                            coach.group.apply(coach.code.element(*e), child),
+                            next.positions[coach.code.child(*e) as usize]
                         );
-                        most = most.max(e.element);
+                        most = most.max(coach.code.element(*e));
                     }
                 }
             }

@@ -98,13 +98,20 @@ impl SharedSlots {
         // Slots are named in 32 bits: the coach's limits keep a layer's classes far fewer.
         debug_assert!(self.bits <= 32, "a table of 2^{} slots", self.bits);
         let size = 1usize << self.bits;
+        let kept = self.slots.len().min(size);
+        self.slots[..kept].par_iter().for_each(|s| s.store(0, Ordering::Relaxed));
         if self.slots.len() < size {
-            // Written side by side (not a zeroed block read first): each page is mapped once,
-            // by the task that writes it.
-            self.slots = (0..size).into_par_iter().map(|_| AtomicU64::new(0)).collect();
-        } else {
-            self.slots[..size].par_iter().for_each(|s| s.store(0, Ordering::Relaxed));
+            // Grown, not made again: the command's allocator moves a large block's pages as
+            // they are, so only the pages added are first touched (fresh pages cost many
+            // times what writing pages held does), each by the task that writes it.
+            self.slots.reserve_exact(size - kept);
+            self.slots.par_extend((kept..size).into_par_iter().map(|_| AtomicU64::new(0)));
         }
+    }
+
+    /// The slots a table made for `count` classes has.
+    pub(crate) fn size_for(count: usize) -> usize {
+        1 << Slots::bits_for(count)
     }
 
     /// The slots in use.
