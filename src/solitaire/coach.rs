@@ -1003,14 +1003,21 @@ impl<'a> Coach<'a> {
         factors: &[Factors],
         from: usize,
     ) -> Result<PegsLeft, Error> {
-        let mut mass = Numerators { width: 1, data: vec![0; layers[0].positions.len()] };
-        mass.data[from] = 1;
-        let mut denominator = Integer::from(1);
+        // Each layer's rows are as wide as its masses once scaled, over the denominator of
+        // the layer below: the masses are scaled where they are.
+        let mut denominators = vec![Integer::from(1)];
+        for (lcm, _) in &factors[..layers.len() - 1] {
+            denominators.push(Integer::from(lcm * denominators.last().expect("the root's")));
+        }
+        let widths: Vec<usize> = denominators.iter().map(|d| limbs_for(d.significant_bits())).collect();
+        let stride = |k: usize| widths[(k + 1).min(layers.len() - 1)];
+        let mut mass = Numerators { width: stride(0), data: vec![0; layers[0].positions.len() * stride(0)] };
+        mass.data[from * stride(0)] = 1;
         let mut pegs_left = Vec::new();
-        // The scaled masses and the layer before's numbers, their memory written again
-        // layer after layer (see [`Coach::forward`]).
-        let (mut scaled, mut spare) = (Vec::new(), Vec::new());
-        for ((k, layer), (lcm, factors)) in layers.iter().enumerate().zip(factors) {
+        // The layer before's numbers, their memory written again layer after layer (see
+        // [`Coach::forward`]).
+        let mut spare = Vec::new();
+        for ((k, layer), (_, factors)) in layers.iter().enumerate().zip(factors) {
             if self.cancel.is_cancelled() {
                 return Err(self.stopped());
             }
@@ -1029,51 +1036,50 @@ impl<'a> Coach<'a> {
                 .reduce(Integer::new, |a, b| a + b);
             if ended != 0 {
                 let pegs = layer.positions[0].count();
-                pegs_left.push((pegs, Rational::from((ended, denominator.clone()))));
+                pegs_left.push((pegs, Rational::from((ended, denominators[k].clone()))));
             }
             let Some(next) = layers.get(k + 1) else { break };
-            denominator *= lcm;
-            let width = limbs_for(denominator.significant_bits());
-            let buffers = (&mut scaled, std::mem::take(&mut spare));
-            let next_mass = self.forward(layer, next.positions.len(), &mass, factors, width, buffers);
+            self.scale(layer, &mut mass, factors);
+            let next_mass =
+                self.forward(layer, next.positions.len(), &mass, stride(k + 1), std::mem::take(&mut spare));
             spare = std::mem::replace(&mut mass, next_mass).data;
         }
         pegs_left.reverse();
         Ok(pegs_left)
     }
 
+    /// Each position's mass in `mass` times lcm / total, where it is (its row is wide
+    /// enough for the product); a position with no jump keeps its mass, which no jump reads.
+    fn scale(&self, layer: &Layer, mass: &mut Numerators, factors: &HashMap<u64, Factor>) {
+        let width = mass.width;
+        mass.data.par_chunks_mut(CHUNK * width).enumerate().for_each(|(c, rows)| {
+            let (mut legal, mut weights) = (Vec::new(), Vec::new());
+            for (u, row) in (c * CHUNK..).zip(rows.chunks_exact_mut(width)) {
+                if row.iter().any(|&l| l != 0)
+                    && let Some(total) = self.total(layer, u, &mut legal, &mut weights)
+                {
+                    factors[&total].scale_in_place(row);
+                }
+            }
+        });
+    }
+
     /// The numerators of the `classes` of the layer below `layer` (`width` limbs each) from
-    /// `layer`'s: each position's times lcm / total, then each class the sum of weight times
-    /// that over the jumps that lead to it. The next layer is cut into parts, one task's each
-    /// (no two tasks write one number), each reading every jump of the layer and adding those
-    /// that lead into its part (see [`Gathered`]). The scaled masses and the numbers are
-    /// written into `buffers`' memory, whatever it holds: on this project's virtual machines a
-    /// page first touched costs 10 to 50 times what writing a page held does.
+    /// `layer`'s scaled masses: each class the sum of weight times scaled mass over the
+    /// jumps that lead to it. The next layer is cut into parts, one task's each (no two
+    /// tasks write one number), each reading every jump of the layer and adding those that
+    /// lead into its part (see [`Gathered`]). The numbers are written into `next`'s memory,
+    /// whatever it holds: on this project's virtual machines a page first touched costs 10
+    /// to 50 times what writing a page held does.
     fn forward(
         &self,
         layer: &Layer,
         classes: usize,
-        mass: &Numerators,
-        factors: &HashMap<u64, Factor>,
+        scaled: &Numerators,
         width: usize,
-        (scaled_buffer, next): (&mut Vec<u64>, Vec<u64>),
+        next: Vec<u64>,
     ) -> Numerators {
         let positions = layer.positions.len();
-        // Each position's mass times lcm / total: zero where it has none or no jump.
-        let mut scaled = Numerators { width, data: std::mem::take(scaled_buffer) };
-        resize(&mut scaled.data, positions * width);
-        scaled.data.par_chunks_mut(CHUNK * width).enumerate().for_each(|(c, out)| {
-            let (mut legal, mut weights) = (Vec::new(), Vec::new());
-            for (u, out) in (c * CHUNK..).zip(out.chunks_exact_mut(width)) {
-                if mass.row(u).iter().any(|&l| l != 0)
-                    && let Some(total) = self.total(layer, u, &mut legal, &mut weights)
-                {
-                    factors[&total].scale(out, mass.row(u));
-                } else {
-                    out.fill(0);
-                }
-            }
-        });
         let part_size = classes.div_ceil(rayon::current_num_threads()).max(CHUNK);
         let parts = classes.div_ceil(part_size);
         let mut next = Numerators { width, data: next };
@@ -1088,23 +1094,23 @@ impl<'a> Coach<'a> {
             let mut gathered = Gathered::new();
             let (mut legal, mut weights) = (Vec::new(), Vec::new());
             for u in 0..positions {
-                if scaled.row(u).iter().all(|&l| l == 0) {
+                let edges = layer.edges.row(u);
+                if edges.is_empty() || scaled.row(u).iter().all(|&l| l == 0) {
                     continue;
                 }
                 if weighted {
                     self.total(layer, u, &mut legal, &mut weights);
                 }
-                for (k, e) in layer.edges.row(u).iter().enumerate() {
+                for (k, &e) in edges.iter().enumerate() {
                     if gathered.is_full() {
                         gathered.add_into(out, width, |from| scaled.row(from as usize));
                     }
                     let weight = if weighted { weights[k] } else { 1 };
-                    gathered.jump(self.code.child(*e).wrapping_sub(first), rows, u as u32, weight);
+                    gathered.jump(self.code.child(e).wrapping_sub(first), rows, u as u32, weight);
                 }
             }
             gathered.add_into(out, width, |from| scaled.row(from as usize));
         });
-        *scaled_buffer = scaled.data;
         next
     }
 

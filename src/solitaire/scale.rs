@@ -24,6 +24,25 @@ impl Factor {
             }
         }
     }
+
+    /// `row` times the factor, where it is: its high limbs (zero) take the product's.
+    pub fn scale_in_place(&self, row: &mut [u64]) {
+        match self {
+            Factor::Small(f) => {
+                let mut carry = 0u64;
+                for limb in row.iter_mut() {
+                    let product = u128::from(*limb) * u128::from(*f) + u128::from(carry);
+                    (*limb, carry) = (product as u64, (product >> 64) as u64);
+                }
+                debug_assert_eq!(carry, 0, "a row too narrow for its product");
+            }
+            Factor::Big(f) => {
+                let product = to_integer(row) * f;
+                row.fill(0);
+                write(row, &product);
+            }
+        }
+    }
 }
 
 /// The lcm of the distinct `totals`, and L / W for each of them: once per total, not once per
@@ -41,4 +60,30 @@ pub fn factors(totals: impl IntoIterator<Item = u64>) -> (Integer, HashMap<u64, 
         })
         .collect();
     (lcm, factors)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::layered::limbs::limbs_for;
+
+    /// Scaled where it is or into a wider row, a number is the product, for a factor of one
+    /// word and for one of many; the row's high limbs take the carry.
+    #[test]
+    fn a_row_scaled_where_it_is_holds_the_product() {
+        let (lcm, factors) = factors([3, 7, u64::MAX - 1, u64::MAX]);
+        assert!(matches!(factors[&3], Factor::Big(_)) && matches!(factors[&u64::MAX], Factor::Small(_)));
+        let number = Integer::from(u64::MAX) * 12_345u64 + 678u64;
+        for (total, factor) in &factors {
+            let product = &number * Integer::from(&lcm / *total);
+            let mut row = vec![0u64; limbs_for(product.significant_bits())];
+            write(&mut row, &number);
+            let narrow = row[..2].to_vec();
+            factor.scale_in_place(&mut row);
+            assert_eq!(to_integer(&row), product, "total {total}");
+            let mut out = vec![7u64; row.len()];
+            factor.scale(&mut out, &narrow);
+            assert_eq!(to_integer(&out), product, "total {total}");
+        }
+    }
 }
