@@ -1171,10 +1171,10 @@ impl<'a> Coach<'a> {
             .step_by(CHUNK)
             .collect::<Vec<usize>>()
             .into_par_iter()
-            .map(|from| {
+            .map_init(Vec::new, |scratch, from| {
                 let to = (from + CHUNK).min(layer.positions.len());
                 (!self.cancel.is_cancelled())
-                    .then(|| self.values(&layer, kept, from..to, below, factors, &denominator))
+                    .then(|| self.values(&layer, kept, from..to, below, (factors, &denominator), scratch))
             })
             .collect();
         let parts = parts.ok_or_else(|| self.stopped())?;
@@ -1204,15 +1204,15 @@ impl<'a> Coach<'a> {
 
     /// The values of positions `range` of `layer`, over `denominator` (see `layer_values`):
     /// every numerator is at most the denominator, and a count of wins at most the sum of
-    /// its children's.
+    /// its children's. `scratch` is the task's memory to write rows in.
     fn values(
         &self,
         layer: &Layer,
         kept: Kept,
         range: std::ops::Range<usize>,
         below: Option<&LayerValues>,
-        factors: &HashMap<u64, Factor>,
-        denominator: &Integer,
+        (factors, denominator): (&HashMap<u64, Factor>, &Integer),
+        scratch: &mut Vec<u64>,
     ) -> ValueRows {
         let pegs = layer.positions.first().map_or(0, |p| p.count() as usize);
         let stride = kept.slots(pegs);
@@ -1235,10 +1235,12 @@ impl<'a> Coach<'a> {
         // number fit 64 bits).
         let sum_width = below.map_or(1, |b| b.parts.first().map_or(1, |p| p.width) + 1);
         let wins_width = below.map_or(1, |b| b.wins_width() + 1);
+        // The rows are written into the task's scratch (its pages held from part to part,
+        // however long the rows turn out) and kept in a block of their size: fresh memory is
+        // written once, with no copy as it grows.
         let mut rows = ValueRows::new(width);
-        // Room for a header and two values a row, so that a part's rows are rarely copied as
-        // they grow.
-        rows.data.reserve(range.len() * (2 + 2 * width));
+        rows.data = std::mem::take(scratch);
+        rows.data.clear();
         rows.starts.reserve(range.len());
         let mut sums = vec![0u64; stride * sum_width];
         let mut num = vec![0u64; stride * width.max(sum_width)];
@@ -1296,6 +1298,8 @@ impl<'a> Coach<'a> {
             }
             rows.push(&mut num, counted, &mut won, wins_width, finished);
         }
+        let kept = rows.data.to_vec();
+        *scratch = std::mem::replace(&mut rows.data, kept);
         rows
     }
 }
