@@ -76,7 +76,8 @@ pub const MAX_POSITIONS: usize = 30_000_000;
 /// Memory a coach answer takes at its peak, per position of the future (up to symmetry):
 /// 2.93 GB over the English board's 23.5 million from a full board, 1.87 GB over 17.5
 /// million after four jumps (2.28 and 1.44 GB since the search's one table a layer, 1.94 and
-/// 1.22 GB with six-byte jumps; the figure is kept as a margin). For a caller that sets the
+/// 1.22 GB with six-byte jumps, 1.39 and 0.88 GB with four-byte jumps and the forward pass's
+/// masses scaled where they are; the figure is kept as a margin). For a caller that sets the
 /// limit from the memory it has.
 pub const BYTES_PER_POSITION: u64 = 128;
 
