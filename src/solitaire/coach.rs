@@ -915,9 +915,13 @@ impl<'a> Coach<'a> {
     ) -> Result<(Vec<Piece>, usize), Error> {
         let mut room = expected.classes(positions.len()).max(64);
         loop {
-            // A jump names its class's slot in the bits its edge leaves (see [`EdgeCode`]).
+            // A jump names its class's slot in the bits its edge leaves (see [`EdgeCode`]):
+            // only a board of many symmetries with a layer of millions of classes runs out.
             if SharedSlots::size_for(room) > self.code.most_children() {
-                return Err(self.too_many());
+                return Err(Error::Invalid(format!(
+                    "a layer of this position's future holds more classes than the coach can number on a board of {} symmetries",
+                    self.group.order()
+                )));
             }
             met.reset(room);
             let met = &*met;
