@@ -29,7 +29,7 @@ use super::pegs::Pegs;
 use super::policy::Policy;
 use super::scale::{Factor, factors};
 use super::slots::{Full, SharedSlots};
-use super::words::cut;
+use super::words::{cut, grow_to};
 use crate::error::Error;
 use crate::render::number::grouped;
 use hashbrown::HashMap;
@@ -358,6 +358,12 @@ impl EdgeCode {
     fn pack(self, child: u32, element: usize) -> Edge {
         debug_assert!((child as usize) < self.most_children() && element < 1 << self.element_bits);
         Edge(child << self.element_bits | element as u32)
+    }
+
+    /// `edge` with another child, its element kept (a slot replaced by its class's rank).
+    #[inline]
+    fn with_child(self, edge: Edge, child: u32) -> Edge {
+        self.pack(child, self.element(edge))
     }
 
     #[inline]
@@ -878,8 +884,8 @@ impl<'a> Coach<'a> {
                     if let Some(&ahead) = p.edges.get(k + REMAP_AHEAD) {
                         met.prefetch_slot(code.child(ahead));
                     }
-                    let e = p.edges[k];
-                    p.edges[k] = code.pack(met.rank_at(code.child(e)), code.element(e));
+                    let slot = code.child(p.edges[k]);
+                    p.edges[k] = code.with_child(p.edges[k], met.rank_at(slot));
                 }
             });
             for p in pieces {
@@ -1088,7 +1094,7 @@ impl<'a> Coach<'a> {
         let part_size = classes.div_ceil(rayon::current_num_threads()).max(CHUNK);
         let parts = classes.div_ceil(part_size);
         let mut next = Numerators { width, data: next };
-        resize(&mut next.data, classes * width);
+        grow_to(&mut next.data, classes * width, || 0);
         let lengths = (0..parts).map(|p| (part_size.min(classes - p * part_size)) * width);
         let weighted = self.weighs_jumps();
         cut(&mut next.data, lengths).into_par_iter().enumerate().for_each(|(part, (_, out))| {
@@ -1309,16 +1315,6 @@ impl<'a> Coach<'a> {
     }
 }
 
-/// `buffer` made `len` numbers long, whatever they hold: its memory kept, and any it lacks
-/// added by every core at once (each page first touched by the core that writes it).
-fn resize(buffer: &mut Vec<u64>, len: usize) {
-    if buffer.len() >= len {
-        buffer.truncate(len);
-    } else {
-        buffer.par_extend(rayon::iter::repeat_n(0, len - buffer.len()));
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1491,6 +1487,12 @@ mod tests {
             for (child, element) in [(0, 0), (most, order - 1), (most / 3, order / 2), (1, order - 1)] {
                 let edge = code.pack(child, element);
                 assert_eq!((code.child(edge), code.element(edge)), (child, element), "order {order}");
+                let moved = code.with_child(edge, most - child);
+                assert_eq!(
+                    (code.child(moved), code.element(moved)),
+                    (most - child, element),
+                    "order {order}"
+                );
             }
         }
     }

@@ -2,7 +2,7 @@
 //! the denominator below, so a position with move total W has its sums scaled by L / W. The
 //! coach and the whole-group backward pass both work this way.
 
-use crate::engine::layered::limbs::{mul_into, to_integer, write};
+use crate::engine::layered::limbs::{mul_in_place, mul_into, to_integer, write};
 use hashbrown::HashMap;
 use rug::Integer;
 
@@ -28,14 +28,7 @@ impl Factor {
     /// `row` times the factor, where it is: its high limbs (zero) take the product's.
     pub fn scale_in_place(&self, row: &mut [u64]) {
         match self {
-            Factor::Small(f) => {
-                let mut carry = 0u64;
-                for limb in row.iter_mut() {
-                    let product = u128::from(*limb) * u128::from(*f) + u128::from(carry);
-                    (*limb, carry) = (product as u64, (product >> 64) as u64);
-                }
-                debug_assert_eq!(carry, 0, "a row too narrow for its product");
-            }
+            Factor::Small(f) => mul_in_place(row, *f),
             Factor::Big(f) => {
                 let product = to_integer(row) * f;
                 row.fill(0);

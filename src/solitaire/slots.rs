@@ -98,15 +98,10 @@ impl SharedSlots {
         // Slots are named in 32 bits: the coach's limits keep a layer's classes far fewer.
         debug_assert!(self.bits <= 32, "a table of 2^{} slots", self.bits);
         let size = 1usize << self.bits;
+        // Grown, not made again: only the pages added are first touched.
         let kept = self.slots.len().min(size);
         self.slots[..kept].par_iter().for_each(|s| s.store(0, Ordering::Relaxed));
-        if self.slots.len() < size {
-            // Grown, not made again: the command's allocator moves a large block's pages as
-            // they are, so only the pages added are first touched (fresh pages cost many
-            // times what writing pages held does), each by the task that writes it.
-            self.slots.reserve_exact(size - kept);
-            self.slots.par_extend((kept..size).into_par_iter().map(|_| AtomicU64::new(0)));
-        }
+        super::words::grow_to(&mut self.slots, size, || AtomicU64::new(0));
     }
 
     /// The slots a table made for `count` classes has.

@@ -4,7 +4,7 @@
 //! on its own by the rest of the key, a radix of up to 11 bits at a time. The coach's search
 //! sorts each layer's classes this way (a class and its slot in one word, sorted by the
 //! class). Also here: a slice cut into parts to fill side by side, which the sort and the
-//! coach's passes share.
+//! coach's passes share, and a buffer grown side by side, its memory kept.
 
 use rayon::prelude::*;
 
@@ -99,6 +99,20 @@ fn by_radix(part: &mut [u64], spare: &mut Vec<u64>, key: impl Fn(u64) -> u64, bi
     }
     if !in_part {
         part.copy_from_slice(spare);
+    }
+}
+
+/// `buffer` made `len` items long, its memory kept: the items it lacks, made by `new`, added
+/// by every core at once. A large block is grown in place by the command's allocator (its
+/// pages moved as they are), so only the pages added are first touched, each by the core
+/// that writes it: on this project's virtual machines a page first touched costs many times
+/// what writing a page held does.
+pub(crate) fn grow_to<T: Send>(buffer: &mut Vec<T>, len: usize, new: impl Fn() -> T + Sync + Send) {
+    if buffer.len() >= len {
+        buffer.truncate(len);
+    } else {
+        buffer.reserve_exact(len - buffer.len());
+        buffer.par_extend((buffer.len()..len).into_par_iter().map(|_| new()));
     }
 }
 

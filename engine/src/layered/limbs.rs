@@ -140,6 +140,17 @@ pub fn mul_into(dst: &mut [u64], src: &[u64], f: u64) {
     add_mul(dst, src, f);
 }
 
+/// dst = dst * f, in place: `dst`'s high limbs (zero) take the product's.
+#[inline]
+pub fn mul_in_place(dst: &mut [u64], f: u64) {
+    let mut carry = 0u64;
+    for limb in dst.iter_mut() {
+        let product = u128::from(*limb) * u128::from(f) + u128::from(carry);
+        (*limb, carry) = (product as u64, (product >> 64) as u64);
+    }
+    debug_assert_eq!(carry, 0, "a number too narrow for its product");
+}
+
 /// dst = src, for a zeroed `dst`; as in `add_mul`, `src` may be wider than `dst` as long as
 /// its extra high limbs are zero (a merged bucket is one limb wider than its numbers need).
 #[inline]
@@ -195,6 +206,11 @@ mod tests {
         }
         let mut out = vec![0u64; 6];
         mul_into(&mut out, &src, 1 << 40);
+        let mut in_place = src.clone();
+        in_place.resize(6, 0);
+        mul_in_place(&mut in_place, 1 << 40);
+        assert_eq!(in_place, out);
+        assert_eq!(to_integer(&in_place), to_integer(&src) * (1u64 << 40));
         let mut narrow = vec![0u64; 4];
         copy_into(&mut narrow, &[5, 0, 7, 0, 0]);
         assert_eq!(narrow, [5, 0, 7, 0]);
