@@ -97,5 +97,32 @@ fn coach(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, exact, simulate, chains, coach);
+/// Every jump's class and element from 100,000 English positions of about 16 pegs: the inner
+/// loop of the coach's search and of the exact engine's steps.
+fn children(c: &mut Criterion) {
+    use pegchain::SymmetryGroup;
+    use pegchain::solitaire::moves::{Children, MoveTable};
+    use pegchain::solitaire::pegs::Pegs;
+    let english = builtin("english").unwrap();
+    let (moves, group) = (MoveTable::new(&english), SymmetryGroup::of_board(&english));
+    let children = Children::new(&moves, &group);
+    use rand_core::{Rng, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(2026);
+    let mut next = move || rng.next_u64();
+    let positions: Vec<Pegs> =
+        (0..100_000).map(|_| Pegs(english.full().0 & (next() & next() | next() & next()))).collect();
+    c.bench_function("children of 100,000 english positions (class and element of every jump)", |b| {
+        b.iter(|| {
+            let mut sum = 0u64;
+            for &p in &positions {
+                children.each(&moves, &group, p, |j, class, element| {
+                    sum = sum.wrapping_add(class.0 ^ j as u64 ^ element as u64)
+                });
+            }
+            black_box(sum)
+        })
+    });
+}
+
+criterion_group!(benches, exact, simulate, chains, coach, children);
 criterion_main!(benches);

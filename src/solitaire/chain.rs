@@ -79,8 +79,9 @@ impl PegChain<'_> {
         total
     }
 
-    /// Calls `add(jump, child)` for every legal jump from `pos`, in the board's jump order,
-    /// the child in canonical form if `canonical` asks.
+    /// Calls `add(jump, child)` for every legal jump from `pos`, the child in canonical form
+    /// if `canonical` asks (then in the order of [`Children::each`], else the board's jump
+    /// order).
     #[inline(always)]
     fn each_child(&self, pos: Pegs, canonical: bool, mut add: impl FnMut(usize, Pegs)) {
         if canonical {
@@ -139,8 +140,8 @@ mod tests {
     use crate::solitaire::board::builtin;
     use crate::solitaire::policy::POLICIES;
 
-    /// The fast canonical children equal `transitions` followed by `canonical`, weights and
-    /// order included, under every policy, on the first 20,000 classes reachable layer by
+    /// The fast canonical children equal `transitions` followed by `canonical`, weights
+    /// included (in another order), under every policy, on the first 20,000 classes reachable layer by
     /// layer from an empty hole 1 of triangle5 (all of them) and of the English board, under
     /// the whole group and a stabilizer.
     #[test]
@@ -162,8 +163,11 @@ mod tests {
                             let total = chain.canonical_transitions(pos, &mut fast);
                             assert_eq!(total, chain.transitions(pos, &mut slow), "{name} {policy}");
                             slow.iter_mut().for_each(|(child, _)| *child = chain.canonical(*child));
-                            assert_eq!(fast, slow, "{name} {policy}");
                             next.extend(slow.iter().map(|&(child, _)| child));
+                            // The fast way takes the jumps in another order.
+                            fast.sort_unstable();
+                            slow.sort_unstable();
+                            assert_eq!(fast, slow, "{name} {policy}");
                             seen += 1;
                         }
                         next.sort_unstable();

@@ -1350,17 +1350,35 @@ mod tests {
         let legal: Vec<u32> = layer.iter().map(|&p| coach.moves.legal(p).count() as u32).collect();
         assert_eq!(lengths, legal);
         let next = met.rank(classes, 33);
-        let kept = |p: &Piece| p.jumps.clone().expect("kept under a weighted policy");
-        let mut edges = pieces.iter().flat_map(|p| p.edges.iter().zip(kept(p)));
+        // Each position's jumps (in no particular order): its class, jump and element.
+        let mut rows =
+            pieces.iter().flat_map(|p| p.starts.windows(2).map(move |w| (p, w[0] as usize..w[1] as usize)));
         let mut distinct = BTreeSet::new();
         for &p in &layer {
-            for j in coach.moves.legal(p) {
-                let (e, jump) = edges.next().unwrap();
-                let (class, element) = coach.group.canonical_with_element(coach.moves.apply(p, j));
-                assert_eq!((next[met.rank_at(coach.code.child(*e)) as usize], jump as usize), (class, j));
-                assert_eq!(coach.code.element(*e), element);
-                distinct.insert(class);
-            }
+            let (piece, row) = rows.next().unwrap();
+            let jumps = piece.jumps.as_ref().expect("kept under a weighted policy");
+            let mut found: Vec<(Pegs, usize, usize)> = row
+                .map(|k| {
+                    let e = piece.edges[k];
+                    (
+                        next[met.rank_at(coach.code.child(e)) as usize],
+                        jumps[k] as usize,
+                        coach.code.element(e),
+                    )
+                })
+                .collect();
+            let mut expected: Vec<(Pegs, usize, usize)> = coach
+                .moves
+                .legal(p)
+                .map(|j| {
+                    let (class, element) = coach.group.canonical_with_element(coach.moves.apply(p, j));
+                    (class, j, element)
+                })
+                .collect();
+            found.sort_unstable();
+            expected.sort_unstable();
+            assert_eq!(found, expected);
+            distinct.extend(found.iter().map(|f| f.0));
         }
         assert_eq!(next, distinct.into_iter().collect::<Vec<_>>(), "each class once, in order");
     }
@@ -1519,15 +1537,23 @@ mod tests {
             for (layer, next) in layers.iter().zip(&layers[1..]) {
                 assert!(layer.jumps.iter().all(Vec::is_empty), "uniform play keeps no jump's index");
                 for (i, &p) in layer.positions.iter().enumerate() {
-                    assert_eq!(layer.edges.row(i).len(), coach.moves.legal(p).count());
-                    for (e, j) in layer.edges.row(i).iter().zip(coach.moves.legal(p)) {
-                        let child = coach.moves.apply(p, j);
-                        assert_eq!(
-                            coach.group.apply(coach.code.element(*e), child),
-                            next.positions[coach.code.child(*e) as usize]
-                        );
-                        most = most.max(coach.code.element(*e));
-                    }
+                    // Each jump's class, undone by the inverse of its element, is the
+                    // position a jump leads to (jumps in no particular order).
+                    let mut undone: Vec<Pegs> = layer
+                        .edges
+                        .row(i)
+                        .iter()
+                        .map(|&e| {
+                            let class = next.positions[coach.code.child(e) as usize];
+                            coach.group.apply(coach.group.inverse(coach.code.element(e)), class)
+                        })
+                        .collect();
+                    let mut children: Vec<Pegs> =
+                        coach.moves.legal(p).map(|j| coach.moves.apply(p, j)).collect();
+                    undone.sort_unstable();
+                    children.sort_unstable();
+                    assert_eq!(undone, children);
+                    most = layer.edges.row(i).iter().map(|&e| coach.code.element(e)).fold(most, usize::max);
                 }
             }
         }

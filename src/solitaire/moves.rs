@@ -39,6 +39,14 @@ fn shifted(pos: u64, by: i32) -> u64 {
     if by >= 0 { pos >> by } else { pos << -by }
 }
 
+impl Family {
+    /// The `from` holes of the family's jumps that are legal in `pos`.
+    #[inline(always)]
+    fn legal_from(&self, pos: Pegs) -> u64 {
+        self.from & pos.0 & shifted(pos.0, self.over) & !shifted(pos.0, self.to)
+    }
+}
+
 impl MoveTable {
     pub fn new(board: &Board) -> MoveTable {
         let jumps = board.jumps().to_vec();
@@ -79,7 +87,7 @@ impl MoveTable {
         }
         let mut set = [0u64; MAX_JUMPS / 64];
         for f in &self.families {
-            let mut from = f.from & pos.0 & shifted(pos.0, f.over) & !shifted(pos.0, f.to);
+            let mut from = f.legal_from(pos);
             while from != 0 {
                 let j = f.jump[from.trailing_zeros() as usize] as usize;
                 set[j / 64] |= 1 << (j % 64);
@@ -87,6 +95,23 @@ impl MoveTable {
             }
         }
         Legal::Set { set, word: 0 }
+    }
+
+    /// Calls `f(jump)` for every legal jump in `pos`, family by family: the jumps of
+    /// [`MoveTable::legal`] in another order, with no bit set to gather them in (a caller that
+    /// sums over the jumps needs no order).
+    #[inline(always)]
+    pub fn each_legal(&self, pos: Pegs, mut f: impl FnMut(usize)) {
+        if self.families.is_empty() {
+            return self.legal(pos).for_each(f);
+        }
+        for family in &self.families {
+            let mut from = family.legal_from(pos);
+            while from != 0 {
+                f(family.jump[from.trailing_zeros() as usize] as usize);
+                from &= from - 1;
+            }
+        }
     }
 
     #[inline]
@@ -148,44 +173,75 @@ impl Iterator for Legal<'_> {
 /// The most elements [`Children`] takes: the images of a position sit in an array this long.
 const MAX_ORDER: usize = 16;
 
+/// The low bits of a packed image that name its element (see [`Children`]): enough for
+/// `MAX_ORDER` elements.
+const ELEMENT_BITS: u32 = MAX_ORDER.trailing_zeros();
+
 /// The positions a position's jumps lead to, in canonical form, found fast: a jump flips
 /// three holes, so the images of the position it leads to are the images of the position
 /// with the images of those three holes flipped. The images of a position are found once,
-/// and each child's canonical form costs one lookup and one comparison per element, where
-/// [`SymmetryGroup::canonical_with_element`] permutes every child under every element.
+/// and each child's canonical form costs one XOR per element and the least of the results,
+/// where [`SymmetryGroup::canonical_with_element`] permutes every child under every element.
+/// An image is packed with its element in the low bits, so the least packed image is the
+/// class and its element at once (the first element of equal images, as
+/// `canonical_with_element` finds it).
 #[derive(Clone, Debug)]
 pub struct Children {
-    order: usize,
-    /// The image of jump j's holes under element g, at `j * order + g`; empty when the
-    /// group is too large for the fast way.
-    flips: Vec<Pegs>,
+    /// 8 or 16: the group's order rounded up, the images compared per child.
+    width: usize,
+    /// The image of jump j's holes under element g, above the element's bits, at
+    /// `j * width + g` (zero past the order); empty when the group or the board is too large
+    /// for the fast way.
+    flips: Vec<u64>,
+    /// The packed images under every element of the holes that `value` marks in byte `byte`
+    /// of a position, side by side at `(byte * 256 + value) * width` (byte 0's with each
+    /// element in the low bits; all ones past the order, never the least): a position's images
+    /// are a row a byte, one cache line for 8 elements, where a table per element took one
+    /// line per element and byte.
+    images: Vec<u64>,
 }
 
 impl Children {
     pub fn new(moves: &MoveTable, group: &SymmetryGroup) -> Children {
         let order = group.order();
-        let flips = if order <= MAX_ORDER {
-            (0..moves.jumps().len())
-                .flat_map(|j| (0..order).map(move |g| group.apply(g, moves.flip(j))))
-                .collect()
-        } else {
-            Vec::new()
-        };
-        Children { order, flips }
+        let width = order.next_power_of_two().clamp(8, MAX_ORDER);
+        let holes = group.perms()[0].len();
+        if order > MAX_ORDER || holes as u32 + ELEMENT_BITS > u64::BITS {
+            return Children { width, flips: Vec::new(), images: Vec::new() };
+        }
+        // Past the order, images are all ones and flips zero: never the least.
+        let image = |g: usize, holes: Pegs| group.apply(g, holes).0 << ELEMENT_BITS;
+        let flips = (0..moves.jumps().len())
+            .flat_map(|j| (0..width).map(move |g| if g < order { image(g, moves.flip(j)) } else { 0 }))
+            .collect();
+        let images = (0..holes.div_ceil(8))
+            .flat_map(|byte| (0..256u64).map(move |value| (byte, value)))
+            .flat_map(|(byte, value)| {
+                let marked = Pegs(value << (8 * byte)) & Pegs::full(holes);
+                let element = move |g: usize| if byte == 0 { g as u64 } else { 0 };
+                (0..width).map(move |g| if g < order { image(g, marked) | element(g) } else { u64::MAX })
+            })
+            .collect();
+        Children { width, flips, images }
     }
 
-    /// Calls `f(jump, class, element)` for every legal jump from `pos`, in the board's jump
-    /// order: `class` is the canonical form of the position the jump leads to, and element
-    /// `element` takes that position to it (as `canonical_with_element` says).
+    /// Calls `f(jump, class, element)` for every legal jump from `pos` (in the order of
+    /// [`MoveTable::each_legal`], not the board's jump order): `class` is the canonical form
+    /// of the position the jump leads to, and element `element` takes that position to it (as
+    /// `canonical_with_element` says).
     #[inline]
     pub fn each(
         &self,
         moves: &MoveTable,
         group: &SymmetryGroup,
         pos: Pegs,
-        f: impl FnMut(usize, Pegs, usize),
+        mut f: impl FnMut(usize, Pegs, usize),
     ) {
-        self.each_of(moves, group, pos, moves.legal(pos), f);
+        let child = self.class_after(moves, group, pos);
+        moves.each_legal(pos, |j| {
+            let (class, element) = child(j);
+            f(j, class, element)
+        });
     }
 
     /// Calls `f(jump, class, element)` for every jump that could have led to `pos` (see
@@ -197,45 +253,69 @@ impl Children {
         moves: &MoveTable,
         group: &SymmetryGroup,
         pos: Pegs,
-        f: impl FnMut(usize, Pegs, usize),
-    ) {
-        self.each_of(moves, group, pos, moves.jumps_into(pos), f);
-    }
-
-    /// `f(jump, class, element)` for the position each of `jumps` makes of `pos` (a jump
-    /// played or undone flips the same three holes).
-    #[inline]
-    fn each_of(
-        &self,
-        moves: &MoveTable,
-        group: &SymmetryGroup,
-        pos: Pegs,
-        jumps: impl Iterator<Item = usize>,
         mut f: impl FnMut(usize, Pegs, usize),
     ) {
-        if self.flips.is_empty() {
-            for j in jumps {
-                let (class, element) = group.canonical_with_element(moves.apply(pos, j));
-                f(j, class, element);
+        let child = self.class_after(moves, group, pos);
+        moves.jumps_into(pos).for_each(|j| {
+            let (class, element) = child(j);
+            f(j, class, element)
+        });
+    }
+
+    /// The class of the position a jump played or undone makes of `pos` (both flip the same
+    /// three holes), and the element taking that position to it.
+    #[inline(always)]
+    fn class_after<'c>(
+        &'c self,
+        moves: &'c MoveTable,
+        group: &'c SymmetryGroup,
+        pos: Pegs,
+    ) -> impl Fn(usize) -> (Pegs, usize) + 'c {
+        // The images of `pos`, once, packed with their elements.
+        let mut images = [u64::MAX; MAX_ORDER];
+        if !self.flips.is_empty() {
+            match self.width {
+                8 => images_of::<8>(&self.images, pos, &mut images),
+                _ => images_of::<MAX_ORDER>(&self.images, pos, &mut images),
             }
-            return;
         }
-        let mut images = [Pegs::EMPTY; MAX_ORDER];
-        for (g, image) in images.iter_mut().enumerate().take(self.order) {
-            *image = group.apply(g, pos);
-        }
-        for j in jumps {
-            let flips = &self.flips[j * self.order..(j + 1) * self.order];
-            let mut best = (images[0] ^ flips[0], 0);
-            for g in 1..self.order {
-                let image = images[g] ^ flips[g];
-                if image < best.0 {
-                    best = (image, g);
-                }
+        move |j| {
+            if self.flips.is_empty() {
+                return group.canonical_with_element(moves.apply(pos, j));
             }
-            f(j, best.0, best.1);
+            let flips = &self.flips[j * self.width..(j + 1) * self.width];
+            let least = match self.width {
+                8 => least::<8>(&images, flips),
+                _ => least::<MAX_ORDER>(&images, flips),
+            };
+            (Pegs(least >> ELEMENT_BITS), (least & ((1 << ELEMENT_BITS) - 1)) as usize)
         }
     }
+}
+
+/// The first `N` packed images of `pos` (see [`Children`]), a row of `table` for each byte.
+#[inline(always)]
+fn images_of<const N: usize>(table: &[u64], pos: Pegs, images: &mut [u64; MAX_ORDER]) {
+    let mut out = [0u64; N];
+    for (byte, rows) in table.chunks_exact(256 * N).enumerate() {
+        let value = (pos.0 >> (8 * byte) & 0xff) as usize;
+        let row = &rows[value * N..(value + 1) * N];
+        for g in 0..N {
+            out[g] |= row[g];
+        }
+    }
+    images[..N].copy_from_slice(&out);
+}
+
+/// The least of the first `N` packed images, each with a jump's flips.
+#[inline(always)]
+fn least<const N: usize>(images: &[u64; MAX_ORDER], flips: &[u64]) -> u64 {
+    let mut least = images[0] ^ flips[0];
+    for g in 1..N {
+        let x = images[g] ^ flips[g];
+        least = if x < least { x } else { least };
+    }
+    least
 }
 
 /// The starting position with every hole filled but `hole`.
@@ -312,10 +392,30 @@ mod tests {
     #[test]
     fn children_have_the_canonical_forms_and_elements_of_a_full_permutation() {
         let mut next = xorshift(0x9e37_79b9_7f4a_7c15u64);
-        for name in ["english", "triangle5", "european", "triangle8"] {
-            let board = builtin(name).unwrap();
-            let moves = MoveTable::new(&board);
-            let whole = SymmetryGroup::of_board(&board);
+        // Two lines of 3 holes and one of 5: 16 symmetries (each line reversed, the short
+        // lines swapped), the most the fast way takes.
+        let lines = {
+            use crate::solitaire::board::{Hole, Jump, Shape};
+            let holes =
+                [(0, 0), (1, 0), (2, 0), (0, 2), (1, 2), (2, 2), (0, 4), (1, 4), (2, 4), (3, 4), (4, 4)];
+            let holes =
+                holes.iter().enumerate().map(|(h, &(x, y))| Hole { name: format!("h{h}"), x, y }).collect();
+            let lines: [&[u8]; 3] = [&[0, 1, 2], &[3, 4, 5], &[6, 7, 8, 9, 10]];
+            let jumps = lines
+                .iter()
+                .flat_map(|l| l.windows(3))
+                .flat_map(|w| {
+                    [Jump { from: w[0], over: w[1], to: w[2] }, Jump { from: w[2], over: w[1], to: w[0] }]
+                })
+                .collect();
+            Board::new("lines", Shape::Grid, holes, jumps).unwrap()
+        };
+        assert_eq!(SymmetryGroup::of_board(&lines).order(), 16);
+        let boards = ["english", "triangle5", "european", "triangle8"].map(|name| builtin(name).unwrap());
+        for board in boards.iter().chain([&lines]) {
+            let name = board.name();
+            let moves = MoveTable::new(board);
+            let whole = SymmetryGroup::of_board(board);
             let some = whole.stabilizer(Pegs::single(1));
             for group in [&whole, &some] {
                 let children = Children::new(&moves, group);
@@ -333,6 +433,8 @@ mod tests {
                         };
                         let (mut seen, mut undone) = (Vec::new(), Vec::new());
                         children.each(&moves, group, pos, |j, class, element| seen.push((j, class, element)));
+                        // Family by family, not in the board's jump order.
+                        seen.sort_unstable();
                         children.each_undone(&moves, group, pos, |j, class, element| {
                             undone.push((j, class, element))
                         });
