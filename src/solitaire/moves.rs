@@ -187,7 +187,7 @@ const ELEMENT_BITS: u32 = MAX_ORDER.trailing_zeros();
 /// `canonical_with_element` finds it).
 #[derive(Clone, Debug)]
 pub struct Children {
-    /// 8 or 16: the group's order rounded up, the images compared per child.
+    /// The group's order rounded up to a power of two: the images compared per child.
     width: usize,
     /// The image of jump j's holes under element g, above the element's bits, at
     /// `j * width + g` (zero past the order); empty when the group or the board is too large
@@ -196,7 +196,7 @@ pub struct Children {
     /// The packed images under every element of the holes that `value` marks in byte `byte`
     /// of a position, side by side at `(byte * 256 + value) * width` (byte 0's with each
     /// element in the low bits; all ones past the order, never the least): a position's images
-    /// are a row a byte, one cache line for 8 elements, where a table per element took one
+    /// are a row a byte (one cache line for 8 elements), where a table per element took one
     /// line per element and byte.
     images: Vec<u64>,
 }
@@ -204,7 +204,7 @@ pub struct Children {
 impl Children {
     pub fn new(moves: &MoveTable, group: &SymmetryGroup) -> Children {
         let order = group.order();
-        let width = order.next_power_of_two().clamp(8, MAX_ORDER);
+        let width = order.next_power_of_two();
         let holes = group.perms()[0].len();
         if order > MAX_ORDER || holes as u32 + ELEMENT_BITS > u64::BITS {
             return Children { width, flips: Vec::new(), images: Vec::new() };
@@ -275,6 +275,9 @@ impl Children {
         let mut images = [u64::MAX; MAX_ORDER];
         if !self.flips.is_empty() {
             match self.width {
+                1 => images_of::<1>(&self.images, pos, &mut images),
+                2 => images_of::<2>(&self.images, pos, &mut images),
+                4 => images_of::<4>(&self.images, pos, &mut images),
                 8 => images_of::<8>(&self.images, pos, &mut images),
                 _ => images_of::<MAX_ORDER>(&self.images, pos, &mut images),
             }
@@ -285,6 +288,9 @@ impl Children {
             }
             let flips = &self.flips[j * self.width..(j + 1) * self.width];
             let least = match self.width {
+                1 => least::<1>(&images, flips),
+                2 => least::<2>(&images, flips),
+                4 => least::<4>(&images, flips),
                 8 => least::<8>(&images, flips),
                 _ => least::<MAX_ORDER>(&images, flips),
             };
@@ -412,12 +418,14 @@ mod tests {
         };
         assert_eq!(SymmetryGroup::of_board(&lines).order(), 16);
         let boards = ["english", "triangle5", "european", "triangle8"].map(|name| builtin(name).unwrap());
+        let mut orders = std::collections::BTreeSet::new();
         for board in boards.iter().chain([&lines]) {
             let name = board.name();
             let moves = MoveTable::new(board);
             let whole = SymmetryGroup::of_board(board);
-            let some = whole.stabilizer(Pegs::single(1));
-            for group in [&whole, &some] {
+            let (some, fewer) = (whole.stabilizer(Pegs::single(1)), whole.stabilizer(Pegs::single(0)));
+            for group in [&whole, &some, &fewer] {
+                orders.insert(group.order());
                 let children = Children::new(&moves, group);
                 for game in 0..20 {
                     let mut pos = board.full().without((game % board.hole_count()) as u8);
@@ -448,5 +456,7 @@ mod tests {
                 }
             }
         }
+        // Every width of the images compared (1, 2, 4, 8 and 16 elements) is met.
+        assert_eq!(orders.into_iter().collect::<Vec<_>>(), [1, 2, 4, 6, 8, 16]);
     }
 }
