@@ -1319,7 +1319,6 @@ impl<'a> Coach<'a> {
 mod tests {
     use super::*;
     use crate::solitaire::board::symmetry::MAX_SYMMETRIES;
-    use crate::solitaire::board::{Hole, Jump, Shape};
 
     /// A layer's jumps lead to its classes, each class met once in its table, after the
     /// table filled up (made for 64 classes, the least it takes) and the layer was searched
@@ -1519,16 +1518,7 @@ mod tests {
     /// class it records, on a board whose group (384 elements) a byte cannot number.
     #[test]
     fn each_jump_records_the_element_onto_its_class() {
-        let holes = (0..12).map(|h| Hole { name: format!("h{h}"), x: h % 3, y: 2 * (h / 3) }).collect();
-        let jumps = (0..4u8)
-            .flat_map(|l| {
-                [
-                    Jump { from: 3 * l, over: 3 * l + 1, to: 3 * l + 2 },
-                    Jump { from: 3 * l + 2, over: 3 * l + 1, to: 3 * l },
-                ]
-            })
-            .collect();
-        let board = Board::new("four-lines", Shape::Grid, holes, jumps).unwrap();
+        let board = crate::solitaire::board::lines(&[3, 3, 3, 3]);
         let coach = Coach::new(&board, Policy::Uniform);
         assert_eq!(coach.group.order(), 384);
         let mut most = 0;

@@ -400,22 +400,7 @@ mod tests {
         let mut next = xorshift(0x9e37_79b9_7f4a_7c15u64);
         // Two lines of 3 holes and one of 5: 16 symmetries (each line reversed, the short
         // lines swapped), the most the fast way takes.
-        let lines = {
-            use crate::solitaire::board::{Hole, Jump, Shape};
-            let holes =
-                [(0, 0), (1, 0), (2, 0), (0, 2), (1, 2), (2, 2), (0, 4), (1, 4), (2, 4), (3, 4), (4, 4)];
-            let holes =
-                holes.iter().enumerate().map(|(h, &(x, y))| Hole { name: format!("h{h}"), x, y }).collect();
-            let lines: [&[u8]; 3] = [&[0, 1, 2], &[3, 4, 5], &[6, 7, 8, 9, 10]];
-            let jumps = lines
-                .iter()
-                .flat_map(|l| l.windows(3))
-                .flat_map(|w| {
-                    [Jump { from: w[0], over: w[1], to: w[2] }, Jump { from: w[2], over: w[1], to: w[0] }]
-                })
-                .collect();
-            Board::new("lines", Shape::Grid, holes, jumps).unwrap()
-        };
+        let lines = crate::solitaire::board::lines(&[3, 3, 5]);
         assert_eq!(SymmetryGroup::of_board(&lines).order(), 16);
         let boards = ["english", "triangle5", "european", "triangle8"].map(|name| builtin(name).unwrap());
         let mut orders = std::collections::BTreeSet::new();

@@ -209,6 +209,29 @@ impl Board {
     }
 }
 
+/// A board of separate straight lines of the given lengths, one a row two apart (holes
+/// numbered line by line), with every jump along them both ways: its symmetries reverse any
+/// line and swap lines of one length (lines of 3, 3, 3, 3: 384 of them). For tests of groups
+/// the built-in boards do not have.
+#[cfg(test)]
+pub(crate) fn lines(lengths: &[u8]) -> Board {
+    let mut holes = Vec::new();
+    let mut jumps = Vec::new();
+    for (l, &length) in lengths.iter().enumerate() {
+        let first = holes.len() as u8;
+        holes.extend((0..length).map(|i| Hole {
+            name: format!("h{}", usize::from(first + i)),
+            x: i32::from(i),
+            y: 2 * l as i32,
+        }));
+        for from in first..first + length.saturating_sub(2) {
+            jumps.push(Jump { from, over: from + 1, to: from + 2 });
+            jumps.push(Jump { from: from + 2, over: from + 1, to: from });
+        }
+    }
+    Board::new("lines", Shape::Grid, holes, jumps).expect("lines make a board")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
