@@ -5,7 +5,7 @@
 use crate::engine::layered::limbs::prefetch;
 use crate::solitaire::pegs::Pegs;
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
 /// Classes found by their value: open addressing by [`slot_of`], probed linearly, each
 /// class (never the empty position, which marks a free slot) with where it is kept, two
@@ -75,7 +75,7 @@ impl Slots {
 /// The classes a layer's jumps lead to, each in a slot of its own, met by every task at once:
 /// open addressing by [`slot_of`], probed linearly, a class added by one compare-and-swap
 /// (the empty position marks a free slot). A jump keeps its class's slot; once the layer is
-/// found, [`SharedSlots::rank`] puts each slot's rank among the sorted classes in its place.
+/// found, [`SharedSlots::rank`] gives each slot the rank of its class among the sorted classes.
 /// One table serves layer after layer ([`SharedSlots::reset`]): its pages are written once.
 #[derive(Default)]
 pub(crate) struct SharedSlots {
@@ -85,7 +85,13 @@ pub(crate) struct SharedSlots {
     /// The memory [`SharedSlots::rank`] sorts a layer's classes in, kept for the next layer:
     /// a page written again costs far less than a page first touched.
     words: Vec<u64>,
+    /// Each slot's rank once [`SharedSlots::rank`] has ranked the layer: half the bytes of the
+    /// table, so more of the jumps' look-ups that follow find it in the cache.
+    ranks: Vec<AtomicU32>,
 }
+
+/// The slots [`SharedSlots::rank`] reads for a layer's classes in one task.
+const SCAN_PIECE: usize = 1 << 16;
 
 /// A table that cannot take another class (see [`SharedSlots::slot_or_add`]).
 #[derive(Debug, PartialEq)]
@@ -150,28 +156,40 @@ impl SharedSlots {
         Err(Full)
     }
 
-    /// The table's `classes` classes in ascending order; each class's slot then holds its
-    /// rank among them (the table no longer finds classes). `hole_bits` bits hold any class.
+    /// The table's `classes` classes in ascending order; each class's slot then has its
+    /// rank among them ([`SharedSlots::rank_at`]). `hole_bits` bits hold any class.
     pub(crate) fn rank(&mut self, classes: usize, hole_bits: u32) -> Vec<Pegs> {
         let slots = &self.slots[..self.size()];
         let held = |(slot, cell): (usize, &AtomicU64)| {
             let class = cell.load(Ordering::Relaxed);
             (class != 0).then_some((Pegs(class), slot))
         };
-        // The class of rank `rank`, its rank put in its slot.
+        super::words::grow_to(&mut self.ranks, slots.len(), || AtomicU32::new(0));
+        let ranks = &self.ranks;
+        // The class of rank `rank`, its rank put in its slot's place.
         let ranked = |rank: usize, class: Pegs, slot: usize| {
-            slots[slot].store(rank as u64, Ordering::Relaxed);
+            ranks[slot].store(rank as u32, Ordering::Relaxed);
             class
         };
         // A class and its slot in one word where they fit (boards of up to 64 holes less the
         // slot's bits): a sort of words, half the bytes of pairs.
         let sorted: Vec<Pegs> = if hole_bits + self.bits <= u64::BITS {
-            // The words of the layer before, their memory written again.
+            // The words of the layer before, their memory written again. Each piece of the
+            // table is counted first, then writes its classes' words in their place (where
+            // pieces gathered in a list took a copy and fresh pages).
             let mut words = std::mem::take(&mut self.words);
-            words.clear();
-            words.reserve(classes);
-            words.par_extend(
-                slots.par_iter().enumerate().filter_map(held).map(|(c, s)| c.0 << self.bits | s as u64),
+            let pieces = || slots.par_chunks(SCAN_PIECE).enumerate();
+            let counts: Vec<usize> = pieces()
+                .map(|(_, piece)| piece.iter().filter(|c| c.load(Ordering::Relaxed) != 0).count())
+                .collect();
+            super::words::grow_to(&mut words, counts.iter().sum(), || 0);
+            super::words::cut(&mut words, counts).into_par_iter().zip(pieces()).for_each(
+                |((_, out), (p, piece))| {
+                    let held = piece.iter().enumerate().filter_map(|(i, c)| held((p * SCAN_PIECE + i, c)));
+                    for (word, (class, slot)) in out.iter_mut().zip(held) {
+                        *word = class.0 << self.bits | slot as u64;
+                    }
+                },
             );
             super::words::sort_above(&mut words, self.bits);
             let mask = (1u64 << self.bits) - 1;
@@ -189,16 +207,16 @@ impl SharedSlots {
         sorted
     }
 
-    /// Asks memory for `slot`.
+    /// Asks memory for the rank of `slot`.
     #[inline]
     pub(crate) fn prefetch_slot(&self, slot: u32) {
-        prefetch(&self.slots[slot as usize]);
+        prefetch(&self.ranks[slot as usize]);
     }
 
     /// The rank [`SharedSlots::rank`] put in `slot`.
     #[inline]
     pub(crate) fn rank_at(&self, slot: u32) -> u32 {
-        self.slots[slot as usize].load(Ordering::Relaxed) as u32
+        self.ranks[slot as usize].load(Ordering::Relaxed)
     }
 }
 
@@ -226,28 +244,38 @@ mod tests {
     }
 
     /// Classes added from many tasks at once each take one slot, whoever adds them first;
-    /// ranked, the classes come out sorted and each slot holds its class's rank, packed in
-    /// words or (a board too large to pack) in pairs; a table with no slot free is full.
+    /// ranked, the classes come out sorted and each slot's rank is its class's, packed in
+    /// words or (a board too large to pack) in pairs, in a table of one piece and of several
+    /// (see `SCAN_PIECE`), a larger layer before a smaller one; a table with no slot free is
+    /// full.
     #[test]
     fn shared_slots_rank_the_classes_added_side_by_side() {
-        // 30,000 jumps into 997 classes, scattered by a multiplicative hash; many share slots'
-        // runs (multiples of 2^20).
-        let met: Vec<Pegs> = (0..30_000u64)
-            .map(|j| Pegs((((j.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 40) % 997) + 1) << 20))
-            .collect();
-        let distinct: Vec<Pegs> =
-            met.iter().copied().collect::<std::collections::BTreeSet<_>>().into_iter().collect();
+        // 200,000 jumps into 70,001 classes, then 30,000 into 997, scattered by a
+        // multiplicative hash; many share slots' runs (multiples of 2^12 and 2^20).
+        let layers = [(200_000u64, 70_001, 12), (30_000, 997, 20)].map(|(jumps, classes, shift)| {
+            let met: Vec<Pegs> = (0..jumps)
+                .map(|j| Pegs((((j.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 40) % classes) + 1) << shift))
+                .collect();
+            let distinct: Vec<Pegs> =
+                met.iter().copied().collect::<std::collections::BTreeSet<_>>().into_iter().collect();
+            assert_eq!(distinct.len() as u64, classes);
+            (met, distinct)
+        });
+        assert_eq!(SharedSlots::size_for(layers[0].1.len()) / SCAN_PIECE, 4);
         for hole_bits in [33, 64] {
             let mut table = SharedSlots::default();
             table.reset(4); // then larger: the table is made again
-            table.reset(distinct.len());
-            let found: Vec<(bool, u32)> = met.par_iter().map(|&c| table.slot_or_add(c).unwrap()).collect();
-            assert_eq!(found.iter().filter(|f| f.0).count(), distinct.len(), "each class added once");
-            let slots: Vec<u32> = found.iter().map(|f| f.1).collect();
-            let sorted = table.rank(distinct.len(), hole_bits);
-            assert_eq!(sorted, distinct);
-            for (&class, &slot) in met.iter().zip(&slots) {
-                assert_eq!(sorted[table.rank_at(slot) as usize], class);
+            for (met, distinct) in &layers {
+                table.reset(distinct.len());
+                let found: Vec<(bool, u32)> =
+                    met.par_iter().map(|&c| table.slot_or_add(c).unwrap()).collect();
+                assert_eq!(found.iter().filter(|f| f.0).count(), distinct.len(), "each class added once");
+                let slots: Vec<u32> = found.iter().map(|f| f.1).collect();
+                let sorted = table.rank(distinct.len(), hole_bits);
+                assert_eq!(&sorted, distinct);
+                for (&class, &slot) in met.iter().zip(&slots) {
+                    assert_eq!(sorted[table.rank_at(slot) as usize], class);
+                }
             }
         }
         let mut small = SharedSlots::default();
