@@ -85,15 +85,9 @@ impl MoveTable {
         if self.families.is_empty() {
             return Legal::OneByOne { moves: self, pos, next: 0 };
         }
+        // The families' jumps gathered in a bit set, read back in the board's order.
         let mut set = [0u64; MAX_JUMPS / 64];
-        for f in &self.families {
-            let mut from = f.legal_from(pos);
-            while from != 0 {
-                let j = f.jump[from.trailing_zeros() as usize] as usize;
-                set[j / 64] |= 1 << (j % 64);
-                from &= from - 1;
-            }
-        }
+        self.each_legal(pos, |j| set[j / 64] |= 1 << (j % 64));
         Legal::Set { set, word: 0 }
     }
 

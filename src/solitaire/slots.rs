@@ -178,19 +178,19 @@ impl SharedSlots {
             // table is counted first, then writes its classes' words in their place (where
             // pieces gathered in a list took a copy and fresh pages).
             let mut words = std::mem::take(&mut self.words);
-            let pieces = || slots.par_chunks(SCAN_PIECE).enumerate();
-            let counts: Vec<usize> = pieces()
-                .map(|(_, piece)| piece.iter().filter(|c| c.load(Ordering::Relaxed) != 0).count())
-                .collect();
+            let held_in = |p: usize| {
+                let from = p * SCAN_PIECE;
+                let piece = &slots[from..(from + SCAN_PIECE).min(slots.len())];
+                piece.iter().enumerate().filter_map(move |(i, cell)| held((from + i, cell)))
+            };
+            let counts: Vec<usize> =
+                (0..slots.len().div_ceil(SCAN_PIECE)).into_par_iter().map(|p| held_in(p).count()).collect();
             super::words::grow_to(&mut words, counts.iter().sum(), || 0);
-            super::words::cut(&mut words, counts).into_par_iter().zip(pieces()).for_each(
-                |((_, out), (p, piece))| {
-                    let held = piece.iter().enumerate().filter_map(|(i, c)| held((p * SCAN_PIECE + i, c)));
-                    for (word, (class, slot)) in out.iter_mut().zip(held) {
-                        *word = class.0 << self.bits | slot as u64;
-                    }
-                },
-            );
+            super::words::cut(&mut words, counts).into_par_iter().enumerate().for_each(|(p, (_, out))| {
+                for (word, (class, slot)) in out.iter_mut().zip(held_in(p)) {
+                    *word = class.0 << self.bits | slot as u64;
+                }
+            });
             super::words::sort_above(&mut words, self.bits);
             let mask = (1u64 << self.bits) - 1;
             let split = |(rank, &w): (usize, &u64)| ranked(rank, Pegs(w >> self.bits), (w & mask) as usize);
