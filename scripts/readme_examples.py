@@ -9,6 +9,9 @@ but not run.
 
     python3 scripts/readme_examples.py           # rewrite README.md in place
     python3 scripts/readme_examples.py --check   # exit 1 and name the stale examples
+
+`--check` also checks that every relative link of the README and of docs/*.md leads to a file
+of the repository and, where it names an anchor, to a heading of that file.
 """
 import os
 import re
@@ -54,6 +57,34 @@ def regenerate(lines):
     return out, stale
 
 
+def anchor(heading):
+    """The anchor GitHub gives a Markdown heading."""
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
+def broken_links():
+    """Relative links of the README and docs/*.md to a missing file or heading."""
+    docs = ["README.md"] + sorted(os.path.join("docs", f) for f in os.listdir(os.path.join(ROOT, "docs"))
+                                  if f.endswith(".md"))
+    broken = []
+    for doc in docs:
+        with open(os.path.join(ROOT, doc)) as f:
+            text = f.read()
+        for target in re.findall(r"\]\(([^)\s]+)\)", text):
+            if re.match(r"[a-z]+:", target):
+                continue  # a web address
+            file, _, name = target.partition("#")
+            path = os.path.normpath(os.path.join(ROOT, os.path.dirname(doc), file)) if file else os.path.join(ROOT, doc)
+            if not os.path.exists(path):
+                broken.append(f"{doc}: {target}")
+            elif name and path.endswith(".md"):
+                with open(path) as f:
+                    headings = re.findall(r"^#+ (.*)$", f.read(), re.M)
+                if name not in {anchor(h) for h in headings}:
+                    broken.append(f"{doc}: {target}")
+    return broken
+
+
 def main():
     path = os.path.join(ROOT, "README.md")
     with open(path) as f:
@@ -62,7 +93,10 @@ def main():
     if "--check" in sys.argv:
         for command in stale:
             print(f"stale README example: {command}")
-        sys.exit(1 if stale else 0)
+        broken = broken_links()
+        for link in broken:
+            print(f"broken link: {link}")
+        sys.exit(1 if stale or broken else 0)
     with open(path, "w") as f:
         f.write("\n".join(new))
     print(f"{len(stale)} examples regenerated")
