@@ -66,7 +66,7 @@ def broken_links():
     """Relative links of the README and docs/*.md to a missing file or heading."""
     docs = ["README.md"] + sorted(os.path.join("docs", f) for f in os.listdir(os.path.join(ROOT, "docs"))
                                   if f.endswith(".md"))
-    broken = []
+    broken, anchors = [], {}  # each linked file's anchors, read once
     for doc in docs:
         with open(os.path.join(ROOT, doc)) as f:
             text = f.read()
@@ -78,9 +78,10 @@ def broken_links():
             if not os.path.exists(path):
                 broken.append(f"{doc}: {target}")
             elif name and path.endswith(".md"):
-                with open(path) as f:
-                    headings = re.findall(r"^#+ (.*)$", f.read(), re.M)
-                if name not in {anchor(h) for h in headings}:
+                if path not in anchors:
+                    with open(path) as f:
+                        anchors[path] = {anchor(h) for h in re.findall(r"^#+ (.*)$", f.read(), re.M)}
+                if name not in anchors[path]:
                     broken.append(f"{doc}: {target}")
     return broken
 
