@@ -69,3 +69,29 @@ fn residues_refuse_what_they_cannot_do_in_one_line_and_touch_no_file() {
     fails_with(&["count", "--board", "triangle5", "--residues", "2"], "--residues");
     fails_with(&[&exact[..], &["--residues", "two"]].concat(), "--residues");
 }
+
+/// The progress of a run by residues counts the positions a player sees in its first pass and,
+/// in the later passes, which are given those counts, the classes they follow: under the
+/// start's stabilizer (triangle5's tip is fixed by one reflection), at least half as many.
+#[test]
+fn later_passes_by_residues_report_classes_not_positions() {
+    use pegchain::solitaire::exact::{Analysis, EngineConfig, Starts};
+    let board = pegchain::solitaire::board::builtin("triangle5").unwrap();
+    let config = EngineConfig { residues: Some(1), ..EngineConfig::default() };
+    let mut layers: Vec<(u32, u32, u64, bool)> = Vec::new();
+    let report = Analysis::new(&board)
+        .exact(&Starts::Holes(vec![0]), &config, &mut |p| {
+            layers.push((p.pass.index, p.pegs, p.positions, p.classes))
+        })
+        .unwrap();
+    let by_layer = &report.starts[0].positions.by_layer;
+    let first: Vec<(u32, u64)> = layers.iter().filter(|l| l.0 == 0).map(|l| (l.1, l.2)).collect();
+    assert_eq!(first, by_layer.iter().map(|&(pegs, raw, _)| (pegs, raw)).collect::<Vec<_>>());
+    assert!(layers.iter().all(|l| l.3 == (l.0 > 0)), "{layers:?}");
+    let later: Vec<_> = layers.iter().filter(|l| l.0 == 1).collect();
+    assert_eq!(later.len(), first.len());
+    for (l, (_, raw)) in later.iter().zip(&first) {
+        assert!(l.2 < *raw || *raw == 1, "{l:?} against {raw} positions");
+        assert!(2 * l.2 >= *raw, "{l:?} against {raw} positions");
+    }
+}

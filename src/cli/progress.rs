@@ -57,6 +57,7 @@ pub fn layer_words(board: &Board, p: &Progress) -> String {
     let count = match p.stage {
         Stage::FinishHoles => plural(p.positions, "winnable class", "winnable classes"),
         Stage::PegsLeft => plural(p.positions, "class of a start", "classes of a start"),
+        _ if p.classes => plural(p.positions, "class", "classes"),
         _ => plural(p.positions, "position", "positions"),
     };
     let pass = match p.pass.of {
@@ -321,6 +322,7 @@ mod tests {
             stage: Stage::Position,
             pegs: 3,
             positions: 1,
+            classes: false,
             sent: Vec::new(),
             pass: Pass { index, of },
             start: None,
@@ -349,6 +351,7 @@ mod tests {
             stage: Stage::Start(0),
             pegs: 3,
             positions: 1,
+            classes: false,
             sent: Vec::new(),
             pass: Pass { index, of },
             start: Some((start, 2)),
@@ -372,6 +375,7 @@ mod tests {
             stage: Stage::Start(0),
             pegs: 13,
             positions: 1234,
+            classes: false,
             sent: Vec::new(),
             pass: Pass::ONLY,
             start,
@@ -382,6 +386,8 @@ mod tests {
         );
         assert_eq!(layer_words(&board, &report(Some((1, 1)))), "start A: 1,234 positions with 13 pegs");
         assert_eq!(layer_words(&board, &report(None)), "start A: 1,234 positions with 13 pegs");
+        let classes = Progress { classes: true, pass: Pass { index: 1, of: Some(3) }, ..report(None) };
+        assert_eq!(layer_words(&board, &classes), "start A: 1,234 classes with 13 pegs (pass 2 of 3)");
     }
 
     /// Layers shaped exactly like a bell curve project their own tail, once it has turned.

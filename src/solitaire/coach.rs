@@ -636,6 +636,7 @@ impl<'a> Coach<'a> {
             stage,
             pegs,
             positions: layer.positions.len() as u64,
+            classes: false,
             sent: Vec::new(),
             pass: crate::engine::Pass::ONLY,
             start: None,

@@ -95,6 +95,10 @@ pub struct Progress {
     pub stage: Stage,
     pub pegs: u32,
     pub positions: u64,
+    /// Whether `positions` counts classes under symmetry, not the positions a player sees
+    /// (the passes of a run by residues after the first, which counted the positions, and
+    /// the whole-group method's forward engine, whose positions come with the finish holes).
+    pub classes: bool,
     /// In a run shared by processes, the bytes each process sent the others to build this
     /// layer, in process order (empty alone).
     pub sent: Vec<u64>,
@@ -261,14 +265,24 @@ impl<'a> Analysis<'a> {
                 // by residues; the classes show the progress.
                 let classes = layer.total(&[layer.states.len() as u64])[0];
                 let sent = sent_by_each(layer);
-                return progress(&Progress { stage, pegs, positions: classes, sent, pass, start: None });
+                let reduced = local.order() > 1;
+                return progress(&Progress {
+                    stage,
+                    pegs,
+                    positions: classes,
+                    classes: reduced,
+                    sent,
+                    pass,
+                    start: None,
+                });
             }
             let (raw, classes) = self.count_layer(layer, &local);
             let mut positions = positions.borrow_mut();
             positions.raw += raw;
             positions.up_to_symmetry += classes;
             positions.by_layer.push((layer.rank, raw, classes));
-            progress(&Progress { stage, pegs, positions: raw, sent: sent_by_each(layer), pass, start: None });
+            let sent = sent_by_each(layer);
+            progress(&Progress { stage, pegs, positions: raw, classes: false, sent, pass, start: None });
         };
         let counted = &positions;
         let mut checkpoint = save.map(|save| move |run: &RunState<Pegs, End>| save(&counted.borrow(), run));
@@ -540,7 +554,8 @@ impl<'a> Analysis<'a> {
         let game = Game { moves: &self.moves, group: &self.group, policy: config.policy };
         let positions: Vec<Pegs> = reps.iter().map(|&h| start_position(self.board, h)).collect();
         let mut layer = |stage, pegs, positions| {
-            progress(&Progress { stage, pegs, positions, sent: Vec::new(), pass: Pass::ONLY, start: None })
+            let (sent, pass) = (Vec::new(), Pass::ONLY);
+            progress(&Progress { stage, pegs, positions, classes: false, sent, pass, start: None })
         };
         // The pegs left of every start in one pass, where it fits; a run by residues (asked
         // for to save memory) and a run shared by processes (whose forward engine is shared)
