@@ -14,7 +14,7 @@ pub fn layer_printer(board: &Board, quiet: bool) -> impl FnMut(&Progress) + '_ {
     let show = !quiet && std::io::stderr().is_terminal();
     let started = Instant::now();
     let mut line = Line { shown: false };
-    let mut passes = Passes { index: 0, started, last: None };
+    let mut passes = Passes { index: 0, started, last: None, whole: true, seen: false };
     let mut layers = Layers { of: None, sizes: Vec::new(), last: started };
     move |p: &Progress| {
         // Once a run by residues has finished a pass, the last one projects the others;
@@ -78,16 +78,26 @@ struct Passes {
     started: Instant,
     /// How long the start's last finished pass took.
     last: Option<f64>,
+    /// Whether the current pass began in this process: a run resumed in the middle of a pass
+    /// reports that pass first, and the time it takes to end it is not a pass's time.
+    whole: bool,
+    /// Whether a report came yet.
+    seen: bool,
 }
 
 impl Passes {
     /// ", about 2.5 hours left" once a pass of the start under way is over and the number
     /// of passes known (", about 2.5 hours left for this start" in a run of several starts).
     fn left(&mut self, p: &Progress) -> String {
+        if !std::mem::replace(&mut self.seen, true) && p.pass.index != self.index {
+            // A run resumed in a later pass: its time projects nothing.
+            (self.index, self.started, self.whole) = (p.pass.index, Instant::now(), false);
+        }
         if p.pass.index != self.index {
             // The next pass of the same start, or a new start's first.
-            self.last = (p.pass.index > self.index).then(|| self.started.elapsed().as_secs_f64());
-            (self.index, self.started) = (p.pass.index, Instant::now());
+            let ended = self.started.elapsed().as_secs_f64();
+            self.last = (p.pass.index > self.index && self.whole).then_some(ended);
+            (self.index, self.started, self.whole) = (p.pass.index, Instant::now(), true);
         }
         match (self.last, p.pass.of) {
             (Some(last), Some(of)) if of > p.pass.index => {
@@ -117,8 +127,10 @@ struct Layers {
 impl Layers {
     /// ", about 3.5 minutes left" once the layers so far project the rest of the pass (see
     /// [`projected_positions`]), while a second or more is left; for this start in a run of
-    /// several, and "in this pass" during a first pass by residues (whose number of passes is
-    /// not known yet) and the whole-group method's passes over every start (others follow).
+    /// several, and "in this pass" where more passes follow: the first pass by residues (whose
+    /// number of passes is not known yet), a pass a resumed run began in the middle of (until
+    /// a whole pass is timed, see [`Passes`]), and the whole-group method's passes over every
+    /// start.
     fn left(&mut self, p: &Progress) -> String {
         let now = Instant::now();
         let step = now.duration_since(self.last).as_secs_f64();
@@ -141,8 +153,10 @@ impl Layers {
         if seconds < 1.0 {
             return String::new();
         }
-        // The end of this pass only where more work follows it.
-        let pass_only = p.pass.of.is_none() || matches!(p.stage, Stage::Classes | Stage::PegsLeft);
+        // The end of this pass only where more work follows it (more passes, or passes whose
+        // number is not known yet).
+        let more_passes = p.pass.of.is_none_or(|of| p.pass.index + 1 < of);
+        let pass_only = more_passes || matches!(p.stage, Stage::Classes | Stage::PegsLeft);
         time_left(seconds, p, pass_only)
     }
 }
@@ -328,7 +342,7 @@ mod tests {
             start: None,
         };
         let an_hour_ago = Instant::now() - std::time::Duration::from_secs(3600);
-        let mut passes = Passes { index: 0, started: an_hour_ago, last: None };
+        let mut passes = Passes { index: 0, started: an_hour_ago, last: None, whole: true, seen: false };
         assert_eq!(passes.left(&at(0, None)), "");
         // The first pass took an hour: three more passes, the second just begun.
         let left = passes.left(&at(1, Some(4)));
@@ -336,7 +350,7 @@ mod tests {
         // The second took half an hour: the two passes left are projected from it.
         passes.started = Instant::now() - std::time::Duration::from_secs(1800);
         assert_eq!(passes.left(&at(2, Some(4))), ", about 60.0 minutes left");
-        let mut alone = Passes { index: 0, started: an_hour_ago, last: None };
+        let mut alone = Passes { index: 0, started: an_hour_ago, last: None, whole: true, seen: false };
         assert_eq!(alone.left(&at(0, Some(1))), "");
     }
 
@@ -357,12 +371,36 @@ mod tests {
             start: Some((start, 2)),
         };
         let two_hours_ago = Instant::now() - std::time::Duration::from_secs(7200);
-        let mut passes = Passes { index: 0, started: two_hours_ago, last: None };
+        let mut passes = Passes { index: 0, started: two_hours_ago, last: None, whole: true, seen: false };
         assert_eq!(passes.left(&at(1, 0, None)), "");
         assert_eq!(passes.left(&at(1, 1, Some(3))), ", about 4.0 hours left for this start");
         // The second start begins, and its first pass ends at once: one more pass, as short.
         assert_eq!(passes.left(&at(2, 0, None)), "");
         assert!(passes.left(&at(2, 1, Some(2))).starts_with(", about 0"), "{:?}", passes.last);
+    }
+
+    /// A run resumed in the middle of a later pass projects nothing from the rest of that
+    /// pass (it would pass for a whole pass of a few minutes), only from the next whole pass.
+    #[test]
+    fn a_run_resumed_in_a_pass_projects_from_its_next_whole_pass() {
+        use pegchain::engine::Pass;
+        use pegchain::solitaire::exact::Stage;
+        let at = |index| Progress {
+            stage: Stage::Start(0),
+            pegs: 3,
+            positions: 1,
+            classes: true,
+            sent: Vec::new(),
+            pass: Pass { index, of: Some(14) },
+            start: None,
+        };
+        let an_hour_ago = Instant::now() - std::time::Duration::from_secs(3600);
+        let mut passes = Passes { index: 0, started: an_hour_ago, last: None, whole: true, seen: false };
+        assert_eq!(passes.left(&at(6)), "");
+        passes.started = an_hour_ago;
+        assert_eq!(passes.left(&at(7)), "", "the end of pass 7 of 14 is not a pass");
+        passes.started = an_hour_ago;
+        assert_eq!(passes.left(&at(8)), ", about 6.0 hours left");
     }
 
     /// A start's progress line says which evaluation of a run of several it is.
