@@ -1,0 +1,194 @@
+#!/usr/bin/env python3
+"""Every start class of the European board, exactly: the runs that take hours, one after another.
+
+    python3 scripts/european.py [DIR]          # run what is not done yet, then print the table
+    python3 scripts/european.py --table [DIR]  # print the table of what is done
+    python3 scripts/european.py --plan FILE [--table] [DIR]  # another plan (lines: NAME FLAGS...)
+
+Each class is one `pegchain exact` run with the flags of the plan below, saved after every
+layer (`--checkpoint DIR/CLASS.ckpt`). Stop it at any moment (Ctrl-C, or the machine going
+away) and run the script again: a finished class is skipped, the class under way goes on from
+its last save (`--resume`), and the output is the same as an uninterrupted run's. A class's
+output is DIR/CLASS.json, written under another name and renamed only once the run succeeded.
+Each session of a class (its wall time, its peak memory as the kernel measured it, its exit
+status) is added to DIR/CLASS.runs, and the table gives their total time and highest peak
+(a session run by hand before may be added as a line `SECONDS KILOBYTES STATUS`, `-` where
+it was not measured).
+
+The plan is for a machine of 24 GB (the one the README's figures come from): a budget of
+19 GB lets a start fixed by one reflection run by one residue a pass (about 7 hours each).
+PEGCHAIN_MAX_MEMORY=GB changes that budget (a saved run may be resumed under another budget).
+c1 and c2, fixed by no symmetry, are refused there with the engine's projection; the table
+marks a class that failed, and the script goes on with the next.
+"""
+
+import os
+import subprocess
+import sys
+import time
+from fractions import Fraction
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# A class and the flags of its `exact` run, a line each, in the order they are run: first the
+# classes from which one peg can be reached, then the centre's class (the most memory by big
+# numbers, the fewest positions) and d1's, which falls into the centre's classes (its only
+# first jump leads to the centre's first position) that the whole group finds.
+PLAN = """
+d3 --board european --start d3 --residues 1
+d2 --board european --start d2 --residues 1
+d4 --board european --start d4
+d1 --board european --start d1 --whole-group
+b2 --board european --start b2 --residues 1
+c3 --board european --start c3 --residues 1
+c1 --board european --start c1 --residues 1
+c2 --board european --start c2 --residues 1
+"""
+
+
+def parse_plan(text):
+    """[(name, flags)] from lines `NAME FLAGS...` (blank lines and # comments skipped)."""
+    lines = [line.split("#")[0].split() for line in text.splitlines()]
+    return [(words[0], words[1:]) for words in lines if words]
+
+
+def budget():
+    return os.environ.get("PEGCHAIN_MAX_MEMORY", "19")
+
+
+def command(binary, flags, checkpoint):
+    args = [str(binary), "exact", *flags, "--max-memory", budget(), "--json"]
+    args += ["--checkpoint", str(checkpoint)]
+    if checkpoint.exists():
+        args += ["--resume", str(checkpoint)]
+    return args
+
+
+class Stopped(Exception):
+    """An interrupt stopped the run under way (pegchain saved it first)."""
+
+
+def run_class(binary, directory, name, flags):
+    """Runs (or resumes) one class; True when its output is whole."""
+    out = directory / f"{name}.json"
+    if out.exists():
+        return True
+    partial = directory / f"{name}.json.partial"
+    checkpoint = directory / f"{name}.ckpt"
+    args = command(binary, flags, checkpoint)
+    print(f"{name}: {' '.join(args[1:])}", file=sys.stderr, flush=True)
+    began = time.monotonic()
+    interrupted = False
+    with open(partial, "wb") as stdout:
+        child = subprocess.Popen(args, stdout=stdout)
+        while True:
+            try:
+                _, status, usage = os.wait4(child.pid, 0)
+                break
+            except KeyboardInterrupt:
+                # The interrupt reached pegchain too: it saves and stops; wait for it.
+                interrupted = True
+    seconds = time.monotonic() - began
+    code = os.waitstatus_to_exitcode(status)
+    with open(directory / f"{name}.runs", "a") as runs:
+        # ru_maxrss is in kilobytes on Linux.
+        runs.write(f"{seconds:.1f} {usage.ru_maxrss} {code}\n")
+    if code != 0:
+        partial.unlink(missing_ok=True)
+        if interrupted:
+            raise Stopped(name)
+        print(f"{name}: pegchain stopped with status {code} (its message is above)", file=sys.stderr)
+        return False
+    partial.rename(out)
+    checkpoint.unlink(missing_ok=True)
+    return True
+
+
+def significant(value, digits=6):
+    """`value` (a Fraction, at least 0) correctly rounded to `digits` significant digits."""
+    if value == 0:
+        return "0"
+    # 10^exponent <= value < 10^(exponent + 1)
+    exponent = len(str(value.numerator)) - len(str(value.denominator))
+    if Fraction(10) ** exponent > value:
+        exponent -= 1
+    rounded = round(value * Fraction(10) ** (digits - 1 - exponent))  # half to even, exactly
+    if rounded == 10**digits:
+        rounded, exponent = rounded // 10, exponent + 1
+    text = str(rounded)
+    if exponent < -4 or exponent >= digits:
+        return f"{text[0]}.{text[1:]}e{exponent}"
+    if exponent < 0:
+        return "0." + "0" * (-exponent - 1) + text
+    return (text[: exponent + 1] + "." + text[exponent + 1 :]).rstrip(".")
+
+
+def table(plan, directory):
+    import json
+
+    rows = [
+        "| class | start holes | P(one peg) | E[pegs left] | finish holes | positions | time | peak |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for name, _ in plan:
+        runs = []
+        if (directory / f"{name}.runs").exists():
+            runs = [line.split() for line in (directory / f"{name}.runs").read_text().split("\n") if line]
+        seconds = sum(float(r[0]) for r in runs)
+        peak = max((int(r[1]) for r in runs if r[1].isdigit()), default=0) / 1e6
+        out = directory / f"{name}.json"
+        if not out.exists():
+            state = "not run" if not runs else f"not done: {len(runs)} session(s), last status {runs[-1][2]}"
+            rows.append(f"| {name} | | {state} | | | | {seconds / 3600:.2f} h | {peak:.1f} GB |")
+            continue
+        start = json.loads(out.read_text())["starts"][0]
+        win = Fraction(start["win"]["fraction"])
+        pegs = Fraction(start["expected_pegs_left"]["fraction"])
+        finish = " ".join(sorted(start["finish"])) or "none"
+        raw = int(start["positions"]["raw"])
+        rows.append(
+            f"| {name} | {' '.join(start['holes'])} | {significant(win)} | {significant(pegs)} | {finish} "
+            f"| {raw:,} | {seconds / 3600:.2f} h | {peak:.1f} GB |"
+        )
+    return "\n".join(rows)
+
+
+def main(argv):
+    only_table = "--table" in argv
+    rest = [a for a in argv if a != "--table"]
+    plan = PLAN
+    if "--plan" in rest[:-1]:
+        at = rest.index("--plan")
+        plan = Path(rest[at + 1]).read_text()
+        rest = rest[:at] + rest[at + 2 :]
+    if len(rest) > 1 or any(a.startswith("-") for a in rest):
+        print("usage: european.py [--plan FILE] [--table] [DIR]", file=sys.stderr)
+        return 2
+    plan = parse_plan(plan)
+    directory = Path(rest[0]) if rest else ROOT / "european-runs"
+    if not only_table:
+        binary = Path(os.environ.get("PEGCHAIN", ROOT / "target/release/pegchain"))
+        if "PEGCHAIN" not in os.environ:
+            subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=ROOT, check=True)
+        directory.mkdir(parents=True, exist_ok=True)
+        try:
+            failed = [name for name, flags in plan if not run_class(binary, directory, name, flags)]
+        except Stopped as stopped:
+            print(f"{stopped}: stopped and saved; run the script again to go on", file=sys.stderr)
+            return 130
+        if failed:
+            print(f"not finished: {' '.join(failed)}", file=sys.stderr)
+    print(table(plan, directory))
+    return 1 if not only_table and failed else 0
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main(sys.argv[1:]))
+    except (OSError, subprocess.CalledProcessError) as error:
+        print(f"european.py: {error}", file=sys.stderr)
+        sys.exit(1)
+    except KeyboardInterrupt:
+        print("european.py: interrupted", file=sys.stderr)
+        sys.exit(130)

@@ -1,0 +1,125 @@
+//! `scripts/european.py`, the runner of the European board's start classes (hours each), on a
+//! plan of small runs: each class's output equals `pegchain exact`'s, an interrupted run is
+//! saved and goes on where it stopped when the script is run again, a finished class is not
+//! run again, a failed one leaves no output, and the table gives the correctly rounded figures.
+
+mod support;
+
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+const PLAN: &str = "\
+# classes of a test plan
+all --board triangle6 --start all --no-symmetry --residues 2 -q
+tip --board triangle5 --start A -q
+bad --board triangle5 --start Z
+";
+
+/// The script on `plan` in `dir`, its own process group (a Ctrl-C reaches the group).
+fn script(plan: &Path, dir: &Path, extra: &[&str]) -> Command {
+    let mut command = Command::new("python3");
+    command
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/european.py"))
+        .arg("--plan")
+        .arg(plan)
+        .args(extra)
+        .arg(dir)
+        .env("PEGCHAIN", env!("CARGO_BIN_EXE_pegchain"))
+        .env("PEGCHAIN_MAX_MEMORY", "2")
+        .stdin(Stdio::null())
+        .process_group(0);
+    command
+}
+
+fn sessions(dir: &Path, name: &str) -> Vec<String> {
+    let runs = std::fs::read_to_string(dir.join(format!("{name}.runs"))).unwrap_or_default();
+    // Each session: seconds, peak kilobytes, exit status; the status is what is compared.
+    runs.lines().map(|l| l.split(' ').nth(2).unwrap().to_string()).collect()
+}
+
+fn text(out: &Output) -> (String, String) {
+    (String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
+}
+
+#[test]
+fn the_european_runner_resumes_skips_what_is_done_and_tabulates_the_exact_figures() {
+    let scratch = support::scratch("european-plan");
+    let plan = scratch.join("plan");
+    std::fs::write(&plan, PLAN).unwrap();
+    let dir: PathBuf = scratch.join("runs");
+
+    // Interrupted in its first class, once that class has saved: exit 130, nothing finished.
+    let first = script(&plan, &dir, &[]).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    let clock = Instant::now();
+    while !dir.join("all.ckpt").exists() {
+        assert!(clock.elapsed() < Duration::from_secs(30), "no checkpoint written");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    std::thread::sleep(Duration::from_millis(700));
+    let group = format!("-{}", first.id());
+    assert!(Command::new("kill").args(["-INT", "--", &group]).status().unwrap().success());
+    let out = first.wait_with_output().unwrap();
+    let (_, err) = text(&out);
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    assert!(err.contains("all: stopped and saved; run the script again to go on"), "{err}");
+    assert!(dir.join("all.ckpt").exists() && !dir.join("all.json").exists());
+    assert!(!dir.join("all.json.partial").exists());
+    assert_eq!(sessions(&dir, "all"), ["130"]);
+    assert!(sessions(&dir, "tip").is_empty(), "the next class must wait");
+
+    // Run again: the interrupted class goes on from its save, the others run; the bad one
+    // fails with pegchain's own line and leaves nothing.
+    let out = script(&plan, &dir, &[]).output().unwrap();
+    let (table, err) = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("--resume"), "{err}");
+    assert!(err.contains("pegchain: board triangle5 has no hole \"Z\""), "{err}");
+    let whole = support::stdout_bytes(&[
+        "exact",
+        "--board",
+        "triangle6",
+        "--start",
+        "all",
+        "--no-symmetry",
+        "--json",
+    ]);
+    assert!(std::fs::read(dir.join("all.json")).unwrap() == whole, "the resumed run's output differs");
+    let tip = support::stdout_bytes(&["exact", "--board", "triangle5", "--start", "A", "--json"]);
+    assert!(std::fs::read(dir.join("tip.json")).unwrap() == tip);
+    assert!(!dir.join("all.ckpt").exists() && !dir.join("tip.ckpt").exists());
+    assert!(!dir.join("bad.json").exists() && !dir.join("bad.json.partial").exists());
+    assert_eq!(sessions(&dir, "all"), ["130", "0"]);
+    assert_eq!(
+        (sessions(&dir, "tip"), sessions(&dir, "bad")),
+        (vec!["0".to_string()], vec!["2".to_string()])
+    );
+    // The tip of the 15-hole board: 232443128903009/33875167334400000 = 0.00686176, 3.91620
+    // pegs left, finishes in A G J M, 3,016 positions.
+    assert!(table.contains("| tip | A K O | 0.00686176 | 3.91620 | A G J M | 3,016 | "), "{table}");
+    assert!(table.contains("| bad | | not done: 1 session(s), last status 2 |"), "{table}");
+
+    // Again: what is finished is not run again; the table alone runs nothing.
+    let again = script(&plan, &dir, &[]).output().unwrap();
+    assert_eq!(again.status.code(), Some(1));
+    assert_eq!(
+        (sessions(&dir, "all").len(), sessions(&dir, "tip").len(), sessions(&dir, "bad").len()),
+        (2, 1, 2)
+    );
+    let only = script(&plan, &dir, &["--table"]).output().unwrap();
+    assert_eq!(only.status.code(), Some(0));
+    assert_eq!(sessions(&dir, "bad").len(), 2);
+    let (only_table, _) = text(&only);
+    assert!(only_table.contains("| tip | A K O | 0.00686176 | 3.91620 |"), "{only_table}");
+}
+
+#[test]
+fn the_european_runner_refuses_a_missing_plan_in_one_line() {
+    let dir = support::scratch("european-plan-missing");
+    let out = script(&dir.join("no-such-plan"), &dir, &[]).output().unwrap();
+    let (_, err) = text(&out);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("european.py: ") && err.contains("no-such-plan"), "{err}");
+}
