@@ -6,8 +6,8 @@
     python3 scripts/european.py --plan FILE [--table] [DIR]  # another plan (lines: NAME FLAGS...)
 
 Each class is one `pegchain exact` run with the flags of the plan below, saved after every
-layer (`--checkpoint DIR/CLASS.ckpt`). Stop it at any moment (Ctrl-C, or the machine going
-away) and run the script again: a finished class is skipped, the class under way goes on from
+layer (`--checkpoint DIR/CLASS.ckpt`). Stop it at any moment (Ctrl-C; a SIGTERM to the
+script, which passes it on to pegchain; the machine going away) and run the script again: a finished class is skipped, the class under way goes on from
 its last save (`--resume`), and the output is the same as an uninterrupted run's. A class's
 output is DIR/CLASS.json, written under another name and renamed only once the run succeeded.
 Each session of a class (its wall time, its peak memory as the kernel measured it, its exit
@@ -23,6 +23,7 @@ marks a class that failed, and the script goes on with the next.
 """
 
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -66,7 +67,7 @@ def command(binary, flags, checkpoint):
 
 
 class Stopped(Exception):
-    """An interrupt stopped the run under way (pegchain saved it first)."""
+    """An interrupt stopped the script in the run of a class (pegchain saved it first)."""
 
 
 def run_class(binary, directory, name, flags):
@@ -79,16 +80,24 @@ def run_class(binary, directory, name, flags):
     args = command(binary, flags, checkpoint)
     print(f"{name}: {' '.join(args[1:])}", file=sys.stderr, flush=True)
     began = time.monotonic()
-    interrupted = False
+    interrupted = []
     with open(partial, "wb") as stdout:
         child = subprocess.Popen(args, stdout=stdout)
+
+        def terminate(*_):
+            # A SIGTERM sent to this script alone: pegchain saves and stops on it too.
+            interrupted.append(True)
+            child.send_signal(signal.SIGTERM)
+
+        signal.signal(signal.SIGTERM, terminate)
         while True:
             try:
                 _, status, usage = os.wait4(child.pid, 0)
                 break
             except KeyboardInterrupt:
-                # The interrupt reached pegchain too: it saves and stops; wait for it.
-                interrupted = True
+                # A Ctrl-C reached pegchain too: it saves and stops; wait for it.
+                interrupted.append(True)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
     seconds = time.monotonic() - began
     code = os.waitstatus_to_exitcode(status)
     with open(directory / f"{name}.runs", "a") as runs:
@@ -102,6 +111,8 @@ def run_class(binary, directory, name, flags):
         return False
     partial.rename(out)
     checkpoint.unlink(missing_ok=True)
+    if interrupted:
+        raise Stopped(name)
     return True
 
 

@@ -1,6 +1,7 @@
 //! `scripts/european.py`, the runner of the European board's start classes (hours each), on a
-//! plan of small runs: each class's output equals `pegchain exact`'s, an interrupted run is
-//! saved and goes on where it stopped when the script is run again, a finished class is not
+//! plan of small runs: each class's output equals `pegchain exact`'s, a run interrupted (by
+//! Ctrl-C, or a SIGTERM to the script) is saved and goes on where it stopped when the script is
+//! run again, a finished class is not
 //! run again, a failed one leaves no output, and the table gives the correctly rounded figures.
 
 mod support;
@@ -69,6 +70,16 @@ fn the_european_runner_resumes_skips_what_is_done_and_tabulates_the_exact_figure
     assert_eq!(sessions(&dir, "all"), ["130"]);
     assert!(sessions(&dir, "tip").is_empty(), "the next class must wait");
 
+    // A SIGTERM sent to the script alone reaches pegchain through it: saved and stopped too.
+    let second = script(&plan, &dir, &[]).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    std::thread::sleep(Duration::from_millis(700));
+    assert!(Command::new("kill").args(["-TERM", &second.id().to_string()]).status().unwrap().success());
+    let out = second.wait_with_output().unwrap();
+    let (_, err) = text(&out);
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    assert!(err.contains("all: stopped and saved"), "{err}");
+    assert_eq!(sessions(&dir, "all"), ["130", "143"]);
+
     // Run again: the interrupted class goes on from its save, the others run; the bad one
     // fails with pegchain's own line and leaves nothing.
     let out = script(&plan, &dir, &[]).output().unwrap();
@@ -90,7 +101,7 @@ fn the_european_runner_resumes_skips_what_is_done_and_tabulates_the_exact_figure
     assert!(std::fs::read(dir.join("tip.json")).unwrap() == tip);
     assert!(!dir.join("all.ckpt").exists() && !dir.join("tip.ckpt").exists());
     assert!(!dir.join("bad.json").exists() && !dir.join("bad.json.partial").exists());
-    assert_eq!(sessions(&dir, "all"), ["130", "0"]);
+    assert_eq!(sessions(&dir, "all"), ["130", "143", "0"]);
     assert_eq!(
         (sessions(&dir, "tip"), sessions(&dir, "bad")),
         (vec!["0".to_string()], vec!["2".to_string()])
@@ -105,7 +116,7 @@ fn the_european_runner_resumes_skips_what_is_done_and_tabulates_the_exact_figure
     assert_eq!(again.status.code(), Some(1));
     assert_eq!(
         (sessions(&dir, "all").len(), sessions(&dir, "tip").len(), sessions(&dir, "bad").len()),
-        (2, 1, 2)
+        (3, 1, 2)
     );
     let only = script(&plan, &dir, &["--table"]).output().unwrap();
     assert_eq!(only.status.code(), Some(0));

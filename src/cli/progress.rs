@@ -14,7 +14,7 @@ pub fn layer_printer(board: &Board, quiet: bool) -> impl FnMut(&Progress) + '_ {
     let show = !quiet && std::io::stderr().is_terminal();
     let started = Instant::now();
     let mut line = Line { shown: false };
-    let mut passes = Passes { index: 0, started, last: None, whole: true, seen: false };
+    let mut passes = Passes::new(started);
     let mut layers = Layers { of: None, sizes: Vec::new(), last: started };
     move |p: &Progress| {
         // Once a run by residues has finished a pass, the last one projects the others;
@@ -86,6 +86,11 @@ struct Passes {
 }
 
 impl Passes {
+    /// Passes timed from `started`, the beginning of the run.
+    fn new(started: Instant) -> Passes {
+        Passes { index: 0, started, last: None, whole: true, seen: false }
+    }
+
     /// ", about 2.5 hours left" once a pass of the start under way is over and the number
     /// of passes known (", about 2.5 hours left for this start" in a run of several starts).
     fn left(&mut self, p: &Progress) -> String {
@@ -342,7 +347,7 @@ mod tests {
             start: None,
         };
         let an_hour_ago = Instant::now() - std::time::Duration::from_secs(3600);
-        let mut passes = Passes { index: 0, started: an_hour_ago, last: None, whole: true, seen: false };
+        let mut passes = Passes::new(an_hour_ago);
         assert_eq!(passes.left(&at(0, None)), "");
         // The first pass took an hour: three more passes, the second just begun.
         let left = passes.left(&at(1, Some(4)));
@@ -350,7 +355,7 @@ mod tests {
         // The second took half an hour: the two passes left are projected from it.
         passes.started = Instant::now() - std::time::Duration::from_secs(1800);
         assert_eq!(passes.left(&at(2, Some(4))), ", about 60.0 minutes left");
-        let mut alone = Passes { index: 0, started: an_hour_ago, last: None, whole: true, seen: false };
+        let mut alone = Passes::new(an_hour_ago);
         assert_eq!(alone.left(&at(0, Some(1))), "");
     }
 
@@ -371,7 +376,7 @@ mod tests {
             start: Some((start, 2)),
         };
         let two_hours_ago = Instant::now() - std::time::Duration::from_secs(7200);
-        let mut passes = Passes { index: 0, started: two_hours_ago, last: None, whole: true, seen: false };
+        let mut passes = Passes::new(two_hours_ago);
         assert_eq!(passes.left(&at(1, 0, None)), "");
         assert_eq!(passes.left(&at(1, 1, Some(3))), ", about 4.0 hours left for this start");
         // The second start begins, and its first pass ends at once: one more pass, as short.
@@ -395,10 +400,10 @@ mod tests {
             start: None,
         };
         let an_hour_ago = Instant::now() - std::time::Duration::from_secs(3600);
-        let mut passes = Passes { index: 0, started: an_hour_ago, last: None, whole: true, seen: false };
+        let mut passes = Passes::new(an_hour_ago);
         assert_eq!(passes.left(&at(6)), "");
         passes.started = an_hour_ago;
-        assert_eq!(passes.left(&at(7)), "", "the end of pass 7 of 14 is not a pass");
+        assert_eq!(passes.left(&at(7)), "", "the rest of a pass resumed in its middle is no pass's time");
         passes.started = an_hour_ago;
         assert_eq!(passes.left(&at(8)), ", about 6.0 hours left");
     }
