@@ -105,7 +105,9 @@ def run_class(binary, directory, name, flags):
         runs.write(f"{seconds:.1f} {usage.ru_maxrss} {code}\n")
     if code != 0:
         partial.unlink(missing_ok=True)
-        if interrupted:
+        # 130 and 143: pegchain stopped on SIGINT or SIGTERM and saved, even where this script
+        # never saw the signal (started in the background, it ignores SIGINT).
+        if interrupted or code in (130, 143):
             raise Stopped(name)
         print(f"{name}: pegchain stopped with status {code} (its message is above)", file=sys.stderr)
         return False

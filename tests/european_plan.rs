@@ -13,14 +13,24 @@ use std::time::{Duration, Instant};
 
 const PLAN: &str = "\
 # classes of a test plan
-all --board triangle6 --start all --no-symmetry --residues 2 -q
+all --board triangle6 --start all --no-symmetry --residues 1 -q
 tip --board triangle5 --start A -q
 bad --board triangle5 --start Z
 ";
 
 /// The script on `plan` in `dir`, its own process group (a Ctrl-C reaches the group).
 fn script(plan: &Path, dir: &Path, extra: &[&str]) -> Command {
-    let mut command = Command::new("python3");
+    with_script(Command::new("python3"), plan, dir, extra)
+}
+
+/// The same, started as a shell starts a job in the background: with SIGINT ignored.
+fn script_ignoring_sigint(plan: &Path, dir: &Path) -> Command {
+    let mut shell = Command::new("sh");
+    shell.args(["-c", "trap '' INT; exec \"$@\"", "sh", "python3"]);
+    with_script(shell, plan, dir, &[])
+}
+
+fn with_script(mut command: Command, plan: &Path, dir: &Path, extra: &[&str]) -> Command {
     command
         .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/european.py"))
         .arg("--plan")
@@ -80,6 +90,20 @@ fn the_european_runner_resumes_skips_what_is_done_and_tabulates_the_exact_figure
     assert!(err.contains("all: stopped and saved"), "{err}");
     assert_eq!(sessions(&dir, "all"), ["130", "143"]);
 
+    // Started in the background by a shell, the script ignores SIGINT: pegchain's exit status
+    // says it stopped on the signal and saved, so the script stops too, not going on to `tip`.
+    let third =
+        script_ignoring_sigint(&plan, &dir).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    std::thread::sleep(Duration::from_millis(700));
+    let group = format!("-{}", third.id());
+    assert!(Command::new("kill").args(["-INT", "--", &group]).status().unwrap().success());
+    let out = third.wait_with_output().unwrap();
+    let (_, err) = text(&out);
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    assert!(err.contains("all: stopped and saved"), "{err}");
+    assert_eq!(sessions(&dir, "all"), ["130", "143", "130"]);
+    assert!(sessions(&dir, "tip").is_empty(), "the next class must wait");
+
     // Run again: the interrupted class goes on from its save, the others run; the bad one
     // fails with pegchain's own line and leaves nothing.
     let out = script(&plan, &dir, &[]).output().unwrap();
@@ -101,7 +125,7 @@ fn the_european_runner_resumes_skips_what_is_done_and_tabulates_the_exact_figure
     assert!(std::fs::read(dir.join("tip.json")).unwrap() == tip);
     assert!(!dir.join("all.ckpt").exists() && !dir.join("tip.ckpt").exists());
     assert!(!dir.join("bad.json").exists() && !dir.join("bad.json.partial").exists());
-    assert_eq!(sessions(&dir, "all"), ["130", "143", "0"]);
+    assert_eq!(sessions(&dir, "all"), ["130", "143", "130", "0"]);
     assert_eq!(
         (sessions(&dir, "tip"), sessions(&dir, "bad")),
         (vec!["0".to_string()], vec!["2".to_string()])
@@ -116,7 +140,7 @@ fn the_european_runner_resumes_skips_what_is_done_and_tabulates_the_exact_figure
     assert_eq!(again.status.code(), Some(1));
     assert_eq!(
         (sessions(&dir, "all").len(), sessions(&dir, "tip").len(), sessions(&dir, "bad").len()),
-        (3, 1, 2)
+        (4, 1, 2)
     );
     let only = script(&plan, &dir, &["--table"]).output().unwrap();
     assert_eq!(only.status.code(), Some(0));
