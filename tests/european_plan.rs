@@ -8,7 +8,7 @@ mod support;
 
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 const PLAN: &str = "\
@@ -54,6 +54,19 @@ fn text(out: &Output) -> (String, String) {
     (String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
 }
 
+/// Sends `signal` to the script's process group (`group`) or to the script alone, 0.7 s after
+/// it started its run; the script must say it stopped and saved, and exit 130. Its stderr.
+fn stopped_by(script: Child, signal: &str, group: bool) -> String {
+    std::thread::sleep(Duration::from_millis(700));
+    let target = if group { format!("-{}", script.id()) } else { script.id().to_string() };
+    assert!(Command::new("kill").args([signal, "--", &target]).status().unwrap().success());
+    let out = script.wait_with_output().unwrap();
+    let (_, err) = text(&out);
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    assert!(err.contains("all: stopped and saved"), "{err}");
+    err
+}
+
 #[test]
 fn the_european_runner_resumes_skips_what_is_done_and_tabulates_the_exact_figures() {
     let scratch = support::scratch("european-plan");
@@ -68,12 +81,7 @@ fn the_european_runner_resumes_skips_what_is_done_and_tabulates_the_exact_figure
         assert!(clock.elapsed() < Duration::from_secs(30), "no checkpoint written");
         std::thread::sleep(Duration::from_millis(10));
     }
-    std::thread::sleep(Duration::from_millis(700));
-    let group = format!("-{}", first.id());
-    assert!(Command::new("kill").args(["-INT", "--", &group]).status().unwrap().success());
-    let out = first.wait_with_output().unwrap();
-    let (_, err) = text(&out);
-    assert_eq!(out.status.code(), Some(130), "{err}");
+    let err = stopped_by(first, "-INT", true);
     assert!(err.contains("all: stopped and saved; run the script again to go on"), "{err}");
     assert!(dir.join("all.ckpt").exists() && !dir.join("all.json").exists());
     assert!(!dir.join("all.json.partial").exists());
@@ -82,25 +90,14 @@ fn the_european_runner_resumes_skips_what_is_done_and_tabulates_the_exact_figure
 
     // A SIGTERM sent to the script alone reaches pegchain through it: saved and stopped too.
     let second = script(&plan, &dir, &[]).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
-    std::thread::sleep(Duration::from_millis(700));
-    assert!(Command::new("kill").args(["-TERM", &second.id().to_string()]).status().unwrap().success());
-    let out = second.wait_with_output().unwrap();
-    let (_, err) = text(&out);
-    assert_eq!(out.status.code(), Some(130), "{err}");
-    assert!(err.contains("all: stopped and saved"), "{err}");
+    stopped_by(second, "-TERM", false);
     assert_eq!(sessions(&dir, "all"), ["130", "143"]);
 
     // Started in the background by a shell, the script ignores SIGINT: pegchain's exit status
     // says it stopped on the signal and saved, so the script stops too, not going on to `tip`.
     let third =
         script_ignoring_sigint(&plan, &dir).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
-    std::thread::sleep(Duration::from_millis(700));
-    let group = format!("-{}", third.id());
-    assert!(Command::new("kill").args(["-INT", "--", &group]).status().unwrap().success());
-    let out = third.wait_with_output().unwrap();
-    let (_, err) = text(&out);
-    assert_eq!(out.status.code(), Some(130), "{err}");
-    assert!(err.contains("all: stopped and saved"), "{err}");
+    stopped_by(third, "-INT", true);
     assert_eq!(sessions(&dir, "all"), ["130", "143", "130"]);
     assert!(sessions(&dir, "tip").is_empty(), "the next class must wait");
 
