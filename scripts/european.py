@@ -7,8 +7,9 @@
 
 Each class is one `pegchain exact` run with the flags of the plan below, saved after every
 layer (`--checkpoint DIR/CLASS.ckpt`). Stop it at any moment (Ctrl-C; a SIGTERM to the
-script, which passes it on to pegchain; the machine going away) and run the script again: a finished class is skipped, the class under way goes on from
-its last save (`--resume`), and the output is the same as an uninterrupted run's. A class's
+script, which passes it on to pegchain; the machine going away) and run the script again: a
+finished class is skipped, the class under way goes on from its last save (`--resume`), and
+the output is the same as an uninterrupted run's. A class's
 output is DIR/CLASS.json, written under another name and renamed only once the run succeeded.
 Each session of a class (its wall time, its peak memory as the kernel measured it, its exit
 status) is added to DIR/CLASS.runs, and the table gives their total time and highest peak
@@ -18,10 +19,11 @@ it was not measured).
 The plan is for a machine of 24 GB (the one the README's figures come from): a budget of
 19 GB lets a start fixed by one reflection run by one residue a pass (about 7 hours each).
 PEGCHAIN_MAX_MEMORY=GB changes that budget (a saved run may be resumed under another budget).
-c1 and c2, fixed by no symmetry, are refused there with the engine's projection; the table
-marks a class that failed, and the script goes on with the next.
+c1 and c2, fixed by no symmetry, have not been tried this way and may be refused with the
+engine's projection; the table marks a class that failed, and the script goes on with the next.
 """
 
+import json
 import os
 import signal
 import subprocess
@@ -138,8 +140,6 @@ def significant(value, digits=6):
 
 
 def table(plan, directory):
-    import json
-
     rows = [
         "| class | start holes | P(one peg) | E[pegs left] | finish holes | positions | time | peak |",
         "| --- | --- | --- | --- | --- | --- | --- | --- |",
