@@ -12,7 +12,9 @@ finished class is skipped, the class under way goes on from its last save (`--re
 the output is the same as an uninterrupted run's. A class's
 output is DIR/CLASS.json, written under another name and renamed only once the run succeeded.
 Each session of a class (its wall time, its peak memory as the kernel measured it, its exit
-status) is added to DIR/CLASS.runs, and the table gives their total time and highest peak
+status) is added to DIR/CLASS.runs, and the table gives their total time and highest peak,
+followed by each finished class's pegs left and last-peg holes, every probability correctly
+rounded from its fraction
 (a session run by hand before may be added as a line `SECONDS KILOBYTES STATUS`, `-` where
 it was not measured).
 
@@ -167,6 +169,40 @@ def table(plan, directory):
     return "\n".join(rows)
 
 
+def split_table(label, cells):
+    """Markdown tables of `label` and (heading, value) cells, ten columns at most each."""
+    tables = []
+    for at in range(0, len(cells), 10):
+        part = cells[at : at + 10]
+        tables.append(
+            "\n".join(
+                [
+                    f"| {label[0]} | " + " | ".join(h for h, _ in part) + " |",
+                    "| --- |" + " --- |" * len(part),
+                    f"| {label[1]} | " + " | ".join(v for _, v in part) + " |",
+                ]
+            )
+        )
+    return tables
+
+
+def distributions(plan, directory):
+    """For each finished class: its exact P(n pegs left) and P(last peg in h), rounded."""
+    parts = []
+    for name, _ in plan:
+        out = directory / f"{name}.json"
+        if not out.exists():
+            continue
+        start = json.loads(out.read_text())["starts"][0]
+        rounded = lambda values: [(h, significant(Fraction(v["fraction"]))) for h, v in values]
+        pegs = rounded(sorted(start["pegs_left"].items(), key=lambda item: int(item[0])))
+        finish = rounded(sorted(start["finish"].items()))
+        parts.append(f"{name} (from {start['start']}):")
+        parts += split_table(("pegs left", "P"), pegs)
+        parts += split_table(("last peg in", "P"), finish)
+    return "\n\n".join(parts)
+
+
 def main(argv):
     only_table = "--table" in argv
     rest = [a for a in argv if a != "--table"]
@@ -193,6 +229,8 @@ def main(argv):
         if failed:
             print(f"not finished: {' '.join(failed)}", file=sys.stderr)
     print(table(plan, directory))
+    if any((directory / f"{name}.json").exists() for name, _ in plan):
+        print("\n" + distributions(plan, directory))
     return 1 if not only_table and failed else 0
 
 

@@ -131,6 +131,16 @@ fn the_european_runner_resumes_skips_what_is_done_and_tabulates_the_exact_figure
     // pegs left, finishes in A G J M, 3,016 positions.
     assert!(table.contains("| tip | A K O | 0.00686176 | 3.91620 | A G J M | 3,016 | "), "{table}");
     assert!(table.contains("| bad | | not done: 1 session(s), last status 2 |"), "{table}");
+    // Each finished class's distribution: the tip's P(n pegs left) from 1 to 8 (the second
+    // 2959027906442921/50812751001600000) and its last peg's holes.
+    assert!(
+        table.contains(
+            "tip (from A):\n\n| pegs left | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n\
+             | P | 0.00686176 | 0.0582340 | 0.254511 | 0.471162 | 0.141910 | 0.0364428 | 0.0305485 | 0.000330688 |"
+        ),
+        "{table}"
+    );
+    assert!(table.contains("| P | 0.000254498 | 0.000127249 | 0.000127249 | 0.00635276 |"), "{table}");
 
     // Again: what is finished is not run again; the table alone runs nothing.
     let again = script(&plan, &dir, &[]).output().unwrap();
