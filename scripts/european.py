@@ -26,6 +26,7 @@ engine's projection; the table marks a class that failed, and the script goes on
 """
 
 import json
+import math
 import os
 import signal
 import subprocess
@@ -123,22 +124,29 @@ def run_class(binary, directory, name, flags):
 
 
 def significant(value, digits=6):
-    """`value` (a Fraction, at least 0) correctly rounded to `digits` significant digits."""
+    """`value` (a Fraction, at least 0) to `digits` significant digits, rounded half up from the
+    exact fraction, in the style of the tool's own (`render::number::significant_exact`): plain
+    from 10^-4 to 10^(digits + 3), else scientific with its trailing zeros dropped."""
     if value == 0:
         return "0"
     # 10^exponent <= value < 10^(exponent + 1)
     exponent = len(str(value.numerator)) - len(str(value.denominator))
     if Fraction(10) ** exponent > value:
         exponent -= 1
-    rounded = round(value * Fraction(10) ** (digits - 1 - exponent))  # half to even, exactly
+    elif Fraction(10) ** (exponent + 1) <= value:
+        exponent += 1
+    rounded = math.floor(value * Fraction(10) ** (digits - 1 - exponent) + Fraction(1, 2))
     if rounded == 10**digits:
         rounded, exponent = rounded // 10, exponent + 1
     text = str(rounded)
-    if exponent < -4 or exponent >= digits:
-        return f"{text[0]}.{text[1:]}e{exponent}"
+    if not -4 <= exponent < digits + 3:
+        tail = text[1:].rstrip("0")
+        return f"{text[0]}{'.' if tail else ''}{tail}e{exponent}"
     if exponent < 0:
         return "0." + "0" * (-exponent - 1) + text
-    return (text[: exponent + 1] + "." + text[exponent + 1 :]).rstrip(".")
+    if exponent + 1 >= len(text):
+        return text + "0" * (exponent + 1 - len(text))
+    return text[: exponent + 1] + "." + text[exponent + 1 :]
 
 
 def table(plan, directory):
@@ -196,7 +204,7 @@ def distributions(plan, directory):
         start = json.loads(out.read_text())["starts"][0]
         rounded = lambda values: [(h, significant(Fraction(v["fraction"]))) for h, v in values]
         pegs = rounded(sorted(start["pegs_left"].items(), key=lambda item: int(item[0])))
-        finish = rounded(sorted(start["finish"].items()))
+        finish = rounded(start["finish"].items())  # in the board's reading order
         parts.append(f"{name} (from {start['start']}):")
         parts += split_table(("pegs left", "P"), pegs)
         parts += split_table(("last peg in", "P"), finish)

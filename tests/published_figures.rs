@@ -126,3 +126,46 @@ fn pegs_left_distributions_sum_to_exactly_one() {
         assert_eq!(s.finish.values().sum::<Rational>(), s.win);
     }
 }
+
+/// The European board from d3: the fractions of `docs/european/d3.json` (the output of
+/// `exact --board european --start d3 --residues 1`, rebuilt by the Chinese remainder theorem
+/// from 14 passes) check each other, and the README shows them correctly rounded.
+#[test]
+fn the_european_d3_figures_in_the_readme_are_its_published_fractions() {
+    use pegchain::render::number::significant_exact;
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let read = |path: &str| std::fs::read_to_string(root.join(path)).unwrap();
+    let output: serde_json::Value = serde_json::from_str(&read("docs/european/d3.json")).unwrap();
+    let start = &output["starts"][0];
+    let fraction = |v: &serde_json::Value| v["fraction"].as_str().unwrap().parse::<Rational>().unwrap();
+    let listed = |key: &str| -> Vec<(String, Rational)> {
+        start[key].as_object().unwrap().iter().map(|(k, v)| (k.clone(), fraction(v))).collect()
+    };
+    let (pegs_left, finish) = (listed("pegs_left"), listed("finish"));
+    let (win, expected) = (fraction(&start["win"]), fraction(&start["expected_pegs_left"]));
+
+    // A wrong residue would rebuild numerators of no relation to each other.
+    assert_eq!(pegs_left.iter().map(|(_, p)| p).sum::<Rational>(), 1);
+    assert_eq!(pegs_left[0], ("1".to_string(), win.clone()));
+    assert_eq!(finish.iter().map(|(_, p)| p).sum::<Rational>(), win);
+    let mean: Rational = pegs_left.iter().map(|(n, p)| Rational::from(p * n.parse::<u32>().unwrap())).sum();
+    assert_eq!(mean, expected);
+    assert_eq!(start["positions"]["raw"], "2990375067");
+    let holes: Vec<&str> = finish.iter().map(|(h, _)| h.as_str()).collect();
+    assert_eq!(holes, ["d2", "a5", "d5", "g5"]);
+
+    let readme = read("README.md");
+    let six = |p: &Rational| significant_exact(p, 6);
+    let row = format!(
+        "| d3 | d3 c4 e4 d5 | a5 d2 d5 g5 (from d3) | {} (exact) | {} (exact) |",
+        six(&win),
+        six(&expected)
+    );
+    assert!(readme.contains(&row), "{row}");
+    let values = |cells: &[(String, Rational)]| {
+        format!("| P | {} |", cells.iter().map(|(_, p)| six(p)).collect::<Vec<_>>().join(" | "))
+    };
+    for cells in pegs_left.chunks(10).chain([&finish[..]]) {
+        assert!(readme.contains(&values(cells)), "{}", values(cells));
+    }
+}
