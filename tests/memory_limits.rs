@@ -38,6 +38,29 @@ fn an_address_space_limit_is_a_refusal_in_one_line_not_an_abort() {
     assert!(!stderr.contains("memory allocation of"), "{stderr}");
 }
 
+/// A run by two residues a pass refused for memory names one a pass, which needs less: on the
+/// English centre the step to 19 pegs is projected at 82.3 MB by two, 64.6 MB by one.
+#[test]
+fn a_run_by_residues_refused_for_memory_names_fewer_residues() {
+    let args = ["exact", "--board", "english", "--start", "d4", "--max-memory", "0.07", "--quiet"];
+    let by = |residues: &str| {
+        let out = support::pegchain().args(args).args(["--residues", residues]).output().unwrap();
+        (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    let (code, stderr) = by("2");
+    assert_eq!(code, Some(2), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("projected to need 82.3 MB, over the memory budget of 70.0 MB"), "{stderr}");
+    assert!(
+        stderr.ends_with("(raise it with --max-memory GB if the machine has the memory; --residues 1 may need less memory)\n"),
+        "{stderr}"
+    );
+    // By one residue that step fits; the run is refused one step later.
+    let (code, stderr) = by("1");
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("the step to the layer with 18 pegs of start d4, pass 1"), "{stderr}");
+}
+
 #[test]
 fn a_requested_budget_never_exceeds_the_address_space_limit() {
     let args = ["exact", "--board", "triangle8", "--start", "A", "--max-memory", "100"];

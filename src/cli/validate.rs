@@ -357,7 +357,9 @@ pub struct EngineRequest {
 impl EngineRequest {
     /// The flags not given that may let a run refused for memory fit: `--whole-group` where
     /// a start is fixed by fewer symmetries than the board has (the stabilizer method then
-    /// follows more classes), `--residues 2` for `exact`.
+    /// follows more classes), `--residues 2` for `exact`, and `--residues 1` for a run by more
+    /// residues a pass (8 bytes a position less for each prime left out; the European d3
+    /// class fits 24 GB only so).
     pub fn other_ways(&self) -> Vec<&'static str> {
         let mut ways = Vec::new();
         if self.position.is_none() && self.config.reduce && !self.config.whole_group {
@@ -372,8 +374,10 @@ impl EngineRequest {
                 ways.push("--whole-group");
             }
         }
-        if self.run.command == "exact" && self.config.residues.is_none() {
-            ways.push("--residues 2");
+        match self.config.residues {
+            None if self.run.command == "exact" => ways.push("--residues 2"),
+            Some(primes) if primes > 1 => ways.push("--residues 1"),
+            _ => {}
         }
         ways
     }
