@@ -12,14 +12,14 @@ finished class is skipped, the class under way goes on from its last save (`--re
 the output is the same as an uninterrupted run's. A class's
 output is DIR/CLASS.json, written under another name and renamed only once the run succeeded.
 Each session of a class (its wall time, its peak memory as the kernel measured it, its exit
-status) is added to DIR/CLASS.runs, and the table gives their total time and highest peak,
-followed by each finished class's pegs left and last-peg holes, every probability correctly
-rounded from its fraction
-(a session run by hand before may be added as a line `SECONDS KILOBYTES STATUS`, `-` where
-it was not measured).
+status) is added to DIR/CLASS.runs, and the table gives their total time and highest peak (a
+session run by hand before may be added as a line `SECONDS KILOBYTES STATUS`, `-` where it was
+not measured). After the table come each finished class's P(n pegs left) and P(last peg in
+h), every probability rounded from its fraction.
 
 The plan is for a machine of 24 GB (the one the README's figures come from): a budget of
-19 GB lets a start fixed by one reflection run by one residue a pass (about 7 hours each).
+19 GB lets a start fixed by one reflection run by one residue a pass (d3: 14 passes of 18-20
+minutes alone, about 4.5 hours; 5.8 hours of sessions beside other work).
 PEGCHAIN_MAX_MEMORY=GB changes that budget (a saved run may be resumed under another budget).
 c1 and c2, fixed by no symmetry, have not been tried this way and may be refused with the
 engine's projection; the table marks a class that failed, and the script goes on with the next.
@@ -129,12 +129,10 @@ def significant(value, digits=6):
     from 10^-4 to 10^(digits + 3), else scientific with its trailing zeros dropped."""
     if value == 0:
         return "0"
-    # 10^exponent <= value < 10^(exponent + 1)
+    # 10^exponent <= value < 10^(exponent + 1): the digits' difference, or one less.
     exponent = len(str(value.numerator)) - len(str(value.denominator))
     if Fraction(10) ** exponent > value:
         exponent -= 1
-    elif Fraction(10) ** (exponent + 1) <= value:
-        exponent += 1
     rounded = math.floor(value * Fraction(10) ** (digits - 1 - exponent) + Fraction(1, 2))
     if rounded == 10**digits:
         rounded, exponent = rounded // 10, exponent + 1
@@ -194,6 +192,11 @@ def split_table(label, cells):
     return tables
 
 
+def rounded(values):
+    """(name, value) pairs of the JSON output, each value its fraction rounded."""
+    return [(name, significant(Fraction(value["fraction"]))) for name, value in values]
+
+
 def distributions(plan, directory):
     """For each finished class: its exact P(n pegs left) and P(last peg in h), rounded."""
     parts = []
@@ -202,7 +205,6 @@ def distributions(plan, directory):
         if not out.exists():
             continue
         start = json.loads(out.read_text())["starts"][0]
-        rounded = lambda values: [(h, significant(Fraction(v["fraction"]))) for h, v in values]
         pegs = rounded(sorted(start["pegs_left"].items(), key=lambda item: int(item[0])))
         finish = rounded(start["finish"].items())  # in the board's reading order
         parts.append(f"{name} (from {start['start']}):")
