@@ -14,7 +14,8 @@ output is DIR/CLASS.json, written under another name and renamed only once the r
 Each session of a class (its wall time, its peak memory as the kernel measured it, its exit
 status) is added to DIR/CLASS.runs, and the table gives their total time and highest peak (a
 session run by hand before may be added as a line `SECONDS KILOBYTES STATUS`, `-` where it was
-not measured). After the table come each finished class's P(n pegs left) and P(last peg in
+not measured; a session killed with no chance to record itself, found by the mark DIR/CLASS.running
+it left, is added when the script next runs, as its time up to its last save, status `killed`). After the table come each finished class's P(n pegs left) and P(last peg in
 h), every probability rounded from its fraction.
 
 The plan is for a machine of 24 GB (the one the README's figures come from): a budget of
@@ -75,6 +76,20 @@ class Stopped(Exception):
     """An interrupt stopped the script in the run of a class (pegchain saved it first)."""
 
 
+def record_lost_session(directory, name, checkpoint):
+    """Records a session that ended with no chance to record itself (the script killed, the
+    machine gone), found by the mark it left: its time up to its last save (what it kept;
+    the checkpoint's time), peak unknown, status `killed`."""
+    running = directory / f"{name}.running"
+    if not running.exists():
+        return
+    began = float(running.read_text())
+    saved = checkpoint.stat().st_mtime if checkpoint.exists() else began
+    with open(directory / f"{name}.runs", "a") as runs:
+        runs.write(f"{max(saved - began, 0):.1f} - killed\n")
+    running.unlink()
+
+
 def run_class(binary, directory, name, flags):
     """Runs (or resumes) one class; True when its output is whole."""
     out = directory / f"{name}.json"
@@ -83,8 +98,11 @@ def run_class(binary, directory, name, flags):
     partial = directory / f"{name}.json.partial"
     checkpoint = directory / f"{name}.ckpt"
     args = command(binary, flags, checkpoint)
+    record_lost_session(directory, name, checkpoint)
     print(f"{name}: {' '.join(args[1:])}", file=sys.stderr, flush=True)
     began = time.monotonic()
+    running = directory / f"{name}.running"
+    running.write_text(f"{time.time():.1f}\n")
     interrupted = []
     with open(partial, "wb") as stdout:
         child = subprocess.Popen(args, stdout=stdout)
@@ -108,6 +126,7 @@ def run_class(binary, directory, name, flags):
     with open(directory / f"{name}.runs", "a") as runs:
         # ru_maxrss is in kilobytes on Linux.
         runs.write(f"{seconds:.1f} {usage.ru_maxrss} {code}\n")
+    running.unlink()
     if code != 0:
         partial.unlink(missing_ok=True)
         # 130 and 143: pegchain stopped on SIGINT or SIGTERM and saved, even where this script

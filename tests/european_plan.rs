@@ -165,3 +165,49 @@ fn the_european_runner_refuses_a_missing_plan_in_one_line() {
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.starts_with("european.py: ") && err.contains("no-such-plan"), "{err}");
 }
+
+/// Killed outright (SIGKILL to the script and pegchain: what a machine going away does), a
+/// session cannot record itself; the mark it left makes the script's next run record it, as
+/// its time up to its last save with status `killed`, before it goes on from that save.
+#[test]
+fn a_session_killed_outright_is_recorded_when_the_script_next_runs() {
+    let scratch = support::scratch("european-plan-killed");
+    let plan = scratch.join("plan");
+    std::fs::write(&plan, "all --board triangle6 --start all --no-symmetry --residues 1 -q\n").unwrap();
+    let dir: PathBuf = scratch.join("runs");
+
+    let first = script(&plan, &dir, &[]).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
+    let clock = Instant::now();
+    while !dir.join("all.ckpt").exists() {
+        assert!(clock.elapsed() < Duration::from_secs(30), "no checkpoint written");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    let group = format!("-{}", first.id());
+    assert!(Command::new("kill").args(["-KILL", "--", &group]).status().unwrap().success());
+    first.wait_with_output().unwrap();
+    assert!(dir.join("all.running").exists(), "the session left no mark");
+    assert!(sessions(&dir, "all").is_empty());
+
+    let out = script(&plan, &dir, &[]).output().unwrap();
+    let (table, err) = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(err.contains("--resume"), "{err}");
+    assert_eq!(sessions(&dir, "all"), ["killed", "0"]);
+    let runs = std::fs::read_to_string(dir.join("all.runs")).unwrap();
+    let killed: Vec<&str> = runs.lines().next().unwrap().split(' ').collect();
+    let seconds: f64 = killed[0].parse().unwrap();
+    assert!((0.0..30.0).contains(&seconds) && killed[1] == "-", "{runs}");
+    assert!(!dir.join("all.running").exists());
+    let whole = support::stdout_bytes(&[
+        "exact",
+        "--board",
+        "triangle6",
+        "--start",
+        "all",
+        "--no-symmetry",
+        "--json",
+    ]);
+    assert!(std::fs::read(dir.join("all.json")).unwrap() == whole, "the resumed run's output differs");
+    assert!(table.contains("| all | "), "{table}");
+}
