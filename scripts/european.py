@@ -14,9 +14,10 @@ output is DIR/CLASS.json, written under another name and renamed only once the r
 Each session of a class (its wall time, its peak memory as the kernel measured it, its exit
 status) is added to DIR/CLASS.runs, and the table gives their total time and highest peak (a
 session run by hand before may be added as a line `SECONDS KILOBYTES STATUS`, `-` where it was
-not measured; a session killed with no chance to record itself, found by the mark DIR/CLASS.running
-it left, is added when the script next runs, as its time up to its last save, status `killed`). After the table come each finished class's P(n pegs left) and P(last peg in
-h), every probability rounded from its fraction.
+not measured; a session killed with no chance to record itself, found by the mark
+DIR/CLASS.running it left, is added when the script next runs, as its time up to its last
+save, status `killed`). After the table come each finished class's P(n pegs left) and P(last
+peg in h), every probability rounded from its fraction.
 
 The plan is for a machine of 24 GB (the one the README's figures come from): a budget of
 19 GB lets a start fixed by one reflection run by one residue a pass (d3: 14 passes of 18-20

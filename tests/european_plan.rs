@@ -67,6 +67,29 @@ fn stopped_by(script: Child, signal: &str, group: bool) -> String {
     err
 }
 
+/// Waits until the class `all` has saved once.
+fn wait_for_checkpoint(dir: &Path) {
+    let clock = Instant::now();
+    while !dir.join("all.ckpt").exists() {
+        assert!(clock.elapsed() < Duration::from_secs(30), "no checkpoint written");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// The class `all`, resumed, gave what one whole `exact` run gives, byte for byte.
+fn assert_all_is_whole(dir: &Path) {
+    let whole = support::stdout_bytes(&[
+        "exact",
+        "--board",
+        "triangle6",
+        "--start",
+        "all",
+        "--no-symmetry",
+        "--json",
+    ]);
+    assert!(std::fs::read(dir.join("all.json")).unwrap() == whole, "the resumed run's output differs");
+}
+
 #[test]
 fn the_european_runner_resumes_skips_what_is_done_and_tabulates_the_exact_figures() {
     let scratch = support::scratch("european-plan");
@@ -76,11 +99,7 @@ fn the_european_runner_resumes_skips_what_is_done_and_tabulates_the_exact_figure
 
     // Interrupted in its first class, once that class has saved: exit 130, nothing finished.
     let first = script(&plan, &dir, &[]).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
-    let clock = Instant::now();
-    while !dir.join("all.ckpt").exists() {
-        assert!(clock.elapsed() < Duration::from_secs(30), "no checkpoint written");
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    wait_for_checkpoint(&dir);
     let err = stopped_by(first, "-INT", true);
     assert!(err.contains("all: stopped and saved; run the script again to go on"), "{err}");
     assert!(dir.join("all.ckpt").exists() && !dir.join("all.json").exists());
@@ -108,16 +127,7 @@ fn the_european_runner_resumes_skips_what_is_done_and_tabulates_the_exact_figure
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(err.contains("--resume"), "{err}");
     assert!(err.contains("pegchain: board triangle5 has no hole \"Z\""), "{err}");
-    let whole = support::stdout_bytes(&[
-        "exact",
-        "--board",
-        "triangle6",
-        "--start",
-        "all",
-        "--no-symmetry",
-        "--json",
-    ]);
-    assert!(std::fs::read(dir.join("all.json")).unwrap() == whole, "the resumed run's output differs");
+    assert_all_is_whole(&dir);
     let tip = support::stdout_bytes(&["exact", "--board", "triangle5", "--start", "A", "--json"]);
     assert!(std::fs::read(dir.join("tip.json")).unwrap() == tip);
     assert!(!dir.join("all.ckpt").exists() && !dir.join("tip.ckpt").exists());
@@ -177,11 +187,7 @@ fn a_session_killed_outright_is_recorded_when_the_script_next_runs() {
     let dir: PathBuf = scratch.join("runs");
 
     let first = script(&plan, &dir, &[]).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
-    let clock = Instant::now();
-    while !dir.join("all.ckpt").exists() {
-        assert!(clock.elapsed() < Duration::from_secs(30), "no checkpoint written");
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    wait_for_checkpoint(&dir);
     std::thread::sleep(Duration::from_millis(300));
     let group = format!("-{}", first.id());
     assert!(Command::new("kill").args(["-KILL", "--", &group]).status().unwrap().success());
@@ -199,15 +205,6 @@ fn a_session_killed_outright_is_recorded_when_the_script_next_runs() {
     let seconds: f64 = killed[0].parse().unwrap();
     assert!((0.0..30.0).contains(&seconds) && killed[1] == "-", "{runs}");
     assert!(!dir.join("all.running").exists());
-    let whole = support::stdout_bytes(&[
-        "exact",
-        "--board",
-        "triangle6",
-        "--start",
-        "all",
-        "--no-symmetry",
-        "--json",
-    ]);
-    assert!(std::fs::read(dir.join("all.json")).unwrap() == whole, "the resumed run's output differs");
+    assert_all_is_whole(&dir);
     assert!(table.contains("| all | "), "{table}");
 }
