@@ -77,11 +77,16 @@ class Stopped(Exception):
     """An interrupt stopped the script in the run of a class (pegchain saved it first)."""
 
 
-def record_lost_session(directory, name, checkpoint):
+def finished(directory, name):
+    """The output's start of a class whose run succeeded, else None."""
+    out = directory / f"{name}.json"
+    return json.loads(out.read_text())["starts"][0] if out.exists() else None
+
+
+def record_lost_session(running, name, directory, checkpoint):
     """Records a session that ended with no chance to record itself (the script killed, the
-    machine gone), found by the mark it left: its time up to its last save (what it kept;
-    the checkpoint's time), peak unknown, status `killed`."""
-    running = directory / f"{name}.running"
+    machine gone), found by the mark it left (`running`): its time up to its last save (what
+    it kept; the checkpoint's time), peak unknown, status `killed`."""
     if not running.exists():
         return
     began = float(running.read_text())
@@ -99,14 +104,15 @@ def run_class(binary, directory, name, flags):
     partial = directory / f"{name}.json.partial"
     checkpoint = directory / f"{name}.ckpt"
     args = command(binary, flags, checkpoint)
-    record_lost_session(directory, name, checkpoint)
+    running = directory / f"{name}.running"
+    record_lost_session(running, name, directory, checkpoint)
     print(f"{name}: {' '.join(args[1:])}", file=sys.stderr, flush=True)
     began = time.monotonic()
-    running = directory / f"{name}.running"
-    running.write_text(f"{time.time():.1f}\n")
     interrupted = []
     with open(partial, "wb") as stdout:
         child = subprocess.Popen(args, stdout=stdout)
+        # Marked once pegchain runs: a binary that fails to start leaves no session behind.
+        running.write_text(f"{time.time():.1f}\n")
 
         def terminate(*_):
             # A SIGTERM sent to this script alone: pegchain saves and stops on it too.
@@ -178,12 +184,11 @@ def table(plan, directory):
             runs = [line.split() for line in (directory / f"{name}.runs").read_text().split("\n") if line]
         seconds = sum(float(r[0]) for r in runs)
         peak = max((int(r[1]) for r in runs if r[1].isdigit()), default=0) / 1e6
-        out = directory / f"{name}.json"
-        if not out.exists():
+        start = finished(directory, name)
+        if start is None:
             state = "not run" if not runs else f"not done: {len(runs)} session(s), last status {runs[-1][2]}"
             rows.append(f"| {name} | | {state} | | | | {seconds / 3600:.2f} h | {peak:.1f} GB |")
             continue
-        start = json.loads(out.read_text())["starts"][0]
         win = Fraction(start["win"]["fraction"])
         pegs = Fraction(start["expected_pegs_left"]["fraction"])
         finish = " ".join(sorted(start["finish"])) or "none"
@@ -221,10 +226,9 @@ def distributions(plan, directory):
     """For each finished class: its exact P(n pegs left) and P(last peg in h), rounded."""
     parts = []
     for name, _ in plan:
-        out = directory / f"{name}.json"
-        if not out.exists():
+        start = finished(directory, name)
+        if start is None:
             continue
-        start = json.loads(out.read_text())["starts"][0]
         pegs = rounded(sorted(start["pegs_left"].items(), key=lambda item: int(item[0])))
         finish = rounded(start["finish"].items())  # in the board's reading order
         parts.append(f"{name} (from {start['start']}):")
@@ -259,8 +263,9 @@ def main(argv):
         if failed:
             print(f"not finished: {' '.join(failed)}", file=sys.stderr)
     print(table(plan, directory))
-    if any((directory / f"{name}.json").exists() for name, _ in plan):
-        print("\n" + distributions(plan, directory))
+    shown = distributions(plan, directory)
+    if shown:
+        print("\n" + shown)
     return 1 if not only_table and failed else 0
 
 
