@@ -110,7 +110,11 @@ def run_class(binary, directory, name, flags):
     began = time.monotonic()
     interrupted = []
     with open(partial, "wb") as stdout:
-        child = subprocess.Popen(args, stdout=stdout)
+        try:
+            child = subprocess.Popen(args, stdout=stdout)
+        except OSError:
+            partial.unlink()  # no run, no output under any name
+            raise
         # Marked once pegchain runs: a binary that fails to start leaves no session behind.
         running.write_text(f"{time.time():.1f}\n")
 

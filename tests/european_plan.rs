@@ -166,6 +166,27 @@ fn the_european_runner_resumes_skips_what_is_done_and_tabulates_the_exact_figure
     assert!(only_table.contains("| tip | A K O | 0.00686176 | 3.91620 |"), "{only_table}");
 }
 
+/// A pegchain that cannot be started is one line, and leaves neither output nor a mark.
+#[test]
+fn the_european_runner_refuses_a_missing_binary_in_one_line() {
+    let scratch = support::scratch("european-plan-no-binary");
+    let plan = scratch.join("plan");
+    std::fs::write(&plan, "tip --board triangle5 --start A -q\n").unwrap();
+    let dir = scratch.join("runs");
+    let out = script(&plan, &dir, &[]).env("PEGCHAIN", scratch.join("no-such-pegchain")).output().unwrap();
+    let (_, err) = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert_eq!(
+        err.lines().last().unwrap(),
+        format!(
+            "european.py: [Errno 2] No such file or directory: '{}'",
+            scratch.join("no-such-pegchain").display()
+        )
+    );
+    let left: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert!(left.is_empty(), "{left:?}");
+}
+
 #[test]
 fn the_european_runner_refuses_a_missing_plan_in_one_line() {
     let dir = support::scratch("european-plan-missing");
