@@ -31,6 +31,19 @@ impl<S> Bucket<S> {
     pub fn limbs(&self, i: usize) -> &[u64] {
         &self.nums[i * self.stride..(i + 1) * self.stride]
     }
+
+    /// The limbs of the i-th numerator, unless the numerators were dropped (see
+    /// [`Bucket::keys_only`]).
+    #[inline]
+    pub fn kept_limbs(&self, i: usize) -> Option<&[u64]> {
+        self.nums.get(i * self.stride..(i + 1) * self.stride)
+    }
+
+    /// The states without their numerators: a step taken in rounds scans its parents again
+    /// once their shares are made, and needs only their states for that.
+    pub fn keys_only(self) -> Bucket<S> {
+        Bucket { nums: Vec::new(), ..self }
+    }
 }
 
 impl<S: Copy + Ord> Bucket<S> {

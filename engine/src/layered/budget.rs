@@ -100,13 +100,15 @@ pub(super) fn rounds<S>(
     }
 }
 
-/// Projection 2: the layer's `n` states at the children's width `next_stride` (their shares),
-/// the parents themselves when the step goes in rounds, the edges of one of `rounds` rounds of
-/// its `moves`, and the next layer, projected from this layer's
-/// growth and capped by the moves (each child held with its key, numerator and about 24
-/// bytes of map). A process of a `shared` run also holds one round's children apart from
-/// the ones it owns, and for a while twice more: as the parcels it sends and as those it
-/// receives.
+/// Projection 2: the larger of the step's two phases. While the shares are made: the
+/// layer's `n` states whole (`stride` words each) with their move totals, their shares at the
+/// children's width `next_stride`, and the edges of one of `rounds` rounds of its `moves`.
+/// While the children are summed: the shares, one round's edges, the parents' states when
+/// the step goes in rounds (later rounds scan them again; their numerators are freed), and
+/// the next layer, projected from this layer's growth and capped by the moves (each child
+/// held with its key, numerator and about 24 bytes of map). A process of a `shared` run
+/// also holds one round's children apart from the ones it owns, and for a while twice more:
+/// as the parcels it sends and as those it receives.
 pub(super) fn check_step<S>(
     budget: Option<u64>,
     rank: u32,
@@ -116,16 +118,17 @@ pub(super) fn check_step<S>(
     shared: bool,
 ) -> Result<(), EngineError> {
     let Some(budget) = budget else { return Ok(()) };
-    let edge_bytes = bytes_per_edge::<S>() as f64 / rounds as f64;
-    let projected = ((n as f64 * history.growth(n)) as u64).min(moves);
-    let entry = size_of::<S>() as u64 + 8 * next_stride as u64;
-    // In rounds the parents (`stride` words each) stay beside their shares for the rounds after
-    // the first; in one step they are freed first.
-    let parents = if rounds > 1 { n as u64 * (size_of::<S>() as u64 + 8 * stride as u64) } else { 0 };
+    let (n, key) = (n as u64, size_of::<S>() as u64);
+    let edges = (moves as f64 * bytes_per_edge::<S>() as f64 / rounds as f64) as u64;
+    let projected = ((n as f64 * history.growth(n as usize)) as u64).min(moves);
+    let entry = key + 8 * next_stride as u64;
+    let shares = n * 8 * next_stride as u64;
+    let making = n * (key + 8 * stride as u64 + 8) + shares + edges;
+    let states = if rounds > 1 { n * key } else { 0 };
     let round_children = projected.min(moves / rounds as u64);
     let sent = if shared { round_children * (3 * entry + 24) } else { 0 };
-    let bytes =
-        parents + n as u64 * entry + (moves as f64 * edge_bytes) as u64 + projected * (entry + 24) + sent;
+    let summing = states + shares + edges + projected * (entry + 24) + sent;
+    let bytes = making.max(summing);
     if bytes <= budget {
         return Ok(());
     }
@@ -144,8 +147,10 @@ mod tests {
         assert!(check_scan::<u64>(Some(4_800), 5, (100, 1), 1, &h).is_ok());
         let err = check_scan::<u64>(Some(4_799), 5, (100, 1), 1, &h).unwrap_err();
         assert_eq!(err, EngineError::TooLarge { rank: 4, states: 1_000, bytes: 4_800, budget: 4_799 });
-        // 100 states at 16 bytes, 300 edges at 16, and min(1000, 300) children at 16 + 24.
-        let bytes = 100 * 16 + 300 * 16 + 300 * 40;
+        // Summing, the larger phase: 100 shares of 8 bytes, 300 edges at 16, and min(1000,
+        // 300) children at 16 + 24 (the parents are freed). Making the shares takes the
+        // parents whole with their totals (100 * 24), the shares and the edges: 8,000 bytes.
+        let bytes = 100 * 8 + 300 * 16 + 300 * 40;
         assert!(check_step::<u64>(Some(bytes), 5, (100, 1, 300, 1), 1, &h, false).is_ok());
         let err = check_step::<u64>(Some(bytes - 1), 5, (100, 1, 300, 1), 1, &h, false).unwrap_err();
         assert_eq!(err, EngineError::TooLarge { rank: 4, states: 300, bytes, budget: bytes - 1 });
@@ -154,7 +159,9 @@ mod tests {
         let shared = bytes + 300 * 72;
         assert!(check_step::<u64>(Some(shared), 5, (100, 1, 300, 1), 1, &h, true).is_ok());
         assert!(check_step::<u64>(Some(shared - 1), 5, (100, 1, 300, 1), 1, &h, true).is_err());
-        let two = 100 * 16 + 100 * 16 + 150 * 16 + 300 * 40 + 150 * 72;
+        // In two rounds the parents' states (8 bytes each, not their numerators) stay for the
+        // second round's scan.
+        let two = 100 * 8 + 100 * 8 + 150 * 16 + 300 * 40 + 150 * 72;
         assert!(check_step::<u64>(Some(two), 5, (100, 1, 300, 2), 1, &h, true).is_ok());
         assert!(check_step::<u64>(Some(two - 1), 5, (100, 1, 300, 2), 1, &h, true).is_err());
         // Two rounds halve the edges held at once: 100 * 32 bytes, then 100 * 24.
@@ -163,13 +170,26 @@ mod tests {
     }
 
     #[test]
+    fn making_the_shares_is_projected_where_it_is_the_larger_phase() {
+        // 100 parents of 4-limb numerators with 50 moves in all (half of them absorbing):
+        // the parents whole (8 + 32 bytes), their totals (8) and shares (32), and 50 edges of
+        // 16 bytes outweigh the shares, the edges and 50 children of 40 + 24 bytes.
+        let h = History { previous_len: 100, moves_per_state: 1.0 };
+        let making = 100 * (8 + 32 + 8) + 100 * 32 + 50 * 16;
+        let summing = 100 * 32 + 50 * 16 + 50 * 64;
+        assert!(making > summing);
+        assert!(check_step::<u64>(Some(making), 5, (100, 4, 50, 1), 4, &h, false).is_ok());
+        assert!(check_step::<u64>(Some(making - 1), 5, (100, 4, 50, 1), 4, &h, false).is_err());
+    }
+
+    #[test]
     fn a_step_takes_the_fewest_rounds_that_fit_and_is_refused_when_none_does() {
         let h = History { previous_len: 100, moves_per_state: 8.0 };
-        // 100 states and 100 children at the children's width (2 limbs), with 24 bytes of map
-        // each, and 800 edges of 16 bytes held a round at a time; in rounds, the 100 parents
-        // (8-byte keys, 1 limb) besides.
-        let parents = |rounds: u64| if rounds > 1 { 100 * 16 } else { 0 };
-        let need = |rounds: u64| parents(rounds) + 100 * 24 + 800 / rounds * 16 + 100 * (24 + 24);
+        // Summing: 100 shares at the children's width (2 limbs), 800 edges of 16 bytes held a
+        // round at a time and 100 children of 24 + 24 bytes; in rounds, the 100 parents'
+        // states (8-byte keys) besides.
+        let states = |rounds: u64| if rounds > 1 { 100 * 8 } else { 0 };
+        let need = |rounds: u64| states(rounds) + 100 * 16 + 800 / rounds * 16 + 100 * (24 + 24);
         assert_eq!(rounds::<u64>(None, 5, (100, 1, 2), &h, false), Ok(1));
         assert_eq!(rounds::<u64>(Some(need(1)), 5, (100, 1, 2), &h, false), Ok(1));
         assert_eq!(rounds::<u64>(Some(need(1) - 1), 5, (100, 1, 2), &h, false), Ok(2));

@@ -356,11 +356,11 @@ where
         // The processes meet: every process's moves and move totals make the step's scale.
         let found = scan.as_ref().map(|s| step_facts(s, mode, &layer)).map_err(Clone::clone);
         let facts = exchange::gather(exchange, found)?.iter().map(|f| StepFacts::read(f)).collect::<Vec<_>>();
-        let scan = scan?;
+        let parents::Scan { totals, absorbed: absorbed_here, edges, moves } = scan?;
         if n > 0 {
-            history.moves_per_state = scan.moves as f64 / n as f64;
+            history.moves_per_state = moves as f64 / n as f64;
         }
-        for (k, numerator) in scan.absorbed {
+        for (k, numerator) in absorbed_here {
             match numbers {
                 Numbers::Exact => {
                     *absorbed.entry(k).or_default() +=
@@ -380,9 +380,7 @@ where
         let all_totals: Vec<u64> = facts.iter().flat_map(|f| f.totals.iter().copied()).collect();
         let scale = Scale::of(&all_totals, mode, numbers);
         let stride = match mode {
-            Mode::Probability => {
-                factors::child_stride(mode, numbers, denominator, &scale.lcm, &layer, scan.moves)
-            }
+            Mode::Probability => factors::child_stride(mode, numbers, denominator, &scale.lcm, &layer, moves),
             Mode::Paths => facts.iter().map(|f| f.paths_stride).max().unwrap_or(1),
         };
         let shares = (|| {
@@ -390,17 +388,18 @@ where
             budget::check_step::<C::State>(
                 budget,
                 rank,
-                (n, layer.stride, scan.moves, rounds),
+                (n, layer.stride, moves, rounds),
                 stride,
                 history,
                 routed,
             )?;
-            factors::shares(&layer, &scan.totals, &scale, (mode, numbers), stride)
+            factors::shares(&layer, &totals, &scale, (mode, numbers), stride)
         })();
-        // The parents are freed now unless later rounds need them.
-        let layer = (rounds > 1).then_some(layer);
+        drop(totals);
+        // The parents are freed now, but for their states when later rounds scan them again.
+        let layer = (rounds > 1).then(|| layer.keys_only());
         // Round r's edges: the first round's from the scan above, the others' scanned now.
-        let mut first_edges = Some(scan.edges);
+        let mut first_edges = Some(edges);
         let mut edges_of = |r: usize| -> Result<parents::Shards<C::State>, EngineError> {
             match (r, &layer) {
                 (0, _) => Ok(first_edges.take().expect("the first round's edges")),

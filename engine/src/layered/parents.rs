@@ -173,8 +173,12 @@ where
                 self.chain.transitions(*state, &mut out)
             };
             if out.is_empty() {
-                let sum = here.absorbed.entry((self.classify)(*state)).or_default();
-                self.numbers.accumulate(sum, self.layer.limbs(parent));
+                // A layer kept for a later round has no numerators: the first round counted
+                // its absorbed mass.
+                if let Some(limbs) = self.layer.kept_limbs(parent) {
+                    let sum = here.absorbed.entry((self.classify)(*state)).or_default();
+                    self.numbers.accumulate(sum, limbs);
+                }
                 here.totals.push(0);
                 continue;
             }
