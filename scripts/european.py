@@ -21,7 +21,7 @@ peg in h), every probability rounded from its fraction.
 
 The plan is for a machine of 24 GB (the one the README's figures come from): a budget of
 19 GB lets a start fixed by one reflection run by two residues a pass (b2: 7 passes, a peak of
-about 14.5 GB); d3 and d2 ran by one (14 passes of 18-20 minutes alone for d3, about 4.5
+about 14.7 GB); d3 and d2 ran by one (14 passes of 18-20 minutes alone for d3, about 4.5
 hours; 5.8 hours of sessions beside other work), begun before a step in rounds freed its
 parents' numerators, and a run goes on with the residues it began with.
 PEGCHAIN_MAX_MEMORY=GB changes that budget (a saved run may be resumed under another budget).
