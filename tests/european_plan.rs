@@ -55,8 +55,15 @@ fn text(out: &Output) -> (String, String) {
 }
 
 /// Sends `signal` to the script's process group (`group`) or to the script alone, 0.7 s after
-/// it started its run; the script must say it stopped and saved, and exit 130. Its stderr.
-fn stopped_by(script: Child, signal: &str, group: bool) -> String {
+/// it started pegchain on the class `all` in `dir` (the mark `all.running` says so: on a loaded
+/// machine the script itself may take that long to start); the script must say it stopped and
+/// saved, and exit 130. Its stderr.
+fn stopped_by(script: Child, dir: &Path, signal: &str, group: bool) -> String {
+    let clock = Instant::now();
+    while !dir.join("all.running").exists() {
+        assert!(clock.elapsed() < Duration::from_secs(30), "pegchain was not started");
+        std::thread::sleep(Duration::from_millis(10));
+    }
     std::thread::sleep(Duration::from_millis(700));
     let target = if group { format!("-{}", script.id()) } else { script.id().to_string() };
     assert!(Command::new("kill").args([signal, "--", &target]).status().unwrap().success());
@@ -100,7 +107,7 @@ fn the_european_runner_resumes_skips_what_is_done_and_tabulates_the_exact_figure
     // Interrupted in its first class, once that class has saved: exit 130, nothing finished.
     let first = script(&plan, &dir, &[]).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
     wait_for_checkpoint(&dir);
-    let err = stopped_by(first, "-INT", true);
+    let err = stopped_by(first, &dir, "-INT", true);
     assert!(err.contains("all: stopped and saved; run the script again to go on"), "{err}");
     assert!(dir.join("all.ckpt").exists() && !dir.join("all.json").exists());
     assert!(!dir.join("all.json.partial").exists());
@@ -109,14 +116,14 @@ fn the_european_runner_resumes_skips_what_is_done_and_tabulates_the_exact_figure
 
     // A SIGTERM sent to the script alone reaches pegchain through it: saved and stopped too.
     let second = script(&plan, &dir, &[]).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
-    stopped_by(second, "-TERM", false);
+    stopped_by(second, &dir, "-TERM", false);
     assert_eq!(sessions(&dir, "all"), ["130", "143"]);
 
     // Started in the background by a shell, the script ignores SIGINT: pegchain's exit status
     // says it stopped on the signal and saved, so the script stops too, not going on to `tip`.
     let third =
         script_ignoring_sigint(&plan, &dir).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
-    stopped_by(third, "-INT", true);
+    stopped_by(third, &dir, "-INT", true);
     assert_eq!(sessions(&dir, "all"), ["130", "143", "130"]);
     assert!(sessions(&dir, "tip").is_empty(), "the next class must wait");
 
