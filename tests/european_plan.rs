@@ -59,11 +59,7 @@ fn text(out: &Output) -> (String, String) {
 /// machine the script itself may take that long to start); the script must say it stopped and
 /// saved, and exit 130. Its stderr.
 fn stopped_by(script: Child, dir: &Path, signal: &str, group: bool) -> String {
-    let clock = Instant::now();
-    while !dir.join("all.running").exists() {
-        assert!(clock.elapsed() < Duration::from_secs(30), "pegchain was not started");
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    wait_for(&dir.join("all.running"), "pegchain was not started");
     std::thread::sleep(Duration::from_millis(700));
     let target = if group { format!("-{}", script.id()) } else { script.id().to_string() };
     assert!(Command::new("kill").args([signal, "--", &target]).status().unwrap().success());
@@ -76,9 +72,14 @@ fn stopped_by(script: Child, dir: &Path, signal: &str, group: bool) -> String {
 
 /// Waits until the class `all` has saved once.
 fn wait_for_checkpoint(dir: &Path) {
+    wait_for(&dir.join("all.ckpt"), "no checkpoint written");
+}
+
+/// Waits until `file` exists, for at most 30 s (else fails, saying `why`).
+fn wait_for(file: &Path, why: &str) {
     let clock = Instant::now();
-    while !dir.join("all.ckpt").exists() {
-        assert!(clock.elapsed() < Duration::from_secs(30), "no checkpoint written");
+    while !file.exists() {
+        assert!(clock.elapsed() < Duration::from_secs(30), "{why}");
         std::thread::sleep(Duration::from_millis(10));
     }
 }

@@ -358,8 +358,7 @@ impl EngineRequest {
     /// The flags not given that may let a run refused for memory fit: `--whole-group` where
     /// a start is fixed by fewer symmetries than the board has (the stabilizer method then
     /// follows more classes), `--residues 2` for `exact`, and `--residues 1` for a run by more
-    /// residues a pass (8 bytes a position less for each prime left out; the European d3
-    /// class fits 24 GB only so).
+    /// residues a pass (8 bytes a position less for each prime left out).
     pub fn other_ways(&self) -> Vec<&'static str> {
         let mut ways = Vec::new();
         if self.position.is_none() && self.config.reduce && !self.config.whole_group {
