@@ -21,9 +21,9 @@ peg in h), every probability rounded from its fraction.
 
 The plan is for a machine of 24 GB (the one the README's figures come from): a budget of
 19 GB lets a start fixed by one reflection run by two residues a pass (b2: 7 passes, a peak of
-about 14.7 GB); d3 and d2 ran by one (14 passes of 18-20 minutes alone for d3, about 4.5
-hours; 5.8 hours of sessions beside other work), begun before a step in rounds freed its
-parents' numerators, and a run goes on with the residues it began with.
+about 14.7 GB); d3 ran by one (14 passes of 18-20 minutes alone, about 4.5 hours; 5.8 hours of
+sessions beside other work), begun before a step in rounds freed its parents' numerators (a
+run goes on with the residues it began with, so a saved run keeps its own).
 PEGCHAIN_MAX_MEMORY=GB changes that budget (a saved run may be resumed under another budget).
 c1 and c2, fixed by no symmetry, have not been tried this way and may be refused with the
 engine's projection; the table marks a class that failed, and the script goes on with the next.
@@ -47,7 +47,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # first jump leads to the centre's first position) that the whole group finds.
 PLAN = """
 d3 --board european --start d3 --residues 1
-d2 --board european --start d2 --residues 1
+d2 --board european --start d2 --residues 2
 d4 --board european --start d4
 d1 --board european --start d1 --whole-group
 b2 --board european --start b2 --residues 2

@@ -127,16 +127,19 @@ fn pegs_left_distributions_sum_to_exactly_one() {
     }
 }
 
-/// The European board from d3: the fractions of `docs/european/d3.json` (the output of
-/// `exact --board european --start d3 --residues 1`, rebuilt by the Chinese remainder theorem
-/// from 14 passes) check each other, and the README shows them correctly rounded.
-#[test]
-fn the_european_d3_figures_in_the_readme_are_its_published_fractions() {
+/// A European class published in `docs/european/CLASS.json` (the output of `exact --board
+/// european --start CLASS --residues R`, rebuilt by the Chinese remainder theorem from its
+/// passes): its fractions check each other, and the README shows them correctly rounded in
+/// the class table (the row beginning `row`) and in the class's tables of P(n pegs left)
+/// and P(last peg in h).
+fn check_published_european_class(class: &str, row: &str, finish_holes: &[&str], raw_positions: &str) {
     use pegchain::render::number::significant_exact;
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let read = |path: &str| std::fs::read_to_string(root.join(path)).unwrap();
-    let output: serde_json::Value = serde_json::from_str(&read("docs/european/d3.json")).unwrap();
+    let output: serde_json::Value =
+        serde_json::from_str(&read(&format!("docs/european/{class}.json"))).unwrap();
     let start = &output["starts"][0];
+    assert_eq!(start["start"], class);
     let fraction = |v: &serde_json::Value| v["fraction"].as_str().unwrap().parse::<Rational>().unwrap();
     let listed = |key: &str| -> Vec<(String, Rational)> {
         start[key].as_object().unwrap().iter().map(|(k, v)| (k.clone(), fraction(v))).collect()
@@ -146,26 +149,77 @@ fn the_european_d3_figures_in_the_readme_are_its_published_fractions() {
 
     // A wrong residue would rebuild numerators of no relation to each other.
     assert_eq!(pegs_left.iter().map(|(_, p)| p).sum::<Rational>(), 1);
-    assert_eq!(pegs_left[0], ("1".to_string(), win.clone()));
+    let one_peg = pegs_left.iter().find(|(n, _)| n == "1").map_or(Rational::new(), |(_, p)| p.clone());
+    assert_eq!(one_peg, win);
     assert_eq!(finish.iter().map(|(_, p)| p).sum::<Rational>(), win);
     let mean: Rational = pegs_left.iter().map(|(n, p)| Rational::from(p * n.parse::<u32>().unwrap())).sum();
     assert_eq!(mean, expected);
-    assert_eq!(start["positions"]["raw"], "2990375067");
+    assert_eq!(start["positions"]["raw"], raw_positions);
     let holes: Vec<&str> = finish.iter().map(|(h, _)| h.as_str()).collect();
-    assert_eq!(holes, ["d2", "a5", "d5", "g5"]);
+    assert_eq!(holes, finish_holes);
 
     let readme = read("README.md");
     let six = |p: &Rational| significant_exact(p, 6);
-    let row = format!(
-        "| d3 | d3 c4 e4 d5 | a5 d2 d5 g5 (from d3) | {} (exact) | {} (exact) |",
-        six(&win),
-        six(&expected)
-    );
+    let win_cell = if win == 0 { "0".to_string() } else { six(&win) };
+    let row = format!("{row} {win_cell} (exact) | {} (exact) |", six(&expected));
     assert!(readme.contains(&row), "{row}");
     let values = |cells: &[(String, Rational)]| {
         format!("| P | {} |", cells.iter().map(|(_, p)| six(p)).collect::<Vec<_>>().join(" | "))
     };
-    for cells in pegs_left.chunks(10).chain([&finish[..]]) {
+    for cells in pegs_left.chunks(10).chain([&finish[..]]).filter(|cells| !cells.is_empty()) {
         assert!(readme.contains(&values(cells)), "{}", values(cells));
     }
+}
+
+/// d3 by 14 passes of one residue: one peg can be reached, in four holes.
+#[test]
+fn the_european_d3_figures_in_the_readme_are_its_published_fractions() {
+    check_published_european_class(
+        "d3",
+        "| d3 | d3 c4 e4 d5 | a5 d2 d5 g5 (from d3) |",
+        &["d2", "a5", "d5", "g5"],
+        "2990375067",
+    );
+}
+
+/// The second method for a published class: `scripts/check_by_simulation.py` sets seeded
+/// games beside its exact fractions, and says so when they disagree.
+#[test]
+fn seeded_games_agree_with_a_published_european_class_and_a_wrong_figure_is_caught() {
+    use std::process::Command;
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = std::env::temp_dir().join(format!("pegchain-published-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let games = Command::new(env!("CARGO_BIN_EXE_pegchain"))
+        .args(["simulate", "--board", "european", "--start", "d3", "--games", "100000", "--seed", "7"])
+        .args(["--json", "--quiet"])
+        .output()
+        .unwrap();
+    assert!(games.status.success());
+    let simulated = dir.join("d3-games.json");
+    std::fs::write(&simulated, &games.stdout).unwrap();
+    let check = |exact: &std::path::Path| {
+        let out = Command::new("python3")
+            .arg(root.join("scripts/check_by_simulation.py"))
+            .args([exact, &simulated])
+            .output()
+            .unwrap();
+        (out.status.code(), String::from_utf8(out.stdout).unwrap())
+    };
+
+    let (status, said) = check(&root.join("docs/european/d3.json"));
+    assert_eq!(status, Some(0), "{said}");
+    assert!(said.contains("exact 10.36009: inside"), "{said}");
+    assert!(said.contains("wins: 0 of 100,000, 0.01 expected"), "{said}");
+
+    // One figure off by a tenth of a peg, and the check fails.
+    let mut wrong: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(root.join("docs/european/d3.json")).unwrap()).unwrap();
+    wrong["starts"][0]["expected_pegs_left"]["fraction"] = "10461/1000".into();
+    let wrong_path = dir.join("d3-wrong.json");
+    std::fs::write(&wrong_path, wrong.to_string()).unwrap();
+    let (status, said) = check(&wrong_path);
+    assert_eq!(status, Some(1), "{said}");
+    assert!(said.contains("exact 10.46100: OUTSIDE"), "{said}");
+    std::fs::remove_dir_all(&dir).unwrap();
 }
