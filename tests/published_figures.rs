@@ -166,6 +166,9 @@ fn check_published_european_class(class: &str, row: &str, finish_holes: &[&str],
     let values = |cells: &[(String, Rational)]| {
         format!("| P | {} |", cells.iter().map(|(_, p)| six(p)).collect::<Vec<_>>().join(" | "))
     };
+    let grouped: Vec<&str> =
+        raw_positions.as_bytes().rchunks(3).rev().map(|c| std::str::from_utf8(c).unwrap()).collect();
+    assert!(readme.contains(&format!("{} positions", grouped.join(","))), "{raw_positions} positions");
     for cells in pegs_left.chunks(10).chain([&finish[..]]).filter(|cells| !cells.is_empty()) {
         assert!(readme.contains(&values(cells)), "{}", values(cells));
     }
@@ -222,4 +225,10 @@ fn seeded_games_agree_with_a_published_european_class_and_a_wrong_figure_is_caug
     assert_eq!(status, Some(1), "{said}");
     assert!(said.contains("exact 10.46100: OUTSIDE"), "{said}");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// b2 by 7 passes of two residues: one peg is out of reach (parity), so no finish hole.
+#[test]
+fn the_european_b2_figures_in_the_readme_are_its_published_fractions() {
+    check_published_european_class("b2", "| b2 | b2 f2 b6 f6 | none |", &[], "2632044649");
 }
