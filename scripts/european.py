@@ -21,9 +21,9 @@ peg in h), every probability rounded from its fraction.
 
 The plan is for a machine of 24 GB (the one the README's figures come from): a budget of
 19 GB lets a start fixed by one reflection run by two residues a pass (b2: 7 passes, 2.2 hours
-in one session, a peak of 15.8 GB); d3 ran by one (14 passes of 18-20 minutes alone, about 4.5 hours; 5.8 hours of
-sessions beside other work), begun before a step in rounds freed its parents' numerators (a
-run goes on with the residues it began with, so a saved run keeps its own).
+in one session, a peak of 15.8 GB); d3 ran by one (14 passes of 18-20 minutes alone, about 4.5
+hours; 5.8 hours of sessions beside other work), begun before a step in rounds freed its
+parents' numerators (a run goes on with the residues it began with, so a saved run keeps its own).
 PEGCHAIN_MAX_MEMORY=GB changes that budget (a saved run may be resumed under another budget).
 c1 and c2, fixed by no symmetry, have not been tried this way and may be refused with the
 engine's projection; the table marks a class that failed, and the script goes on with the next.
