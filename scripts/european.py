@@ -24,6 +24,8 @@ The plan is for a machine of 24 GB (the one the README's figures come from): a b
 in one session, a peak of 15.8 GB); d3 ran by one (14 passes of 18-20 minutes alone, about 4.5
 hours; 5.8 hours of sessions beside other work), begun before a step in rounds freed its
 parents' numerators (a run goes on with the residues it began with, so a saved run keeps its own).
+c3 is wider (448,577,836 positions with 19 pegs, against b2's widest layer of 382,266,493):
+by two residues it was refused at the step to 18 pegs (20.4 GB projected), so it runs by one.
 PEGCHAIN_MAX_MEMORY=GB changes that budget (a saved run may be resumed under another budget).
 c1 and c2, fixed by no symmetry, have not been tried this way and may be refused with the
 engine's projection; the table marks a class that failed, and the script goes on with the next.
@@ -51,7 +53,7 @@ d2 --board european --start d2 --residues 2
 d4 --board european --start d4
 d1 --board european --start d1 --whole-group
 b2 --board european --start b2 --residues 2
-c3 --board european --start c3 --residues 2
+c3 --board european --start c3 --residues 1
 c1 --board european --start c1 --residues 1
 c2 --board european --start c2 --residues 1
 """
