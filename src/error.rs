@@ -16,14 +16,16 @@ pub enum Error {
     UnknownHole { board: String, hole: String, holes: String },
     #[error("board {board} is not usable: {why}")]
     BadBoard { board: String, why: String },
-    /// `layer` names the layer in the game's words ("the layer with 21 pegs").
+    /// `layer` names the layer in the game's words ("the layer with 21 pegs"); `classes`
+    /// says that the engine's states are classes of positions (a run reduced by symmetry),
+    /// counted as such.
     #[error(
-        "too large for the exact engine: the step to {layer} (about {} positions) is projected \
-         to need {}, over the memory budget of {}",
-        crate::render::number::grouped(*positions), crate::render::number::bytes(*bytes),
+        "too large for the exact engine: the step to {layer} (about {}) is projected to need {}, \
+         over the memory budget of {}",
+        held(*positions, *classes), crate::render::number::bytes(*bytes),
         crate::render::number::bytes(*budget)
     )]
-    TooLarge { layer: String, positions: u64, bytes: u64, budget: u64 },
+    TooLarge { layer: String, positions: u64, classes: bool, bytes: u64, budget: u64 },
     /// The system refused memory the budget allowed: the process may use less than the
     /// readings the budget came from (or the engine's projection fell short).
     #[error(
@@ -34,11 +36,11 @@ pub enum Error {
     AllocationFailed { bytes: u64 },
     /// Beyond what the exact engine can index, whatever the memory: no flag raises it.
     #[error(
-        "too large for the exact engine: {layer} holds up to {} positions, more than the {} one \
-         layer may hold",
-        crate::render::number::grouped(*positions), crate::render::number::grouped(*limit)
+        "too large for the exact engine: {layer} holds up to {}, more than the {} one layer may \
+         hold",
+        held(*positions, *classes), crate::render::number::grouped(*limit)
     )]
-    LayerTooLarge { layer: String, positions: u64, limit: u64 },
+    LayerTooLarge { layer: String, positions: u64, classes: bool, limit: u64 },
     /// A search refused before it starts: it could hold up to `bound` positions.
     #[error(
         "a breadth-first search of this problem may hold up to {bound} positions (every reachable \
@@ -62,19 +64,26 @@ pub enum Error {
     Interrupted { done: String },
 }
 
+/// What a layer holds, in the words of the progress lines: positions, or classes of them
+/// where the run is reduced by symmetry (the engine's states are then classes).
+fn held(states: u64, classes: bool) -> String {
+    if classes { plural(states, "class", "classes") } else { plural(states, "position", "positions") }
+}
+
 impl Error {
-    /// An engine refusal in a game's words: `layer` names the rank ("the layer with 21 pegs").
+    /// An engine refusal in a game's words: `layer` names the rank ("the layer with 21 pegs"),
+    /// and `classes` says that a state is a class of positions (a run reduced by symmetry).
     /// A broken chain contract can only come from a game's input (a rules file whose
     /// probabilities need weights beyond the engine's, say): it is reported as invalid input.
-    pub fn from_engine(e: EngineError, layer: impl Fn(u32) -> String) -> Error {
+    pub fn from_engine(e: EngineError, layer: impl Fn(u32) -> String, classes: bool) -> Error {
         let invalid = |why: String| Error::Invalid(format!("cannot evaluate this exactly: {why}"));
         match e {
             EngineError::TooLarge { rank, states, bytes, budget } => {
-                Error::TooLarge { layer: layer(rank), positions: states, bytes, budget }
+                Error::TooLarge { layer: layer(rank), positions: states, classes, bytes, budget }
             }
             EngineError::AllocationFailed { bytes } => Error::AllocationFailed { bytes },
             EngineError::LayerTooLarge { rank, states, limit } => {
-                Error::LayerTooLarge { layer: layer(rank), positions: states, limit }
+                Error::LayerTooLarge { layer: layer(rank), positions: states, classes, limit }
             }
             EngineError::WeightTooLarge { weight } => invalid(format!(
                 "a move needs the integer weight {weight}, over the engine's limit of {}; the \
@@ -111,7 +120,7 @@ impl Error {
 
 impl From<EngineError> for Error {
     fn from(e: EngineError) -> Error {
-        Error::from_engine(e, |rank| format!("the layer of rank {rank}"))
+        Error::from_engine(e, |rank| format!("the layer of rank {rank}"), false)
     }
 }
 
@@ -121,9 +130,11 @@ mod tests {
 
     #[test]
     fn a_cancelled_engine_says_how_far_it_got_in_the_games_words() {
-        let e = Error::from_engine(EngineError::Cancelled { finished_layers: 12, rank: 20 }, |p| {
-            format!("the layer with {p} pegs")
-        });
+        let e = Error::from_engine(
+            EngineError::Cancelled { finished_layers: 12, rank: 20 },
+            |p| format!("the layer with {p} pegs"),
+            false,
+        );
         assert_eq!(e.to_string(), "12 layers finished, stopped in the layer with 20 pegs");
         assert!(matches!(e, Error::Interrupted { .. }));
     }
@@ -134,19 +145,31 @@ mod tests {
         let e = Error::from_engine(
             EngineError::TooLarge { rank: 20, states: 9, bytes: 3_000_000_000, budget: 1 },
             pegs,
+            false,
         );
         assert!(
             matches!(e, Error::TooLarge { ref layer, positions: 9, .. } if layer == "the layer with 20 pegs")
         );
+        assert!(
+            e.to_string().contains("the step to the layer with 20 pegs (about 9 positions) is projected")
+        );
         let e = Error::from_engine(
             EngineError::LayerTooLarge { rank: 20, states: 5_000_000_000, limit: 7 },
             pegs,
+            false,
         );
         assert_eq!(
             e.to_string(),
             "too large for the exact engine: the layer with 20 pegs holds up to 5,000,000,000 positions, \
              more than the 7 one layer may hold"
         );
+        // A run reduced by symmetry counts classes, as its progress lines do from the second
+        // pass on: a class stands for up to as many positions as the symmetries.
+        let reduced = |e| Error::from_engine(e, pegs, true).to_string();
+        let step = reduced(EngineError::TooLarge { rank: 18, states: 298_490_008, bytes: 1, budget: 0 });
+        assert!(step.contains("the step to the layer with 18 pegs (about 298,490,008 classes)"), "{step}");
+        let layer = reduced(EngineError::LayerTooLarge { rank: 20, states: 5_000_000_000, limit: 7 });
+        assert!(layer.contains("holds up to 5,000,000,000 classes, more than the 7"), "{layer}");
         let invalid = [
             (
                 EngineError::WeightTooLarge { weight: 1 << 33 },
@@ -160,7 +183,7 @@ mod tests {
             ),
         ];
         for (engine, words) in invalid {
-            let e = Error::from_engine(engine, pegs);
+            let e = Error::from_engine(engine, pegs, false);
             assert!(matches!(e, Error::Invalid(ref why) if why.contains(words)), "{e}");
         }
     }

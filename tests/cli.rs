@@ -108,10 +108,16 @@ fn bad_input_gets_one_line_and_exit_code_2() {
         "--deal-starts deals the starts out between processes: start the run with mpirun",
     );
     fails_with(&["count", "--position", "A,B,C", "--deal-starts"], "--deal-starts deals out for start holes");
-    // The refusal names the start whose step it is, and counts positions in thousands.
+    // The refusal names the start whose step it is, and counts in thousands what the engine
+    // holds: classes of positions under the reflection that fixes A.
     fails_with(
         &["exact", "--board", "triangle10", "--start", "A", "--max-memory", "0.05"],
-        "too large for the exact engine: the step to the layer with 46 pegs of start A (about 970,312 positions)",
+        "too large for the exact engine: the step to the layer with 46 pegs of start A (about 970,312 classes)",
+    );
+    // Without symmetry the states are positions.
+    fails_with(
+        &["exact", "--board", "triangle10", "--start", "A", "--max-memory", "0.05", "--no-symmetry"],
+        "too large for the exact engine: the step to the layer with 46 pegs of start A (about ",
     );
 }
 

@@ -80,8 +80,13 @@ mod tests {
 
     #[test]
     fn a_refusal_names_the_limit_its_budget_came_from() {
-        let e =
-            || Error::TooLarge { layer: "the layer with 9 pegs".into(), positions: 5, bytes: 9, budget: 8 };
+        let e = || Error::TooLarge {
+            layer: "the layer with 9 pegs".into(),
+            positions: 5,
+            classes: false,
+            bytes: 9,
+            budget: 8,
+        };
         let named = |source| explain(e(), Some(Budget { bytes: 8, source }), &[]).to_string();
         assert!(named(Source::AddressSpace).ends_with("(80% of the address-space limit)"));
         assert!(named(Source::Cgroup).ends_with("(80% of the cgroup's memory limit)"));

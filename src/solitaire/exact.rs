@@ -308,7 +308,8 @@ impl<'a> Analysis<'a> {
             _ => engine::propagate(&chain, start, mode, End::of, options),
         }
         .map_err(|e| {
-            self.in_game_words(e, origin, start.count(), config.residues.map(|_| under_way.get()))
+            let pass = config.residues.map(|_| under_way.get());
+            self.in_game_words(e, origin, start.count(), pass, local.order() > 1)
         })?;
         Ok(match whole {
             None => (spread_finishes(reduced, &local), positions.into_inner()),
@@ -317,8 +318,16 @@ impl<'a> Analysis<'a> {
     }
 
     /// An engine error about the start `hole` (with `pegs` pegs) in the game's words; a
-    /// cancelled run counts its layers against the most it could have (one per peg count).
-    fn in_game_words(&self, e: EngineError, origin: Origin, pegs: u32, pass: Option<Pass>) -> Error {
+    /// cancelled run counts its layers against the most it could have (one per peg count), and
+    /// a run `reduced` by symmetry counts a refused layer in classes.
+    fn in_game_words(
+        &self,
+        e: EngineError,
+        origin: Origin,
+        pegs: u32,
+        pass: Option<Pass>,
+        reduced: bool,
+    ) -> Error {
         let mut start = match origin {
             Origin::Hole(hole) => format!("start {}", self.board.hole_name(hole)),
             Origin::Position(_) => "the position".to_string(),
@@ -337,10 +346,14 @@ impl<'a> Analysis<'a> {
                 ),
             },
             // Which start (and pass) met it, where every start is evaluated in turn.
-            e => Error::from_engine(e, |pegs| match origin {
-                Origin::Hole(_) => format!("the layer with {pegs} pegs of {start}"),
-                Origin::Position(_) => format!("the layer with {pegs} pegs"),
-            }),
+            e => Error::from_engine(
+                e,
+                |pegs| match origin {
+                    Origin::Hole(_) => format!("the layer with {pegs} pegs of {start}"),
+                    Origin::Position(_) => format!("the layer with {pegs} pegs"),
+                },
+                reduced,
+            ),
         }
     }
 
@@ -705,8 +718,9 @@ pub fn agree(exchange: &dyn Exchange, local: Result<Vec<u8>, Error>) -> Result<V
         Err(Error::Interrupted { done }) => [&[2u8][..], done.as_bytes()].concat(),
         // A refusal for memory crosses as one, so that every process words it alike (with
         // its way out).
-        Err(Error::TooLarge { layer, positions, bytes, budget }) => {
-            let numbers = [positions, bytes, budget].map(|n| n.to_le_bytes()).concat();
+        Err(Error::TooLarge { layer, positions, classes, bytes, budget }) => {
+            let numbers =
+                [*positions, *bytes, *budget, u64::from(*classes)].map(|n| n.to_le_bytes()).concat();
             [&[3u8][..], &numbers, layer.as_bytes()].concat()
         }
         Err(e) => [&[1u8][..], e.to_string().as_bytes()].concat(),
@@ -728,9 +742,13 @@ fn failure_from(status: &[u8]) -> Error {
     };
     match status.first() {
         Some(2) => Error::Interrupted { done: words(1) },
-        Some(3) => {
-            Error::TooLarge { layer: words(25), positions: number(0), bytes: number(1), budget: number(2) }
-        }
+        Some(3) => Error::TooLarge {
+            layer: words(33),
+            positions: number(0),
+            classes: number(3) != 0,
+            bytes: number(1),
+            budget: number(2),
+        },
         _ => Error::Invalid(words(1)),
     }
 }

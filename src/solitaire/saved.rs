@@ -103,7 +103,7 @@ impl Saved {
         bytes.push(b'\n');
         if let Some((_, _, run)) = under_way {
             run.encode_into(&mut bytes, |p| p.0, End::code)
-                .map_err(|e| Error::from_engine(e, |pegs| format!("the layer with {pegs} pegs")))?;
+                .map_err(|e| Error::from_engine(e, |pegs| format!("the layer with {pegs} pegs"), false))?;
         }
         Ok(bytes)
     }
