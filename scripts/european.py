@@ -9,7 +9,10 @@ Each class is one `pegchain exact` run with the flags of the plan below, saved a
 layer (`--checkpoint DIR/CLASS.ckpt`). Stop it at any moment (Ctrl-C; a SIGTERM to the
 script, which passes it on to pegchain; the machine going away) and run the script again: a
 finished class is skipped, the class under way goes on from its last save (`--resume`), and
-the output is the same as an uninterrupted run's. A class's
+the output is the same as an uninterrupted run's. A run by residues also keeps the state its
+latest pass began from, DIR/CLASS.ckpt.pass: a few kilobytes where the save holds up to
+gigabytes, so it can be carried to another machine (or kept in version control); a class
+whose DIR holds that file alone goes on from the start of that pass. A class's
 output is DIR/CLASS.json, written under another name and renamed only once the run succeeded.
 Each session of a class (its wall time, its peak memory as the kernel measured it, its exit
 status) is added to DIR/CLASS.runs, and the table gives their total time and highest peak (a
@@ -69,11 +72,19 @@ def budget():
     return os.environ.get("PEGCHAIN_MAX_MEMORY", "19")
 
 
+def pass_start(checkpoint):
+    """Where pegchain keeps, beside `checkpoint`, the state its latest pass by residues began
+    from: a few kilobytes, where the checkpoint holds up to gigabytes."""
+    return checkpoint.with_name(checkpoint.name + ".pass")
+
+
 def command(binary, flags, checkpoint):
     args = [str(binary), "exact", *flags, "--max-memory", budget(), "--json"]
     args += ["--checkpoint", str(checkpoint)]
-    if checkpoint.exists():
-        args += ["--resume", str(checkpoint)]
+    # The last save, else the start of the latest pass (carried alone from another machine).
+    saved = next((s for s in (checkpoint, pass_start(checkpoint)) if s.exists()), None)
+    if saved:
+        args += ["--resume", str(saved)]
     return args
 
 
@@ -152,6 +163,7 @@ def run_class(binary, directory, name, flags):
         return False
     partial.rename(out)
     checkpoint.unlink(missing_ok=True)
+    pass_start(checkpoint).unlink(missing_ok=True)
     if interrupted:
         raise Stopped(name)
     return True

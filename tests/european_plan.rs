@@ -237,3 +237,30 @@ fn a_session_killed_outright_is_recorded_when_the_script_next_runs() {
     assert_all_is_whole(&dir);
     assert!(table.contains("| all | "), "{table}");
 }
+
+/// A run by residues keeps the state its latest pass began from beside its save
+/// (CLASS.ckpt.pass, a few kilobytes): with the save itself gone (the machine replaced, the
+/// small file carried over), the script goes on from that pass and gives the whole output.
+#[test]
+fn a_class_goes_on_from_the_start_of_its_latest_pass_carried_alone() {
+    let scratch = support::scratch("european-plan-pass");
+    let plan = scratch.join("plan");
+    std::fs::write(&plan, "all --board triangle6 --start all --no-symmetry --residues 1 -q\n").unwrap();
+    let dir: PathBuf = scratch.join("runs");
+
+    let first = script(&plan, &dir, &[]).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
+    wait_for(&dir.join("all.ckpt.pass"), "no second pass began");
+    let group = format!("-{}", first.id());
+    assert!(Command::new("kill").args(["-INT", "--", &group]).status().unwrap().success());
+    assert_eq!(first.wait_with_output().unwrap().status.code(), Some(130));
+    let carried = std::fs::metadata(dir.join("all.ckpt.pass")).unwrap().len();
+    assert!(carried < 64 * 1024, "{carried} bytes");
+    std::fs::remove_file(dir.join("all.ckpt")).unwrap();
+
+    let out = script(&plan, &dir, &[]).output().unwrap();
+    let (_, err) = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(err.contains(&format!("--resume {}", dir.join("all.ckpt.pass").display())), "{err}");
+    assert_all_is_whole(&dir);
+    assert!(!dir.join("all.ckpt").exists() && !dir.join("all.ckpt.pass").exists());
+}

@@ -170,7 +170,7 @@ fn exact_keeping_saves(
             saves.push(bytes.to_vec());
             Ok(())
         };
-        let saving = pegchain::solitaire::exact::Saving { resume: None, save: Some(&mut save) };
+        let saving = pegchain::solitaire::exact::Saving { resume: None, save: Some(&mut save), keep: None };
         let report = Analysis::new(board).exact_saving(starts, &config(exchange), &mut |_| (), saving);
         (format!("{:?}", report.unwrap()), saves)
     })
@@ -205,7 +205,8 @@ fn processes_save_their_parts_in_step_and_go_on_from_them() {
         for k in [0, 1, count / 2, count - 1] {
             let reports = InMemory::run(processes, |exchange| {
                 let me = pegchain::engine::Exchange::me(&exchange);
-                let saving = Saving { resume: Some(Saved::decode(&saves[me][k]).unwrap()), save: None };
+                let saving =
+                    Saving { resume: Some(Saved::decode(&saves[me][k]).unwrap()), save: None, keep: None };
                 let report =
                     Analysis::new(&board).exact_saving(&starts, &shared(exchange), &mut |_| (), saving);
                 format!("{:?}", report.unwrap())
@@ -252,7 +253,8 @@ fn processes_that_deal_the_starts_out_report_what_one_process_does() {
             assert!(saves.iter().all(|s| s.len() == 5usize.div_ceil(processes)), "{processes} processes");
             let resumed = InMemory::run(processes, |exchange| {
                 let me = pegchain::engine::Exchange::me(&exchange);
-                let saving = Saving { resume: Some(Saved::decode(&saves[me][0]).unwrap()), save: None };
+                let saving =
+                    Saving { resume: Some(Saved::decode(&saves[me][0]).unwrap()), save: None, keep: None };
                 let exact =
                     Analysis::new(&board).exact_saving(&Starts::All, &dealt(exchange), &mut |_| (), saving);
                 format!("{:?}", exact.unwrap())

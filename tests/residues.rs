@@ -95,3 +95,60 @@ fn later_passes_by_residues_report_classes_not_positions() {
         assert!(2 * l.2 >= *raw, "{l:?} against {raw} positions");
     }
 }
+
+/// A run by residues hands the first save of every pass after the first to `keep` as well: a
+/// few kilobytes (what the passes before found, one class waiting) from which a run goes on at
+/// that pass's start, small enough to carry to another machine. Resumed from each, a run
+/// follows only the passes left and reports what the whole run reports; on the command line
+/// `--checkpoint FILE` keeps the latest in FILE.pass, which `--resume` takes.
+#[test]
+fn every_pass_by_residues_begins_from_a_small_save_that_a_run_goes_on_from() {
+    use pegchain::solitaire::exact::{Analysis, EngineConfig, Saving, Starts};
+    use pegchain::solitaire::saved::Saved;
+    let board = pegchain::solitaire::board::builtin("triangle6").unwrap();
+    let (analysis, starts) = (Analysis::new(&board), Starts::Holes(vec![0]));
+    let whole = format!("{:?}", analysis.exact(&starts, &EngineConfig::default(), &mut |_| ()).unwrap());
+    let config = EngineConfig { residues: Some(1), ..EngineConfig::default() };
+    let (mut largest, mut kept, mut passes) = (0, Vec::new(), 0);
+    let mut save = |bytes: &[u8]| {
+        largest = largest.max(bytes.len());
+        Ok(())
+    };
+    let mut keep = |bytes: &[u8]| {
+        kept.push(bytes.to_vec());
+        Ok(())
+    };
+    let saving = Saving { resume: None, save: Some(&mut save), keep: Some(&mut keep) };
+    let report = analysis.exact_saving(&starts, &config, &mut |p| passes = p.pass.index + 1, saving);
+    assert_eq!(format!("{:?}", report.unwrap()), whole);
+    assert!(passes >= 3, "{passes} passes");
+    assert_eq!(kept.len(), passes as usize - 1);
+    for (k, bytes) in kept.iter().enumerate() {
+        assert!(
+            bytes.len() * 10 < largest,
+            "pass {}: {} bytes, the largest save {largest}",
+            k + 2,
+            bytes.len()
+        );
+        let mut first_pass = None;
+        let saving = Saving { resume: Some(Saved::decode(bytes).unwrap()), ..Saving::default() };
+        let report = analysis.exact_saving(
+            &starts,
+            &config,
+            &mut |p| _ = *first_pass.get_or_insert(p.pass.index),
+            saving,
+        );
+        assert_eq!(first_pass, Some(k as u32 + 1));
+        assert_eq!(format!("{:?}", report.unwrap()), whole);
+    }
+
+    let args = ["exact", "--board", "triangle6", "--start", "A", "--json", "-q"];
+    let file = scratch("pass-start").join("run.checkpoint");
+    let file = file.to_str().unwrap();
+    let by_residues = [&args[..], &["--residues", "1"]].concat();
+    let out = stdout_bytes(&[&by_residues[..], &["--checkpoint", file]].concat());
+    assert!(out == stdout_bytes(&args));
+    let pass = format!("{file}.pass");
+    assert!(stdout_bytes(&[&by_residues[..], &["--resume", &pass]].concat()) == out);
+    fails_with(&[&args[..], &["--residues", "2", "--resume", &pass]].concat(), "its primes a pass is 1");
+}

@@ -216,6 +216,14 @@ fn difference(saved: &[(String, String)], run: &[(String, String)]) -> Option<St
     Some(format!("its {what} is {value}, this run has none"))
 }
 
+/// Where `--checkpoint FILE` keeps the state the latest pass of a run by residues began
+/// from: FILE.pass, a checkpoint of a few kilobytes that `--resume` takes like FILE.
+pub fn pass_start(path: &Path) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(".pass");
+    PathBuf::from(name)
+}
+
 /// Saves `state` whole (a temporary renamed into place), replacing the last checkpoint; in
 /// a shared run, this process's part as save number `number`, keeping its part before.
 pub fn save(path: &Path, run: &Run, number: u64, state: &[u8]) -> Result<(), Failure> {
@@ -258,6 +266,16 @@ impl<'a> Saver<'a> {
         let Some(path) = self.path else { return Ok(()) };
         self.saved += 1;
         save(path, self.run, self.saved, state).map_err(|failure| {
+            self.failure = Some(failure);
+            Error::Invalid("the checkpoint was not saved".into())
+        })
+    }
+
+    /// Keeps `state`, a save just made, in its own file beside the checkpoint as well
+    /// ([`pass_start`]): a save worth carrying elsewhere, such as the start of a pass.
+    pub fn keep(&mut self, state: &[u8]) -> Result<(), Error> {
+        let Some(path) = self.path else { return Ok(()) };
+        save(&pass_start(path), self.run, self.saved, state).map_err(|failure| {
             self.failure = Some(failure);
             Error::Invalid("the checkpoint was not saved".into())
         })

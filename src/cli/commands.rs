@@ -81,13 +81,17 @@ pub fn exact(args: ExactArgs) -> Answer {
         let r = r.map_err(|e| super::limits::explain(e, req.budget, &req.other_ways()))?;
         return answer(&PositionExactView::new(&req.board, &r), req.output);
     }
-    let mut saver = Saver::new(req.checkpoint.as_deref(), &req.run);
-    let mut save = |bytes: &[u8]| saver.save(bytes);
+    // Every save goes to the checkpoint, and each pass's first by residues beside it too.
+    let saver = std::cell::RefCell::new(Saver::new(req.checkpoint.as_deref(), &req.run));
+    let mut save = |bytes: &[u8]| saver.borrow_mut().save(bytes);
+    let mut keep = |bytes: &[u8]| saver.borrow_mut().keep(bytes);
     let save = req.checkpoint.is_some().then_some(&mut save as &mut SaveBytes<'_>);
-    let saving = Saving { resume: req.resume.take(), save };
+    let keep = req.checkpoint.is_some().then_some(&mut keep as &mut SaveBytes<'_>);
+    let saving = Saving { resume: req.resume.take(), save, keep };
     let mut progress = progress::layer_printer(&req.board, req.quiet);
     let r = analysis.exact_saving(&req.starts, &req.config, &mut progress, saving);
-    let r = saver.outcome(r.map_err(|e| super::limits::explain(e, req.budget, &req.other_ways())))?;
+    let r = r.map_err(|e| super::limits::explain(e, req.budget, &req.other_ways()));
+    let r = saver.into_inner().outcome(r)?;
     answer(&ExactView::new(&req.board, &r), req.output)
 }
 
@@ -124,7 +128,7 @@ fn count_games(req: &mut super::validate::EngineRequest) -> Result<CountReport, 
     let mut saver = Saver::new(req.checkpoint.as_deref(), &req.run);
     let mut save = |bytes: &[u8]| saver.save(bytes);
     let save = req.checkpoint.is_some().then_some(&mut save as &mut SaveBytes<'_>);
-    let saving = Saving { resume: req.resume.take(), save };
+    let saving = Saving { resume: req.resume.take(), save, keep: None };
     let mut progress = progress::layer_printer(&req.board, req.quiet);
     let r = analysis.count_saving(&req.starts, &req.config, &mut progress, saving);
     saver.outcome(r.map_err(|e| super::limits::explain(e, req.budget, &req.other_ways())))

@@ -159,6 +159,10 @@ pub struct Saving<'a> {
     /// Receives the bytes of the whole evaluation after every finished layer (see
     /// [`Saved`]); an error stops the run with that error.
     pub save: Option<&'a mut SaveBytes<'a>>,
+    /// Receives, besides, the first of those saves in every pass after the first of a run by
+    /// residues: a few kilobytes (what the passes before found, one class waiting) from which
+    /// a run goes on at the start of that pass, small enough to carry to another machine.
+    pub keep: Option<&'a mut SaveBytes<'a>>,
 }
 
 /// Receives the bytes of a saved evaluation.
@@ -372,7 +376,8 @@ impl<'a> Analysis<'a> {
     }
 
     /// `evaluate`, saving after every finished layer (with the evaluations `finished` before
-    /// it) when `save` is given; a failed save stops it with the save's error.
+    /// it) when `save` is given, and handing a pass's first save to `keep` as well (see
+    /// [`Saving::keep`]); a failed save stops it with the save's error.
     #[allow(clippy::too_many_arguments)]
     fn evaluate_saving(
         &self,
@@ -382,7 +387,7 @@ impl<'a> Analysis<'a> {
         progress: &mut dyn FnMut(&Progress),
         resume: Option<(Positions, RunState<Pegs, End>)>,
         finished: &[Evaluation],
-        save: Option<&mut SaveBytes<'_>>,
+        (save, mut keep): (Option<&mut SaveBytes<'_>>, Option<&mut SaveBytes<'_>>),
         whole: Option<&StartFigures>,
     ) -> Result<Evaluation, Error> {
         let Some(save) = save else {
@@ -390,8 +395,15 @@ impl<'a> Analysis<'a> {
         };
         let mut failure = None;
         let mut save_layer = |positions: &Positions, run: &RunState<Pegs, End>| {
-            let saved = Saved::encode(finished, Some((hole, positions, run)));
-            saved.and_then(|bytes| save(&bytes)).map_err(|e| failure = Some(e))
+            let pass_begins = run.finished_layers() == 1 && run.passes_finished() > 0;
+            let saved = Saved::encode(finished, Some((hole, positions, run))).and_then(|bytes| {
+                save(&bytes)?;
+                match keep.as_deref_mut() {
+                    Some(keep) if pass_begins => keep(&bytes),
+                    _ => Ok(()),
+                }
+            });
+            saved.map_err(|e| failure = Some(e))
         };
         let eval = self.evaluate(hole, mode, config, progress, resume, Some(&mut save_layer), whole);
         match failure {
@@ -414,7 +426,7 @@ impl<'a> Analysis<'a> {
         let class = self.class_of();
         let orbits = self.group.hole_orbits();
         let mut saved = saving.resume.unwrap_or_default();
-        let mut save = saving.save;
+        let (mut save, mut keep) = (saving.save, saving.keep);
         // The evaluations finished so far, in the order they ran: what a save holds.
         let mut evaluated: Vec<Evaluation> = Vec::new();
         let mut results = Vec::new();
@@ -459,7 +471,7 @@ impl<'a> Analysis<'a> {
                                 &mut numbered,
                                 resume,
                                 &evaluated,
-                                save.as_deref_mut(),
+                                (save.as_deref_mut(), keep.as_deref_mut()),
                                 whole.iter().find(|(h, _)| *h == rep).map(|(_, f)| f),
                             )
                             .map_err(|e| with_evaluations_done(e, evaluated.len(), planned))?,

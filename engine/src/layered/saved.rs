@@ -50,6 +50,13 @@ impl<S: Copy, K> RunState<S, K> {
         self.start
     }
 
+    /// The passes of a run by residues finished before the one under way (0 in the first
+    /// pass, and in a run by big numbers): with `finished_layers` 1, the state a pass begins
+    /// from, a few kilobytes (what the passes before found, and one state waiting).
+    pub fn passes_finished(&self) -> u32 {
+        self.passes.as_ref().map_or(0, |done| done.index)
+    }
+
     /// Appends the bytes of this state to `out`: `state` and `key` give each state and
     /// absorbing class a 64-bit code that the decoder's inverses map back. The room is
     /// reserved at once, fallibly: a save too large for memory is refused, never an abort.
