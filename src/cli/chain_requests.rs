@@ -350,9 +350,7 @@ pub const PRISM_FILES: [&str; 4] = ["tra", "lab", "srew", "trew"];
 
 /// The PRISM file `PREFIX.ext` (the extension added, never replacing one the prefix has).
 pub fn prism_file(prefix: &std::path::Path, ext: &str) -> PathBuf {
-    let mut path = prefix.as_os_str().to_owned();
-    path.push(format!(".{ext}"));
-    PathBuf::from(path)
+    super::files::beside(prefix, &format!(".{ext}"))
 }
 
 impl ExportArgs {

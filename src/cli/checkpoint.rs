@@ -15,6 +15,7 @@
 //! leaves a save every process holds: the parts are numbered, and a resumed run goes on from
 //! the latest number that every process holds.
 
+use super::files::beside;
 use super::output::{self, Failure};
 use pegchain::Error;
 use pegchain::engine::Exchange;
@@ -48,16 +49,12 @@ pub struct Part {
 impl Part {
     /// Where this process keeps its part of the run saved to `path`.
     pub fn file(&self, path: &Path) -> PathBuf {
-        let mut name = path.as_os_str().to_owned();
-        name.push(format!(".{}-of-{}", self.me, self.of));
-        PathBuf::from(name)
+        beside(path, &format!(".{}-of-{}", self.me, self.of))
     }
 
     /// Where this process keeps the part it saved before, beside `file`.
     fn previous(file: &Path) -> PathBuf {
-        let mut name = file.as_os_str().to_owned();
-        name.push(".previous");
-        PathBuf::from(name)
+        beside(file, ".previous")
     }
 }
 
@@ -219,9 +216,7 @@ fn difference(saved: &[(String, String)], run: &[(String, String)]) -> Option<St
 /// Where `--checkpoint FILE` keeps the state the latest pass of a run by residues began
 /// from: FILE.pass, a checkpoint of a few kilobytes that `--resume` takes like FILE.
 pub fn pass_start(path: &Path) -> PathBuf {
-    let mut name = path.as_os_str().to_owned();
-    name.push(".pass");
-    PathBuf::from(name)
+    beside(path, ".pass")
 }
 
 /// Saves `state` whole (a temporary renamed into place), replacing the last checkpoint; in
@@ -265,17 +260,19 @@ impl<'a> Saver<'a> {
     pub fn save(&mut self, state: &[u8]) -> Result<(), Error> {
         let Some(path) = self.path else { return Ok(()) };
         self.saved += 1;
-        save(path, self.run, self.saved, state).map_err(|failure| {
-            self.failure = Some(failure);
-            Error::Invalid("the checkpoint was not saved".into())
-        })
+        self.write(path, state)
     }
 
     /// Keeps `state`, a save just made, in its own file beside the checkpoint as well
     /// ([`pass_start`]): a save worth carrying elsewhere, such as the start of a pass.
     pub fn keep(&mut self, state: &[u8]) -> Result<(), Error> {
         let Some(path) = self.path else { return Ok(()) };
-        save(&pass_start(path), self.run, self.saved, state).map_err(|failure| {
+        self.write(&pass_start(path), state)
+    }
+
+    /// Writes `state` to `path` as save number `saved`; a failure is kept for `outcome`.
+    fn write(&mut self, path: &Path, state: &[u8]) -> Result<(), Error> {
+        save(path, self.run, self.saved, state).map_err(|failure| {
             self.failure = Some(failure);
             Error::Invalid("the checkpoint was not saved".into())
         })

@@ -226,6 +226,14 @@ fn directory_of(target: &Path) -> &Path {
     }
 }
 
+/// `path` with `suffix` added to its name (`run.ckpt` and `.pass` make `run.ckpt.pass`): a
+/// file that belongs beside `path`, never replacing an extension it has.
+pub fn beside(path: &Path, suffix: &str) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(suffix);
+    PathBuf::from(name)
+}
+
 /// `.{name}.pegchain-{pid}-{n}.tmp`: hidden, tagged with the tool and the process, so it cannot be
 /// mistaken for (or collide with) a user's `classes.tmp`.
 fn temp_name(name: &std::ffi::OsStr, pid: u32, n: u64) -> OsString {
