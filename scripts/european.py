@@ -24,7 +24,8 @@ peg in h), every probability rounded from its fraction.
 
 The plan is for a machine of 24 GB (the one the README's figures come from): a budget of
 19 GB lets a start fixed by one reflection run by two residues a pass (b2: 7 passes, 2.2 hours
-in one session, a peak of 15.8 GB); d3 ran by one (14 passes of 18-20 minutes alone, about 4.5
+in one session, a peak of 15.8 GB; d2, a little wider: 3.75 hours in three sessions, the same
+peak); d3 ran by one (14 passes of 18-20 minutes alone, about 4.5
 hours; 5.8 hours of sessions beside other work), begun before a step in rounds freed its
 parents' numerators (a run goes on with the residues it began with, so a saved run keeps its own).
 c3 is wider (448,577,836 positions with 19 pegs, against b2's widest layer of 382,266,493):

@@ -167,6 +167,18 @@ fn check_published_european_class(class: &str, row: &str, finish_holes: &[&str],
     };
     let positions = format!("{} positions", grouped(raw_positions));
     assert!(readme.contains(&positions), "{positions}");
+    // A class that can win is in the headline table, its fraction's size computed here.
+    if win > 0 {
+        let digits = |n: &rug::Integer| n.to_string().len();
+        let headline = format!(
+            "P(one peg) = {} ({:.2} bits), exactly a fraction of {} digits over {};",
+            six(&win),
+            -win.to_f64().log2(),
+            digits(win.numer()),
+            digits(win.denom())
+        );
+        assert!(readme.contains(&headline), "{headline}");
+    }
     for cells in pegs_left.chunks(10).chain([&finish[..]]).filter(|cells| !cells.is_empty()) {
         assert!(readme.contains(&values(cells)), "{}", values(cells));
     }
@@ -229,4 +241,15 @@ fn seeded_games_agree_with_a_published_european_class_and_a_wrong_figure_is_caug
 #[test]
 fn the_european_b2_figures_in_the_readme_are_its_published_fractions() {
     check_published_european_class("b2", "| b2 | b2 f2 b6 f6 | none |", &[], "2632044649");
+}
+
+/// d2 by 7 passes of two residues: one peg can be reached, in four holes.
+#[test]
+fn the_european_d2_figures_in_the_readme_are_its_published_fractions() {
+    check_published_european_class(
+        "d2",
+        "| d2 | d2 b4 f4 d6 | a3 d3 d6 g3 (from d2) |",
+        &["a3", "d3", "g3", "d6"],
+        "3101423276",
+    );
 }
