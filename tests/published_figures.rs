@@ -133,7 +133,7 @@ fn pegs_left_distributions_sum_to_exactly_one() {
 /// the class table (the row beginning `row`) and in the class's tables of P(n pegs left)
 /// and P(last peg in h).
 fn check_published_european_class(class: &str, row: &str, finish_holes: &[&str], raw_positions: &str) {
-    use pegchain::render::number::{grouped, significant_exact};
+    use pegchain::render::number::{bits, grouped, significant_exact};
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let read = |path: &str| std::fs::read_to_string(root.join(path)).unwrap();
     let output: serde_json::Value =
@@ -173,7 +173,7 @@ fn check_published_european_class(class: &str, row: &str, finish_holes: &[&str],
         let headline = format!(
             "P(one peg) = {} ({:.2} bits), exactly a fraction of {} digits over {};",
             six(&win),
-            -win.to_f64().log2(),
+            bits(&win),
             digits(win.numer()),
             digits(win.denom())
         );
