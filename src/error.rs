@@ -106,6 +106,7 @@ impl Error {
                 "the evaluation after {} was not saved",
                 plural(finished_layers.into(), "finished layer", "finished layers")
             )),
+            EngineError::SpillFailed { dir, why } => Error::Output { path: dir, why },
             EngineError::ResumedElsewhere => invalid("the saved evaluation began from another start".into()),
             EngineError::Cancelled { finished_layers, rank } => Error::Interrupted {
                 done: format!(

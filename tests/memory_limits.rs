@@ -33,7 +33,7 @@ fn an_address_space_limit_is_a_refusal_in_one_line_not_an_abort() {
     assert!(out.stdout.is_empty());
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     // The way out is named: the flags not given that may need less memory.
-    let words = "over the memory budget of 320 MB (80% of the address-space limit; --whole-group or --residues 2 may need less memory)";
+    let words = "over the memory budget of 320 MB (80% of the address-space limit; --whole-group, --residues 2 or --spill DIR may need less memory)";
     assert!(stderr.contains(words), "{stderr}");
     assert!(!stderr.contains("memory allocation of"), "{stderr}");
 }
@@ -52,7 +52,7 @@ fn a_run_by_residues_refused_for_memory_names_fewer_residues() {
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     assert!(stderr.contains("projected to need 69.8 MB, over the memory budget of 60.0 MB"), "{stderr}");
     assert!(
-        stderr.ends_with("(raise it with --max-memory GB if the machine has the memory; --residues 1 may need less memory)\n"),
+        stderr.ends_with("(raise it with --max-memory GB if the machine has the memory; --residues 1 or --spill DIR may need less memory)\n"),
         "{stderr}"
     );
     // By one residue that step fits; the run is refused one step later.

@@ -64,6 +64,10 @@ pub enum EngineError {
     /// The caller's checkpoint could not save the state after `finished_layers` layers.
     #[error("the state after {finished_layers} finished layers was not saved")]
     NotSaved { finished_layers: u32 },
+    /// The spill directory (see [`Spill`](crate::layered::Spill)) could not hold a step's
+    /// parents, or gave them back otherwise than they were written.
+    #[error("the spill directory {dir}: {why}")]
+    SpillFailed { dir: String, why: String },
     /// A saved state handed back to resume from begins at another start.
     #[error("the saved run began from another start")]
     ResumedElsewhere,

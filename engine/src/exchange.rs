@@ -169,9 +169,17 @@ pub(crate) fn together<T>(exchange: &dyn Exchange, local: Result<T, EngineError>
     local
 }
 
-/// An error as a tag and its fields, 16 bytes each.
+/// An error as a tag and its fields, 16 bytes each; a text as its length, then its bytes.
 fn error_into(e: &EngineError, out: &mut Vec<u8>) {
     use EngineError::*;
+    if let SpillFailed { dir, why } = e {
+        out.push(10);
+        for text in [dir, why] {
+            out.extend_from_slice(&(text.len() as u128).to_le_bytes());
+            out.extend_from_slice(text.as_bytes());
+        }
+        return;
+    }
     let (tag, fields): (u8, Vec<u128>) = match *e {
         TooLarge { rank, states, bytes, budget } => {
             (0, vec![rank.into(), states.into(), bytes.into(), budget.into()])
@@ -185,6 +193,7 @@ fn error_into(e: &EngineError, out: &mut Vec<u8>) {
         Cancelled { finished_layers, rank } => (7, vec![finished_layers.into(), rank.into()]),
         NotSaved { finished_layers } => (8, vec![finished_layers.into()]),
         ResumedElsewhere => (9, vec![]),
+        SpillFailed { .. } => unreachable!("written above"),
     };
     out.push(tag);
     for f in fields {
@@ -210,6 +219,21 @@ fn error_from(bytes: &[u8]) -> EngineError {
         Some(6) => RankDidNotFall { from: u32_(0), to: u32_(1) },
         Some(7) => Cancelled { finished_layers: u32_(0), rank: u32_(1) },
         Some(8) => NotSaved { finished_layers: u32_(0) },
+        Some(10) => {
+            let mut texts = Vec::new();
+            let mut at = 1;
+            for _ in 0..2 {
+                let len = bytes
+                    .get(at..at + 16)
+                    .map_or(0, |b| u128::from_le_bytes(b.try_into().expect("16 bytes")));
+                let text = bytes.get(at + 16..).unwrap_or(&[]);
+                let text = &text[..(len as usize).min(text.len())];
+                texts.push(String::from_utf8_lossy(text).into_owned());
+                at += 16 + text.len();
+            }
+            let why = texts.pop().unwrap_or_default();
+            SpillFailed { dir: texts.pop().unwrap_or_default(), why }
+        }
         _ => ResumedElsewhere,
     }
 }
@@ -232,6 +256,7 @@ mod tests {
             Cancelled { finished_layers: 11, rank: 12 },
             NotSaved { finished_layers: 13 },
             ResumedElsewhere,
+            SpillFailed { dir: "/tmp/spill é".into(), why: "No space left on device (os error 28)".into() },
         ];
         for e in all {
             let statuses =

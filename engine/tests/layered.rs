@@ -3,7 +3,10 @@
 
 mod toys;
 
-use pegchain_engine::{EngineError, Layer, Mode, Options, RunState, backward, propagate};
+use pegchain_engine::layered::Spill;
+use pegchain_engine::{
+    EngineError, Layer, Mode, Options, RunState, backward, propagate, propagate_by_residues,
+};
 use rug::{Integer, Rational};
 use std::collections::BTreeMap;
 use toys::{BANK, Coins, Dag, Evening, Frog, Gambler, Node, PRIMES, Purse, Toss, WATER};
@@ -281,4 +284,87 @@ fn a_step_whose_edges_exceed_the_budget_is_taken_in_rounds_with_the_same_result(
         propagate(&chain, start, Mode::Probability, |s| s.1, options),
         Err(EngineError::TooLarge { .. })
     ));
+}
+
+/// A spill directory of its own for one test, removed (empty) when dropped.
+struct SpillDir(std::path::PathBuf);
+
+impl SpillDir {
+    fn new(name: &str) -> SpillDir {
+        let dir = std::env::temp_dir().join(format!("pegchain-{name}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        SpillDir(dir)
+    }
+
+    fn spill(&self) -> Spill<'_, (u32, u8)> {
+        Spill {
+            dir: &self.0,
+            state_code: |(left, sum)| (u64::from(left) << 8) | u64::from(sum),
+            state_of: |code| Some((u32::try_from(code >> 8).ok()?, code as u8)),
+        }
+    }
+}
+
+impl Drop for SpillDir {
+    fn drop(&mut self) {
+        // Fails, and so fails the test, if a spilled file was left behind.
+        std::fs::remove_dir(&self.0).unwrap();
+    }
+}
+
+#[test]
+fn a_step_in_rounds_with_its_parents_on_disk_gives_the_same_result() {
+    let dir = SpillDir::new("spill-rounds");
+    for stop in [None, Some(3)] {
+        let chain = Sevens { faces: 1000, stop };
+        let start = (4, 0);
+        for mode in [Mode::Probability, Mode::Paths] {
+            let whole = propagate(&chain, start, mode, |s| s, Options::default()).unwrap();
+            let spilled =
+                Options { memory_budget: Some(40_000), spill: Some(dir.spill()), ..Options::default() };
+            assert_eq!(
+                propagate(&chain, start, mode, |s| s, spilled).unwrap(),
+                whole,
+                "{mode:?}, stop {stop:?}"
+            );
+        }
+        // By residues the shares are made over the parents' own words, then spilled.
+        let whole = propagate(&chain, start, Mode::Probability, |s| s, Options::default()).unwrap();
+        for primes in [1, 3] {
+            let spilled =
+                Options { memory_budget: Some(60_000), spill: Some(dir.spill()), ..Options::default() };
+            let by_residues = propagate_by_residues(&chain, start, |s| s, primes, spilled).unwrap();
+            assert_eq!(by_residues, whole, "{primes} primes a pass, stop {stop:?}");
+        }
+        assert_eq!(whole.values().sum::<Rational>(), 1);
+    }
+    assert_eq!(std::fs::read_dir(&dir.0).unwrap().count(), 0, "no spilled file is left behind");
+}
+
+#[test]
+fn a_spill_directory_that_cannot_take_the_parents_stops_the_run_in_words() {
+    let chain = Sevens { faces: 1000, stop: None };
+    let gone = std::env::temp_dir().join(format!("pegchain-spill-missing-{}", std::process::id()));
+    let spill = Spill {
+        dir: &gone,
+        state_code: |(l, s): (u32, u8)| (u64::from(l) << 8) | u64::from(s),
+        state_of: |_| None,
+    };
+    // In one round nothing is spilled: the directory is not needed.
+    let options = Options { spill: Some(spill), ..Options::default() };
+    assert!(propagate(&chain, (4, 0), Mode::Probability, |s| s.1, options).is_ok());
+    let options = Options { memory_budget: Some(40_000), spill: Some(spill), ..Options::default() };
+    let spilled = |e| match e {
+        Err(EngineError::SpillFailed { dir, why }) => {
+            assert_eq!(dir, gone.display().to_string());
+            assert!(why.contains("No such file or directory"), "{why}");
+        }
+        other => panic!("expected a spill failure, got {other:?}"),
+    };
+    spilled(propagate(&chain, (4, 0), Mode::Probability, |s| s.1, options));
+    // The budgets of the test above spill in every mode (so that test compares spilled runs).
+    let options = Options { memory_budget: Some(40_000), spill: Some(spill), ..Options::default() };
+    spilled(propagate(&chain, (4, 0), Mode::Paths, |s| s.1, options));
+    let options = Options { memory_budget: Some(60_000), spill: Some(spill), ..Options::default() };
+    spilled(propagate_by_residues(&chain, (4, 0), |s| s.1, 3, options));
 }

@@ -314,6 +314,11 @@ pub struct CountArgs {
     /// Memory budget of the exact engine in GB (default: 80% of the available memory)
     #[arg(long, value_name = "GB", allow_negative_numbers = true)]
     pub max_memory: Option<f64>,
+    /// A step taken in rounds to fit the memory budget keeps its parents in an unnamed file in
+    /// DIR while their children are summed (about 16 bytes a position of the widest layer), so
+    /// that it holds one round's parents at a time: for boards whose layers outgrow memory
+    #[arg(long, value_name = "DIR")]
+    pub spill: Option<PathBuf>,
     /// Follow every position instead of one per symmetry class (slower; for checking)
     #[arg(long)]
     pub no_symmetry: bool,

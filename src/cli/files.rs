@@ -218,6 +218,17 @@ fn create_temp(target: &Path, counter: &AtomicU64) -> io::Result<(File, PathBuf)
     ))
 }
 
+/// Fails, before a run starts, for a spill directory (`--spill DIR`) in which no file can be
+/// made: a run of hours should not fail at its first step in rounds. The probe is removed.
+pub fn check_spill_dir(dir: &Path) -> io::Result<()> {
+    if !std::fs::metadata(dir)?.is_dir() {
+        return Err(io::Error::new(io::ErrorKind::NotADirectory, "not a directory"));
+    }
+    let (file, probe) = create_temp(&dir.join("spill"), &COUNTER)?;
+    drop(file);
+    std::fs::remove_file(probe)
+}
+
 /// The directory `target` lives in: its parent, or the current directory for a bare file name.
 fn directory_of(target: &Path) -> &Path {
     match target.parent() {

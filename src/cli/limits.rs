@@ -70,7 +70,10 @@ pub fn explain(e: Error, budget: Option<Budget>, ways: &[&str]) -> Error {
     };
     match ways {
         [] => Error::Invalid(format!("{e} ({limit})")),
-        _ => Error::Invalid(format!("{e} ({limit}; {} may need less memory)", ways.join(" or "))),
+        [one] => Error::Invalid(format!("{e} ({limit}; {one} may need less memory)")),
+        [first @ .., last] => {
+            Error::Invalid(format!("{e} ({limit}; {} or {last} may need less memory)", first.join(", ")))
+        }
     }
 }
 
@@ -107,6 +110,17 @@ mod tests {
             both.to_string().ends_with(
                 "(80% of the available memory; --whole-group or --residues 2 may need less memory)"
             )
+        );
+        let three = explain(
+            e(),
+            Some(Budget { bytes: 8, source: Source::Available }),
+            &["--whole-group", "--residues 2", "--spill DIR"],
+        );
+        assert!(
+            three.to_string().ends_with(
+                "(80% of the available memory; --whole-group, --residues 2 or --spill DIR may need less memory)"
+            ),
+            "{three}"
         );
         let other = Error::Invalid("x".into());
         assert_eq!(explain(other, None, &["--whole-group"]).to_string(), "x");

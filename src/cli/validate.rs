@@ -357,8 +357,9 @@ pub struct EngineRequest {
 impl EngineRequest {
     /// The flags not given that may let a run refused for memory fit: `--whole-group` where
     /// a start is fixed by fewer symmetries than the board has (the stabilizer method then
-    /// follows more classes), `--residues 2` for `exact`, and `--residues 1` for a run by more
-    /// residues a pass (8 bytes a position less for each prime left out).
+    /// follows more classes), `--residues 2` for `exact`, `--residues 1` for a run by more
+    /// residues a pass (8 bytes a position less for each prime left out), and `--spill DIR`
+    /// (a step in rounds then holds one round's parents).
     pub fn other_ways(&self) -> Vec<&'static str> {
         let mut ways = Vec::new();
         if self.position.is_none() && self.config.reduce && !self.config.whole_group {
@@ -377,6 +378,9 @@ impl EngineRequest {
             None if self.run.command == "exact" => ways.push("--residues 2"),
             Some(primes) if primes > 1 => ways.push("--residues 1"),
             _ => {}
+        }
+        if self.config.spill.is_none() {
+            ways.push("--spill DIR");
         }
         ways
     }
@@ -450,7 +454,12 @@ impl CountArgs {
         };
         let budget = super::limits::read(memory_budget).budget();
         let memory_budget = budget.map(|b| b.bytes);
-        // What fixes the answer: the memory budget does not.
+        if let Some(dir) = &self.spill {
+            super::files::check_spill_dir(dir).map_err(|e| {
+                Error::Invalid(format!("--spill {}: {}", dir.display(), pegchain::input::plain(&e)))
+            })?;
+        }
+        // What fixes the answer: the memory budget and where it spills do not.
         let symmetry = match (self.no_symmetry, self.whole_group) {
             (true, _) => "false",
             (false, true) => "whole group",
@@ -502,6 +511,7 @@ impl CountArgs {
                 whole_group: self.whole_group,
                 residues: None,
                 memory_budget,
+                spill: self.spill.clone(),
                 cancel: interrupt::token(),
                 processes: shared,
                 deal_starts: self.deal_starts,

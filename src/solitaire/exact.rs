@@ -43,6 +43,8 @@ pub struct EngineConfig {
     /// full (see [`engine::propagate_by_residues`]): the same fractions in less memory.
     pub residues: Option<usize>,
     pub memory_budget: Option<u64>,
+    /// Where a step taken in rounds keeps its parents (see [`engine::layered::Spill`]).
+    pub spill: Option<std::path::PathBuf>,
     /// Stops the evaluation (with `Error::Interrupted`) once cancelled.
     pub cancel: Cancel,
     /// Shares each evaluation's layers with other processes (each returns the whole answer);
@@ -71,6 +73,7 @@ impl Default for EngineConfig {
             whole_group: false,
             residues: None,
             memory_budget: None,
+            spill: None,
             cancel: Cancel::new(),
             processes: None,
             deal_starts: false,
@@ -303,6 +306,11 @@ impl<'a> Analysis<'a> {
                 state_of: |code| Some(Pegs(code)),
                 key_code: End::code,
                 key_of: End::of_code,
+            }),
+            spill: config.spill.as_deref().map(|dir| engine::layered::Spill {
+                dir,
+                state_code: |pos: Pegs| pos.0,
+                state_of: |code| Some(Pegs(code)),
             }),
         };
         let reduced = match (config.residues, mode) {

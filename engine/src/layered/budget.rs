@@ -84,13 +84,13 @@ pub(super) fn rounds<S>(
     rank: u32,
     (n, stride, next_stride): (usize, usize, usize),
     history: &History,
-    shared: bool,
+    held: Held,
 ) -> Result<usize, EngineError> {
     let moves = (n as f64 * history.moves_per_state) as u64;
     let mut rounds = 1;
     loop {
         let fits = check_scan::<S>(budget, rank, (n, stride), rounds, history).and_then(|()| {
-            check_step::<S>(budget, rank, (n, stride, moves, rounds), next_stride, history, shared)
+            check_step::<S>(budget, rank, (n, stride, moves, rounds), next_stride, history, held)
         });
         match fits {
             Ok(()) => return Ok(rounds),
@@ -100,22 +100,34 @@ pub(super) fn rounds<S>(
     }
 }
 
+/// How a step holds its parents (see [`check_step`]).
+#[derive(Clone, Copy, Default)]
+pub(super) struct Held {
+    /// Several processes share the run.
+    pub shared: bool,
+    /// The shares are written over the parents' numerators (see `factors::in_place`).
+    pub in_place: bool,
+    /// In rounds, the parents wait on disk (see `spill`).
+    pub spilled: bool,
+}
+
 /// Projection 2: the larger of the step's two phases. While the shares are made: the
 /// layer's `n` states whole (`stride` words each) with their move totals, their shares at the
-/// children's width `next_stride`, and the edges of one of `rounds` rounds of its `moves`.
-/// While the children are summed: the shares, one round's edges, the parents' states when
-/// the step goes in rounds (later rounds scan them again; their numerators are freed), and
-/// the next layer, projected from this layer's growth and capped by the moves (each child
-/// held with its key, numerator and about 24 bytes of map). A process of a `shared` run
-/// also holds one round's children apart from the ones it owns, and for a while twice more:
-/// as the parcels it sends and as those it receives.
+/// children's width `next_stride` (unless they are made in place), and the edges of one of
+/// `rounds` rounds of its `moves`. While the children are summed: the shares, one round's
+/// edges, the parents' states when the step goes in rounds (later rounds scan them again;
+/// their numerators are freed), and the next layer, projected from this layer's growth and
+/// capped by the moves (each child held with its key, numerator and about 24 bytes of map).
+/// Parents spilled to disk count one round's part (states, their codes as read, shares). A
+/// process of a shared run also holds one round's children apart from the ones it owns, and
+/// for a while twice more: as the parcels it sends and as those it receives.
 pub(super) fn check_step<S>(
     budget: Option<u64>,
     rank: u32,
     (n, stride, moves, rounds): (usize, usize, u64, usize),
     next_stride: usize,
     history: &History,
-    shared: bool,
+    held: Held,
 ) -> Result<(), EngineError> {
     let Some(budget) = budget else { return Ok(()) };
     let (n, key) = (n as u64, size_of::<S>() as u64);
@@ -123,11 +135,15 @@ pub(super) fn check_step<S>(
     let projected = ((n as f64 * history.growth(n as usize)) as u64).min(moves);
     let entry = key + 8 * next_stride as u64;
     let shares = n * 8 * next_stride as u64;
-    let making = n * (key + 8 * stride as u64 + 8) + shares + edges;
-    let states = if rounds > 1 { n * key } else { 0 };
+    let making = n * (key + 8 * stride as u64 + 8) + if held.in_place { 0 } else { shares } + edges;
+    let parents = match (rounds > 1, held.spilled) {
+        (false, _) => shares,
+        (true, false) => n * key + shares,
+        (true, true) => (n * (key + 8) + shares).div_ceil(rounds as u64),
+    };
     let round_children = projected.min(moves / rounds as u64);
-    let sent = if shared { round_children * (3 * entry + 24) } else { 0 };
-    let summing = states + shares + edges + projected * (entry + 24) + sent;
+    let sent = if held.shared { round_children * (3 * entry + 24) } else { 0 };
+    let summing = parents + edges + projected * (entry + 24) + sent;
     let bytes = making.max(summing);
     if bytes <= budget {
         return Ok(());
@@ -138,6 +154,8 @@ pub(super) fn check_step<S>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    const SHARED: Held = Held { shared: true, in_place: false, spilled: false };
 
     #[test]
     fn projections_count_keys_numerators_and_edges() {
@@ -151,19 +169,20 @@ mod tests {
         // 300) children at 16 + 24 (the parents are freed). Making the shares takes the
         // parents whole with their totals (100 * 24), the shares and the edges: 8,000 bytes.
         let bytes = 100 * 8 + 300 * 16 + 300 * 40;
-        assert!(check_step::<u64>(Some(bytes), 5, (100, 1, 300, 1), 1, &h, false).is_ok());
-        let err = check_step::<u64>(Some(bytes - 1), 5, (100, 1, 300, 1), 1, &h, false).unwrap_err();
+        assert!(check_step::<u64>(Some(bytes), 5, (100, 1, 300, 1), 1, &h, Held::default()).is_ok());
+        let err =
+            check_step::<u64>(Some(bytes - 1), 5, (100, 1, 300, 1), 1, &h, Held::default()).unwrap_err();
         assert_eq!(err, EngineError::TooLarge { rank: 4, states: 300, bytes, budget: bytes - 1 });
-        assert!(check_step::<u64>(None, 5, (100, 1, 300, 1), 1, &h, false).is_ok());
+        assert!(check_step::<u64>(None, 5, (100, 1, 300, 1), 1, &h, Held::default()).is_ok());
         // Shared: one round's children (300 in one round, 150 in two) besides, at 3 * 16 + 24.
         let shared = bytes + 300 * 72;
-        assert!(check_step::<u64>(Some(shared), 5, (100, 1, 300, 1), 1, &h, true).is_ok());
-        assert!(check_step::<u64>(Some(shared - 1), 5, (100, 1, 300, 1), 1, &h, true).is_err());
+        assert!(check_step::<u64>(Some(shared), 5, (100, 1, 300, 1), 1, &h, SHARED).is_ok());
+        assert!(check_step::<u64>(Some(shared - 1), 5, (100, 1, 300, 1), 1, &h, SHARED).is_err());
         // In two rounds the parents' states (8 bytes each, not their numerators) stay for the
         // second round's scan.
         let two = 100 * 8 + 100 * 8 + 150 * 16 + 300 * 40 + 150 * 72;
-        assert!(check_step::<u64>(Some(two), 5, (100, 1, 300, 2), 1, &h, true).is_ok());
-        assert!(check_step::<u64>(Some(two - 1), 5, (100, 1, 300, 2), 1, &h, true).is_err());
+        assert!(check_step::<u64>(Some(two), 5, (100, 1, 300, 2), 1, &h, SHARED).is_ok());
+        assert!(check_step::<u64>(Some(two - 1), 5, (100, 1, 300, 2), 1, &h, SHARED).is_err());
         // Two rounds halve the edges held at once: 100 * 32 bytes, then 100 * 24.
         assert!(check_scan::<u64>(Some(3_200), 5, (100, 1), 2, &h).is_ok());
         assert!(check_scan::<u64>(Some(3_199), 5, (100, 1), 2, &h).is_err());
@@ -178,8 +197,33 @@ mod tests {
         let making = 100 * (8 + 32 + 8) + 100 * 32 + 50 * 16;
         let summing = 100 * 32 + 50 * 16 + 50 * 64;
         assert!(making > summing);
-        assert!(check_step::<u64>(Some(making), 5, (100, 4, 50, 1), 4, &h, false).is_ok());
-        assert!(check_step::<u64>(Some(making - 1), 5, (100, 4, 50, 1), 4, &h, false).is_err());
+        assert!(check_step::<u64>(Some(making), 5, (100, 4, 50, 1), 4, &h, Held::default()).is_ok());
+        assert!(check_step::<u64>(Some(making - 1), 5, (100, 4, 50, 1), 4, &h, Held::default()).is_err());
+    }
+
+    #[test]
+    fn shares_made_in_place_and_parents_on_disk_are_not_counted_twice() {
+        let h = History { previous_len: 100, moves_per_state: 1.0 };
+        // Making the shares of 100 parents of 1 word, 30 moves (16 bytes an edge): the
+        // parents (8 + 8), their totals (8) and shares (8) apart, or written over them; both
+        // over summing them (the shares, the edges and 30 children of 16 + 24 bytes: 2,480).
+        let apart = 100 * (8 + 8 + 8) + 100 * 8 + 30 * 16;
+        let in_place = Held { in_place: true, ..Held::default() };
+        assert!(check_step::<u64>(Some(apart), 5, (100, 1, 30, 1), 1, &h, Held::default()).is_ok());
+        assert!(check_step::<u64>(Some(apart - 1), 5, (100, 1, 30, 1), 1, &h, Held::default()).is_err());
+        assert!(check_step::<u64>(Some(apart - 100 * 8), 5, (100, 1, 30, 1), 1, &h, in_place).is_ok());
+        assert!(check_step::<u64>(Some(apart - 100 * 8 - 1), 5, (100, 1, 30, 1), 1, &h, in_place).is_err());
+        // Summing 50 moves in 4 rounds: the parents' states and shares held whole (8 + 8
+        // bytes each), or a round's part of them from disk (states, codes and shares: 24
+        // bytes), beside a round's edges and 50 children; both over making the shares (2,600).
+        let (edges, children) = (50 * 16 / 4, 50 * (8 + 8 + 24));
+        let held = 100 * 16 + edges + children;
+        let spilled = (100 * 24) / 4 + edges + children;
+        let on_disk = Held { spilled: true, ..in_place };
+        assert!(check_step::<u64>(Some(held), 5, (100, 1, 50, 4), 1, &h, in_place).is_ok());
+        assert!(check_step::<u64>(Some(held - 1), 5, (100, 1, 50, 4), 1, &h, in_place).is_err());
+        assert!(check_step::<u64>(Some(spilled), 5, (100, 1, 50, 4), 1, &h, on_disk).is_ok());
+        assert!(check_step::<u64>(Some(spilled - 1), 5, (100, 1, 50, 4), 1, &h, on_disk).is_err());
     }
 
     #[test]
@@ -190,10 +234,10 @@ mod tests {
         // states (8-byte keys) besides.
         let states = |rounds: u64| if rounds > 1 { 100 * 8 } else { 0 };
         let need = |rounds: u64| states(rounds) + 100 * 16 + 800 / rounds * 16 + 100 * (24 + 24);
-        assert_eq!(rounds::<u64>(None, 5, (100, 1, 2), &h, false), Ok(1));
-        assert_eq!(rounds::<u64>(Some(need(1)), 5, (100, 1, 2), &h, false), Ok(1));
-        assert_eq!(rounds::<u64>(Some(need(1) - 1), 5, (100, 1, 2), &h, false), Ok(2));
-        assert_eq!(rounds::<u64>(Some(need(4)), 5, (100, 1, 2), &h, false), Ok(4));
-        assert!(rounds::<u64>(Some(100 * 16), 5, (100, 1, 2), &h, false).is_err());
+        assert_eq!(rounds::<u64>(None, 5, (100, 1, 2), &h, Held::default()), Ok(1));
+        assert_eq!(rounds::<u64>(Some(need(1)), 5, (100, 1, 2), &h, Held::default()), Ok(1));
+        assert_eq!(rounds::<u64>(Some(need(1) - 1), 5, (100, 1, 2), &h, Held::default()), Ok(2));
+        assert_eq!(rounds::<u64>(Some(need(4)), 5, (100, 1, 2), &h, Held::default()), Ok(4));
+        assert!(rounds::<u64>(Some(100 * 16), 5, (100, 1, 2), &h, Held::default()).is_err());
     }
 }

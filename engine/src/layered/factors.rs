@@ -52,15 +52,48 @@ impl Scale {
         Scale { lcm, factors, small }
     }
 
+    /// L / w, for a total `w` of the layer.
+    #[inline(always)]
+    fn factor(&self, w: u64) -> &Factor {
+        match self.small.get(w as usize) {
+            Some(Some(f)) => f,
+            _ => self.factors.get(&w).expect("every move total has a factor"),
+        }
+    }
+
     /// dst = src * L / w, for a total `w` of the layer (once per parent: always inlined).
     #[inline(always)]
     fn multiply(&self, numbers: &Numbers, dst: &mut [u64], src: &[u64], w: u64) {
-        let f = match self.small.get(w as usize) {
-            Some(Some(f)) => f,
-            _ => self.factors.get(&w).expect("every move total has a factor"),
-        };
-        numbers.mul_into(dst, src, f);
+        numbers.mul_into(dst, src, self.factor(w));
     }
+}
+
+/// Whether a step's shares can be written over its parents' numerators: in a run by
+/// residues (one word per prime, for parents and shares alike) of probabilities.
+pub(super) fn in_place(mode: Mode, numbers: &Numbers, stride: usize, share_stride: usize) -> bool {
+    mode == Mode::Probability && numbers.lanes() == Some(stride) && stride == share_stride
+}
+
+/// [`shares`] written over the parents' own numerators where [`in_place`] allows it, so
+/// that the step holds one layer of numbers while it makes them, not two: the parents'
+/// states (their numerators gone) and the shares.
+pub(super) fn shares_in_place<S: Sync>(
+    mut layer: Bucket<S>,
+    totals: &[u64],
+    scale: &Scale,
+    numbers: &Numbers,
+) -> (Bucket<S>, Vec<u64>) {
+    let (chunk, stride) = (chunk_size(layer.len()), layer.stride);
+    let mut nums = std::mem::take(&mut layer.nums);
+    nums.par_chunks_mut(chunk * stride).enumerate().for_each(|(c, part)| {
+        for (j, entry) in part.chunks_mut(stride).enumerate() {
+            match totals[c * chunk + j] {
+                0 => entry.fill(0),
+                w => numbers.scale_residues(entry, scale.factor(w)),
+            }
+        }
+    });
+    (layer, nums)
 }
 
 /// Limbs per child numerator. Probabilities: a child's numerator is at most D * L (mass

@@ -12,8 +12,10 @@
 //! 2. `parents`: one parallel pass over the layer finds each state's move total, the mass
 //!    absorbed here, and the moves as edges bucketed by a hash shard of the child;
 //! 3. `factors`: L, each total's factor L / W_s, and each parent's share;
-//! 4. `shards`: each shard adds up its children's numerators in a small map of its own;
-//! 5. `pending`: the children are filed by rank, to wait for their layer's turn.
+//! 4. `rounds`: the parents' shares (and states, on disk with `spill`) handed out round by
+//!    round, for a step taken in rounds;
+//! 5. `shards`: each shard adds up its children's numerators in a small map of its own;
+//! 6. `pending`: the children are filed by rank, to wait for their layer's turn.
 //!
 //! A run may be shared by several processes (`across`, over an [`Exchange`]): each owns the
 //! states of some hash shards, and between the steps the processes agree on the next rank,
@@ -31,8 +33,10 @@ mod parents;
 mod passes;
 mod pending;
 pub mod residues;
+mod rounds;
 mod saved;
 mod shards;
+mod spill;
 mod wire;
 
 use crate::Ranked;
@@ -50,6 +54,7 @@ use pending::Pending;
 use rayon::prelude::*;
 use rug::{Integer, Rational};
 pub use saved::{FORMAT as SAVE_FORMAT, RunState};
+pub use spill::Spill;
 use std::collections::BTreeMap;
 use std::hash::BuildHasher;
 
@@ -182,6 +187,9 @@ pub struct Options<'a, S, K = ()> {
     /// Shares the run with other processes (see [`Across`]); every process returns the
     /// whole result. Checkpoints are then each process's own.
     pub across: Option<Across<'a, S, K>>,
+    /// Where a step taken in rounds keeps its parents while their children are summed (see
+    /// [`Spill`]): the budget then counts one round's parents, not all of them.
+    pub spill: Option<Spill<'a, S>>,
 }
 
 /// Sees the whole state of a run after a finished layer (see [`Options::checkpoint`]).
@@ -197,6 +205,7 @@ impl<S, K> Default for Options<'_, S, K> {
             checkpoint: None,
             resume: None,
             across: None,
+            spill: None,
         }
     }
 }
@@ -334,7 +343,12 @@ where
             stop(options.cancel)?;
             budget::check_layer(rank, n as u64, max_layer)?;
             let next = numbers.lanes().unwrap_or(layer.stride + 1);
-            budget::rounds::<C::State>(options.memory_budget, rank, (n, layer.stride, next), history, routed)
+            let held = budget::Held {
+                shared: routed,
+                in_place: factors::in_place(mode, numbers, layer.stride, next),
+                spilled: options.spill.is_some(),
+            };
+            budget::rounds::<C::State>(options.memory_budget, rank, (n, layer.stride, next), history, held)
         })();
         // Shared, every process takes as many rounds as the one that needs most: each round's
         // children are sent to their owners as it ends, so the processes meet once a round.
@@ -383,35 +397,35 @@ where
             Mode::Probability => factors::child_stride(mode, numbers, denominator, &scale.lcm, &layer, moves),
             Mode::Paths => facts.iter().map(|f| f.paths_stride).max().unwrap_or(1),
         };
-        let shares = (|| {
-            let budget = options.memory_budget;
-            budget::check_step::<C::State>(
-                budget,
-                rank,
-                (n, layer.stride, moves, rounds),
-                stride,
-                history,
-                routed,
-            )?;
-            factors::shares(&layer, &totals, &scale, (mode, numbers), stride)
-        })();
-        drop(totals);
-        // The parents are freed now, but for their states when later rounds scan them again.
-        let layer = (rounds > 1).then(|| layer.keys_only());
-        // Round r's edges: the first round's from the scan above, the others' scanned now.
-        let mut first_edges = Some(edges);
-        let mut edges_of = |r: usize| -> Result<parents::Shards<C::State>, EngineError> {
-            match (r, &layer) {
-                (0, _) => Ok(first_edges.take().expect("the first round's edges")),
-                (_, Some(layer)) => {
-                    stop(options.cancel)?;
-                    let part = parents::round(r, rounds, n);
-                    let parts = (&hasher, part.clone(), part);
-                    Ok(parents::scan(chain, layer, rank, (mode, numbers), &classify, parts, options.cancel)?
-                        .edges)
+        // The shares, written over the parents' numerators where they are as wide; the
+        // parents are freed then, but for their states when later rounds scan them again.
+        let in_place = factors::in_place(mode, numbers, layer.stride, stride);
+        let held = budget::Held { shared: routed, in_place, spilled: options.spill.is_some() };
+        let parents = budget::check_step::<C::State>(
+            options.memory_budget,
+            rank,
+            (n, layer.stride, moves, rounds),
+            stride,
+            history,
+            held,
+        )
+        .and_then(|()| {
+            let (states, shares) = match in_place {
+                true => factors::shares_in_place(layer, &totals, &scale, numbers),
+                false => {
+                    let shares = factors::shares(&layer, &totals, &scale, (mode, numbers), stride)?;
+                    (layer.keys_only(), shares)
                 }
-                (_, None) => unreachable!("the parents are kept for every round after the first"),
-            }
+            };
+            drop(totals);
+            rounds::Rounds::new((states, shares, stride), edges, rounds, options.spill)
+        });
+        // Round r's edges and shares: the first round's edges from the scan above, the others'
+        // scanned now.
+        let rescan = |states: &Bucket<C::State>, part: std::ops::Range<usize>| {
+            stop(options.cancel)?;
+            let parts = (&hasher, part.clone(), part);
+            Ok(parents::scan(chain, states, rank, (mode, numbers), &classify, parts, options.cancel)?.edges)
         };
         // This process's children of the step, each once.
         let (children, bytes) = match &across {
@@ -420,15 +434,16 @@ where
                 // there with what the other processes sent: a process holds its share of the
                 // next layer and one round's children, not the children of all its parents.
                 let mut owned = shards::Sums::new();
-                let (mut failed, mut bytes) = (shares.as_ref().err().cloned(), 0);
+                let (mut failed, mut bytes) = (parents.as_ref().err().cloned(), 0);
+                let mut parents = parents.ok();
                 for r in 0..rounds {
-                    let children = match (&failed, &shares) {
-                        (None, Ok(shares)) => (|| {
+                    let children = match (&failed, &mut parents) {
+                        (None, Some(parents)) => (|| {
                             let mut sums = shards::Sums::new();
-                            let edges = edges_of(r)?;
+                            let (edges, shares) = parents.round(r, rescan)?;
                             sums.add(
                                 edges,
-                                shares,
+                                &shares,
                                 (stride, numbers),
                                 (rank, max_layer),
                                 true,
@@ -438,7 +453,8 @@ where
                             stop(options.cancel)?;
                             Ok(sums.children())
                         })(),
-                        (Some(e), _) | (None, Err(e)) => Err(e.clone()),
+                        (Some(e), _) => Err(e.clone()),
+                        (None, None) => unreachable!("a failed step is carried as `failed`"),
                     };
                     // The processes meet: each child goes to the process that owns it.
                     let (received, sent) = across.route(children, stride)?;
@@ -451,11 +467,11 @@ where
                 (owned.children(), bytes)
             }
             _ => {
-                let children = shares.and_then(|shares| {
+                let children = parents.and_then(|mut parents| {
                     let mut sums = shards::Sums::new();
                     for r in 0..rounds {
                         let last = r + 1 == rounds;
-                        let edges = edges_of(r)?;
+                        let (edges, shares) = parents.round(r, rescan)?;
                         sums.add(edges, &shares, (stride, numbers), (rank, max_layer), last, options.cancel)?;
                     }
                     // A cancelled sum stops early with partial sums: drop them.

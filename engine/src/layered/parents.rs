@@ -16,7 +16,7 @@ use std::ops::Range;
 /// Shards of the children: enough for two to many cores to share the summing evenly.
 pub(super) const SHARDS: usize = 256;
 
-/// A move from parent `parent` (an index in its layer) to `child`. Packed: a step's edges are
+/// A move from parent `parent` (an index among the parents of its round) to `child`. Packed: a step's edges are
 /// its largest structure, and a `u64` state's edge takes 12 bytes instead of 16.
 #[derive(Clone, Copy)]
 #[repr(C, packed(4))]
@@ -193,7 +193,8 @@ where
                 // Narrowed before it is checked, but the edges of a state that fails the check
                 // are never used: the pass returns the refusal instead.
                 let weight = if self.mode == Mode::Paths { 1 } else { weight as u32 };
-                let edge = Edge { child, parent: parent as u32 };
+                // Numbered within the round: its shares are handed over by themselves.
+                let edge = Edge { child, parent: (parent - self.build.start) as u32 };
                 here.edges[shard_of(self.hasher, &child)].push(edge, weight)?;
             }
             if !check.passes(total, out.len()) {

@@ -1,0 +1,88 @@
+//! A step's parents once their shares are made, handed out round by round: each round's edges
+//! (the first round's from the pass that found the move totals, the others' from a pass over
+//! that round's parents again) with the shares of that round's parents. The parents stay in
+//! memory (their states only, for the passes again), or wait on disk ([`Spill`]) so that the
+//! step holds one round's parents at a time.
+
+use super::arena::Bucket;
+use super::parents::{Shards, round};
+use super::spill::{Parked, Spill};
+use crate::error::EngineError;
+use std::borrow::Cow;
+use std::ops::Range;
+
+pub(super) struct Rounds<'a, S> {
+    rounds: usize,
+    n: usize,
+    stride: usize,
+    first: Option<Shards<S>>,
+    held: Held<'a, S>,
+}
+
+enum Held<'a, S> {
+    /// The states (for the passes of rounds after the first; none in one round) and every
+    /// parent's share.
+    Memory {
+        states: Option<Bucket<S>>,
+        shares: Vec<u64>,
+    },
+    Disk {
+        parked: Parked,
+        spill: Spill<'a, S>,
+    },
+}
+
+impl<'a, S: Copy> Rounds<'a, S> {
+    /// The parents (`states`, their numerators already dropped) and their `shares`, `stride`
+    /// words each, for a step in `rounds` rounds whose first round's edges are `first`. In
+    /// more than one round with a `spill` directory, both go to disk here.
+    pub fn new(
+        (states, shares, stride): (Bucket<S>, Vec<u64>, usize),
+        first: Shards<S>,
+        rounds: usize,
+        spill: Option<Spill<'a, S>>,
+    ) -> Result<Rounds<'a, S>, EngineError> {
+        let n = states.len();
+        let held = match spill {
+            Some(spill) if rounds > 1 => {
+                Held::Disk { parked: Parked::write(&spill, &states.keys, &shares, stride)?, spill }
+            }
+            _ => Held::Memory { states: (rounds > 1).then_some(states), shares },
+        };
+        Ok(Rounds { rounds, n, stride, first: Some(first), held })
+    }
+
+    /// Round `r`'s edges and the shares of its parents (which the edges number from 0):
+    /// `scan` builds the edges of the parents of a bucket in a range.
+    pub fn round(
+        &mut self,
+        r: usize,
+        scan: impl Fn(&Bucket<S>, Range<usize>) -> Result<Shards<S>, EngineError>,
+    ) -> Result<(Shards<S>, Cow<'_, [u64]>), EngineError> {
+        let part = round(r, self.rounds, self.n);
+        let words = part.start * self.stride..part.end * self.stride;
+        match &self.held {
+            Held::Memory { states, shares } => {
+                let edges = match self.first.take() {
+                    Some(edges) => edges,
+                    None => scan(
+                        states.as_ref().expect("the states are kept for every round after the first"),
+                        part,
+                    )?,
+                };
+                Ok((edges, Cow::Borrowed(&shares[words])))
+            }
+            Held::Disk { parked, spill } => {
+                let (keys, shares) = parked.read(spill, part)?;
+                let edges = match self.first.take() {
+                    Some(edges) => edges,
+                    None => {
+                        let states = Bucket { keys, nums: Vec::new(), stride: self.stride, batches: 1 };
+                        scan(&states, 0..states.len())?
+                    }
+                };
+                Ok((edges, Cow::Owned(shares)))
+            }
+        }
+    }
+}
