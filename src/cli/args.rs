@@ -315,8 +315,9 @@ pub struct CountArgs {
     #[arg(long, value_name = "GB", allow_negative_numbers = true)]
     pub max_memory: Option<f64>,
     /// A step taken in rounds to fit the memory budget keeps its parents in an unnamed file in
-    /// DIR while their children are summed (about 16 bytes a position of the widest layer), so
-    /// that it holds one round's parents at a time: for boards whose layers outgrow memory
+    /// DIR while their children are summed (8 bytes a position and 8 a word of its share: 16
+    /// by one residue), so that it holds one round's parents at a time: for boards whose
+    /// layers outgrow memory
     #[arg(long, value_name = "DIR")]
     pub spill: Option<PathBuf>,
     /// Follow every position instead of one per symmetry class (slower; for checking)
