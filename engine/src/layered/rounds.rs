@@ -16,10 +16,11 @@ pub(super) struct Rounds<'a, S> {
     n: usize,
     stride: usize,
     first: Option<Shards<S>>,
-    held: Held<'a, S>,
+    kept: Kept<'a, S>,
 }
 
-enum Held<'a, S> {
+/// Where the parents wait between rounds.
+enum Kept<'a, S> {
     /// The states (for the passes of rounds after the first; none in one round) and every
     /// parent's share.
     Memory {
@@ -43,13 +44,13 @@ impl<'a, S: Copy> Rounds<'a, S> {
         spill: Option<Spill<'a, S>>,
     ) -> Result<Rounds<'a, S>, EngineError> {
         let n = states.len();
-        let held = match spill {
+        let kept = match spill {
             Some(spill) if rounds > 1 => {
-                Held::Disk { parked: Parked::write(&spill, &states.keys, &shares, stride)?, spill }
+                Kept::Disk { parked: Parked::write(&spill, &states.keys, &shares, stride)?, spill }
             }
-            _ => Held::Memory { states: (rounds > 1).then_some(states), shares },
+            _ => Kept::Memory { states: (rounds > 1).then_some(states), shares },
         };
-        Ok(Rounds { rounds, n, stride, first: Some(first), held })
+        Ok(Rounds { rounds, n, stride, first: Some(first), kept })
     }
 
     /// Round `r`'s edges and the shares of its parents (which the edges number from 0):
@@ -61,8 +62,8 @@ impl<'a, S: Copy> Rounds<'a, S> {
     ) -> Result<(Shards<S>, Cow<'_, [u64]>), EngineError> {
         let part = round(r, self.rounds, self.n);
         let words = part.start * self.stride..part.end * self.stride;
-        match &self.held {
-            Held::Memory { states, shares } => {
+        match &self.kept {
+            Kept::Memory { states, shares } => {
                 let edges = match self.first.take() {
                     Some(edges) => edges,
                     None => scan(
@@ -72,15 +73,17 @@ impl<'a, S: Copy> Rounds<'a, S> {
                 };
                 Ok((edges, Cow::Borrowed(&shares[words])))
             }
-            Held::Disk { parked, spill } => {
-                let (keys, shares) = parked.read(spill, part)?;
+            Kept::Disk { parked, spill } => {
+                // The first round's edges are made: its states are not read back.
                 let edges = match self.first.take() {
                     Some(edges) => edges,
                     None => {
+                        let keys = parked.states(spill, part.clone())?;
                         let states = Bucket { keys, nums: Vec::new(), stride: self.stride, batches: 1 };
                         scan(&states, 0..states.len())?
                     }
                 };
+                let shares = parked.shares(spill, part)?;
                 Ok((edges, Cow::Owned(shares)))
             }
         }

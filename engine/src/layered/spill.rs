@@ -75,40 +75,40 @@ impl Parked {
         Ok(Parked { file, n: keys.len(), stride })
     }
 
-    /// The states and shares of the parents in `part`.
-    pub fn read<S>(
-        &self,
-        spill: &Spill<'_, S>,
-        part: Range<usize>,
-    ) -> Result<(Vec<S>, Vec<u64>), EngineError> {
-        let dir = || spill.dir.display().to_string();
-        let failed = |why: std::io::Error| EngineError::SpillFailed { dir: dir(), why: why.to_string() };
-        let codes = self.words(part.clone()).map_err(failed)?;
-        let mut keys = Vec::new();
-        alloc::reserve_exact(&mut keys, codes.len())?;
+    /// The states of the parents in `part`.
+    pub fn states<S>(&self, spill: &Spill<'_, S>, part: Range<usize>) -> Result<Vec<S>, EngineError> {
+        let codes = self.words(spill, part)?;
+        let mut states = Vec::new();
+        alloc::reserve_exact(&mut states, codes.len())?;
         for code in codes {
             let state = (spill.state_of)(code).ok_or_else(|| EngineError::SpillFailed {
-                dir: dir(),
+                dir: spill.dir.display().to_string(),
                 why: "a state read back is not the one written".into(),
             })?;
-            keys.push(state);
+            states.push(state);
         }
-        let shares =
-            self.words(self.n + part.start * self.stride..self.n + part.end * self.stride).map_err(failed)?;
-        Ok((keys, shares))
+        Ok(states)
     }
 
-    /// The words of the file in `range`.
-    fn words(&self, range: Range<usize>) -> std::io::Result<Vec<u64>> {
+    /// The shares of the parents in `part`, `stride` words each.
+    pub fn shares<S>(&self, spill: &Spill<'_, S>, part: Range<usize>) -> Result<Vec<u64>, EngineError> {
+        self.words(spill, self.n + part.start * self.stride..self.n + part.end * self.stride)
+    }
+
+    /// The words of the file in `range`. A refused allocation is the engine's usual refusal,
+    /// a failed read the spill directory's.
+    fn words<S>(&self, spill: &Spill<'_, S>, range: Range<usize>) -> Result<Vec<u64>, EngineError> {
         let mut out = Vec::new();
-        out.try_reserve_exact(range.len())
-            .map_err(|_| std::io::Error::from(std::io::ErrorKind::OutOfMemory))?;
+        alloc::reserve_exact(&mut out, range.len())?;
         let mut bytes = vec![0u8; BLOCK.min(range.len()) * 8];
         let mut at = range.start;
         while at < range.end {
             let count = BLOCK.min(range.end - at);
             let block = &mut bytes[..count * 8];
-            self.file.read_exact_at(block, at as u64 * 8)?;
+            self.file.read_exact_at(block, at as u64 * 8).map_err(|why| EngineError::SpillFailed {
+                dir: spill.dir.display().to_string(),
+                why: why.to_string(),
+            })?;
             out.extend(block.chunks_exact(8).map(|w| u64::from_le_bytes(w.try_into().expect("8 bytes"))));
             at += count;
         }
@@ -148,16 +148,17 @@ mod tests {
         let shares: Vec<u64> = (0..10_000).map(|i| u64::MAX - i).collect();
         let parked = Parked::write(&spill, &keys, &shares, 2).unwrap();
         assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0, "the file has no name");
-        let (k, s) = parked.read(&spill, 1_000..1_003).unwrap();
+        let (k, s) =
+            (parked.states(&spill, 1_000..1_003).unwrap(), parked.shares(&spill, 1_000..1_003).unwrap());
         assert_eq!(k, [7_001, 7_008, 7_015]);
         assert_eq!(s, (2_000..2_006).map(|i| u64::MAX - i).collect::<Vec<_>>());
-        let (k, s) = parked.read(&spill, 0..5_000).unwrap();
+        let (k, s) = (parked.states(&spill, 0..5_000).unwrap(), parked.shares(&spill, 0..5_000).unwrap());
         assert_eq!((k, s), (keys, shares));
         // A state that does not read back is refused, not taken for another.
         let narrow =
             Spill { dir: &dir, state_code: |s: u32| u64::from(s) << 40, state_of: |w| u32::try_from(w).ok() };
         let parked = Parked::write(&narrow, &[1u32], &[0], 1).unwrap();
-        assert!(matches!(parked.read(&narrow, 0..1), Err(EngineError::SpillFailed { .. })));
+        assert!(matches!(parked.states(&narrow, 0..1), Err(EngineError::SpillFailed { .. })));
         let gone = dir.join("missing");
         let missing = Spill { dir: &gone, ..spill };
         assert!(matches!(Parked::write(&missing, &[1u32], &[0], 1), Err(EngineError::SpillFailed { .. })));
