@@ -1,6 +1,7 @@
 //! `--spill DIR`: a step taken in rounds keeps its parents on disk while their children are
-//! summed. The same bytes out as a run without a budget, under budgets that the run without
-//! the spill directory refuses; nothing left in the directory; bad directories refused.
+//! summed, and sums them in parts where they do not fit at once. The same bytes out as a run
+//! without a budget, under budgets that the run without the spill directory refuses; nothing
+//! left in the directory; bad directories refused.
 
 mod support;
 
@@ -20,8 +21,15 @@ fn parents_on_disk_give_the_same_bytes_under_budgets_refused_without_them() {
     let spill = dir.to_str().unwrap();
     let exact = ["exact", "--board", "triangle6", "--start", "all", "--json", "-q"];
     let whole = stdout_bytes(&exact);
-    // Big numbers in 6 MB, and one residue a pass in 4 MB (its shares made in place).
-    for extra in [&["--max-memory", "0.006"][..], &["--max-memory", "0.004", "--residues", "1"]] {
+    // Big numbers in 6 MB, one residue a pass in 4 MB (its shares made in place), and in 2
+    // MB, where the widest steps also sum their children in parts (refused before parts:
+    // the step to 11 pegs of B, 2.18 MB projected).
+    let budgets = [
+        &["--max-memory", "0.006"][..],
+        &["--max-memory", "0.004", "--residues", "1"],
+        &["--max-memory", "0.002", "--residues", "1"],
+    ];
+    for extra in budgets {
         let (spilled, refused) = spilled_and_refused_without(&[&exact[..], extra].concat(), spill);
         assert!(spilled == whole, "{extra:?}");
         assert!(refused, "{extra:?} fits without --spill: the test no longer shows it");

@@ -368,3 +368,61 @@ fn a_spill_directory_that_cannot_take_the_parents_stops_the_run_in_words() {
     let options = Options { memory_budget: Some(60_000), spill: Some(spill), ..Options::default() };
     spilled(propagate_by_residues(&chain, (4, 0), |s| s.1, 3, options));
 }
+
+/// A binary counter modulo `width`, counted down from `left`: each state has two moves, so
+/// once the layers are `width` wide a step holds its children more than its edges.
+struct Doubling {
+    width: u32,
+}
+
+impl pegchain_engine::Chain for Doubling {
+    type State = (u32, u32);
+
+    fn transitions(&self, (left, v): (u32, u32), out: &mut Vec<((u32, u32), u64)>) -> u64 {
+        out.clear();
+        if left > 0 {
+            out.extend((0..2).map(|bit| ((left - 1, (2 * v + bit) % self.width), 1)));
+        }
+        out.len() as u64
+    }
+}
+
+impl pegchain_engine::Ranked for Doubling {
+    fn rank(&self, s: (u32, u32)) -> u32 {
+        s.0
+    }
+}
+
+#[test]
+fn a_step_whose_children_exceed_the_budget_is_summed_in_parts_with_its_parents_on_disk() {
+    let dir = SpillDir::new("spill-parts");
+    let spill = Spill {
+        dir: &dir.0,
+        state_code: |(left, v): (u32, u32)| (u64::from(left) << 32) | u64::from(v),
+        state_of: |code| Some(((code >> 32) as u32, code as u32)),
+    };
+    let chain = Doubling { width: 4096 };
+    let (start, end) = ((16, 0), |s: (u32, u32)| s.1 % 10);
+    let budget = |bytes| Options { memory_budget: Some(bytes), ..Options::default() };
+    let spilled = |bytes| Options { spill: Some(spill), ..budget(bytes) };
+    let refused = |r| matches!(r, Err(EngineError::TooLarge { .. }));
+    // The widest steps project 8,192 children (the layer doubled the step before): 8,192 *
+    // (24 + 24) bytes at two limbs a child in one part, 8,192 * (16 + 24) by one residue.
+    // No number of rounds brings them under these budgets; parts do, with the parents on disk.
+    for mode in [Mode::Probability, Mode::Paths] {
+        let whole = propagate(&chain, start, mode, end, Options::default()).unwrap();
+        assert_eq!(propagate(&chain, start, mode, end, spilled(230_000)).unwrap(), whole, "{mode:?}");
+        assert!(refused(propagate(&chain, start, mode, end, budget(230_000))), "{mode:?}");
+    }
+    let whole = propagate(&chain, start, Mode::Probability, end, Options::default()).unwrap();
+    assert_eq!(whole.values().sum::<Rational>(), 1);
+    // The last roll's 4,096 states, 16 rolls from 0, are equally likely: 410 of them end
+    // in 0, ..., 5 (4096 = 409 * 10 + 6).
+    assert_eq!(whole[&0], r(410, 4096));
+    assert_eq!(whole[&9], r(409, 4096));
+    for (primes, bytes) in [(1, 150_000), (3, 300_000)] {
+        let by_residues = propagate_by_residues(&chain, start, end, primes, spilled(bytes)).unwrap();
+        assert_eq!(by_residues, whole, "{primes} primes a pass");
+        assert!(refused(propagate_by_residues(&chain, start, end, primes, budget(bytes))), "{primes}");
+    }
+}

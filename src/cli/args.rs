@@ -316,8 +316,9 @@ pub struct CountArgs {
     pub max_memory: Option<f64>,
     /// A step taken in rounds to fit the memory budget keeps its parents in an unnamed file in
     /// DIR while their children are summed (8 bytes a position and 8 a word of its share: 16
-    /// by one residue), so that it holds one round's parents at a time: for boards whose
-    /// layers outgrow memory
+    /// by one residue), so that it holds one round's parents at a time; a step whose children
+    /// still do not fit sums them in parts, passing over its parents once a part: for boards
+    /// whose layers outgrow memory
     #[arg(long, value_name = "DIR")]
     pub spill: Option<PathBuf>,
     /// Follow every position instead of one per symmetry class (slower; for checking)

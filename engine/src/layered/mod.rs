@@ -8,13 +8,15 @@
 //! Numerators never exceed D (mass never exceeds one), so a layer stores them in one flat
 //! arena of fixed-width limbs, not one heap number per state. A step, one module each:
 //!
-//! 1. `budget`: refuse the step now if it is projected to exceed the memory budget;
+//! 1. `budget`: plan the step in rounds (and parts) that fit the memory budget, or refuse it
+//!    now if none is projected to;
 //! 2. `parents`: one parallel pass over the layer finds each state's move total, the mass
 //!    absorbed here, and the moves as edges bucketed by a hash shard of the child;
 //! 3. `factors`: L, each total's factor L / W_s, and each parent's share;
 //! 4. `rounds`: the parents' shares (and states, on disk with `spill`) handed out round by
-//!    round, for a step taken in rounds;
-//! 5. `shards`: each shard adds up its children's numerators in a small map of its own;
+//!    round, for a step taken in rounds (every round once a part, for one in parts);
+//! 5. `shards`: each shard adds up its children's numerators in a small map of its own (in
+//!    parts, the shards of one part at a time, each part's maps freed before the next);
 //! 6. `pending`: the children are filed by rank, to wait for their layer's turn.
 //!
 //! A run may be shared by several processes (`across`, over an [`Exchange`]): each owns the
@@ -45,7 +47,7 @@ use crate::error::{EngineError, MAX_LAYER_STATES};
 use crate::exchange::{self, Exchange, Solo};
 pub use across::Across;
 use arena::Bucket;
-use budget::History;
+use budget::{History, Plan};
 use factors::Scale;
 use limbs::to_integer;
 use numbers::Numbers;
@@ -337,9 +339,10 @@ where
             cb(&Layer::of(rank, &layer, (denominator, pass), (exchange, sent)));
         }
         // A step too big for the budget at once is taken in rounds, each building the
-        // edges of a part of the parents; the first pass finds every parent's move total.
+        // edges of a range of the parents (and with its parents on disk, in parts, each
+        // summing the children of some shards); the first pass finds every parent's move total.
         // The children's width, projected: one word per prime, or a limb more than now.
-        let rounds = (|| {
+        let plan = (|| {
             stop(options.cancel)?;
             budget::check_layer(rank, n as u64, max_layer)?;
             let next = numbers.lanes().unwrap_or(layer.stride + 1);
@@ -348,25 +351,36 @@ where
                 in_place: factors::in_place(mode, numbers, layer.stride, next),
                 spilled: options.spill.is_some(),
             };
-            budget::rounds::<C::State>(options.memory_budget, rank, (n, layer.stride, next), history, held)
+            budget::plan::<C::State>(options.memory_budget, rank, (n, layer.stride, next), history, held)
         })();
         // Shared, every process takes as many rounds as the one that needs most: each round's
-        // children are sent to their owners as it ends, so the processes meet once a round.
-        let rounds = match routed {
-            true => agreed_rounds(exchange, rounds),
-            false => rounds,
+        // children are sent to their owners as it ends, so the processes meet once a round
+        // (a shared step is never summed in parts).
+        let plan = match routed {
+            true => agreed_rounds(exchange, plan.map(|p| p.rounds)).map(|rounds| Plan { rounds, parts: 1 }),
+            false => plan,
         };
-        let scan = rounds.and_then(|rounds| {
-            let parts = (&hasher, 0..n, parents::round(0, rounds, n));
-            let scan = parents::scan(chain, &layer, rank, (mode, numbers), &classify, parts, options.cancel)?;
+        let scan = plan.and_then(|plan| {
+            let ranges = (&hasher, 0..n, parents::round(0, plan.rounds, n));
+            let scan = parents::scan(
+                chain,
+                &layer,
+                rank,
+                (mode, numbers),
+                &classify,
+                ranges,
+                (0, plan.parts),
+                options.cancel,
+            )?;
             // A cancelled scan stops early with partial findings: drop them.
             stop(options.cancel)?;
-            Ok((scan, rounds))
+            Ok((scan, plan))
         });
-        let (scan, rounds) = match scan {
-            Ok((scan, rounds)) => (Ok(scan), rounds),
-            Err(e) => (Err(e), 1),
+        let (scan, plan) = match scan {
+            Ok((scan, plan)) => (Ok(scan), plan),
+            Err(e) => (Err(e), Plan::WHOLE),
         };
+        let rounds = plan.rounds;
         // The processes meet: every process's moves and move totals make the step's scale.
         let found = scan.as_ref().map(|s| step_facts(s, mode, &layer)).map_err(Clone::clone);
         let facts = exchange::gather(exchange, found)?.iter().map(|f| StepFacts::read(f)).collect::<Vec<_>>();
@@ -404,7 +418,7 @@ where
         let parents = budget::check_step::<C::State>(
             options.memory_budget,
             rank,
-            (n, layer.stride, moves, rounds),
+            (n, layer.stride, moves, plan),
             stride,
             history,
             held,
@@ -418,14 +432,18 @@ where
                 }
             };
             drop(totals);
-            rounds::Rounds::new((states, shares, stride), edges, rounds, options.spill)
+            rounds::Rounds::new((states, shares, stride), edges, plan, options.spill)
         });
-        // Round r's edges and shares: the first round's edges from the scan above, the others'
-        // scanned now.
-        let rescan = |states: &Bucket<C::State>, part: std::ops::Range<usize>| {
-            stop(options.cancel)?;
-            let parts = (&hasher, part.clone(), part);
-            Ok(parents::scan(chain, states, rank, (mode, numbers), &classify, parts, options.cancel)?.edges)
+        // Round r's edges into part q's shards, and the round's shares: the first round's
+        // edges of the first part from the scan above, the others' scanned now.
+        let (cancel, hasher, classify) = (options.cancel, &hasher, &classify);
+        let rescan = |q: usize| {
+            move |states: &Bucket<C::State>, range: std::ops::Range<usize>| {
+                stop(cancel)?;
+                let ranges = (hasher, range.clone(), range);
+                let part = (q, plan.parts);
+                Ok(parents::scan(chain, states, rank, (mode, numbers), classify, ranges, part, cancel)?.edges)
+            }
         };
         // This process's children of the step, each once.
         let (children, bytes) = match &across {
@@ -440,7 +458,7 @@ where
                     let children = match (&failed, &mut parents) {
                         (None, Some(parents)) => (|| {
                             let mut sums = shards::Sums::new();
-                            let (edges, shares) = parents.round(r, rescan)?;
+                            let (edges, shares) = parents.round(r, rescan(0))?;
                             sums.add(
                                 edges,
                                 &shares,
@@ -468,11 +486,22 @@ where
             }
             _ => {
                 let children = parents.and_then(|mut parents| {
+                    // In parts, each part's shards are summed whole, and their tables freed,
+                    // before the next part's.
                     let mut sums = shards::Sums::new();
-                    for r in 0..rounds {
-                        let last = r + 1 == rounds;
-                        let (edges, shares) = parents.round(r, rescan)?;
-                        sums.add(edges, &shares, (stride, numbers), (rank, max_layer), last, options.cancel)?;
+                    for q in 0..plan.parts {
+                        for r in 0..rounds {
+                            let last = r + 1 == rounds;
+                            let (edges, shares) = parents.round(r, rescan(q))?;
+                            sums.add(
+                                edges,
+                                &shares,
+                                (stride, numbers),
+                                (rank, max_layer),
+                                last,
+                                options.cancel,
+                            )?;
+                        }
                     }
                     // A cancelled sum stops early with partial sums: drop them.
                     stop(options.cancel)?;

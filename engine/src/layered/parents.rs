@@ -100,7 +100,9 @@ struct Part<K, S> {
 
 /// Expands the states of `layer` (of rank `rank`) with indices in `visit` once, in parallel
 /// chunks, checking the weights against the chain's contract; builds the edges of those in
-/// `build` only (the others' children are not even put in canonical form).
+/// `build` only (the others' children are not even put in canonical form), and of those only
+/// the edges into the shards of part `part.0` of `part.1` (see [`in_part`]).
+#[allow(clippy::too_many_arguments)]
 pub(super) fn scan<C, K, F>(
     chain: &C,
     layer: &Bucket<C::State>,
@@ -108,6 +110,7 @@ pub(super) fn scan<C, K, F>(
     (mode, numbers): (Mode, &Numbers),
     classify: &F,
     (hasher, visit, build): (&(impl BuildHasher + Sync), Range<usize>, Range<usize>),
+    part: (usize, usize),
     cancel: Option<&Cancel>,
 ) -> Result<Scan<K, C::State>, EngineError>
 where
@@ -115,7 +118,7 @@ where
     K: Ord + Send,
     F: Fn(C::State) -> K + Sync,
 {
-    let pass = Pass { chain, layer, rank, mode, numbers, classify, hasher, build, cancel };
+    let pass = Pass { chain, layer, rank, mode, numbers, classify, hasher, build, part, cancel };
     let chunk = chunk_size(visit.len());
     let parts: Vec<Part<K, C::State>> = layer.keys[visit.clone()]
         .par_chunks(chunk)
@@ -135,6 +138,8 @@ struct Pass<'p, C: Ranked, F, H> {
     classify: &'p F,
     hasher: &'p H,
     build: Range<usize>,
+    /// The part of the shards whose edges are built, and of how many parts.
+    part: (usize, usize),
     /// Polled every `CANCEL_EVERY` states: a cancelled chunk stops early, and the caller
     /// drops the partial scan.
     cancel: Option<&'p Cancel>,
@@ -195,7 +200,10 @@ where
                 let weight = if self.mode == Mode::Paths { 1 } else { weight as u32 };
                 // Numbered within the round: its shares are handed over by themselves.
                 let edge = Edge { child, parent: (parent - self.build.start) as u32 };
-                here.edges[shard_of(self.hasher, &child)].push(edge, weight)?;
+                let shard = shard_of(self.hasher, &child);
+                if in_part(shard, self.part) {
+                    here.edges[shard].push(edge, weight)?;
+                }
             }
             if !check.passes(total, out.len()) {
                 return Err(refusal(&out, total, self.rank));
@@ -267,6 +275,13 @@ fn gather<K: Ord, S>(parts: Vec<Part<K, S>>, n: usize, numbers: &Numbers) -> Sca
 /// in the same shard, and so with the same owner.
 pub(super) fn shard_hasher() -> foldhash::fast::FixedState {
     foldhash::fast::FixedState::with_seed(0x5eed_9e37_79b9_7f4a)
+}
+
+/// Whether shard `shard` is in part `index` of `parts`: a step whose children are summed in
+/// parts sums the shards of one part at a time.
+#[inline]
+pub(super) fn in_part(shard: usize, (index, parts): (usize, usize)) -> bool {
+    shard % parts == index
 }
 
 #[inline]

@@ -1,10 +1,12 @@
-//! A step's parents once their shares are made, handed out round by round: each round's edges
-//! (the first round's from the pass that found the move totals, the others' from a pass over
-//! that round's parents again) with the shares of that round's parents. The parents stay in
-//! memory (their states only, for the passes again), or wait on disk ([`Spill`]) so that the
-//! step holds one round's parents at a time.
+//! A step's parents once their shares are made, handed out round by round (and, for a step
+//! whose children are summed in parts, every round once a part): each round's edges (the
+//! first round's of the first part from the pass that found the move totals, the others' from
+//! a pass over that round's parents again) with the shares of that round's parents. The
+//! parents stay in memory (their states only, for the passes again), or wait on disk
+//! ([`Spill`]) so that the step holds one round's parents at a time.
 
 use super::arena::Bucket;
+use super::budget::Plan;
 use super::parents::{Shards, round};
 use super::spill::{Parked, Spill};
 use crate::error::EngineError;
@@ -35,26 +37,28 @@ enum Kept<'a, S> {
 
 impl<'a, S: Copy> Rounds<'a, S> {
     /// The parents (`states`, their numerators already dropped) and their `shares`, `stride`
-    /// words each, for a step in `rounds` rounds whose first round's edges are `first`. In
-    /// more than one round with a `spill` directory, both go to disk here.
+    /// words each, for a step taken as `plan` says whose first edges are `first`. A step
+    /// that passes over its parents again with a `spill` directory puts both on disk here.
     pub fn new(
         (states, shares, stride): (Bucket<S>, Vec<u64>, usize),
         first: Shards<S>,
-        rounds: usize,
+        plan: Plan,
         spill: Option<Spill<'a, S>>,
     ) -> Result<Rounds<'a, S>, EngineError> {
         let n = states.len();
+        let again = plan.passes() > 1;
         let kept = match spill {
-            Some(spill) if rounds > 1 => {
+            Some(spill) if again => {
                 Kept::Disk { parked: Parked::write(&spill, &states.keys, &shares, stride)?, spill }
             }
-            _ => Kept::Memory { states: (rounds > 1).then_some(states), shares },
+            _ => Kept::Memory { states: again.then_some(states), shares },
         };
-        Ok(Rounds { rounds, n, stride, first: Some(first), kept })
+        Ok(Rounds { rounds: plan.rounds, n, stride, first: Some(first), kept })
     }
 
     /// Round `r`'s edges and the shares of its parents (which the edges number from 0):
-    /// `scan` builds the edges of the parents of a bucket in a range.
+    /// `scan` builds the edges of the parents of a bucket in a range (into the shards of the
+    /// part under way). The first call is given the first edges.
     pub fn round(
         &mut self,
         r: usize,
@@ -67,7 +71,7 @@ impl<'a, S: Copy> Rounds<'a, S> {
                 let edges = match self.first.take() {
                     Some(edges) => edges,
                     None => scan(
-                        states.as_ref().expect("the states are kept for every round after the first"),
+                        states.as_ref().expect("the states are kept for every pass after the first"),
                         part,
                     )?,
                 };

@@ -182,6 +182,11 @@ impl<S: Copy + Eq + Hash> ShardSum<S> {
         cancel: Option<&Cancel>,
     ) -> Result<(), EngineError> {
         let total: usize = lists.iter().map(|l| l.len()).sum();
+        if total == 0 {
+            // Nothing to add (a shard outside the part under way, whose table, if summed
+            // already, is freed and must not be built again).
+            return Ok(());
+        }
         let refused = |_| EngineError::AllocationFailed { bytes: (total as u64 / 2) * 6 };
         let hasher = &slot_hasher();
         let ShardSum { slots, keys, arena } = self;
