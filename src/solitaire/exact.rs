@@ -43,7 +43,8 @@ pub struct EngineConfig {
     /// full (see [`engine::propagate_by_residues`]): the same fractions in less memory.
     pub residues: Option<usize>,
     pub memory_budget: Option<u64>,
-    /// Where a step taken in rounds keeps its parents (see [`engine::layered::Spill`]).
+    /// Where a step taken in rounds keeps its parents (see [`engine::layered::Spill`]); a
+    /// run given one may also sum a step's children in parts.
     pub spill: Option<std::path::PathBuf>,
     /// Stops the evaluation (with `Error::Interrupted`) once cancelled.
     pub cancel: Cancel,

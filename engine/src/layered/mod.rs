@@ -190,7 +190,8 @@ pub struct Options<'a, S, K = ()> {
     /// whole result. Checkpoints are then each process's own.
     pub across: Option<Across<'a, S, K>>,
     /// Where a step taken in rounds keeps its parents while their children are summed (see
-    /// [`Spill`]): the budget then counts one round's parents, not all of them.
+    /// [`Spill`]): the budget then counts one round's parents, not all of them, and a step
+    /// whose children fit no number of rounds may sum them in parts (see `budget::plan`).
     pub spill: Option<Spill<'a, S>>,
 }
 
