@@ -359,7 +359,7 @@ impl EngineRequest {
     /// a start is fixed by fewer symmetries than the board has (the stabilizer method then
     /// follows more classes), `--residues 2` for `exact`, `--residues 1` for a run by more
     /// residues a pass (8 bytes a position less for each prime left out), and `--spill DIR`
-    /// (a step in rounds then holds one round's parents).
+    /// (a step in rounds then holds one round's parents, and sums its children in parts).
     pub fn other_ways(&self) -> Vec<&'static str> {
         let mut ways = Vec::new();
         if self.position.is_none() && self.config.reduce && !self.config.whole_group {

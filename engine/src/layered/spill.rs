@@ -32,6 +32,13 @@ impl<S> Clone for Spill<'_, S> {
 
 impl<S> Copy for Spill<'_, S> {}
 
+impl<S> Spill<'_, S> {
+    /// The run's stop when the spill directory fails it.
+    fn failed(&self, why: impl ToString) -> EngineError {
+        EngineError::SpillFailed { dir: self.dir.display().to_string(), why: why.to_string() }
+    }
+}
+
 /// Words moved to and from the file in blocks of this many (8 MB).
 const BLOCK: usize = 1 << 20;
 
@@ -52,10 +59,7 @@ impl Parked {
         shares: &[u64],
         stride: usize,
     ) -> Result<Parked, EngineError> {
-        let failed = |why: std::io::Error| EngineError::SpillFailed {
-            dir: spill.dir.display().to_string(),
-            why: why.to_string(),
-        };
+        let failed = |why: std::io::Error| spill.failed(why);
         let file = unnamed(spill.dir).map_err(failed)?;
         let mut at = 0u64;
         let mut block = Vec::with_capacity(BLOCK * 8);
@@ -81,10 +85,8 @@ impl Parked {
         let mut states = Vec::new();
         alloc::reserve_exact(&mut states, codes.len())?;
         for code in codes {
-            let state = (spill.state_of)(code).ok_or_else(|| EngineError::SpillFailed {
-                dir: spill.dir.display().to_string(),
-                why: "a state read back is not the one written".into(),
-            })?;
+            let state = (spill.state_of)(code)
+                .ok_or_else(|| spill.failed("a state read back is not the one written"))?;
             states.push(state);
         }
         Ok(states)
@@ -105,10 +107,7 @@ impl Parked {
         while at < range.end {
             let count = BLOCK.min(range.end - at);
             let block = &mut bytes[..count * 8];
-            self.file.read_exact_at(block, at as u64 * 8).map_err(|why| EngineError::SpillFailed {
-                dir: spill.dir.display().to_string(),
-                why: why.to_string(),
-            })?;
+            self.file.read_exact_at(block, at as u64 * 8).map_err(|why| spill.failed(why))?;
             out.extend(block.chunks_exact(8).map(|w| u64::from_le_bytes(w.try_into().expect("8 bytes"))));
             at += count;
         }
