@@ -117,7 +117,7 @@ pub(super) fn plan<S>(
     let mut plan = Plan::WHOLE;
     loop {
         let fits = check_scan::<S>(budget, rank, (n, stride), plan, history).and_then(|()| {
-            check_step::<S>(budget, rank, (n, stride, moves, plan), next_stride, history, held)
+            check_step::<S>(budget, rank, (n, stride, moves, plan), next_stride, history, held).map(|_| ())
         });
         match fits {
             Ok(()) => return Ok(plan),
@@ -149,7 +149,8 @@ pub(super) struct Held {
 /// under way with about 24 bytes of map a child besides). Parents spilled to disk count one
 /// round's part (states, their codes as read, shares). A process of a shared run also holds
 /// one round's children apart from the ones it owns, and for a while twice more: as the
-/// parcels it sends and as those it receives.
+/// parcels it sends and as those it receives. Returns the bytes projected (0 without a
+/// budget).
 pub(super) fn check_step<S>(
     budget: Option<u64>,
     rank: u32,
@@ -157,8 +158,8 @@ pub(super) fn check_step<S>(
     next_stride: usize,
     history: &History,
     held: Held,
-) -> Result<(), EngineError> {
-    let Some(budget) = budget else { return Ok(()) };
+) -> Result<u64, EngineError> {
+    let Some(budget) = budget else { return Ok(0) };
     let (n, key) = (n as u64, size_of::<S>() as u64);
     let Plan { rounds, parts } = plan;
     let edges = (moves as f64 * bytes_per_edge::<S>() as f64 / plan.passes() as f64) as u64;
@@ -177,9 +178,17 @@ pub(super) fn check_step<S>(
     let summing = parents + edges + children + sent;
     let bytes = making.max(summing);
     if bytes <= budget {
-        return Ok(());
+        return Ok(bytes);
     }
     Err(EngineError::TooLarge { rank: rank.saturating_sub(1), states: projected, bytes, budget })
+}
+
+/// Whether a step projected at `bytes` runs near the budget (past half of it): the step then
+/// hands freed memory back to the system as it goes (see `alloc::give_back`), since what the
+/// allocator keeps for reuse and the filing of the children into their bucket are not in the
+/// projection, and a step at half the budget has room for them.
+pub(super) fn near(budget: Option<u64>, bytes: u64) -> bool {
+    budget.is_some_and(|budget| bytes > budget / 2)
 }
 
 #[cfg(test)]
@@ -205,11 +214,15 @@ mod tests {
         // 300) children at 16 + 24 (the parents are freed). Making the shares takes the
         // parents whole with their totals (100 * 24), the shares and the edges: 8,000 bytes.
         let bytes = 100 * 8 + 300 * 16 + 300 * 40;
-        assert!(check_step::<u64>(Some(bytes), 5, (100, 1, 300, r(1)), 1, &h, Held::default()).is_ok());
+        assert_eq!(check_step::<u64>(Some(bytes), 5, (100, 1, 300, r(1)), 1, &h, Held::default()), Ok(bytes));
+        // Past half its budget a step is near it (and gives freed memory back as it goes).
+        assert!(near(Some(2 * bytes - 1), bytes));
+        assert!(!near(Some(2 * bytes), bytes));
+        assert!(!near(None, u64::MAX));
         let err =
             check_step::<u64>(Some(bytes - 1), 5, (100, 1, 300, r(1)), 1, &h, Held::default()).unwrap_err();
         assert_eq!(err, EngineError::TooLarge { rank: 4, states: 300, bytes, budget: bytes - 1 });
-        assert!(check_step::<u64>(None, 5, (100, 1, 300, r(1)), 1, &h, Held::default()).is_ok());
+        assert_eq!(check_step::<u64>(None, 5, (100, 1, 300, r(1)), 1, &h, Held::default()), Ok(0));
         // Shared: one round's children (300 in one round, 150 in two) besides, at 3 * 16 + 24.
         let shared = bytes + 300 * 72;
         assert!(check_step::<u64>(Some(shared), 5, (100, 1, 300, r(1)), 1, &h, SHARED).is_ok());

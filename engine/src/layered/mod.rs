@@ -416,6 +416,7 @@ where
         // parents are freed then, but for their states when later rounds scan them again.
         let in_place = factors::in_place(mode, numbers, layer.stride, stride);
         let held = budget::Held { shared: routed, in_place, spilled: options.spill.is_some() };
+        let mut near_budget = false;
         let parents = budget::check_step::<C::State>(
             options.memory_budget,
             rank,
@@ -424,7 +425,13 @@ where
             history,
             held,
         )
-        .and_then(|()| {
+        .and_then(|bytes| {
+            // Near the budget, what the step before freed goes back to the system before
+            // the shares take fresh memory.
+            if budget::near(options.memory_budget, bytes) {
+                near_budget = true;
+                alloc::give_back();
+            }
             let (states, shares) = match in_place {
                 true => factors::shares_in_place(layer, &totals, &scale, numbers),
                 false => {
@@ -524,7 +531,7 @@ where
                 lanes.values_mut().for_each(|sum| numbers.scale_residues(sum, &factor));
                 *denominator *= &scale.lcm;
             }
-            pending.receive(children, stride, rank, |s| chain.rank(s))
+            pending.receive(children, stride, rank, |s| chain.rank(s), near_budget)
         })();
         run.finished_layers += 1;
     }

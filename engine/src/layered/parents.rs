@@ -90,9 +90,8 @@ pub(super) struct Scan<K, S> {
     pub moves: u64,
 }
 
-/// What one chunk of a layer yields.
+/// What one chunk of a layer yields besides its move totals.
 struct Part<K, S> {
-    totals: Vec<u64>,
     absorbed: BTreeMap<K, Vec<u64>>,
     edges: Vec<EdgeList<S>>,
     moves: u64,
@@ -120,12 +119,16 @@ where
 {
     let pass = Pass { chain, layer, rank, mode, numbers, classify, hasher, build, part, cancel };
     let chunk = chunk_size(visit.len());
+    // Each chunk writes its move totals in their place: totals gathered from the chunks
+    // would be held twice while copied, 8 bytes a parent more than the budget counts.
+    let mut totals = super::alloc::zeroed(visit.len())?;
     let parts: Vec<Part<K, C::State>> = layer.keys[visit.clone()]
         .par_chunks(chunk)
+        .zip(totals.par_chunks_mut(chunk))
         .enumerate()
-        .map(|(c, states)| pass.chunk(visit.start + c * chunk, states))
+        .map(|(c, (states, totals))| pass.chunk(visit.start + c * chunk, states, totals))
         .collect::<Result<_, _>>()?;
-    Ok(gather(parts, visit.len(), numbers))
+    Ok(gather(parts, totals, numbers))
 }
 
 /// What every chunk of one pass shares.
@@ -155,12 +158,16 @@ where
     F: Fn(C::State) -> K,
     H: BuildHasher,
 {
-    /// The states of one chunk, the first of which has index `first` in the layer. The
-    /// caller checked that every index fits a `u32`.
-    fn chunk(&self, first: usize, states: &[C::State]) -> Result<Part<K, C::State>, EngineError> {
+    /// The states of one chunk, the first of which has index `first` in the layer, their
+    /// move totals written in `totals`. The caller checked that every index fits a `u32`.
+    fn chunk(
+        &self,
+        first: usize,
+        states: &[C::State],
+        totals: &mut [u64],
+    ) -> Result<Part<K, C::State>, EngineError> {
         let mut out = Vec::new();
         let mut here = Part {
-            totals: Vec::with_capacity(states.len()),
             absorbed: BTreeMap::new(),
             edges: (0..SHARDS).map(|_| EdgeList::new()).collect(),
             moves: 0,
@@ -184,10 +191,9 @@ where
                     let sum = here.absorbed.entry((self.classify)(*state)).or_default();
                     self.numbers.accumulate(sum, limbs);
                 }
-                here.totals.push(0);
                 continue;
             }
-            here.totals.push(total);
+            totals[j] = total;
             here.moves += out.len() as u64;
             let mut check = WeightCheck::default();
             for &(child, weight) in &out {
@@ -252,14 +258,12 @@ fn refusal<S>(moves: &[(S, u64)], total: u64, rank: u32) -> EngineError {
     EngineError::WeightsDoNotSum { rank, total, sum }
 }
 
-/// The chunks' findings joined in chunk order.
-fn gather<K: Ord, S>(parts: Vec<Part<K, S>>, n: usize, numbers: &Numbers) -> Scan<K, S> {
-    let mut totals = Vec::with_capacity(n);
+/// The chunks' findings joined in chunk order, beside the move totals they wrote.
+fn gather<K: Ord, S>(parts: Vec<Part<K, S>>, totals: Vec<u64>, numbers: &Numbers) -> Scan<K, S> {
     let mut absorbed: BTreeMap<K, Vec<u64>> = BTreeMap::new();
     let mut edges: Shards<S> = (0..SHARDS).map(|_| Vec::new()).collect();
     let mut moves = 0;
     for part in parts {
-        totals.extend(part.totals);
         moves += part.moves;
         for (k, v) in part.absorbed {
             numbers.accumulate(absorbed.entry(k).or_default(), &v);
