@@ -57,7 +57,7 @@ use rayon::prelude::*;
 use rug::{Integer, Rational};
 pub use saved::{FORMAT as SAVE_FORMAT, RunState};
 pub use spill::Spill;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::hash::BuildHasher;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -585,12 +585,29 @@ fn step_facts<K, S: Sync>(scan: &parents::Scan<K, S>, mode: Mode, layer: &Bucket
         ),
         Mode::Probability => 0,
     };
-    let mut totals: Vec<u64> = match mode {
-        Mode::Probability => scan.totals.iter().copied().filter(|&w| w > 0).collect(),
-        Mode::Paths => Vec::new(),
+    // The distinct totals, found without a copy of every parent's (8 bytes a parent, at the
+    // step's widest moment, that the budget does not count).
+    let totals: BTreeSet<u64> = match mode {
+        Mode::Probability => scan
+            .totals
+            .par_iter()
+            .fold(
+                || (BTreeSet::new(), 0),
+                // A total equal to the one before (the usual case) needs no look-up.
+                |(mut seen, last), &w| {
+                    if w > 0 && w != last {
+                        seen.insert(w);
+                    }
+                    (seen, w)
+                },
+            )
+            .map(|(seen, _)| seen)
+            .reduce(BTreeSet::new, |mut a, b| {
+                a.extend(b);
+                a
+            }),
+        Mode::Paths => BTreeSet::new(),
     };
-    totals.sort_unstable();
-    totals.dedup();
     wire::bytes_of([scan.moves, paths_stride as u64].into_iter().chain(totals))
 }
 
