@@ -416,22 +416,21 @@ where
         // parents are freed then, but for their states when later rounds scan them again.
         let in_place = factors::in_place(mode, numbers, layer.stride, stride);
         let held = budget::Held { shared: routed, in_place, spilled: options.spill.is_some() };
-        let mut near_budget = false;
-        let parents = budget::check_step::<C::State>(
+        let projected = budget::check_step::<C::State>(
             options.memory_budget,
             rank,
             (n, layer.stride, moves, plan),
             stride,
             history,
             held,
-        )
-        .and_then(|bytes| {
-            // Near the budget, what the step before freed goes back to the system before
-            // the shares take fresh memory.
-            if budget::near(options.memory_budget, bytes) {
-                near_budget = true;
-                alloc::give_back();
-            }
+        );
+        // Near the budget, what the step before freed goes back to the system before the
+        // shares take fresh memory, and the children's as they are filed.
+        let near_budget = projected.as_ref().is_ok_and(|&bytes| budget::near(options.memory_budget, bytes));
+        if near_budget {
+            alloc::give_back();
+        }
+        let parents = projected.and_then(|_| {
             let (states, shares) = match in_place {
                 true => factors::shares_in_place(layer, &totals, &scale, numbers),
                 false => {
@@ -591,17 +590,12 @@ fn step_facts<K, S: Sync>(scan: &parents::Scan<K, S>, mode: Mode, layer: &Bucket
         Mode::Probability => scan
             .totals
             .par_iter()
-            .fold(
-                || (BTreeSet::new(), 0),
-                // A total equal to the one before (the usual case) needs no look-up.
-                |(mut seen, last), &w| {
-                    if w > 0 && w != last {
-                        seen.insert(w);
-                    }
-                    (seen, w)
-                },
-            )
-            .map(|(seen, _)| seen)
+            .fold(BTreeSet::new, |mut seen, &w| {
+                if w > 0 {
+                    seen.insert(w);
+                }
+                seen
+            })
             .reduce(BTreeSet::new, |mut a, b| {
                 a.extend(b);
                 a
