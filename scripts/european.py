@@ -29,7 +29,8 @@ peak); d3 ran by one (14 passes of 18-20 minutes alone, about 4.5
 hours; 5.8 hours of sessions beside other work), begun before a step in rounds freed its
 parents' numerators (a run goes on with the residues it began with, so a saved run keeps its own).
 c3 is wider (448,577,836 positions with 19 pegs, against b2's widest layer of 382,266,493):
-by two residues it was refused at the step to 18 pegs (20.4 GB projected), so it runs by one.
+by two residues it was refused at the step to 18 pegs (20.4 GB projected), so it ran by one
+(14 passes, 29-30 minutes each alone, a peak of 14.4 GB; 11 hours of sessions beside other work).
 PEGCHAIN_MAX_MEMORY=GB changes that budget (a saved run may be resumed under another budget).
 c1 and c2, fixed by no symmetry, have not been tried this way and may be refused with the
 engine's projection; the table marks a class that failed, and the script goes on with the next.

@@ -243,6 +243,12 @@ fn the_european_b2_figures_in_the_readme_are_its_published_fractions() {
     check_published_european_class("b2", "| b2 | b2 f2 b6 f6 | none |", &[], "2632044649");
 }
 
+/// c3 by 14 passes of one residue: one peg is out of reach (parity), so no finish hole.
+#[test]
+fn the_european_c3_figures_in_the_readme_are_its_published_fractions() {
+    check_published_european_class("c3", "| c3 | c3 e3 c5 e5 | none |", &[], "3744574033");
+}
+
 /// d2 by 7 passes of two residues: one peg can be reached, in four holes.
 #[test]
 fn the_european_d2_figures_in_the_readme_are_its_published_fractions() {
