@@ -32,8 +32,9 @@ c3 is wider (448,577,836 positions with 19 pegs, against b2's widest layer of 38
 by two residues it was refused at the step to 18 pegs (20.4 GB projected), so it ran by one
 (14 passes, 29-30 minutes each alone, a peak of 14.4 GB; 11 hours of sessions beside other work).
 PEGCHAIN_MAX_MEMORY=GB changes that budget (a saved run may be resumed under another budget).
-c1 and c2, fixed by no symmetry, have not been tried this way and may be refused with the
-engine's projection; the table marks a class that failed, and the script goes on with the next.
+c1, fixed by no symmetry, fits by one residue with `--spill DIR` added to its line (its first
+pass: 3,520 s alone, a peak of 13.9 GB, on 2026-12-02); c2 has not been tried and may be refused
+with the engine's projection; the table marks a class that failed, and the script goes on with the next.
 """
 
 import json
