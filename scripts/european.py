@@ -32,9 +32,10 @@ c3 is wider (448,577,836 positions with 19 pegs, against b2's widest layer of 38
 by two residues it was refused at the step to 18 pegs (20.4 GB projected), so it ran by one
 (14 passes, 29-30 minutes each alone, a peak of 14.4 GB; 11 hours of sessions beside other work).
 PEGCHAIN_MAX_MEMORY=GB changes that budget (a saved run may be resumed under another budget).
-c1, fixed by no symmetry, fits by one residue with `--spill DIR` added to its line (its first
-pass: 3,520 s alone, a peak of 13.9 GB, on 2026-12-02); c2 has not been tried and may be refused
-with the engine's projection; the table marks a class that failed, and the script goes on with the next.
+Every run is given `--spill DIR` (unless its line names another directory), so a wide step's
+parents may wait on disk: c1, fixed by no symmetry, fits by one residue that way (its first pass:
+3,520 s alone, a peak of 13.9 GB, on 2026-12-02); c2 has not been tried and may be refused with
+the engine's projection; the table marks a class that failed, and the script goes on with the next.
 """
 
 import json
@@ -84,6 +85,11 @@ def pass_start(checkpoint):
 def command(binary, flags, checkpoint):
     args = [str(binary), "exact", *flags, "--max-memory", budget(), "--json"]
     args += ["--checkpoint", str(checkpoint)]
+    # A wide step's parents may wait on disk beside the saves (c1 needs it under 19 GB): the
+    # file has no name, so nothing is left however the run ends, and nothing is written unless
+    # the budget forces a step into rounds. A plan line that names its own --spill keeps it.
+    if "--spill" not in flags:
+        args += ["--spill", str(checkpoint.parent)]
     # The last save, else the start of the latest pass (carried alone from another machine).
     saved = next((s for s in (checkpoint, pass_start(checkpoint)) if s.exists()), None)
     if saved:

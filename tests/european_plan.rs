@@ -134,6 +134,15 @@ fn the_european_runner_resumes_skips_what_is_done_and_tabulates_the_exact_figure
     let (table, err) = text(&out);
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(err.contains("--resume"), "{err}");
+    // Every class may spill a wide step's parents beside its saves (an unnamed file).
+    assert!(
+        err.contains(&format!(
+            "tip: exact --board triangle5 --start A -q --max-memory 2 --json --checkpoint {} --spill {}",
+            dir.join("tip.ckpt").display(),
+            dir.display()
+        )),
+        "{err}"
+    );
     assert!(err.contains("pegchain: board triangle5 has no hole \"Z\""), "{err}");
     assert_all_is_whole(&dir);
     let tip = support::stdout_bytes(&["exact", "--board", "triangle5", "--start", "A", "--json"]);
