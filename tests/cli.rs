@@ -121,6 +121,23 @@ fn bad_input_gets_one_line_and_exit_code_2() {
     );
 }
 
+/// A whole number a flag cannot hold is "too large", not "not in 0..=4294967295" (the type's
+/// range, where the flag takes far fewer); one in range but not the flag's gets the flag's own
+/// range from the request's check.
+#[test]
+fn a_number_flag_words_its_refusals_for_people() {
+    let too_large = "invalid value '99999999999' for '--residues <K>': too large (see pegchain --help)";
+    fails_with(&["exact", "--board", "triangle5", "--start", "A", "--residues", "99999999999"], too_large);
+    fails_with(
+        &["exact", "--board", "triangle5", "--start", "A", "--residues", "65"],
+        "--residues takes 1 to 64 primes a pass, not 65",
+    );
+    fails_with(&["race", "--length", "4294967296"], "'--length <LENGTH>': too large");
+    fails_with(&["simulate", "--seed", "18446744073709551616"], "'--seed <SEED>': too large");
+    fails_with(&["simulate", "--threads", "1.5"], "'--threads <THREADS>': not a whole number");
+    fails_with(&["solve", "--limit", ""], "'--limit <N>': a whole number is needed");
+}
+
 #[test]
 fn no_arguments_prints_help() {
     pegchain().assert().success().stdout(predicate::str::contains("Usage"));

@@ -1,7 +1,21 @@
 //! Every flag, defined once (clap derive). Turning flags into requests is `validate`'s job.
 
 use clap::{Args, Parser, Subcommand};
+use std::num::{IntErrorKind, ParseIntError};
 use std::path::PathBuf;
+use std::str::FromStr;
+
+/// A flag's whole number, refused in people's words: clap's own parser names the type's range
+/// ("not in 0..=4294967295") where the flag takes far fewer, and the standard library's says
+/// "invalid digit found in string". The request's check then names the flag's own range.
+fn whole<T: FromStr<Err = ParseIntError>>(text: &str) -> Result<T, String> {
+    // clap names the value and the flag before these words.
+    text.parse().map_err(|e: ParseIntError| match e.kind() {
+        IntErrorKind::PosOverflow => "too large".to_string(),
+        IntErrorKind::Empty => "a whole number is needed".to_string(),
+        _ => "not a whole number".to_string(),
+    })
+}
 
 #[derive(Parser, Debug)]
 #[command(
@@ -67,7 +81,7 @@ pub struct ServeArgs {
     pub board: Option<String>,
     /// Close a connection that sends no complete request head for this many seconds (an idle
     /// kept-alive one too), 1 to 3600
-    #[arg(long, value_name = "SECONDS", default_value_t = 30)]
+    #[arg(long, value_name = "SECONDS", default_value_t = 30, value_parser = whole::<u64>)]
     pub idle_timeout: u64,
 }
 
@@ -108,7 +122,7 @@ pub struct QuestionArgs {
     #[arg(long, value_name = "NAME")]
     pub reward: Option<String>,
     /// The distribution of the steps until the target: P(T = k) and P(T <= k) for k up to K
-    #[arg(long, value_name = "K")]
+    #[arg(long, value_name = "K", value_parser = whole::<u32>)]
     pub distribution: Option<u32>,
     /// Write the step distribution as an SVG chart to FILE (with --distribution)
     #[arg(long, value_name = "FILE", requires = "distribution")]
@@ -123,17 +137,17 @@ pub struct QuestionArgs {
     #[arg(long, value_name = "N")]
     pub simulate: Option<String>,
     /// Seed of the simulation: the same seed gives the same output for any --threads
-    #[arg(long, default_value_t = DEFAULT_SEED)]
+    #[arg(long, default_value_t = DEFAULT_SEED, value_parser = whole::<u64>)]
     pub seed: u64,
     /// Worker threads for the simulation (0 = one per core)
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = whole::<usize>)]
     pub threads: usize,
     /// A simulated run still going after this many steps is counted as cut short
-    #[arg(long, value_name = "N", default_value_t = 10_000_000)]
+    #[arg(long, value_name = "N", default_value_t = 10_000_000, value_parser = whole::<u64>)]
     pub max_steps: u64,
     /// A race between players (--players) pinned to P decimal places: its rounds are summed
     /// until no more than 10^-P is undecided, 1 to 1000 [default: 30]
-    #[arg(long, value_name = "P")]
+    #[arg(long, value_name = "P", value_parser = whole::<u32>)]
     pub places: Option<u32>,
 }
 
@@ -156,7 +170,7 @@ pub struct ChainArgs {
     /// N players, each walking its own copy of the chain from the (first) initial state,
     /// taking turns: each one's chance of reaching the target first, between exact bounds
     /// 10^-30 apart (--places sets another)
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = whole::<u32>)]
     pub players: Option<u32>,
     #[command(flatten)]
     pub output: OutputArgs,
@@ -177,23 +191,23 @@ pub struct GameSettings {
     /// Players taking turns (board games): 1 for the length of a game, 2 to 4 for who wins
     /// (exactly, or between exact bounds 10^-30 apart where their product chain is too large;
     /// --places sets another) [default: 1]
-    #[arg(long)]
+    #[arg(long, value_parser = whole::<u32>)]
     pub players: Option<u32>,
     /// A board game's rules file (game `board`)
     #[arg(long, value_name = "FILE")]
     pub rules: Option<PathBuf>,
     /// The gambler's money at the start (gamblers-ruin) [default: 5]
-    #[arg(long)]
+    #[arg(long, value_parser = whole::<u64>)]
     pub stake: Option<u64>,
     /// The money the gambler stops at (gamblers-ruin) [default: 10]
-    #[arg(long)]
+    #[arg(long, value_parser = whole::<u64>)]
     pub goal: Option<u64>,
     /// The chance of winning a round (gamblers-ruin): a fraction such as 18/37 or a decimal
     /// [default: 1/2]
     #[arg(long)]
     pub p: Option<String>,
     /// Processes in the ring (herman): an odd number from 3 to 15 [default: 11]
-    #[arg(long)]
+    #[arg(long, value_parser = whole::<u32>)]
     pub processes: Option<u32>,
 }
 
@@ -348,7 +362,7 @@ pub struct ExactArgs {
     /// full, and follow the board once per K primes until they fix every fraction (Chinese
     /// remainder theorem): the same output in less memory and more time, for boards whose
     /// numerators outgrow memory
-    #[arg(long, value_name = "K")]
+    #[arg(long, value_name = "K", value_parser = whole::<u32>)]
     pub residues: Option<u32>,
 }
 
@@ -360,7 +374,7 @@ pub struct SimulateArgs {
     #[arg(long, default_value = "1000000", allow_negative_numbers = true)]
     pub games: String,
     /// Seed of the random streams: the same seed gives the same output for any --threads
-    #[arg(long, default_value_t = DEFAULT_SEED)]
+    #[arg(long, default_value_t = DEFAULT_SEED, value_parser = whole::<u64>)]
     pub seed: u64,
     /// Empty hole at the start: `random` (drawn for every game), `all` (each hole in
     /// turn), or a hole
@@ -381,7 +395,7 @@ pub struct SimulateArgs {
     #[arg(long, default_value = "uniform")]
     pub policy: String,
     /// Worker threads (0 = one per core); the output does not depend on it
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = whole::<usize>)]
     pub threads: usize,
     /// Compare with the exact engine even on a board over 21 holes (it may take long)
     #[arg(long, conflicts_with = "no_exact")]
@@ -404,10 +418,10 @@ pub struct AuditArgs {
     #[arg(long, default_value = "4000000", allow_negative_numbers = true)]
     pub games: String,
     /// Seed of the simulation
-    #[arg(long, default_value_t = DEFAULT_SEED)]
+    #[arg(long, default_value_t = DEFAULT_SEED, value_parser = whole::<u64>)]
     pub seed: u64,
     /// Worker threads (0 = one per core); the output does not depend on it
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = whole::<usize>)]
     pub threads: usize,
     #[command(flatten)]
     pub output: OutputArgs,
@@ -425,13 +439,13 @@ pub const DEFAULT_SEED: u64 = 2015;
 #[derive(Args, Debug)]
 pub struct RaceArgs {
     /// Squares on the board; the river is on the last [default: 12, or the rules file's]
-    #[arg(long)]
+    #[arg(long, value_parser = whole::<u32>)]
     pub length: Option<u32>,
     /// The swine's start square [default: 7, or the rules file's]
-    #[arg(long)]
+    #[arg(long, value_parser = whole::<u32>)]
     pub swine: Option<u32>,
     /// The butcher's start square, behind the swine [default: 1, or the rules file's]
-    #[arg(long)]
+    #[arg(long, value_parser = whole::<u32>)]
     pub butcher: Option<u32>,
     /// A JSON rules file: the die, and whom each face moves how far [default: the built-in
     /// data/race/swine-butcher.json]
@@ -447,13 +461,13 @@ pub struct RaceArgs {
     #[arg(long, value_name = "A..B", conflicts_with_all = ["length", "simulate"])]
     pub lengths: Option<String>,
     /// Cross-check with N simulated games
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = whole::<u64>)]
     pub simulate: Option<u64>,
     /// Seed of the simulation
-    #[arg(long, default_value_t = 4)]
+    #[arg(long, default_value_t = 4, value_parser = whole::<u64>)]
     pub seed: u64,
     /// Threads for the simulation, 0 = all cores (the result does not depend on it)
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = whole::<usize>)]
     pub threads: usize,
     #[command(flatten)]
     pub output: OutputArgs,
@@ -498,10 +512,10 @@ pub struct SolveArgs {
     #[arg(long, value_name = "HOLES", conflicts_with = "finish_count")]
     pub finish: Option<String>,
     /// Finish with K pegs left and no jump possible
-    #[arg(long, value_name = "K")]
+    #[arg(long, value_name = "K", value_parser = whole::<u32>)]
     pub finish_count: Option<u32>,
     /// Find up to N solutions (default 1; with --distinct, every distinct one)
-    #[arg(long, value_name = "N", conflicts_with = "all")]
+    #[arg(long, value_name = "N", conflicts_with = "all", value_parser = whole::<u64>)]
     pub limit: Option<u64>,
     /// Find every solution, listed as found and counted at the end
     #[arg(long)]
