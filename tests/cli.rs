@@ -101,6 +101,9 @@ fn bad_input_gets_one_line_and_exit_code_2() {
     fails_with(&["exact", "--start", "P"], "has no hole \"P\"");
     fails_with(&["exact", "--start", "0"], "has no hole \"0\"");
     fails_with(&["count", "--start", "f3"], "has no hole \"f3\"");
+    // A hole named twice, by name or by number, is a slip (as in a position), not one row.
+    fails_with(&["exact", "--board", "triangle5", "--start", "A,B,A"], "--start names hole A twice");
+    fails_with(&["count", "--board", "triangle5", "--start", "B,2"], "--start names hole B twice");
     fails_with(&["exact", "--policy", "greedy"], "unknown policy");
     fails_with(&["exact", "--max-memory", "-1"], "--max-memory");
     fails_with(

@@ -532,9 +532,11 @@ pub fn parse_starts(board: &Board, text: &str) -> Result<Starts, Error> {
     let mut holes = Vec::new();
     for part in text.split(',') {
         let h = board.find_hole(part)?;
-        if !holes.contains(&h) {
-            holes.push(h);
+        // As a position naming a hole twice is refused: a typing slip, not a wish for one row.
+        if holes.contains(&h) {
+            return Err(Error::Invalid(format!("--start names hole {} twice", board.hole_name(h))));
         }
+        holes.push(h);
     }
     Ok(Starts::Holes(holes))
 }
@@ -1040,11 +1042,13 @@ mod tests {
 
     #[test]
     fn exact_takes_the_board_starts_policy_memory_and_output() {
-        let args = ["exact", "--board", "triangle5", "--start", "a1,E,A", "--policy", "peg-first"];
+        let args = ["exact", "--board", "triangle5", "--start", "a1,E", "--policy", "peg-first"];
         let extra = ["--max-memory", "2.5", "--no-symmetry", "--markdown", "--full", "-q"];
         let req = engine(&[&args[..], &extra].concat()).unwrap();
         assert_eq!(req.board.name(), "triangle5");
-        assert_eq!(req.starts, Starts::Holes(vec![0, 4]), "a1 and A are the same hole");
+        assert_eq!(req.starts, Starts::Holes(vec![0, 4]));
+        // a1 and A are the same hole: named twice, it is refused.
+        refused(engine(&["exact", "--start", "a1,E,A"]), "--start names hole A twice");
         assert_eq!((req.config.policy, req.config.reduce), (Policy::PegFirst, false));
         assert_eq!(req.config.memory_budget, Some(2_500_000_000));
         assert_eq!(req.output, Output { format: Format::Markdown, style: Style { full_fractions: true } });
