@@ -88,7 +88,7 @@ def command(binary, flags, checkpoint):
     # A wide step's parents may wait on disk beside the saves (c1 needs it under 19 GB): the
     # file has no name, so nothing is left however the run ends, and nothing is written unless
     # the budget forces a step into rounds. A plan line that names its own --spill keeps it.
-    if "--spill" not in flags:
+    if not any(f == "--spill" or f.startswith("--spill=") for f in flags):
         args += ["--spill", str(checkpoint.parent)]
     # The last save, else the start of the latest pass (carried alone from another machine).
     saved = next((s for s in (checkpoint, pass_start(checkpoint)) if s.exists()), None)

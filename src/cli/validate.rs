@@ -1047,12 +1047,12 @@ mod tests {
         let req = engine(&[&args[..], &extra].concat()).unwrap();
         assert_eq!(req.board.name(), "triangle5");
         assert_eq!(req.starts, Starts::Holes(vec![0, 4]));
-        // a1 and A are the same hole: named twice, it is refused.
-        refused(engine(&["exact", "--start", "a1,E,A"]), "--start names hole A twice");
         assert_eq!((req.config.policy, req.config.reduce), (Policy::PegFirst, false));
         assert_eq!(req.config.memory_budget, Some(2_500_000_000));
         assert_eq!(req.output, Output { format: Format::Markdown, style: Style { full_fractions: true } });
         assert!(req.quiet);
+        // a1 and A are the same hole: named twice, it is refused.
+        refused(engine(&["exact", "--start", "a1,E,A"]), "--start names hole A twice");
     }
 
     #[test]
