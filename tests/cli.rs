@@ -106,6 +106,8 @@ fn bad_input_gets_one_line_and_exit_code_2() {
     fails_with(&["count", "--board", "triangle5", "--start", "B,2"], "--start names hole B twice");
     fails_with(&["exact", "--policy", "greedy"], "unknown policy");
     fails_with(&["exact", "--max-memory", "-1"], "--max-memory");
+    // A number too large for a float is not infinitely many GB.
+    fails_with(&["exact", "--max-memory", "1e400"], "'1e400' for '--max-memory <GB>': too large");
     fails_with(
         &["exact", "--deal-starts"],
         "--deal-starts deals the starts out between processes: start the run with mpirun",

@@ -17,6 +17,21 @@ fn whole<T: FromStr<Err = ParseIntError>>(text: &str) -> Result<T, String> {
     })
 }
 
+/// A number of gigabytes for `--max-memory`, worded for people as [`whole`] words integers:
+/// a value too large for a float ("1e400") would otherwise reach the check as `inf`.
+fn gigabytes(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Err(_) if text.trim().is_empty() => Err("a number of GB is needed".to_string()),
+        Err(_) => Err("not a number of GB".to_string()),
+        Ok(gb) if gb.is_nan() => Err("not a number of GB".to_string()),
+        Ok(gb) if gb == f64::INFINITY && !text.to_ascii_lowercase().contains("inf") => {
+            Err("too large".to_string())
+        }
+        Ok(gb) if !(gb > 0.0 && gb.is_finite()) => Err("a positive number of GB is needed".to_string()),
+        Ok(gb) => Ok(gb),
+    }
+}
+
 #[derive(Parser, Debug)]
 #[command(
     name = "pegchain",
@@ -326,7 +341,7 @@ pub struct CountArgs {
     #[arg(long, short)]
     pub quiet: bool,
     /// Memory budget of the exact engine in GB (default: 80% of the available memory)
-    #[arg(long, value_name = "GB", allow_negative_numbers = true)]
+    #[arg(long, value_name = "GB", allow_negative_numbers = true, value_parser = gigabytes)]
     pub max_memory: Option<f64>,
     /// A step taken in rounds to fit the memory budget keeps its parents in an unnamed file in
     /// DIR while their children are summed (8 bytes a position and 8 a word of its share: 16

@@ -617,10 +617,8 @@ impl<'a> Analysis<'a> {
         progress: &mut dyn FnMut(&Progress),
         saving: Saving<'_>,
     ) -> Result<ExactReport, Error> {
-        let class = self.class_of();
-        let evals = self.evaluate_starts(starts, Mode::Probability, config, progress, saving)?;
-        let starts_out: Vec<StartExact> =
-            evals.into_iter().map(|(hole, eval)| StartExact::of(hole, class[hole as usize], eval)).collect();
+        let starts_out =
+            self.per_start(starts, Mode::Probability, config, progress, saving, StartExact::of)?;
         let classes = self.classes_of(&starts_out, |s| s.win.clone());
         let random_start = (starts_out.len() == self.board.hole_count()).then(|| {
             let sum = starts_out.iter().fold(Rational::new(), |acc, s| acc + &s.win);
@@ -633,6 +631,22 @@ impl<'a> Analysis<'a> {
             classes,
             random_start,
         })
+    }
+
+    /// Each requested start's evaluation in `mode`, made into its row by `row` (given the
+    /// hole, its class and the evaluation): what `exact` and `count` share.
+    fn per_start<S>(
+        &self,
+        starts: &Starts,
+        mode: Mode,
+        config: &EngineConfig,
+        progress: &mut dyn FnMut(&Progress),
+        saving: Saving<'_>,
+        row: fn(u8, usize, Evaluation) -> S,
+    ) -> Result<Vec<S>, Error> {
+        let class = self.class_of();
+        let evals = self.evaluate_starts(starts, mode, config, progress, saving)?;
+        Ok(evals.into_iter().map(|(hole, eval)| row(hole, class[hole as usize], eval)).collect())
     }
 
     /// Counts of games, wins by finish hole and reachable positions for the requested starts.
@@ -653,10 +667,7 @@ impl<'a> Analysis<'a> {
         progress: &mut dyn FnMut(&Progress),
         saving: Saving<'_>,
     ) -> Result<CountReport, Error> {
-        let class = self.class_of();
-        let evals = self.evaluate_starts(starts, Mode::Paths, config, progress, saving)?;
-        let starts_out: Vec<StartCount> =
-            evals.into_iter().map(|(hole, eval)| StartCount::of(hole, class[hole as usize], eval)).collect();
+        let starts_out = self.per_start(starts, Mode::Paths, config, progress, saving, StartCount::of)?;
         let classes = self.classes_of(&starts_out, |s| s.games.clone());
         Ok(CountReport { group_order: self.group.order(), starts: starts_out, classes })
     }
