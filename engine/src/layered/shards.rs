@@ -79,6 +79,16 @@ impl Slots {
         Ok(())
     }
 
+    /// The key index in the slot where a hash's probe starts, if it holds one: most probes
+    /// end there, so its key is the one to ask memory for ahead.
+    #[inline]
+    fn first_index(&self, hash: u64) -> Option<usize> {
+        match self.slots.get(self.home(hash)) {
+            Some(&i) if i != 0 => Some(i as usize - 1),
+            _ => None,
+        }
+    }
+
     /// Asks memory for the slot where a hash's probe starts.
     #[inline]
     fn prefetch(&self, hash: u64) {
@@ -169,7 +179,9 @@ impl<S: Copy + Eq + Hash + Send> Sums<S> {
 /// Edges a shard adds between two polls of the cancel token: a few milliseconds of work.
 const CANCEL_EVERY: usize = 1 << 16;
 
-/// How many edges ahead a share is fetched: about one memory latency of work.
+/// How many edges ahead a share, and the child's key and numerator, are fetched: about one
+/// memory latency of work. The child's slot is fetched twice as far ahead, so that by then
+/// it can be read to find which key and numerator to fetch.
 const AHEAD: usize = 8;
 
 impl<S: Copy + Eq + Hash> ShardSum<S> {
@@ -199,12 +211,20 @@ impl<S: Copy + Eq + Hash> ShardSum<S> {
                     return Ok(());
                 }
                 added += 1;
-                // The share and the child's slot an edge a few places on will read, asked of
-                // memory now: both are read at random, a cache miss each without this.
+                // What an edge a few places on will read, asked of memory now: all of it is
+                // read at random, a cache miss each without this. First the child's slot;
+                // once that has come, the key it names (compared with the child) and its
+                // numerator (added to), and the parent's share.
+                if let Some(a) = list.edges.get(k + 2 * AHEAD) {
+                    slots.prefetch(hasher.hash_one(a.child));
+                }
                 if let Some(a) = list.edges.get(k + AHEAD) {
                     prefetch(share(a.parent));
                     prefetch(share(a.parent).wrapping_add(stride - 1));
-                    slots.prefetch(hasher.hash_one(a.child));
+                    if let Some(i) = slots.first_index(hasher.hash_one(a.child)) {
+                        prefetch(keys.as_ptr().wrapping_add(i));
+                        prefetch(arena.as_ptr().wrapping_add(i * stride));
+                    }
                 }
                 // A table 3/4 full grows before it takes another child.
                 if (keys.len() + 1) * 4 > slots.slots.len() * 3 {
