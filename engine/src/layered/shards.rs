@@ -1,8 +1,8 @@
 //! The summing step: each shard of edges adds its children's shares in a small table of its
 //! own, in parallel with the other shards; no lock, and no child is in two shards. The table
 //! holds only each child's index in the shard's keys (4 bytes a slot, open addressing, at
-//! most 3/4 full), not the child itself, and its slot for an edge a few places on is asked
-//! of memory before it is needed.
+//! most 3/4 full), not the child itself. For an edge a few places on, its slot is asked of
+//! memory before it is needed, and then the key and numerator the slot names.
 
 use super::alloc;
 use super::budget::check_layer;
