@@ -422,15 +422,17 @@ impl<'a> Analysis<'a> {
     }
 
     /// Evaluates every requested start, one hole per class when the group allows, going on
-    /// from `saving.resume` and saving after every finished layer when asked.
-    fn evaluate_starts(
+    /// from `saving.resume` and saving after every finished layer when asked; each start's
+    /// evaluation is made into its row by `row` (given the hole, its class and the evaluation):
+    /// what `exact` and `count` share.
+    fn evaluate_starts<R>(
         &self,
         starts: &Starts,
-        mode: Mode,
+        (mode, row): (Mode, fn(u8, usize, Evaluation) -> R),
         config: &EngineConfig,
         progress: &mut dyn FnMut(&Progress),
         saving: Saving<'_>,
-    ) -> Result<Vec<(u8, Evaluation)>, Error> {
+    ) -> Result<Vec<R>, Error> {
         let holes = self.start_holes(starts);
         let class = self.class_of();
         let orbits = self.group.hole_orbits();
@@ -500,7 +502,11 @@ impl<'a> Analysis<'a> {
                     other => (*other, v.clone()),
                 })
                 .collect();
-            results.push((hole, Evaluation { hole, ends, positions: eval.positions.clone() }));
+            results.push(row(
+                hole,
+                class[hole as usize],
+                Evaluation { hole, ends, positions: eval.positions.clone() },
+            ));
         }
         Ok(results)
     }
@@ -618,7 +624,7 @@ impl<'a> Analysis<'a> {
         saving: Saving<'_>,
     ) -> Result<ExactReport, Error> {
         let starts_out =
-            self.per_start(starts, Mode::Probability, config, progress, saving, StartExact::of)?;
+            self.evaluate_starts(starts, (Mode::Probability, StartExact::of), config, progress, saving)?;
         let classes = self.classes_of(&starts_out, |s| s.win.clone());
         let random_start = (starts_out.len() == self.board.hole_count()).then(|| {
             let sum = starts_out.iter().fold(Rational::new(), |acc, s| acc + &s.win);
@@ -631,22 +637,6 @@ impl<'a> Analysis<'a> {
             classes,
             random_start,
         })
-    }
-
-    /// Each requested start's evaluation in `mode`, made into its row by `row` (given the
-    /// hole, its class and the evaluation): what `exact` and `count` share.
-    fn per_start<S>(
-        &self,
-        starts: &Starts,
-        mode: Mode,
-        config: &EngineConfig,
-        progress: &mut dyn FnMut(&Progress),
-        saving: Saving<'_>,
-        row: fn(u8, usize, Evaluation) -> S,
-    ) -> Result<Vec<S>, Error> {
-        let class = self.class_of();
-        let evals = self.evaluate_starts(starts, mode, config, progress, saving)?;
-        Ok(evals.into_iter().map(|(hole, eval)| row(hole, class[hole as usize], eval)).collect())
     }
 
     /// Counts of games, wins by finish hole and reachable positions for the requested starts.
@@ -667,7 +657,8 @@ impl<'a> Analysis<'a> {
         progress: &mut dyn FnMut(&Progress),
         saving: Saving<'_>,
     ) -> Result<CountReport, Error> {
-        let starts_out = self.per_start(starts, Mode::Paths, config, progress, saving, StartCount::of)?;
+        let starts_out =
+            self.evaluate_starts(starts, (Mode::Paths, StartCount::of), config, progress, saving)?;
         let classes = self.classes_of(&starts_out, |s| s.games.clone());
         Ok(CountReport { group_order: self.group.order(), starts: starts_out, classes })
     }

@@ -205,7 +205,14 @@ impl<S: Copy + Eq + Hash> ShardSum<S> {
         slots.reserve(keys.len() + total / 2, keys, hasher).map_err(refused)?;
         let share = |parent: u32| shares.as_ptr().wrapping_add(parent as usize * stride);
         let mut added = 0usize;
+        // Each child's slot hash, found once, when its slot is first asked for, and kept for
+        // its two later uses in a ring of as many edges as that is ahead.
+        let mut hashes = [0u64; 2 * AHEAD];
         for list in &lists {
+            for (k, e) in list.edges.iter().take(2 * AHEAD).enumerate() {
+                hashes[k] = hasher.hash_one(e.child);
+                slots.prefetch(hashes[k]);
+            }
             for (k, e) in list.edges.iter().enumerate() {
                 if added.is_multiple_of(CANCEL_EVERY) && requested(cancel) {
                     return Ok(());
@@ -215,13 +222,15 @@ impl<S: Copy + Eq + Hash> ShardSum<S> {
                 // read at random, a cache miss each without this. First the child's slot;
                 // once that has come, the key it names (compared with the child) and its
                 // numerator (added to), and the parent's share.
+                let hash = hashes[k % (2 * AHEAD)];
                 if let Some(a) = list.edges.get(k + 2 * AHEAD) {
-                    slots.prefetch(hasher.hash_one(a.child));
+                    hashes[k % (2 * AHEAD)] = hasher.hash_one(a.child);
+                    slots.prefetch(hashes[k % (2 * AHEAD)]);
                 }
                 if let Some(a) = list.edges.get(k + AHEAD) {
                     prefetch(share(a.parent));
                     prefetch(share(a.parent).wrapping_add(stride - 1));
-                    if let Some(i) = slots.first_index(hasher.hash_one(a.child)) {
+                    if let Some(i) = slots.first_index(hashes[(k + AHEAD) % (2 * AHEAD)]) {
                         prefetch(keys.as_ptr().wrapping_add(i));
                         prefetch(arena.as_ptr().wrapping_add(i * stride));
                     }
@@ -230,7 +239,7 @@ impl<S: Copy + Eq + Hash> ShardSum<S> {
                 if (keys.len() + 1) * 4 > slots.slots.len() * 3 {
                     slots.reserve((keys.len() + 1) * 2, keys, hasher).map_err(refused)?;
                 }
-                let slot = slot_of(slots, keys, arena, e.child, hasher.hash_one(e.child), stride)?;
+                let slot = slot_of(slots, keys, arena, e.child, hash, stride)?;
                 let parent = e.parent as usize;
                 let src = &shares[parent * stride..(parent + 1) * stride];
                 numbers.add_mul(&mut arena[slot * stride..(slot + 1) * stride], src, list.weight(k) as u64);
