@@ -1,8 +1,9 @@
 //! The summing step: each shard of edges adds its children's shares in a small table of its
 //! own, in parallel with the other shards; no lock, and no child is in two shards. The table
-//! holds only each child's index in the shard's keys (4 bytes a slot, open addressing, at
-//! most 3/4 full), not the child itself. For an edge a few places on, its slot is asked of
-//! memory before it is needed, and then the key and numerator the slot names.
+//! holds only each child's index in the shard's keys and a few bits of its hash (4 bytes a
+//! slot, open addressing, at most 3/4 full), not the child itself. For an edge a few places
+//! on, its slot is asked of memory before it is needed, and then the key and numerator of the
+//! first slot from there whose hash bits are the child's.
 
 use super::alloc;
 use super::budget::check_layer;
@@ -31,9 +32,12 @@ struct ShardSum<S> {
     arena: Vec<u64>,
 }
 
-/// An open-addressing table of indices into a shard's keys: slot value 0 is empty, `i + 1`
-/// names key `i`. A power of two of slots, probed linearly from the hash's top bits, at most
-/// 3/4 full.
+/// An open-addressing table of indices into a shard's keys: slot value 0 is empty; otherwise
+/// its low `bits` bits hold `i + 1` for key `i` (a table at most 3/4 full of 2^`bits` slots
+/// holds fewer keys than that) and the bits above them a tag, the hash's low bits. A probe
+/// passes over a slot whose tag differs without reading its key: the keys are read at random,
+/// a cache miss each, and a probe often meets another child's slot first. A power of two of
+/// slots, probed linearly from the hash's top bits, at most 3/4 full.
 struct Slots {
     slots: Vec<u32>,
     /// log2 of the number of slots (0 with none).
@@ -43,6 +47,32 @@ struct Slots {
 impl Slots {
     fn new() -> Slots {
         Slots { slots: Vec::new(), bits: 0 }
+    }
+
+    /// The bits of a slot that hold a key's index (plus one).
+    #[inline]
+    fn index_mask(&self) -> u32 {
+        ((1u64 << self.bits.min(32)) - 1) as u32
+    }
+
+    /// The tag a hash leaves in the bits of a slot above the index (none when the index takes
+    /// all 32).
+    #[inline]
+    fn tag(&self, hash: u64) -> u32 {
+        (hash << self.bits) as u32
+    }
+
+    /// The slot value naming key `index` for a hash.
+    #[inline]
+    fn value(&self, hash: u64, index: usize) -> u32 {
+        self.tag(hash) | (index as u32 + 1)
+    }
+
+    /// The key index a slot value names if its tag is the hash's.
+    #[inline]
+    fn tagged(&self, value: u32, hash: u64) -> Option<usize> {
+        let mask = self.index_mask();
+        (value & !mask == self.tag(hash)).then(|| (value & mask) as usize - 1)
     }
 
     /// Where a hash's probe starts.
@@ -69,24 +99,36 @@ impl Slots {
         let mut grown = Slots { slots, bits };
         let mask = (1 << bits) - 1;
         for (i, key) in keys.iter().enumerate() {
-            let mut at = grown.home(hasher.hash_one(key));
+            let hash = hasher.hash_one(key);
+            let mut at = grown.home(hash);
             while grown.slots[at] != 0 {
                 at = (at + 1) & mask;
             }
-            grown.slots[at] = i as u32 + 1;
+            grown.slots[at] = grown.value(hash, i);
         }
         *self = grown;
         Ok(())
     }
 
-    /// The key index in the slot where a hash's probe starts, if it holds one: most probes
-    /// end there, so its key is the one to ask memory for ahead.
+    /// The key index where a hash's probe will most likely end, to ask memory for its key
+    /// ahead: the first of the slots from its home (those of the cache line asked for, about)
+    /// to carry the hash's tag; none if an empty slot comes first (the child is new).
     #[inline]
-    fn first_index(&self, hash: u64) -> Option<usize> {
-        match self.slots.get(self.home(hash)) {
-            Some(&i) if i != 0 => Some(i as usize - 1),
-            _ => None,
+    fn likely_index(&self, hash: u64) -> Option<usize> {
+        let mask = self.slots.len().checked_sub(1)?;
+        let mut at = self.home(hash);
+        for _ in 0..LIKELY_PROBES {
+            match self.slots[at] {
+                0 => return None,
+                value => {
+                    if let Some(i) = self.tagged(value, hash) {
+                        return Some(i);
+                    }
+                }
+            }
+            at = (at + 1) & mask;
         }
+        None
     }
 
     /// Asks memory for the slot where a hash's probe starts.
@@ -184,6 +226,10 @@ const CANCEL_EVERY: usize = 1 << 16;
 /// it can be read to find which key and numerator to fetch.
 const AHEAD: usize = 8;
 
+/// How many slots from a probe's home [`Slots::likely_index`] looks at: past its cache line
+/// the look would itself miss.
+const LIKELY_PROBES: usize = 4;
+
 impl<S: Copy + Eq + Hash> ShardSum<S> {
     /// Every structure grows fallibly: a refused allocation is an error, not an abort.
     fn add(
@@ -230,7 +276,7 @@ impl<S: Copy + Eq + Hash> ShardSum<S> {
                 if let Some(a) = list.edges.get(k + AHEAD) {
                     prefetch(share(a.parent));
                     prefetch(share(a.parent).wrapping_add(stride - 1));
-                    if let Some(i) = slots.first_index(hashes[(k + AHEAD) % (2 * AHEAD)]) {
+                    if let Some(i) = slots.likely_index(hashes[(k + AHEAD) % (2 * AHEAD)]) {
                         prefetch(keys.as_ptr().wrapping_add(i));
                         prefetch(arena.as_ptr().wrapping_add(i * stride));
                     }
@@ -289,11 +335,17 @@ fn slot_of<S: Copy + Eq>(
                 alloc::push(keys, child)?;
                 alloc::reserve(arena, stride)?;
                 arena.resize(arena.len() + stride, 0);
-                slots.slots[at] = keys.len() as u32;
+                slots.slots[at] = slots.value(hash, keys.len() - 1);
                 return Ok(keys.len() - 1);
             }
-            i if keys[i as usize - 1] == child => return Ok(i as usize - 1),
-            _ => at = (at + 1) & mask,
+            value => {
+                if let Some(i) = slots.tagged(value, hash)
+                    && keys[i] == child
+                {
+                    return Ok(i);
+                }
+                at = (at + 1) & mask;
+            }
         }
     }
 }
@@ -372,5 +424,41 @@ mod tests {
         sorted.sort_unstable();
         assert_eq!(sorted, (0..5_000).collect::<Vec<u32>>(), "each child once");
         assert!(arena.iter().all(|&n| n == 11), "each child's two shares added");
+    }
+
+    /// A slot names its key and carries its hash's low bits above the index, for tables of
+    /// any size up to 2^32 slots (whose index leaves no bit for a tag); a probe finds a child
+    /// past slots of other children whatever their tags, and the look ahead names the key a
+    /// probe ends at.
+    #[test]
+    fn a_slot_names_its_key_and_a_probe_passes_over_other_tags() {
+        for bits in [4, 17, 31, 32] {
+            let table = Slots { slots: Vec::new(), bits };
+            for (hash, index) in [(0u64, 0usize), (u64::MAX, 11), (0x9e37_79b9_7f4a_7c15, 5)] {
+                let value = table.value(hash, index);
+                assert_ne!(value, 0, "a held slot is never empty");
+                assert_eq!(table.tagged(value, hash), Some(index));
+            }
+            if bits < 32 {
+                // Hashes differing in the tag's lowest bit.
+                assert_eq!(table.tagged(table.value(0, 3), 1), None);
+            }
+        }
+        // Three children with one home slot (top bits 0) and different tags, in a table of
+        // 16 slots: each found where it was added, after the others.
+        let hasher = slot_hasher();
+        let (mut slots, mut keys, mut arena) = (Slots::new(), Vec::new(), Vec::new());
+        slots.reserve(4, &keys, &hasher).unwrap();
+        assert_eq!(slots.bits, 4);
+        let hashes = [1u64, 2, 3];
+        for (child, &hash) in hashes.iter().enumerate() {
+            assert_eq!(slot_of(&mut slots, &mut keys, &mut arena, child as u8, hash, 1), Ok(child));
+        }
+        for (child, &hash) in hashes.iter().enumerate() {
+            assert_eq!(slot_of(&mut slots, &mut keys, &mut arena, child as u8, hash, 1), Ok(child));
+            assert_eq!(slots.likely_index(hash), Some(child));
+        }
+        assert_eq!(keys.len(), 3);
+        assert_eq!(slots.likely_index(4), None, "a new child's probe meets an empty slot");
     }
 }
