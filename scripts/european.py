@@ -133,11 +133,23 @@ def run_class(binary, directory, name, flags):
     print(f"{name}: {' '.join(args[1:])}", file=sys.stderr, flush=True)
     began = time.monotonic()
     interrupted = []
+
+    def interrupt(*_):
+        # A Ctrl-C reaches pegchain too: it saves and stops; wait for it. Recorded, not
+        # raised: raised, it could come just after wait4 reaped pegchain and lose its status
+        # (the next wait4 then finds no child).
+        interrupted.append(True)
+
+    # Started in the background, the script ignores SIGINT, and goes on ignoring it.
+    on_int = signal.getsignal(signal.SIGINT)
+    if on_int is not signal.SIG_IGN:
+        signal.signal(signal.SIGINT, interrupt)
     with open(partial, "wb") as stdout:
         try:
             child = subprocess.Popen(args, stdout=stdout)
         except OSError:
             partial.unlink()  # no run, no output under any name
+            signal.signal(signal.SIGINT, on_int)
             raise
         # Marked once pegchain runs: a binary that fails to start leaves no session behind.
         running.write_text(f"{time.time():.1f}\n")
@@ -148,14 +160,9 @@ def run_class(binary, directory, name, flags):
             child.send_signal(signal.SIGTERM)
 
         signal.signal(signal.SIGTERM, terminate)
-        while True:
-            try:
-                _, status, usage = os.wait4(child.pid, 0)
-                break
-            except KeyboardInterrupt:
-                # A Ctrl-C reached pegchain too: it saves and stops; wait for it.
-                interrupted.append(True)
+        _, status, usage = os.wait4(child.pid, 0)
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        signal.signal(signal.SIGINT, on_int)
     seconds = time.monotonic() - began
     code = os.waitstatus_to_exitcode(status)
     with open(directory / f"{name}.runs", "a") as runs:
