@@ -120,6 +120,31 @@ def record_lost_session(running, name, directory, checkpoint):
     running.unlink()
 
 
+def wait_for_pegchain(args, partial, running, interrupted):
+    """Runs pegchain with its output into `partial`, marking `running` while it runs; its wait
+    status and resource usage. A SIGTERM sent to this script is passed on to it."""
+    with open(partial, "wb") as stdout:
+        try:
+            child = subprocess.Popen(args, stdout=stdout)
+        except OSError:
+            partial.unlink()  # no run, no output under any name
+            raise
+        # Marked once pegchain runs: a binary that fails to start leaves no session behind.
+        running.write_text(f"{time.time():.1f}\n")
+
+        def terminate(*_):
+            # A SIGTERM sent to this script alone: pegchain saves and stops on it too.
+            interrupted.append(True)
+            child.send_signal(signal.SIGTERM)
+
+        signal.signal(signal.SIGTERM, terminate)
+        try:
+            _, status, usage = os.wait4(child.pid, 0)
+        finally:
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    return status, usage
+
+
 def run_class(binary, directory, name, flags):
     """Runs (or resumes) one class; True when its output is whole."""
     out = directory / f"{name}.json"
@@ -140,28 +165,14 @@ def run_class(binary, directory, name, flags):
         # (the next wait4 then finds no child).
         interrupted.append(True)
 
-    # Started in the background, the script ignores SIGINT, and goes on ignoring it.
+    # Started in the background, the script ignores SIGINT, and goes on ignoring it; the
+    # handler it had comes back however this run ends.
     on_int = signal.getsignal(signal.SIGINT)
     if on_int is not signal.SIG_IGN:
         signal.signal(signal.SIGINT, interrupt)
-    with open(partial, "wb") as stdout:
-        try:
-            child = subprocess.Popen(args, stdout=stdout)
-        except OSError:
-            partial.unlink()  # no run, no output under any name
-            signal.signal(signal.SIGINT, on_int)
-            raise
-        # Marked once pegchain runs: a binary that fails to start leaves no session behind.
-        running.write_text(f"{time.time():.1f}\n")
-
-        def terminate(*_):
-            # A SIGTERM sent to this script alone: pegchain saves and stops on it too.
-            interrupted.append(True)
-            child.send_signal(signal.SIGTERM)
-
-        signal.signal(signal.SIGTERM, terminate)
-        _, status, usage = os.wait4(child.pid, 0)
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    try:
+        status, usage = wait_for_pegchain(args, partial, running, interrupted)
+    finally:
         signal.signal(signal.SIGINT, on_int)
     seconds = time.monotonic() - began
     code = os.waitstatus_to_exitcode(status)

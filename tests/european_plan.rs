@@ -261,8 +261,8 @@ fn a_class_goes_on_from_the_start_of_its_latest_pass_carried_alone() {
     wait_for(&dir.join("all.ckpt.pass"), "no second pass began");
     let group = format!("-{}", first.id());
     assert!(Command::new("kill").args(["-INT", "--", &group]).status().unwrap().success());
-    // Its words say why, should it ever stop otherwise (once, beside a long run on both
-    // cores, it exited 1).
+    // Its words say why, should it ever stop otherwise (a Ctrl-C that lost pegchain's status
+    // once made it exit 1: see `run_class` in the script).
     let stopped = first.wait_with_output().unwrap();
     assert_eq!(stopped.status.code(), Some(130), "{}", String::from_utf8_lossy(&stopped.stderr));
     let carried = std::fs::metadata(dir.join("all.ckpt.pass")).unwrap().len();

@@ -118,13 +118,12 @@ impl Slots {
         let mask = self.slots.len().checked_sub(1)?;
         let mut at = self.home(hash);
         for _ in 0..LIKELY_PROBES {
-            match self.slots[at] {
-                0 => return None,
-                value => {
-                    if let Some(i) = self.tagged(value, hash) {
-                        return Some(i);
-                    }
-                }
+            let value = self.slots[at];
+            if value == 0 {
+                return None;
+            }
+            if let Some(i) = self.tagged(value, hash) {
+                return Some(i);
             }
             at = (at + 1) & mask;
         }
