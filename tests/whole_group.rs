@@ -172,3 +172,41 @@ fn the_cli_prints_the_same_bytes_by_either_method() {
     }
     support::fails_with(&["exact", "--whole-group", "--no-symmetry"], "cannot be used with");
 }
+
+/// A start from which no play ends with one peg (triangle4's corners, 21 of the European
+/// board's 37 holes) has no finish holes: in a run by residues its positions are counted
+/// keeping two layers at a time (`solitaire::reach_counts`), and every figure equals the
+/// stabilizer method's. A run resumed from a save in its middle counts nothing again: the
+/// save carries the positions.
+#[test]
+fn a_start_that_cannot_end_with_one_peg_is_counted_two_layers_at_a_time_and_resumed_without_counting_again() {
+    use pegchain::solitaire::exact::Saving;
+    use pegchain::solitaire::saved::Saved;
+    let board = builtin("triangle4").unwrap();
+    let analysis = Analysis::new(&board);
+    let by_residues = EngineConfig { residues: Some(1), ..config(Method::WholeGroup, Policy::Uniform) };
+    let (stages, whole) = stages_and_report("triangle4", &Starts::All, &by_residues);
+    assert!(stages.contains(&Stage::Classes), "{stages:?}");
+    same_exact(&whole, &exact("triangle4", Method::Stabilizer, Policy::Uniform), "triangle4 by stabilizer");
+    let corner = whole.starts.iter().find(|s| s.hole == 0).unwrap();
+    assert_eq!((corner.win.clone(), corner.positions.raw), (0.into(), 42), "corner A: no win, 42 positions");
+
+    // Saved after every layer of start A, and resumed from a save in the middle of a pass.
+    let start_a = Starts::Holes(vec![0]);
+    let mut saves: Vec<Vec<u8>> = Vec::new();
+    let mut keep = |bytes: &[u8]| {
+        saves.push(bytes.to_vec());
+        Ok(())
+    };
+    let saving = Saving { save: Some(&mut keep), ..Saving::default() };
+    let uninterrupted = analysis.exact_saving(&start_a, &by_residues, &mut |_| {}, saving).unwrap();
+    assert!(saves.len() > 4, "{} saves", saves.len());
+    let middle = Saved::decode(&saves[saves.len() / 2]).unwrap();
+    assert!(middle.under_way.as_ref().is_some_and(|run| run.positions.raw == 42));
+    let mut stages = Vec::new();
+    let saving = Saving { resume: Some(middle), ..Saving::default() };
+    let resumed =
+        analysis.exact_saving(&start_a, &by_residues, &mut |p| stages.push(p.stage), saving).unwrap();
+    assert!(!stages.contains(&Stage::Classes), "counted again: {stages:?}");
+    same_exact(&resumed, &uninterrupted, "triangle4 from A, resumed");
+}

@@ -14,7 +14,9 @@ use crate::solitaire::finishes::{self, Game, StartFigures};
 use crate::solitaire::moves::{MoveTable, start_position};
 use crate::solitaire::pegs::Pegs;
 use crate::solitaire::policy::Policy;
+use crate::solitaire::reach_counts;
 use crate::solitaire::saved::{Finished, Resumed, Saved};
+use crate::solitaire::solve;
 
 pub use crate::solitaire::chain::{End, PegChain};
 use rayon::prelude::*;
@@ -260,7 +262,9 @@ impl<'a> Analysis<'a> {
         let chain = PegChain::new(&self.moves, config.policy, &local);
         let (positions, run) = match resume {
             Some((positions, run)) => (positions, Some(run)),
-            None => (Positions::default(), None),
+            // A run by the whole group saves the positions its passes counted, so that a run
+            // resumed need not count them again.
+            None => (whole.map(|f| f.positions.clone()).unwrap_or_default(), None),
         };
         let positions = std::cell::RefCell::new(positions);
         // The pass under way, for a run by residues stopped in it.
@@ -592,7 +596,6 @@ impl<'a> Analysis<'a> {
             return Ok(Vec::new());
         }
         let game = Game { moves: &self.moves, group: &self.group, policy: config.policy };
-        let positions: Vec<Pegs> = reps.iter().map(|&h| start_position(self.board, h)).collect();
         let mut layer = |stage, pegs, positions| {
             let (sent, pass) = (Vec::new(), Pass::ONLY);
             progress(&Progress { stage, pegs, positions, classes: false, sent, pass, start: None })
@@ -601,8 +604,32 @@ impl<'a> Analysis<'a> {
         // for to save memory) and a run shared by processes (whose forward engine is shared)
         // follow each start by the forward engine instead.
         let stuck = (config.residues.is_none() && config.processes.is_none()).then_some(config.memory_budget);
-        let figures = finishes::evaluate(&game, &positions, mode, stuck, &config.cancel, &mut layer)?;
-        Ok(reps.into_iter().zip(figures).collect())
+        // A start from which no play ends with one peg has no finish holes for the backward
+        // pass to find: where the forward engine gives its pegs left, its positions are
+        // counted keeping two layers at a time, or read from the save of its run under way.
+        let counted_alone = |&h: &u8| {
+            stuck.is_none()
+                && reach_counts::fits(&game)
+                && solve::one_peg_ruled_out(self.board, start_position(self.board, h))
+        };
+        let (counted, kept): (Vec<u8>, Vec<u8>) = reps.into_iter().partition(counted_alone);
+        let positions: Vec<Pegs> = kept.iter().map(|&h| start_position(self.board, h)).collect();
+        let figures = match positions.is_empty() {
+            true => Vec::new(),
+            false => finishes::evaluate(&game, &positions, mode, stuck, &config.cancel, &mut layer)?,
+        };
+        let mut out: Vec<(u8, StartFigures)> = kept.into_iter().zip(figures).collect();
+        for hole in counted {
+            let positions = match &saved.under_way {
+                Some(run) if run.hole == hole && !run.positions.by_layer.is_empty() => run.positions.clone(),
+                _ => {
+                    let start = start_position(self.board, hole);
+                    reach_counts::positions(&game, start, config.memory_budget, &config.cancel, &mut layer)?
+                }
+            };
+            out.push((hole, StartFigures { positions, finish: BTreeMap::new(), stuck: None }));
+        }
+        Ok(out)
     }
 
     /// Exact probabilities under random play for the requested starts.

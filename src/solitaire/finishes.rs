@@ -178,7 +178,7 @@ impl Members {
 }
 
 /// Products in the group, as tables.
-struct Elements {
+pub(crate) struct Elements {
     order: usize,
     /// `compose[g * order + k]`: `k`, then `g`.
     compose: Vec<usize>,
@@ -187,7 +187,7 @@ struct Elements {
     /// 0.84-0.91 of the time they took carried one by one). Empty for a group of more than
     /// [`TABLED_ORDER`] elements (a board from a file whose group is not a plane's).
     right: Vec<u16>,
-    inverse: Vec<usize>,
+    pub(crate) inverse: Vec<usize>,
 }
 
 /// The most elements a group may have for [`Elements::right`] (12 rows of 2^12 entries for
@@ -195,7 +195,7 @@ struct Elements {
 const TABLED_ORDER: usize = 12;
 
 impl Elements {
-    fn of(group: &SymmetryGroup) -> Elements {
+    pub(crate) fn of(group: &SymmetryGroup) -> Elements {
         let order = group.order();
         let compose: Vec<usize> = (0..order * order).map(|i| group.compose(i / order, i % order)).collect();
         let mut elements = Elements { order, compose, right: Vec::new(), inverse: Vec::new() };
@@ -209,7 +209,7 @@ impl Elements {
 
     /// `{g·k : g in mask}` for each start's bits of `mask`.
     #[inline]
-    fn times(&self, mask: u64, k: usize) -> u64 {
+    pub(crate) fn times(&self, mask: u64, k: usize) -> u64 {
         if self.right.is_empty() {
             return self.times_one_by_one(mask, k);
         }

@@ -17,6 +17,7 @@ pub mod moves;
 pub mod pegs;
 pub mod policy;
 pub mod position;
+pub mod reach_counts;
 pub mod saved;
 pub mod scale;
 pub mod simulate;

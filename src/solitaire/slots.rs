@@ -221,7 +221,7 @@ impl SharedSlots {
 }
 
 /// A class's slot among 2^`bits` (a multiplicative hash: its top bits).
-fn slot_of(class: Pegs, bits: u32) -> usize {
+pub(crate) fn slot_of(class: Pegs, bits: u32) -> usize {
     (class.0.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (63 - bits) >> 1) as usize
 }
 

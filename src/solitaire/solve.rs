@@ -162,17 +162,14 @@ impl<'a> Solver<'a> {
 
     /// The parities of a position that no jump changes: its position class.
     pub fn position_class(&self, pos: Pegs) -> Vec<bool> {
-        self.invariants.iter().map(|&v| (v & pos).count() % 2 == 1).collect()
+        position_class(&self.invariants, pos)
     }
 
     /// Whether the position classes alone show that no solution exists.
     fn ruled_out(&self, problem: &Problem) -> bool {
-        let start = self.position_class(problem.start);
         match problem.finish {
-            Finish::Pegs(p) => self.position_class(p) != start,
-            Finish::Count(1) => {
-                self.board.full().holes().all(|h| self.position_class(Pegs::single(h)) != start)
-            }
+            Finish::Pegs(p) => self.position_class(p) != self.position_class(problem.start),
+            Finish::Count(1) => one_peg_ruled_out_by(self.board, &self.invariants, problem.start),
             Finish::Count(_) => false,
         }
     }
@@ -287,6 +284,22 @@ impl<'a> Solver<'a> {
             })
             .collect()
     }
+}
+
+/// Whether the position classes show that no play from `start` ends with one peg: its class
+/// is no single peg's (on the European board, 21 of the 37 single-vacancy starts).
+pub fn one_peg_ruled_out(board: &Board, start: Pegs) -> bool {
+    one_peg_ruled_out_by(board, &parity_invariants(board), start)
+}
+
+fn one_peg_ruled_out_by(board: &Board, invariants: &[Pegs], start: Pegs) -> bool {
+    let class = position_class(invariants, start);
+    board.full().holes().all(|h| position_class(invariants, Pegs::single(h)) != class)
+}
+
+/// The parities of `pos` under each invariant.
+fn position_class(invariants: &[Pegs], pos: Pegs) -> Vec<bool> {
+    invariants.iter().map(|&v| (v & pos).count() % 2 == 1).collect()
 }
 
 /// A basis of the hole sets S with |S ∩ {from, over, to}| even for every jump: a jump
@@ -751,6 +764,27 @@ mod tests {
         let p = Problem::new(&eu, start_position(&eu, d4), Finish::Pegs(Pegs::single(d4))).unwrap();
         let s = Solver::new(&eu).run(&p, Method::Dfs, &mut |_| ControlFlow::Continue(())).unwrap();
         assert_eq!((s.found, s.complete, s.ruled_out_by_parity), (0, true, true));
+    }
+
+    /// The single-vacancy starts from which no play ends with one peg, by position class: on
+    /// the European board 21 of 37 (the classes of d4, d1, b2, c2 and c3), on the English none.
+    #[test]
+    fn position_classes_rule_out_one_peg_from_21_european_starts_and_no_english_one() {
+        let ruled_out = |name: &str| {
+            let board = builtin(name).unwrap();
+            let holes =
+                board.full().holes().filter(|&h| one_peg_ruled_out(&board, start_position(&board, h)));
+            holes.map(|h| board.hole_name(h).to_string()).collect::<Vec<_>>()
+        };
+        let european = ruled_out("european");
+        assert_eq!(european.len(), 21, "{european:?}");
+        for hole in ["d4", "d1", "b2", "c2", "e2", "c3"] {
+            assert!(european.iter().any(|h| h == hole), "{hole} not in {european:?}");
+        }
+        for hole in ["c1", "d2", "d3"] {
+            assert!(!european.iter().any(|h| h == hole), "{hole} in {european:?}");
+        }
+        assert!(ruled_out("english").is_empty());
     }
 
     #[test]
