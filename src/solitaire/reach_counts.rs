@@ -57,7 +57,8 @@ pub fn positions(
     let children_of = Children::new(game.moves, group);
     let class = group.canonical(start);
     let bits = (0..group.order()).filter(|&g| group.apply(g, class) == start).fold(0, |m, g| m | 1 << g);
-    let mut layer = vec![words.pack(class, bits)];
+    // The start is one position.
+    let (mut layer, mut raw) = (vec![words.pack(class, bits)], 1);
     let mut positions = Positions::default();
     let mut pegs = start.count();
     // How many times the layer before it the last layer held: the next one's first guess.
@@ -66,7 +67,9 @@ pub fn positions(
         if cancel.is_cancelled() {
             return Err(interrupted("forward pass over the classes", positions.by_layer.len(), pegs));
         }
-        let raw = count_layer(game, &words, &layer, pegs, &mut positions);
+        positions.raw += raw;
+        positions.up_to_symmetry += layer.len() as u64;
+        positions.by_layer.push((pegs, raw, layer.len() as u64));
         progress(Stage::Classes, pegs, raw);
         let mut guess = (layer.len() as f64 * growth.max(1.0)) as usize;
         let mut slots = (guess as f64 / MOST_FULL).ceil() as usize;
@@ -94,7 +97,7 @@ pub fn positions(
         };
         let before = layer.len();
         drop(layer);
-        layer = next.classes(group, &elements, &words)?;
+        (layer, raw) = next.classes(group, &elements, &words)?;
         growth = layer.len() as f64 / before as f64;
         pegs = pegs.saturating_sub(1);
     }
@@ -185,8 +188,14 @@ impl Table {
     }
 
     /// The classes in the table, each with its elements closed under its stabilizer (`g·c`
-    /// and `g·t·c` are one position for `t` fixing `c`), in a vector of their number.
-    fn classes(self, group: &SymmetryGroup, elements: &Elements, words: &Words) -> Result<Vec<u64>, Error> {
+    /// and `g·t·c` are one position for `t` fixing `c`), in a vector of their number; and the
+    /// raw positions they stand for (a class's elements over its stabilizer's, found once).
+    fn classes(
+        self,
+        group: &SymmetryGroup,
+        elements: &Elements,
+        words: &Words,
+    ) -> Result<(Vec<u64>, u64), Error> {
         let pieces: Vec<&[AtomicU64]> = self.slots.chunks(1 << 16).collect();
         let counts: Vec<usize> =
             pieces.par_iter().map(|p| p.iter().filter(|w| w.load(Ordering::Relaxed) != 0).count()).collect();
@@ -194,18 +203,26 @@ impl Table {
         let mut out: Vec<u64> = Vec::new();
         out.try_reserve_exact(total).map_err(|_| Error::AllocationFailed { bytes: 8 * total as u64 })?;
         out.resize(total, 0);
-        cut(&mut out, counts).into_par_iter().zip(pieces).for_each(|((_, part), piece)| {
-            let found = piece.iter().map(|w| w.load(Ordering::Relaxed)).filter(|&w| w != 0);
-            for (slot, word) in part.iter_mut().zip(found) {
-                let class = words.class(word);
-                let mut bits = words.elements(word);
-                for t in (1..group.order()).filter(|&t| group.apply(t, class) == class) {
-                    bits |= elements.times(bits, t);
+        let raw = cut(&mut out, counts)
+            .into_par_iter()
+            .zip(pieces)
+            .map(|((_, part), piece)| {
+                let found = piece.iter().map(|w| w.load(Ordering::Relaxed)).filter(|&w| w != 0);
+                let mut raw = 0;
+                for (slot, word) in part.iter_mut().zip(found) {
+                    let class = words.class(word);
+                    let (mut bits, mut fixing) = (words.elements(word), 1);
+                    for t in (1..group.order()).filter(|&t| group.apply(t, class) == class) {
+                        bits |= elements.times(bits, t);
+                        fixing += 1;
+                    }
+                    raw += u64::from(bits.count_ones()) / fixing;
+                    *slot = words.pack(class, bits);
                 }
-                *slot = words.pack(class, bits);
-            }
-        });
-        Ok(out)
+                raw
+            })
+            .sum();
+        Ok((out, raw))
     }
 }
 
@@ -237,24 +254,6 @@ fn filled(
         }
     });
     !table.full.load(Ordering::Relaxed) && !cancel.is_cancelled()
-}
-
-/// Adds one layer to the start's positions, and returns its raw positions.
-fn count_layer(game: &Game<'_>, words: &Words, layer: &[u64], pegs: u32, positions: &mut Positions) -> u64 {
-    let group = game.group;
-    let raw: u64 = layer
-        .par_iter()
-        .map(|&word| {
-            let class = words.class(word);
-            let fixing = (0..group.order()).filter(|&t| group.apply(t, class) == class).count() as u64;
-            u64::from(words.elements(word).count_ones()) / fixing
-        })
-        .sum();
-    let classes = layer.len() as u64;
-    positions.raw += raw;
-    positions.up_to_symmetry += classes;
-    positions.by_layer.push((pegs, raw, classes));
-    raw
 }
 
 #[cfg(test)]
