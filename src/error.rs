@@ -18,14 +18,14 @@ pub enum Error {
     BadBoard { board: String, why: String },
     /// `layer` names the layer in the game's words ("the layer with 21 pegs"); `classes`
     /// says that the engine's states are classes of positions (a run reduced by symmetry),
-    /// counted as such.
+    /// counted as such; `by` names the pass refused, whose ways to need less memory are its own.
     #[error(
         "too large for the exact engine: the step to {layer} (about {}) is projected to need {}, \
          over the memory budget of {}",
         held(*positions, *classes), crate::render::number::bytes(*bytes),
         crate::render::number::bytes(*budget)
     )]
-    TooLarge { layer: String, positions: u64, classes: bool, bytes: u64, budget: u64 },
+    TooLarge { layer: String, positions: u64, classes: bool, bytes: u64, budget: u64, by: RefusedBy },
     /// The system refused memory the budget allowed: the process may use less than the
     /// readings the budget came from (or the engine's projection fell short).
     #[error(
@@ -64,6 +64,18 @@ pub enum Error {
     Interrupted { done: String },
 }
 
+/// The pass a memory refusal comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RefusedBy {
+    /// The forward engine's step: fewer residues a pass, or parents waiting on disk, need less.
+    Engine,
+    /// The whole group's forward pass over the classes of starts that can end with one peg,
+    /// which keeps every layer for the backward pass: the engine alone keeps two.
+    KeptClasses,
+    /// The count of a start's positions two layers at a time: nothing but memory helps.
+    Counting,
+}
+
 /// What a layer holds, in the words of the progress lines: positions, or classes of them
 /// where the run is reduced by symmetry (the engine's states are then classes).
 fn held(states: u64, classes: bool) -> String {
@@ -79,7 +91,8 @@ impl Error {
         let invalid = |why: String| Error::Invalid(format!("cannot evaluate this exactly: {why}"));
         match e {
             EngineError::TooLarge { rank, states, bytes, budget } => {
-                Error::TooLarge { layer: layer(rank), positions: states, classes, bytes, budget }
+                let by = RefusedBy::Engine;
+                Error::TooLarge { layer: layer(rank), positions: states, classes, bytes, budget, by }
             }
             EngineError::AllocationFailed { bytes } => Error::AllocationFailed { bytes },
             EngineError::LayerTooLarge { rank, states, limit } => {
@@ -149,7 +162,7 @@ mod tests {
             false,
         );
         assert!(
-            matches!(e, Error::TooLarge { ref layer, positions: 9, .. } if layer == "the layer with 20 pegs")
+            matches!(e, Error::TooLarge { ref layer, positions: 9, by: RefusedBy::Engine, .. } if layer == "the layer with 20 pegs")
         );
         assert!(
             e.to_string().contains("the step to the layer with 20 pegs (about 9 positions) is projected")

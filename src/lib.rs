@@ -18,7 +18,7 @@ pub mod race;
 pub mod render;
 pub mod solitaire;
 
-pub use error::Error;
+pub use error::{Error, RefusedBy};
 pub use pegchain_engine as engine;
 pub use pegchain_engine::Cancel;
 pub use solitaire::board::{Board, SymmetryGroup};

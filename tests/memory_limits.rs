@@ -61,6 +61,35 @@ fn a_run_by_residues_refused_for_memory_names_fewer_residues() {
     assert!(stderr.contains("the step to the layer with 18 pegs of start d4, pass 1"), "{stderr}");
 }
 
+/// The passes of --whole-group name their own way out: the pass that keeps every layer of
+/// classes, the engine's two; the count of a start that cannot end with one peg, none but more
+/// memory (neither residues nor a disk change it).
+#[test]
+fn a_pass_of_the_whole_group_refused_for_memory_names_its_own_way_out() {
+    let refused = |args: &[&str]| {
+        let out = support::pegchain().args(args).args(["--whole-group", "--quiet"]).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(out.stdout.is_empty());
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        stderr
+    };
+    let kept = refused(&["exact", "--board", "triangle6", "--start", "all", "--max-memory", "0.001"]);
+    assert!(kept.contains("over the memory budget of 1.00 MB"), "{kept}");
+    assert!(
+        kept.ends_with("(raise it with --max-memory GB if the machine has the memory; leaving out --whole-group may need less memory)\n"),
+        "{kept}"
+    );
+    // Triangle4's corner cannot end with one peg; by residues its positions are counted.
+    let counted =
+        ["exact", "--board", "triangle4", "--start", "A", "--residues", "1", "--max-memory", "0.000001"];
+    let counted = refused(&counted);
+    assert!(
+        counted.ends_with("(raise it with --max-memory GB if the machine has the memory)\n"),
+        "{counted}"
+    );
+}
+
 #[test]
 fn a_requested_budget_never_exceeds_the_address_space_limit() {
     let args = ["exact", "--board", "triangle8", "--start", "A", "--max-memory", "100"];

@@ -116,6 +116,33 @@ fn a_failure_in_one_process_of_a_run_by_residues_stops_them_all() {
     assert!(outcomes.iter().all(|(passes, e)| *passes <= 1 && *e == outcomes[0].1), "{outcomes:?}");
 }
 
+/// The passes of `--whole-group` run whole in every process, each under its own budget: one
+/// refused stops the others before they meet in the engine (they waited there for it).
+#[test]
+fn a_whole_group_pass_refused_in_one_process_is_refused_in_every_process() {
+    let board = board::builtin("triangle6").unwrap();
+    for deal_starts in [false, true] {
+        let outcomes = InMemory::run(2, |exchange| {
+            let me = pegchain::engine::Exchange::me(&exchange);
+            let config = EngineConfig {
+                whole_group: true,
+                deal_starts,
+                memory_budget: (me == 1).then_some(100_000),
+                processes: Some(Processes(Arc::new(exchange))),
+                ..EngineConfig::default()
+            };
+            Analysis::new(&board).exact(&Starts::All, &config, &mut |_| ()).map(|_| ()).unwrap_err()
+        });
+        for e in &outcomes {
+            assert!(
+                matches!(e, pegchain::Error::TooLarge { by: pegchain::RefusedBy::KeptClasses, .. }),
+                "{e:?}"
+            );
+            assert_eq!(e.to_string(), outcomes[1].to_string());
+        }
+    }
+}
+
 /// Starts dealt out: a process refused for memory stops the others, and every process
 /// returns that refusal as a refusal for memory (so the CLI of process 0 names the way out,
 /// `--max-memory`), not as a plain error in its words.

@@ -1,8 +1,8 @@
 //! The process's memory limits as this machine reports them, read for `pegchain::budget`:
 //! MemAvailable, the address-space limit (RLIMIT_AS) and the cgroup's memory limit.
 
-use pegchain::Error;
 use pegchain::budget::{self, Budget, HEADROOM_PERCENT, Limits, Source};
+use pegchain::{Error, RefusedBy};
 
 /// Every limit the process is held to, and the user's request (bytes), if any.
 pub fn read(requested: Option<u64>) -> Limits {
@@ -53,17 +53,25 @@ fn cgroup() -> Option<u64> {
     paths.iter().find_map(|p| std::fs::read_to_string(p).ok().map(|t| budget::cgroup_limit(&t)))?
 }
 
+/// The way out of a refusal of the pass of `--whole-group` that keeps every layer.
+const LEAVE_OUT_WHOLE_GROUP: &str = "leaving out --whole-group";
+
 /// The way out of a refusal for a memory budget the user asked for.
 pub const RAISE_THE_BUDGET: &str = "raise it with --max-memory GB if the machine has the memory";
 
 /// A memory refusal that says where its budget came from, and which of the flags not given,
-/// `ways`, may need less memory. A budget the user asked for keeps the hint to raise it (as
-/// `output::words` words it); one from the machine's limits names that limit, which no flag
-/// raises.
+/// `ways`, may need less memory (the engine's; a pass of `--whole-group` has its own). A
+/// budget the user asked for keeps the hint to raise it (as `output::words` words it); one
+/// from the machine's limits names that limit, which no flag raises.
 pub fn explain(e: Error, budget: Option<Budget>, ways: &[&str]) -> Error {
-    if !matches!(e, Error::TooLarge { .. }) {
-        return e;
-    }
+    let ways: &[&str] = match e {
+        Error::TooLarge { by: RefusedBy::Engine, .. } => ways,
+        // The engine alone keeps two layers, not every one.
+        Error::TooLarge { by: RefusedBy::KeptClasses, .. } => &[LEAVE_OUT_WHOLE_GROUP],
+        // Two layers of classes a word each: neither residues nor a disk change that.
+        Error::TooLarge { by: RefusedBy::Counting, .. } => &[],
+        _ => return e,
+    };
     let limit = match budget.map(|b| b.source) {
         Some(source) if source != Source::Requested => format!("{HEADROOM_PERCENT}% {}", source.words()),
         _ => RAISE_THE_BUDGET.into(),
@@ -83,13 +91,15 @@ mod tests {
 
     #[test]
     fn a_refusal_names_the_limit_its_budget_came_from() {
-        let e = || Error::TooLarge {
+        let refused_by = |by| Error::TooLarge {
             layer: "the layer with 9 pegs".into(),
             positions: 5,
             classes: false,
             bytes: 9,
             budget: 8,
+            by,
         };
+        let e = || refused_by(RefusedBy::Engine);
         let named = |source| explain(e(), Some(Budget { bytes: 8, source }), &[]).to_string();
         assert!(named(Source::AddressSpace).ends_with("(80% of the address-space limit)"));
         assert!(named(Source::Cgroup).ends_with("(80% of the cgroup's memory limit)"));
@@ -122,6 +132,16 @@ mod tests {
             ),
             "{three}"
         );
+        // A pass of --whole-group has its own way out, or none but more memory.
+        let machine = Some(Budget { bytes: 8, source: Source::Available });
+        let kept = explain(refused_by(RefusedBy::KeptClasses), machine, &["--residues 2", "--spill DIR"]);
+        assert!(
+            kept.to_string()
+                .ends_with("(80% of the available memory; leaving out --whole-group may need less memory)"),
+            "{kept}"
+        );
+        let counting = explain(refused_by(RefusedBy::Counting), machine, &["--residues 1", "--spill DIR"]);
+        assert!(counting.to_string().ends_with("(80% of the available memory)"), "{counting}");
         let other = Error::Invalid("x".into());
         assert_eq!(explain(other, None, &["--whole-group"]).to_string(), "x");
     }

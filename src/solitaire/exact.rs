@@ -8,7 +8,7 @@
 //! others are mapped from it by a symmetry.
 
 use crate::engine::{self, Across, Cancel, EngineError, Exchange, Layer, Mode, Options, Pass, RunState};
-use crate::error::Error;
+use crate::error::{Error, RefusedBy};
 use crate::solitaire::board::{Board, SymmetryGroup};
 use crate::solitaire::finishes::{self, Game, StartFigures};
 use crate::solitaire::moves::{MoveTable, start_position};
@@ -450,7 +450,10 @@ impl<'a> Analysis<'a> {
         classes.sort_unstable();
         classes.dedup();
         let planned = if config.reduce { classes.len() } else { holes.len() };
-        let whole = self.whole_group_figures(&holes, starts, mode, config, &saved, progress)?;
+        // Every process runs these passes whole, each under its own memory budget: one
+        // refused stops them all before they meet in the engine.
+        let whole = self.whole_group_figures(&holes, starts, mode, config, &saved, progress);
+        let whole = agreed(config.processes.as_ref(), whole)?;
         if let Some(processes) = config.processes.as_ref().filter(|_| config.deal_starts) {
             let reps = self.representatives(&holes, starts, config);
             self.deal_starts(
@@ -616,7 +619,10 @@ impl<'a> Analysis<'a> {
         let positions: Vec<Pegs> = kept.iter().map(|&h| start_position(self.board, h)).collect();
         let figures = match positions.is_empty() {
             true => Vec::new(),
-            false => finishes::evaluate(&game, &positions, mode, stuck, &config.cancel, &mut layer)?,
+            false => {
+                let budget = config.memory_budget;
+                finishes::evaluate(&game, &positions, mode, budget, stuck, &config.cancel, &mut layer)?
+            }
         };
         let mut out: Vec<(u8, StartFigures)> = kept.into_iter().zip(figures).collect();
         for hole in counted {
@@ -768,9 +774,10 @@ pub fn agree(exchange: &dyn Exchange, local: Result<Vec<u8>, Error>) -> Result<V
         Err(Error::Interrupted { done }) => [&[2u8][..], done.as_bytes()].concat(),
         // A refusal for memory crosses as one, so that every process words it alike (with
         // its way out).
-        Err(Error::TooLarge { layer, positions, classes, bytes, budget }) => {
-            let numbers =
-                [*positions, *bytes, *budget, u64::from(*classes)].map(|n| n.to_le_bytes()).concat();
+        Err(Error::TooLarge { layer, positions, classes, bytes, budget, by }) => {
+            let numbers = [*positions, *bytes, *budget, u64::from(*classes), *by as u64]
+                .map(|n| n.to_le_bytes())
+                .concat();
             [&[3u8][..], &numbers, layer.as_bytes()].concat()
         }
         Err(e) => [&[1u8][..], e.to_string().as_bytes()].concat(),
@@ -780,6 +787,16 @@ pub fn agree(exchange: &dyn Exchange, local: Result<Vec<u8>, Error>) -> Result<V
         None => Ok(all.into_iter().map(|s| s[1..].to_vec()).collect()),
         Some(first) if first == exchange.me() => Err(local.expect_err("this process failed")),
         Some(first) => Err(failure_from(&all[first])),
+    }
+}
+
+/// `local` where every process succeeded (a lone process: always), else on every process
+/// alike the first failure, as [`agree`] finds it. Every process must call it.
+fn agreed<T>(processes: Option<&Processes>, local: Result<T, Error>) -> Result<T, Error> {
+    let Some(Processes(exchange)) = processes else { return local };
+    match local {
+        Ok(value) => agree(&**exchange, Ok(Vec::new())).map(|_| value),
+        Err(e) => Err(agree(&**exchange, Err(e)).expect_err("a process that failed fails them all")),
     }
 }
 
@@ -793,11 +810,15 @@ fn failure_from(status: &[u8]) -> Error {
     match status.first() {
         Some(2) => Error::Interrupted { done: words(1) },
         Some(3) => Error::TooLarge {
-            layer: words(33),
+            layer: words(41),
             positions: number(0),
             classes: number(3) != 0,
             bytes: number(1),
             budget: number(2),
+            by: [RefusedBy::Engine, RefusedBy::KeptClasses, RefusedBy::Counting]
+                .into_iter()
+                .find(|&by| by as u64 == number(4))
+                .unwrap_or(RefusedBy::Engine),
         },
         _ => Error::Invalid(words(1)),
     }

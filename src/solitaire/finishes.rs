@@ -22,7 +22,7 @@
 
 use crate::engine::layered::limbs::{add_mul, limbs_for, prefetch, to_integer};
 use crate::engine::{Cancel, Mode};
-use crate::error::Error;
+use crate::error::{Error, RefusedBy};
 use crate::solitaire::board::SymmetryGroup;
 use crate::solitaire::exact::{Positions, Stage};
 use crate::solitaire::masses;
@@ -63,7 +63,8 @@ pub struct StartFigures {
 /// (raw positions of every start together forward, classes that can still win backward).
 pub type LayerDone<'a> = dyn FnMut(Stage, u32, u64) + 'a;
 
-/// Positions and finish holes of each start in `starts` (positions of equal peg count); and,
+/// Positions and finish holes of each start in `starts` (positions of equal peg count),
+/// refused when the classes kept for the backward pass are projected past `budget`; and,
 /// when `stuck` is given (the memory budget of that pass, if any), the value of ending with
 /// each number of pegs by the forward pass of every start's masses, which is checked against
 /// the finish holes: both give the value of ending with one peg.
@@ -71,6 +72,7 @@ pub fn evaluate(
     game: &Game<'_>,
     starts: &[Pegs],
     mode: Mode,
+    budget: Option<u64>,
     stuck: Option<Option<u64>>,
     cancel: &Cancel,
     progress: &mut LayerDone<'_>,
@@ -79,7 +81,7 @@ pub fn evaluate(
     let per_chunk = MAX_GROUP_ORDER / game.group.order();
     let mut out = Vec::with_capacity(starts.len());
     for chunk in starts.chunks(per_chunk) {
-        let mut reached = reach(game, chunk, cancel, progress)?;
+        let mut reached = reach(game, chunk, budget, cancel, progress)?;
         // The forward pass first: the memory it leaves is not the backward pass's peak.
         let by_pegs = match stuck {
             Some(budget) => masses::pegs_left(game, &reached, mode, budget, cancel, progress)?,
@@ -238,10 +240,12 @@ impl Elements {
 }
 
 /// The forward pass: every class reachable from `starts` (at most 64 / group order of them),
-/// with the elements that orient it for each start.
+/// with the elements that orient it for each start; refused, before the step projected to
+/// take it past `budget`, with what that step would hold.
 pub fn reach(
     game: &Game<'_>,
     starts: &[Pegs],
+    budget: Option<u64>,
     cancel: &Cancel,
     progress: &mut LayerDone<'_>,
 ) -> Result<Reached, Error> {
@@ -266,12 +270,27 @@ pub fn reach(
         .collect();
     layer = merged(layer);
     let mut pegs = starts.first().map_or(0, |s| s.count());
+    // The bytes of the layers kept; how many times the layer before it the last layer held,
+    // and how many pairs the chunks handed over for each of its classes: the next step's
+    // guesses.
+    let (mut kept, mut growth, mut repeats) = (0u64, 1.0f64, 1.0f64);
     while !layer.is_empty() {
         if cancel.is_cancelled() {
             return Err(interrupted("forward pass over the classes", layers.len(), pegs));
         }
         let raw = count_layer(group, &elements, &layer, pegs, &mut positions);
         progress(Stage::Classes, pegs, raw);
+        if let Some(budget) = budget {
+            // The layers kept and this one's pairs, with the next layer's: its pairs as the
+            // chunks hand them over, and merged.
+            let next = (layer.len() as f64 * growth.max(1.0)) as u64;
+            let bytes = kept + PAIR * (layer.len() as u64 + (next as f64 * (1.0 + repeats)) as u64);
+            if bytes > budget {
+                let (layer, by) =
+                    (format!("the layer with {} pegs", pegs.saturating_sub(1)), RefusedBy::KeptClasses);
+                return Err(Error::TooLarge { layer, positions: next, classes: true, bytes, budget, by });
+            }
+        }
         let elements = &elements;
         // Each chunk merges the masks of the children it reaches more than once: fewer pairs
         // to hold and sort.
@@ -290,12 +309,20 @@ pub fn reach(
             .collect();
         let start_bits = u64::MAX >> (64 - order);
         members.push((0..starts.len()).map(|s| Members::of(&layer, start_bits << (s * order))).collect());
+        let (classes, pairs) = (layer.len() as u64, children.len() as u64);
+        kept +=
+            classes * std::mem::size_of::<Pegs>() as u64 + starts.len() as u64 * PAIR * classes.div_ceil(64);
         layers.push(layer.into_iter().map(|(class, _)| class).collect());
         layer = closed(group, elements, merged(children));
+        growth = layer.len() as f64 / classes as f64;
+        repeats = pairs as f64 / layer.len().max(1) as f64;
         pegs = pegs.saturating_sub(1);
     }
     Ok(Reached { layers, members, positions })
 }
+
+/// The bytes of a class and its mask (and of a word of [`Members`]).
+const PAIR: u64 = 16;
 
 /// The pairs sorted by class, one per class with the union of its masks.
 fn merged(mut pairs: Vec<(Pegs, u64)>) -> Vec<(Pegs, u64)> {
@@ -705,6 +732,28 @@ mod tests {
         let short = BTreeMap::from([(0u8, Rational::from((1, 3)))]);
         let e = stuck_checked(by_pegs, &short).unwrap_err().to_string();
         assert!(e.contains("disagree") && e.contains("1/2 forward, 1/3 backward"), "{e}");
+    }
+
+    /// The pass that keeps every layer is refused before a step projected past its budget,
+    /// and a budget the whole pass fits changes nothing. Triangle6 from A keeps 146,435
+    /// classes, 8 bytes each: about 1.2 MB, its widest step a few hundred kilobytes more.
+    #[test]
+    fn the_pass_that_keeps_every_layer_is_refused_past_its_budget() {
+        let board = crate::solitaire::board::builtin("triangle6").unwrap();
+        let (moves, group) = (MoveTable::new(&board), SymmetryGroup::of_board(&board));
+        let game = Game { moves: &moves, group: &group, policy: Policy::Uniform };
+        let start = board.full().without(0);
+        let run = |budget| reach(&game, &[start], budget, &Cancel::new(), &mut |_, _, _| {});
+        let whole = run(None).unwrap();
+        let classes: usize = whole.layers.iter().map(Vec::len).sum();
+        assert_eq!(classes, 146_435);
+        let fits = run(Some(8_000_000)).unwrap();
+        assert_eq!((fits.layers, fits.positions), (whole.layers, whole.positions));
+        let Err(Error::TooLarge { bytes, budget, by, positions, .. }) = run(Some(1_000_000)) else {
+            panic!("a pass keeping 1.2 MB of classes fitted 1 MB");
+        };
+        assert!(bytes > budget && budget == 1_000_000 && positions > 0, "{bytes} over {budget}");
+        assert_eq!(by, RefusedBy::KeptClasses);
     }
 
     /// The table carries every start's elements as the elements one by one do, on the

@@ -13,7 +13,7 @@
 //! machine has; this pass needs about two words a class of the widest step.
 
 use crate::engine::Cancel;
-use crate::error::Error;
+use crate::error::{Error, RefusedBy};
 use crate::solitaire::board::SymmetryGroup;
 use crate::solitaire::exact::{Positions, Stage};
 use crate::solitaire::finishes::{CHUNK, Elements, Game, LayerDone, interrupted};
@@ -81,7 +81,8 @@ pub fn positions(
                 let bytes = 8 * (layer.len() + slots + guess) as u64;
                 if bytes > budget {
                     let (layer, positions) = (format!("the layer with {} pegs", pegs - 1), guess as u64);
-                    return Err(Error::TooLarge { layer, positions, classes: true, bytes, budget });
+                    let by = RefusedBy::Counting;
+                    return Err(Error::TooLarge { layer, positions, classes: true, bytes, budget, by });
                 }
             }
             let table = Table::new(slots)?;
@@ -276,7 +277,7 @@ mod tests {
             for hole in board.full().holes() {
                 let start = board.full().without(hole);
                 let mut quiet = |_: Stage, _: u32, _: u64| {};
-                let kept = reach(&game, &[start], &Cancel::new(), &mut quiet).unwrap();
+                let kept = reach(&game, &[start], None, &Cancel::new(), &mut quiet).unwrap();
                 let counted = positions(&game, start, None, &Cancel::new(), &mut quiet).unwrap();
                 assert_eq!(counted, kept.positions[0], "{name} from hole {hole}");
             }
@@ -287,5 +288,6 @@ mod tests {
         let start = board.full().without(0);
         let refused = positions(&game, start, Some(200_000), &Cancel::new(), &mut |_, _, _| {}).unwrap_err();
         assert!(refused.to_string().contains("over the memory budget of"), "{refused}");
+        assert!(matches!(refused, Error::TooLarge { by: RefusedBy::Counting, .. }), "{refused:?}");
     }
 }
