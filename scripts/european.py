@@ -34,11 +34,12 @@ by two residues it was refused at the step to 18 pegs (20.4 GB projected), so it
 PEGCHAIN_MAX_MEMORY=GB changes that budget (a saved run may be resumed under another budget).
 Every run is given `--spill DIR` (unless its line names another directory), so a wide step's
 parents may wait on disk: c1, fixed by no symmetry, fits by one residue that way (its first pass:
-3,520 s alone, a peak of 13.9 GB, on 2026-12-02). c2, fixed by no symmetry too, can end with one
+3,520 s alone, a peak of 13.9 GB, on 2026-12-02; 14 passes, 12.28 hours of sessions, finished
+2026-12-03). c2, fixed by no symmetry too, can end with one
 peg from no play (its position class), so it has no finish holes and every figure it has may be
 reduced by the whole group: it runs by `--whole-group`, whose forward pass over its classes then
 keeps two layers at a time (the European d1's 2,252,125,041 positions counted that way in 436 s
-beside a c1 run, under 0.5 GB). It has not been run yet and may be refused with the engine's
+beside a c1 run, under 0.5 GB). It began on 2026-12-03 and may be refused with the engine's
 projection; the table marks a class that failed, and the script goes on with the next.
 """
 

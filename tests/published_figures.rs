@@ -249,6 +249,18 @@ fn the_european_c3_figures_in_the_readme_are_its_published_fractions() {
     check_published_european_class("c3", "| c3 | c3 e3 c5 e5 | none |", &[], "3744574033");
 }
 
+/// c1 by 14 passes of one residue (no symmetry fixes c1): one peg can be reached, in four
+/// holes.
+#[test]
+fn the_european_c1_figures_in_the_readme_are_its_published_fractions() {
+    check_published_european_class(
+        "c1",
+        "| c1 | c1 e1 a3 g3 a5 g5 c7 e7 | b4 e1 e4 e7 (from c1) |",
+        &["e1", "b4", "e4", "e7"],
+        "3049878082",
+    );
+}
+
 /// d2 by 7 passes of two residues: one peg can be reached, in four holes.
 #[test]
 fn the_european_d2_figures_in_the_readme_are_its_published_fractions() {
