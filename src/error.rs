@@ -76,6 +76,12 @@ pub enum RefusedBy {
     Counting,
 }
 
+impl RefusedBy {
+    /// Every pass, in the order of their codes (`by as u64`), for a refusal crossing between
+    /// processes.
+    pub const ALL: [RefusedBy; 3] = [RefusedBy::Engine, RefusedBy::KeptClasses, RefusedBy::Counting];
+}
+
 /// What a layer holds, in the words of the progress lines: positions, or classes of them
 /// where the run is reduced by symmetry (the engine's states are then classes).
 fn held(states: u64, classes: bool) -> String {
@@ -151,6 +157,14 @@ mod tests {
         );
         assert_eq!(e.to_string(), "12 layers finished, stopped in the layer with 20 pegs");
         assert!(matches!(e, Error::Interrupted { .. }));
+    }
+
+    /// A refusal crosses between processes by its pass's code, its place in `ALL`.
+    #[test]
+    fn every_pass_is_listed_at_its_code() {
+        for (code, by) in RefusedBy::ALL.into_iter().enumerate() {
+            assert_eq!(by as usize, code, "{by:?}");
+        }
     }
 
     #[test]

@@ -815,10 +815,7 @@ fn failure_from(status: &[u8]) -> Error {
             classes: number(3) != 0,
             bytes: number(1),
             budget: number(2),
-            by: [RefusedBy::Engine, RefusedBy::KeptClasses, RefusedBy::Counting]
-                .into_iter()
-                .find(|&by| by as u64 == number(4))
-                .unwrap_or(RefusedBy::Engine),
+            by: RefusedBy::ALL.get(number(4) as usize).copied().unwrap_or(RefusedBy::Engine),
         },
         _ => Error::Invalid(words(1)),
     }

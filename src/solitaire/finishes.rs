@@ -135,6 +135,11 @@ pub struct Members {
 }
 
 impl Members {
+    /// The bytes one start's members of a layer of `classes` take.
+    fn bytes(classes: u64) -> u64 {
+        classes.div_ceil(64) * size_of::<(u64, u64)>() as u64
+    }
+
     /// The classes of `layer` whose masks have a bit of `bits`.
     fn of(layer: &[(Pegs, u64)], bits: u64) -> Members {
         let mut words: Vec<(u64, u64)> = layer
@@ -310,8 +315,7 @@ pub fn reach(
         let start_bits = u64::MAX >> (64 - order);
         members.push((0..starts.len()).map(|s| Members::of(&layer, start_bits << (s * order))).collect());
         let (classes, pairs) = (layer.len() as u64, children.len() as u64);
-        kept +=
-            classes * std::mem::size_of::<Pegs>() as u64 + starts.len() as u64 * PAIR * classes.div_ceil(64);
+        kept += classes * size_of::<Pegs>() as u64 + starts.len() as u64 * Members::bytes(classes);
         layers.push(layer.into_iter().map(|(class, _)| class).collect());
         layer = closed(group, elements, merged(children));
         growth = layer.len() as f64 / classes as f64;
@@ -321,8 +325,8 @@ pub fn reach(
     Ok(Reached { layers, members, positions })
 }
 
-/// The bytes of a class and its mask (and of a word of [`Members`]).
-const PAIR: u64 = 16;
+/// The bytes of a class and its mask.
+const PAIR: u64 = size_of::<(Pegs, u64)>() as u64;
 
 /// The pairs sorted by class, one per class with the union of its masks.
 fn merged(mut pairs: Vec<(Pegs, u64)>) -> Vec<(Pegs, u64)> {
