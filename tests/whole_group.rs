@@ -200,8 +200,10 @@ fn a_start_that_cannot_end_with_one_peg_is_counted_two_layers_at_a_time_and_resu
     };
     let saving = Saving { save: Some(&mut keep), ..Saving::default() };
     let uninterrupted = analysis.exact_saving(&start_a, &by_residues, &mut |_| {}, saving).unwrap();
-    assert!(saves.len() > 4, "{} saves", saves.len());
-    let middle = Saved::decode(&saves[saves.len() / 2]).unwrap();
+    let saves: Vec<Saved> = saves.iter().map(|bytes| Saved::decode(bytes).unwrap()).collect();
+    let (counting, engine): (Vec<Saved>, Vec<Saved>) = saves.into_iter().partition(|s| s.counting.is_some());
+    assert!(engine.len() > 4, "{} saves", engine.len());
+    let middle = engine.into_iter().nth(4).unwrap();
     assert!(middle.under_way.as_ref().is_some_and(|run| run.positions.raw == 42));
     let mut stages = Vec::new();
     let saving = Saving { resume: Some(middle), ..Saving::default() };
@@ -209,4 +211,24 @@ fn a_start_that_cannot_end_with_one_peg_is_counted_two_layers_at_a_time_and_resu
         analysis.exact_saving(&start_a, &by_residues, &mut |p| stages.push(p.stage), saving).unwrap();
     assert!(!stages.contains(&Stage::Classes), "counted again: {stages:?}");
     same_exact(&resumed, &uninterrupted, "triangle4 from A, resumed");
+
+    // The count is saved after each of its layers too (on the European board it takes over
+    // an hour before the engine saves anything), and a run stopped in it goes on counting
+    // from its last counted layer.
+    let layers = &uninterrupted.starts[0].positions.by_layer;
+    assert_eq!(counting.len(), layers.len());
+    for (k, save) in counting.into_iter().enumerate() {
+        assert_eq!(save.counting.as_ref().unwrap().positions.by_layer[..], layers[..=k]);
+        let mut counted = Vec::new();
+        let saving = Saving { resume: Some(save), ..Saving::default() };
+        let mut seen = |p: &pegchain::solitaire::exact::Progress| {
+            if p.stage == Stage::Classes {
+                counted.push(p.pegs);
+            }
+        };
+        let resumed = analysis.exact_saving(&start_a, &by_residues, &mut seen, saving).unwrap();
+        let after: Vec<u32> = layers[k..].iter().map(|l| l.0).collect();
+        assert_eq!(counted, after, "resumed from the count's save of layer {k}");
+        same_exact(&resumed, &uninterrupted, "triangle4 from A, resumed in its count");
+    }
 }

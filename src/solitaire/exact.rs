@@ -452,7 +452,14 @@ impl<'a> Analysis<'a> {
         let planned = if config.reduce { classes.len() } else { holes.len() };
         // Every process runs these passes whole, each under its own memory budget: one
         // refused stops them all before they meet in the engine.
-        let whole = self.whole_group_figures(&holes, starts, mode, config, &saved, progress);
+        let whole = self.whole_group_figures(
+            &holes,
+            starts,
+            (mode, config),
+            &mut saved,
+            save.as_deref_mut(),
+            progress,
+        );
         let whole = agreed(config.processes.as_ref(), whole)?;
         if let Some(processes) = config.processes.as_ref().filter(|_| config.deal_starts) {
             let reps = self.representatives(&holes, starts, config);
@@ -576,14 +583,16 @@ impl<'a> Analysis<'a> {
     /// The positions and finish holes, by the whole group's classes, of the starts to
     /// evaluate that their stabilizer would reduce less, when the whole-group method is
     /// asked for (none without symmetry, or for a group too large for the method); and
-    /// their pegs left where the pass over every start's classes gives them.
+    /// their pegs left where the pass over every start's classes gives them. The positions
+    /// of a start counted alone come from `saved` where it holds them, and its count goes on
+    /// from `saved` and hands `save` the evaluation after every layer counted.
     fn whole_group_figures(
         &self,
         holes: &[u8],
         starts: &Starts,
-        mode: Mode,
-        config: &EngineConfig,
-        saved: &Saved,
+        (mode, config): (Mode, &EngineConfig),
+        saved: &mut Saved,
+        save: Option<&mut SaveBytes<'_>>,
         progress: &mut dyn FnMut(&Progress),
     ) -> Result<Vec<(u8, StartFigures)>, Error> {
         let order = self.group.order();
@@ -625,14 +634,45 @@ impl<'a> Analysis<'a> {
             }
         };
         let mut out: Vec<(u8, StartFigures)> = kept.into_iter().zip(figures).collect();
+        // Counted whole: by this run, or by the run it goes on from.
+        let mut done: Vec<(u8, Positions)> = Vec::new();
+        // A run shared by processes counts in every process, which do not meet between its
+        // layers, so the count is saved only by a process alone.
+        let mut save = save.filter(|_| config.processes.is_none());
         for hole in counted {
-            let positions = match &saved.under_way {
-                Some(run) if run.hole == hole && !run.positions.by_layer.is_empty() => run.positions.clone(),
-                _ => {
-                    let start = start_position(self.board, hole);
-                    reach_counts::positions(&game, start, config.memory_budget, &config.cancel, &mut layer)?
-                }
-            };
+            let under_way = saved.under_way.as_ref().filter(|run| run.hole == hole);
+            let known = saved.counted.iter().find(|(h, _)| *h == hole).map(|(_, p)| p);
+            let positions =
+                match under_way.map(|run| &run.positions).filter(|p| !p.by_layer.is_empty()).or(known) {
+                    Some(positions) => positions.clone(),
+                    None => {
+                        let start = start_position(self.board, hole);
+                        let resume = match saved.counting.take() {
+                            Some(c) if c.hole == hole => Some((c.positions, c.layer)),
+                            other => {
+                                saved.counting = other;
+                                None
+                            }
+                        };
+                        let saving_on = save.is_some();
+                        let mut save_count = |positions: &Positions, layer: &[u64]| {
+                            let bytes =
+                                Saved::encode_counting(&saved.finished, &done, (hole, positions, layer))?;
+                            save.as_deref_mut().map_or(Ok(()), |save| save(&bytes))
+                        };
+                        let saving = saving_on.then_some(&mut save_count as &mut reach_counts::SaveCount<'_>);
+                        let budget = config.memory_budget;
+                        reach_counts::positions(
+                            &game,
+                            start,
+                            budget,
+                            &config.cancel,
+                            &mut layer,
+                            (resume, saving),
+                        )?
+                    }
+                };
+            done.push((hole, positions.clone()));
             out.push((hole, StartFigures { positions, finish: BTreeMap::new(), stuck: None }));
         }
         Ok(out)

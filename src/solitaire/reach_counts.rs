@@ -41,28 +41,43 @@ const MOST_FULL: f64 = 0.8;
 /// The fewest slots a table has.
 const FEWEST_SLOTS: usize = 1 << 12;
 
+/// Receives, after every layer counted, the positions counted so far and that layer's
+/// classes (the words this pass follows), from which [`positions`] can go on.
+pub type SaveCount<'a> = dyn FnMut(&Positions, &[u64]) -> Result<(), Error> + 'a;
+
+/// Where a count goes on: what a [`SaveCount`] was handed.
+pub type CountSoFar = (Positions, Vec<u64>);
+
 /// The raw positions (and the whole group's classes) of every layer reachable from `start`,
-/// in a table of at most `budget` bytes when a budget is given. The caller checks [`fits`].
+/// in a table of at most `budget` bytes when a budget is given, going on from `resume` when
+/// given and handing each layer to `save` when given. The caller checks [`fits`].
 pub fn positions(
     game: &Game<'_>,
     start: Pegs,
     budget: Option<u64>,
     cancel: &Cancel,
     progress: &mut LayerDone<'_>,
+    (resume, mut save): (Option<CountSoFar>, Option<&mut SaveCount<'_>>),
 ) -> Result<Positions, Error> {
     assert!(fits(game), "the caller checks that a class and its elements fit a word");
     let group = game.group;
     let elements = Elements::of(group);
     let words = Words { holes: holes(game) as u32 };
     let children_of = Children::new(game.moves, group);
-    let class = group.canonical(start);
-    let bits = (0..group.order()).filter(|&g| group.apply(g, class) == start).fold(0, |m, g| m | 1 << g);
-    // The start is one position.
-    let (mut layer, mut raw) = (vec![words.pack(class, bits)], 1);
-    let mut positions = Positions::default();
-    let mut pegs = start.count();
-    // How many times the layer before it the last layer held: the next one's first guess.
-    let mut growth = 1.0f64;
+    let mut from_save = resume.is_some();
+    // The layer to go on from, its raw positions and pegs, the positions of the layers
+    // before it, and how many times the layer before it the layer held (the next one's
+    // first guess).
+    let (mut layer, mut raw, mut pegs, mut positions, mut growth) = match resume {
+        Some(so_far) => went_on_from(so_far, group, &words)?,
+        None => {
+            let class = group.canonical(start);
+            let bits =
+                (0..group.order()).filter(|&g| group.apply(g, class) == start).fold(0, |m, g| m | 1 << g);
+            // The start is one position.
+            (vec![words.pack(class, bits)], 1, start.count(), Positions::default(), 1.0f64)
+        }
+    };
     while !layer.is_empty() {
         if cancel.is_cancelled() {
             return Err(interrupted("forward pass over the classes", positions.by_layer.len(), pegs));
@@ -71,6 +86,11 @@ pub fn positions(
         positions.up_to_symmetry += layer.len() as u64;
         positions.by_layer.push((pegs, raw, layer.len() as u64));
         progress(Stage::Classes, pegs, raw);
+        // A layer just read from a save is not saved again.
+        if let Some(save) = save.as_deref_mut().filter(|_| !from_save) {
+            save(&positions, &layer)?;
+        }
+        from_save = false;
         let mut guess = (layer.len() as f64 * growth.max(1.0)) as usize;
         let mut slots = (guess as f64 / MOST_FULL).ceil() as usize;
         let next = loop {
@@ -103,6 +123,32 @@ pub fn positions(
         pegs = pegs.saturating_sub(1);
     }
     Ok(positions)
+}
+
+/// The state a count saved with `so_far` goes on from (as [`positions`] holds it before
+/// counting a layer): its last layer, that layer's raw positions and pegs, the positions of
+/// the layers before it, and the growth into it. A layer that is not one of this board's
+/// layers of classes is refused, not followed.
+#[allow(clippy::type_complexity)]
+fn went_on_from(
+    (mut positions, layer): CountSoFar,
+    group: &SymmetryGroup,
+    words: &Words,
+) -> Result<(Vec<u64>, u64, u32, Positions, f64), Error> {
+    let not_ours = || Error::Invalid("the saved count is not a count of this start's positions".into());
+    let (pegs, raw, classes) = positions.by_layer.pop().ok_or_else(not_ours)?;
+    let order = group.order() as u32;
+    let one_of_ours = |&w: &u64| {
+        let (class, bits) = (words.class(w), words.elements(w));
+        class.count() == pegs && bits != 0 && (order == 64 || bits >> order == 0)
+    };
+    if classes != layer.len() as u64 || layer.is_empty() || !layer.par_iter().all(one_of_ours) {
+        return Err(not_ours());
+    }
+    positions.raw = positions.raw.checked_sub(raw).ok_or_else(not_ours)?;
+    positions.up_to_symmetry = positions.up_to_symmetry.checked_sub(classes).ok_or_else(not_ours)?;
+    let before = positions.by_layer.last().map_or(1, |&(_, _, classes)| classes.max(1));
+    Ok((layer, raw, pegs, positions, classes as f64 / before as f64))
 }
 
 /// A class and its elements in one word: the class's holes low, the elements above them.
@@ -278,7 +324,8 @@ mod tests {
                 let start = board.full().without(hole);
                 let mut quiet = |_: Stage, _: u32, _: u64| {};
                 let kept = reach(&game, &[start], None, &Cancel::new(), &mut quiet).unwrap();
-                let counted = positions(&game, start, None, &Cancel::new(), &mut quiet).unwrap();
+                let counted =
+                    positions(&game, start, None, &Cancel::new(), &mut quiet, (None, None)).unwrap();
                 assert_eq!(counted, kept.positions[0], "{name} from hole {hole}");
             }
         }
@@ -286,8 +333,44 @@ mod tests {
         let (moves, group) = (MoveTable::new(&board), SymmetryGroup::of_board(&board));
         let game = Game { moves: &moves, group: &group, policy: Policy::Uniform };
         let start = board.full().without(0);
-        let refused = positions(&game, start, Some(200_000), &Cancel::new(), &mut |_, _, _| {}).unwrap_err();
+        let refused = positions(&game, start, Some(200_000), &Cancel::new(), &mut |_, _, _| {}, (None, None))
+            .unwrap_err();
         assert!(refused.to_string().contains("over the memory budget of"), "{refused}");
         assert!(matches!(refused, Error::TooLarge { by: RefusedBy::Counting, .. }), "{refused:?}");
+    }
+
+    /// A count saved after every layer goes on from any of its saves to the same positions,
+    /// counting only the layers after it; a save of another layer or start is refused.
+    #[test]
+    fn a_count_goes_on_from_any_layer_it_saved() {
+        let board = builtin("triangle6").unwrap();
+        let (moves, group) = (MoveTable::new(&board), SymmetryGroup::of_board(&board));
+        let game = Game { moves: &moves, group: &group, policy: Policy::Uniform };
+        let start = board.full().without(1);
+        let mut saves: Vec<CountSoFar> = Vec::new();
+        let mut keep = |p: &Positions, layer: &[u64]| {
+            saves.push((p.clone(), layer.to_vec()));
+            Ok(())
+        };
+        let whole = positions(&game, start, None, &Cancel::new(), &mut |_, _, _| {}, (None, Some(&mut keep)));
+        let whole = whole.unwrap();
+        // A save for every layer, each holding the layers up to its own.
+        assert_eq!(saves.len(), whole.by_layer.len());
+        for (k, (so_far, layer)) in saves.iter().enumerate() {
+            assert_eq!(so_far.by_layer[..], whole.by_layer[..=k]);
+            let mut counted = Vec::new();
+            let mut seen = |_: Stage, pegs: u32, _: u64| counted.push(pegs);
+            let mut again = |_: &Positions, _: &[u64]| Ok(());
+            let go_on = (Some((so_far.clone(), layer.clone())), Some(&mut again as &mut SaveCount<'_>));
+            let resumed = positions(&game, start, None, &Cancel::new(), &mut seen, go_on).unwrap();
+            assert_eq!(resumed, whole, "resumed from the save of layer {k}");
+            let after: Vec<u32> = whole.by_layer[k..].iter().map(|l| l.0).collect();
+            assert_eq!(counted, after, "resumed from the save of layer {k}");
+        }
+        // The layers of one save with the positions of another.
+        let (so_far, _) = saves[5].clone();
+        let wrong = (so_far, saves[6].1.clone());
+        let refused = positions(&game, start, None, &Cancel::new(), &mut |_, _, _| {}, (Some(wrong), None));
+        assert!(refused.unwrap_err().to_string().contains("not a count of this start's positions"));
     }
 }

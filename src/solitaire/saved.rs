@@ -5,6 +5,11 @@
 //!   and the engine's state in the start under way. One JSON line (the finished starts and
 //!   the positions counted so far in the start under way), then the engine's own encoding
 //!   of its state (see `engine::RunState::encode`).
+//! - The same evaluation while the whole-group method counts the positions of a start that
+//!   cannot end with one peg, before any engine runs (an hour and more on the European board):
+//!   the starts counted whole, and in the JSON line the layers counted so far of the start
+//!   under way, then that start's last layer of classes as little-endian words
+//!   (`solitaire::reach_counts`).
 //! - A search for solutions (`solve`): the search's state and the solutions shown so far.
 //!   One JSON line, then the positions known to fail as little-endian words.
 
@@ -33,18 +38,35 @@ pub struct UnderWay {
     pub run: RunState<Pegs, End>,
 }
 
+/// The positions of a start being counted by the whole group: those of its layers counted
+/// so far, the last of them given as its classes (each a word of `reach_counts`).
+pub struct Counting {
+    pub hole: u8,
+    pub positions: Positions,
+    pub layer: Vec<u64>,
+}
+
 /// An evaluation between two layers.
 #[derive(Default)]
 pub struct Saved {
     pub finished: Vec<Finished>,
     pub under_way: Option<UnderWay>,
+    /// Starts whose positions the whole group's counting pass found, not yet evaluated.
+    pub counted: Vec<(u8, Positions)>,
+    /// The start the counting pass was counting.
+    pub counting: Option<Counting>,
 }
 
-/// The JSON line: exact values as "p/q" strings, ends by their codes.
+/// The JSON line: exact values as "p/q" strings, ends by their codes. A line without the
+/// counting pass's fields (the saves of earlier versions) reads as one with none.
 #[derive(Serialize, Deserialize)]
 struct Line {
     finished: Vec<FinishedLine>,
     under_way: Option<(u8, Positions)>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    counted: Vec<(u8, Positions)>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    counting: Option<(u8, Positions)>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -88,23 +110,31 @@ impl Saved {
         finished: &[Finished],
         under_way: Option<(u8, &Positions, &RunState<Pegs, End>)>,
     ) -> Result<Vec<u8>, Error> {
-        let line = Line {
-            finished: finished
-                .iter()
-                .map(|f| FinishedLine {
-                    hole: f.hole,
-                    ends: f.ends.iter().map(|(e, v)| (End::code(e), v.to_string())).collect(),
-                    positions: f.positions.clone(),
-                })
-                .collect(),
-            under_way: under_way.map(|(hole, positions, _)| (hole, positions.clone())),
-        };
-        let mut bytes = serde_json::to_vec(&line).expect("a saved evaluation serializes");
-        bytes.push(b'\n');
+        let mut line = Line::of(finished);
+        line.under_way = under_way.map(|(hole, positions, _)| (hole, positions.clone()));
+        let mut bytes = line.bytes();
         if let Some((_, _, run)) = under_way {
             run.encode_into(&mut bytes, |p| p.0, End::code)
                 .map_err(|e| Error::from_engine(e, |pegs| format!("the layer with {pegs} pegs"), false))?;
         }
+        Ok(bytes)
+    }
+
+    /// The bytes of this evaluation while the counting pass counts `hole`'s positions
+    /// (`positions` so far, the last layer's classes `layer`), after the starts `counted`;
+    /// refused (not aborted) when memory cannot hold them.
+    pub fn encode_counting(
+        finished: &[Finished],
+        counted: &[(u8, Positions)],
+        (hole, positions, layer): (u8, &Positions, &[u64]),
+    ) -> Result<Vec<u8>, Error> {
+        let mut line = Line::of(finished);
+        line.counted = counted.to_vec();
+        line.counting = Some((hole, positions.clone()));
+        let mut bytes = line.bytes();
+        let more = 8 * layer.len();
+        bytes.try_reserve_exact(more).map_err(|_| Error::AllocationFailed { bytes: more as u64 })?;
+        layer.iter().for_each(|w| bytes.extend_from_slice(&w.to_le_bytes()));
         Ok(bytes)
     }
 
@@ -125,16 +155,52 @@ impl Saved {
             finished.push(Finished { hole: f.hole, ends, positions: f.positions });
         }
         let rest = &bytes[split + 1..];
-        let under_way = match line.under_way {
-            Some((hole, positions)) => {
+        let (mut under_way, mut counting) = (None, None);
+        match (line.under_way, line.counting) {
+            (Some(_), Some(_)) => return Err(broken("it holds two starts under way")),
+            (Some((hole, positions)), None) => {
                 let run =
                     RunState::decode(rest, |w| Some(Pegs(w)), End::of_code).map_err(|why| broken(&why))?;
-                Some(UnderWay { hole, positions, run })
+                under_way = Some(UnderWay { hole, positions, run });
             }
-            None if rest.is_empty() => None,
-            None => return Err(broken("it has bytes after its end")),
-        };
-        Ok(Saved { finished, under_way })
+            (None, Some((hole, positions))) => {
+                // A count is saved with the layer it goes on from, never an empty one.
+                if rest.is_empty() || !rest.len().is_multiple_of(8) || positions.by_layer.is_empty() {
+                    return Err(broken("it is cut short"));
+                }
+                let layer = rest.chunks_exact(8).map(|w| u64::from_le_bytes(w.try_into().expect("8 bytes")));
+                counting = Some(Counting { hole, positions, layer: layer.collect() });
+            }
+            (None, None) if rest.is_empty() => {}
+            (None, None) => return Err(broken("it has bytes after its end")),
+        }
+        Ok(Saved { finished, under_way, counted: line.counted, counting })
+    }
+}
+
+impl Line {
+    /// A line with the starts `finished` and nothing under way.
+    fn of(finished: &[Finished]) -> Line {
+        Line {
+            finished: finished
+                .iter()
+                .map(|f| FinishedLine {
+                    hole: f.hole,
+                    ends: f.ends.iter().map(|(e, v)| (End::code(e), v.to_string())).collect(),
+                    positions: f.positions.clone(),
+                })
+                .collect(),
+            under_way: None,
+            counted: Vec::new(),
+            counting: None,
+        }
+    }
+
+    /// The line and its newline.
+    fn bytes(&self) -> Vec<u8> {
+        let mut bytes = serde_json::to_vec(self).expect("a saved evaluation serializes");
+        bytes.push(b'\n');
+        bytes
     }
 }
 
@@ -229,6 +295,27 @@ mod tests {
         }
         assert_eq!(End::of_code(256), None);
         assert_eq!(End::of_code(1 << 32), None);
+    }
+
+    #[test]
+    fn a_count_under_way_reads_back_and_damage_is_refused() {
+        let counted = Positions { raw: 42, up_to_symmetry: 11, by_layer: vec![(9, 1, 1), (8, 2, 1)] };
+        let so_far = Positions { raw: 3, up_to_symmetry: 2, by_layer: vec![(9, 1, 1), (8, 2, 1)] };
+        let layer = [0x1_0000_00f3u64, 0x2_0000_01e1];
+        let bytes = Saved::encode_counting(&[], &[(5, counted.clone())], (0, &so_far, &layer)).unwrap();
+        let back = Saved::decode(&bytes).unwrap();
+        assert!(back.finished.is_empty() && back.under_way.is_none());
+        assert_eq!(back.counted, [(5, counted)]);
+        let counting = back.counting.unwrap();
+        assert_eq!((counting.hole, &counting.positions, &counting.layer[..]), (0, &so_far, &layer[..]));
+        for cut in 0..bytes.len() {
+            // A cut at a word's end leaves a shorter layer: the checkpoint's checksum refuses it.
+            let at_word = cut > bytes.len() - 8 * layer.len() && (bytes.len() - cut).is_multiple_of(8);
+            assert!(at_word || Saved::decode(&bytes[..cut]).is_err(), "cut at {cut} was accepted");
+        }
+        // A save of an earlier version (no counting fields) reads as one with none.
+        let old = Saved::decode(b"{\"finished\":[],\"under_way\":null}\n").unwrap();
+        assert!(old.counted.is_empty() && old.counting.is_none());
     }
 
     #[test]
