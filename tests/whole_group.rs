@@ -232,3 +232,66 @@ fn a_start_that_cannot_end_with_one_peg_is_counted_two_layers_at_a_time_and_resu
         same_exact(&resumed, &uninterrupted, "triangle4 from A, resumed in its count");
     }
 }
+
+/// Two starts counted alone (the 4-by-4 square's corner and centre: neither can end with
+/// one peg, by their position classes): each count is saved with the counts finished before
+/// it, and the engine's saves with the counts still waiting, so a run resumed from any save
+/// counts nothing twice and ends as the uninterrupted run does (which equals the stabilizer
+/// method's). The edge, which can win, goes through the pass that keeps its layers, which a
+/// resumed run makes again.
+#[test]
+fn a_run_of_several_counted_starts_resumed_from_any_save_counts_nothing_twice() {
+    use pegchain::solitaire::exact::{Progress, Saving};
+    use pegchain::solitaire::saved::Saved;
+    let dir = support::scratch("several-counted-starts");
+    let path = dir.join("square4.txt");
+    std::fs::write(&path, "lattice: square\no o o o\no o o o\no o o o\no o o o\n").unwrap();
+    let board = pegchain::solitaire::files::load(&path).unwrap().board;
+    let analysis = Analysis::new(&board);
+    let by_residues = EngineConfig { residues: Some(1), ..config(Method::WholeGroup, Policy::Uniform) };
+    let by_stabilizer = config(Method::Stabilizer, Policy::Uniform);
+    let run = |resume: Option<Saved>| {
+        let mut layers = 0;
+        let mut seen = |p: &Progress| layers += usize::from(p.stage == Stage::Classes);
+        let mut saves: Vec<Vec<u8>> = Vec::new();
+        let mut keep = |bytes: &[u8]| {
+            saves.push(bytes.to_vec());
+            Ok(())
+        };
+        let saving = Saving { resume, save: Some(&mut keep), ..Saving::default() };
+        let report = analysis.exact_saving(&Starts::All, &by_residues, &mut seen, saving).unwrap();
+        (report, layers, saves)
+    };
+    let (whole, layers, saves) = run(None);
+    let stabilizer = analysis.exact(&Starts::All, &by_stabilizer, &mut |_| {}).unwrap();
+    same_exact(&whole, &stabilizer, "the 4-by-4 square by the stabilizer method");
+    let layers_of = |hole: u8| whole.starts.iter().find(|s| s.hole == hole).unwrap().positions.by_layer.len();
+
+    let saves: Vec<Saved> = saves.iter().map(|bytes| Saved::decode(bytes).unwrap()).collect();
+    let mut counted: Vec<u8> = saves.iter().filter_map(|s| s.counting.as_ref().map(|c| c.hole)).collect();
+    counted.dedup();
+    assert_eq!(counted, [0, 5], "the corner A and the centre F, counted in turn");
+    // The pass that keeps its layers, once for the edge, made again by every resumed run.
+    let kept_layers = layers - layers_of(0) - layers_of(5);
+    assert_eq!(kept_layers, layers_of(1), "the edge's layers");
+    let engine_saves = saves.iter().filter(|s| s.under_way.is_some()).count();
+    assert!(engine_saves > 10, "{engine_saves} saves of the engine");
+    for (k, save) in saves.into_iter().enumerate() {
+        // What the save leaves to count: the rest of the count under way (from its last
+        // layer, reported again) and the counts after it, or nothing once the engine runs.
+        let left = match &save.counting {
+            Some(c) => {
+                let before: Vec<u8> = save.counted.iter().map(|(h, _)| *h).collect();
+                let after = if c.hole == 5 { 0 } else { layers_of(5) };
+                assert_eq!(before, if c.hole == 5 { vec![0] } else { vec![] }, "save {k}");
+                layers_of(c.hole) - c.positions.by_layer.len() + 1 + after
+            }
+            None => 0,
+        };
+        // The edge's pass is made again unless the edge was evaluated whole.
+        let kept_again = if save.is_finished(1) { 0 } else { kept_layers };
+        let (resumed, layers, _) = run(Some(save));
+        assert_eq!(layers, kept_again + left, "layers counted again after save {k}");
+        same_exact(&resumed, &whole, &format!("resumed from save {k}"));
+    }
+}

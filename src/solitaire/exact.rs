@@ -174,6 +174,10 @@ pub struct Saving<'a> {
 /// Receives the bytes of a saved evaluation.
 pub type SaveBytes<'a> = dyn FnMut(&[u8]) -> Result<(), Error> + 'a;
 
+/// What the whole-group passes found: each start's figures, and the positions of the
+/// starts counted alone among them (see `reach_counts`), which the saves carry.
+type WholeGroupFigures = (Vec<(u8, StartFigures)>, Vec<(u8, Positions)>);
+
 /// Receives the positions counted so far and the engine's state after a finished layer.
 type SaveLayer<'a> = dyn FnMut(&Positions, &RunState<Pegs, End>) -> Result<(), ()> + 'a;
 
@@ -399,17 +403,24 @@ impl<'a> Analysis<'a> {
         config: &EngineConfig,
         progress: &mut dyn FnMut(&Progress),
         resume: Option<(Positions, RunState<Pegs, End>)>,
-        finished: &[Evaluation],
+        (finished, counted): (&[Evaluation], &[(u8, Positions)]),
         (save, mut keep): (Option<&mut SaveBytes<'_>>, Option<&mut SaveBytes<'_>>),
         whole: Option<&StartFigures>,
     ) -> Result<Evaluation, Error> {
         let Some(save) = save else {
             return self.evaluate(hole, mode, config, progress, resume, None, whole);
         };
+        // The starts counted that wait for their evaluation, so that a run resumed from a save
+        // of this one need not count them again.
+        let waiting: Vec<(u8, Positions)> = counted
+            .iter()
+            .filter(|(h, _)| *h != hole && !finished.iter().any(|f| f.hole == *h))
+            .cloned()
+            .collect();
         let mut failure = None;
         let mut save_layer = |positions: &Positions, run: &RunState<Pegs, End>| {
             let pass_begins = run.finished_layers() == 1 && run.passes_finished() > 0;
-            let saved = Saved::encode(finished, Some((hole, positions, run))).and_then(|bytes| {
+            let saved = Saved::encode(finished, &waiting, Some((hole, positions, run))).and_then(|bytes| {
                 save(&bytes)?;
                 match keep.as_deref_mut() {
                     Some(keep) if pass_begins => keep(&bytes),
@@ -460,7 +471,7 @@ impl<'a> Analysis<'a> {
             save.as_deref_mut(),
             progress,
         );
-        let whole = agreed(config.processes.as_ref(), whole)?;
+        let (whole, counted) = agreed(config.processes.as_ref(), whole)?;
         if let Some(processes) = config.processes.as_ref().filter(|_| config.deal_starts) {
             let reps = self.representatives(&holes, starts, config);
             self.deal_starts(
@@ -495,7 +506,7 @@ impl<'a> Analysis<'a> {
                                 config,
                                 &mut numbered,
                                 resume,
-                                &evaluated,
+                                (&evaluated, &counted),
                                 (save.as_deref_mut(), keep.as_deref_mut()),
                                 whole.iter().find(|(h, _)| *h == rep).map(|(_, f)| f),
                             )
@@ -549,7 +560,7 @@ impl<'a> Analysis<'a> {
             let mine = round.get(exchange.me()).map(|&rep| {
                 let figures = whole.iter().find(|(h, _)| *h == rep).map(|(_, f)| f);
                 let eval = self.evaluate(rep, mode, &alone, progress, None, None, figures)?;
-                Saved::encode(&[eval], None)
+                Saved::encode(&[eval], &[], None)
             });
             for part in agree(exchange, mine.unwrap_or_else(|| Ok(Vec::new())))? {
                 if !part.is_empty() {
@@ -557,7 +568,7 @@ impl<'a> Analysis<'a> {
                 }
             }
             if let Some(save) = save.as_deref_mut() {
-                let done = Saved::encode(&saved.finished, None).and_then(|bytes| save(&bytes));
+                let done = Saved::encode(&saved.finished, &[], None).and_then(|bytes| save(&bytes));
                 agree(exchange, done.map(|()| Vec::new()))?;
             }
         }
@@ -583,9 +594,9 @@ impl<'a> Analysis<'a> {
     /// The positions and finish holes, by the whole group's classes, of the starts to
     /// evaluate that their stabilizer would reduce less, when the whole-group method is
     /// asked for (none without symmetry, or for a group too large for the method); and
-    /// their pegs left where the pass over every start's classes gives them. The positions
-    /// of a start counted alone come from `saved` where it holds them, and its count goes on
-    /// from `saved` and hands `save` the evaluation after every layer counted.
+    /// their pegs left where the pass over every start's classes gives them; and the
+    /// positions of the starts counted alone. Those come from `saved` where it holds them,
+    /// and a count goes on from `saved` and hands `save` the evaluation after every layer.
     fn whole_group_figures(
         &self,
         holes: &[u8],
@@ -594,10 +605,10 @@ impl<'a> Analysis<'a> {
         saved: &mut Saved,
         save: Option<&mut SaveBytes<'_>>,
         progress: &mut dyn FnMut(&Progress),
-    ) -> Result<Vec<(u8, StartFigures)>, Error> {
+    ) -> Result<WholeGroupFigures, Error> {
         let order = self.group.order();
         if !config.reduce || !config.whole_group || order > finishes::MAX_GROUP_ORDER {
-            return Ok(Vec::new());
+            return Ok((Vec::new(), Vec::new()));
         }
         let reps: Vec<u8> = self
             .representatives(holes, starts, config)
@@ -605,7 +616,7 @@ impl<'a> Analysis<'a> {
             .filter(|&h| !saved.is_finished(h) && self.group.stabilizer(Pegs::single(h)).order() < order)
             .collect();
         if reps.is_empty() {
-            return Ok(Vec::new());
+            return Ok((Vec::new(), Vec::new()));
         }
         let game = Game { moves: &self.moves, group: &self.group, policy: config.policy };
         let mut layer = |stage, pegs, positions| {
@@ -675,7 +686,7 @@ impl<'a> Analysis<'a> {
             done.push((hole, positions.clone()));
             out.push((hole, StartFigures { positions, finish: BTreeMap::new(), stuck: None }));
         }
-        Ok(out)
+        Ok((out, done))
     }
 
     /// Exact probabilities under random play for the requested starts.

@@ -104,13 +104,16 @@ impl Saved {
         }
     }
 
-    /// The bytes of this evaluation, to be written whole; refused (not aborted) when memory
-    /// cannot hold them.
+    /// The bytes of this evaluation (the starts `finished`, those `counted` by the
+    /// whole group that wait, the start `under_way`), to be written whole; refused (not
+    /// aborted) when memory cannot hold them.
     pub fn encode(
         finished: &[Finished],
+        counted: &[(u8, Positions)],
         under_way: Option<(u8, &Positions, &RunState<Pegs, End>)>,
     ) -> Result<Vec<u8>, Error> {
         let mut line = Line::of(finished);
+        line.counted = counted.to_vec();
         line.under_way = under_way.map(|(hole, positions, _)| (hole, positions.clone()));
         let mut bytes = line.bytes();
         if let Some((_, _, run)) = under_way {
@@ -328,7 +331,7 @@ mod tests {
             ]),
             positions: Positions { raw: 9, up_to_symmetry: 5, by_layer: vec![(14, 1, 1)] },
         };
-        let bytes = Saved::encode(std::slice::from_ref(&f), None).unwrap();
+        let bytes = Saved::encode(std::slice::from_ref(&f), &[], None).unwrap();
         let back = Saved::decode(&bytes).unwrap();
         assert!(back.under_way.is_none());
         assert_eq!((back.finished[0].hole, &back.finished[0].ends), (4, &f.ends));
