@@ -35,12 +35,13 @@ PEGCHAIN_MAX_MEMORY=GB changes that budget (a saved run may be resumed under ano
 Every run is given `--spill DIR` (unless its line names another directory), so a wide step's
 parents may wait on disk: c1, fixed by no symmetry, fits by one residue that way (its first pass:
 3,520 s alone, a peak of 13.9 GB, on 2026-12-02; 14 passes, 12.28 hours of sessions, finished
-2026-12-03). c2, fixed by no symmetry too, can end with one
-peg from no play (its position class), so it has no finish holes and every figure it has may be
-reduced by the whole group: it runs by `--whole-group`, whose forward pass over its classes then
-keeps two layers at a time (the European d1's 2,252,125,041 positions counted that way in 436 s
-beside a c1 run, under 0.5 GB). It began on 2026-12-03 and may be refused with the engine's
-projection; the table marks a class that failed, and the script goes on with the next.
+2026-12-03). c2, fixed by no symmetry too, cannot end with one peg from any play (its position
+class rules it out), so it has no finish holes and every figure it has may be reduced by the
+whole group: it runs by `--whole-group`, whose count of its positions keeps two layers at a time
+and is saved after every layer (1,136 s alone), then by two residues a pass over the whole
+group's classes (the widest, 238,330,496 with 17 pegs, fits under 19 GB with --spill: 13.9 GB at
+the widest steps of its first pass). It began on 2026-12-03 by one residue and was restarted by two
+before its count ended; the table marks a class that failed, and the script goes on with the next.
 """
 
 import json
@@ -67,7 +68,7 @@ d1 --board european --start d1 --whole-group
 b2 --board european --start b2 --residues 2
 c3 --board european --start c3 --residues 1
 c1 --board european --start c1 --residues 1
-c2 --board european --start c2 --whole-group --residues 1
+c2 --board european --start c2 --whole-group --residues 2
 """
 
 
