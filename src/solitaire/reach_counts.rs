@@ -65,17 +65,15 @@ pub fn positions(
     let words = Words { holes: holes(game) as u32 };
     let children_of = Children::new(game.moves, group);
     let mut from_save = resume.is_some();
-    // The layer to go on from, its raw positions and pegs, the positions of the layers
-    // before it, and how many times the layer before it the layer held (the next one's
-    // first guess).
-    let (mut layer, mut raw, mut pegs, mut positions, mut growth) = match resume {
-        Some(so_far) => went_on_from(so_far, group, &words)?,
+    let GoOn { mut layer, mut raw, mut pegs, mut positions, mut growth } = match resume {
+        Some(so_far) => GoOn::from_save(so_far, group, &words)?,
         None => {
             let class = group.canonical(start);
             let bits =
                 (0..group.order()).filter(|&g| group.apply(g, class) == start).fold(0, |m, g| m | 1 << g);
             // The start is one position.
-            (vec![words.pack(class, bits)], 1, start.count(), Positions::default(), 1.0f64)
+            let layer = vec![words.pack(class, bits)];
+            GoOn { layer, raw: 1, pegs: start.count(), positions: Positions::default(), growth: 1.0 }
         }
     };
     while !layer.is_empty() {
@@ -125,30 +123,41 @@ pub fn positions(
     Ok(positions)
 }
 
-/// The state a count saved with `so_far` goes on from (as [`positions`] holds it before
-/// counting a layer): its last layer, that layer's raw positions and pegs, the positions of
-/// the layers before it, and the growth into it. A layer that is not one of this board's
-/// layers of classes is refused, not followed.
-#[allow(clippy::type_complexity)]
-fn went_on_from(
-    (mut positions, layer): CountSoFar,
-    group: &SymmetryGroup,
-    words: &Words,
-) -> Result<(Vec<u64>, u64, u32, Positions, f64), Error> {
-    let not_ours = || Error::Invalid("the saved count is not a count of this start's positions".into());
-    let (pegs, raw, classes) = positions.by_layer.pop().ok_or_else(not_ours)?;
-    let order = group.order() as u32;
-    let one_of_ours = |&w: &u64| {
-        let (class, bits) = (words.class(w), words.elements(w));
-        class.count() == pegs && bits != 0 && (order == 64 || bits >> order == 0)
-    };
-    if classes != layer.len() as u64 || layer.is_empty() || !layer.par_iter().all(one_of_ours) {
-        return Err(not_ours());
+/// Where a count goes on, as [`positions`] holds it before counting a layer.
+struct GoOn {
+    /// The layer's classes, its raw positions and its pegs.
+    layer: Vec<u64>,
+    raw: u64,
+    pegs: u32,
+    /// The positions of the layers before it.
+    positions: Positions,
+    /// How many times the layer before it the layer held: the next one's first guess.
+    growth: f64,
+}
+
+impl GoOn {
+    /// Where a count saved with `so_far` goes on: from its last layer. A layer that is not
+    /// one of this board's layers of classes is refused, not followed.
+    fn from_save(
+        (mut positions, layer): CountSoFar,
+        group: &SymmetryGroup,
+        words: &Words,
+    ) -> Result<GoOn, Error> {
+        let not_ours = || Error::Invalid("the saved count is not a count of this start's positions".into());
+        let (pegs, raw, classes) = positions.by_layer.pop().ok_or_else(not_ours)?;
+        let order = group.order() as u32;
+        let one_of_ours = |&w: &u64| {
+            let (class, bits) = (words.class(w), words.elements(w));
+            class.count() == pegs && bits != 0 && (order == 64 || bits >> order == 0)
+        };
+        if classes != layer.len() as u64 || layer.is_empty() || !layer.par_iter().all(one_of_ours) {
+            return Err(not_ours());
+        }
+        positions.raw = positions.raw.checked_sub(raw).ok_or_else(not_ours)?;
+        positions.up_to_symmetry = positions.up_to_symmetry.checked_sub(classes).ok_or_else(not_ours)?;
+        let before = positions.by_layer.last().map_or(1, |&(_, _, classes)| classes.max(1));
+        Ok(GoOn { layer, raw, pegs, positions, growth: classes as f64 / before as f64 })
     }
-    positions.raw = positions.raw.checked_sub(raw).ok_or_else(not_ours)?;
-    positions.up_to_symmetry = positions.up_to_symmetry.checked_sub(classes).ok_or_else(not_ours)?;
-    let before = positions.by_layer.last().map_or(1, |&(_, _, classes)| classes.max(1));
-    Ok((layer, raw, pegs, positions, classes as f64 / before as f64))
 }
 
 /// A class and its elements in one word: the class's holes low, the elements above them.
