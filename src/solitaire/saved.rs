@@ -112,8 +112,7 @@ impl Saved {
         counted: &[(u8, Positions)],
         under_way: Option<(u8, &Positions, &RunState<Pegs, End>)>,
     ) -> Result<Vec<u8>, Error> {
-        let mut line = Line::of(finished);
-        line.counted = counted.to_vec();
+        let mut line = Line::of(finished, counted);
         line.under_way = under_way.map(|(hole, positions, _)| (hole, positions.clone()));
         let mut bytes = line.bytes();
         if let Some((_, _, run)) = under_way {
@@ -131,13 +130,12 @@ impl Saved {
         counted: &[(u8, Positions)],
         (hole, positions, layer): (u8, &Positions, &[u64]),
     ) -> Result<Vec<u8>, Error> {
-        let mut line = Line::of(finished);
-        line.counted = counted.to_vec();
+        let mut line = Line::of(finished, counted);
         line.counting = Some((hole, positions.clone()));
         let mut bytes = line.bytes();
         let more = 8 * layer.len();
         bytes.try_reserve_exact(more).map_err(|_| Error::AllocationFailed { bytes: more as u64 })?;
-        layer.iter().for_each(|w| bytes.extend_from_slice(&w.to_le_bytes()));
+        put_words(&mut bytes, layer);
         Ok(bytes)
     }
 
@@ -168,11 +166,9 @@ impl Saved {
             }
             (None, Some((hole, positions))) => {
                 // A count is saved with the layer it goes on from, never an empty one.
-                if rest.is_empty() || !rest.len().is_multiple_of(8) || positions.by_layer.is_empty() {
-                    return Err(broken("it is cut short"));
-                }
-                let layer = rest.chunks_exact(8).map(|w| u64::from_le_bytes(w.try_into().expect("8 bytes")));
-                counting = Some(Counting { hole, positions, layer: layer.collect() });
+                let layer = words_of(rest).filter(|l| !l.is_empty() && !positions.by_layer.is_empty());
+                let layer = layer.ok_or_else(|| broken("it is cut short"))?;
+                counting = Some(Counting { hole, positions, layer });
             }
             (None, None) if rest.is_empty() => {}
             (None, None) => return Err(broken("it has bytes after its end")),
@@ -182,8 +178,8 @@ impl Saved {
 }
 
 impl Line {
-    /// A line with the starts `finished` and nothing under way.
-    fn of(finished: &[Finished]) -> Line {
+    /// A line with the starts `finished` and `counted`, and nothing under way.
+    fn of(finished: &[Finished], counted: &[(u8, Positions)]) -> Line {
         Line {
             finished: finished
                 .iter()
@@ -194,7 +190,7 @@ impl Line {
                 })
                 .collect(),
             under_way: None,
-            counted: Vec::new(),
+            counted: counted.to_vec(),
             counting: None,
         }
     }
@@ -205,6 +201,17 @@ impl Line {
         bytes.push(b'\n');
         bytes
     }
+}
+
+/// Appends `words` to `bytes`, little-endian: how a save holds a list of positions.
+fn put_words(bytes: &mut Vec<u8>, words: &[u64]) {
+    words.iter().for_each(|w| bytes.extend_from_slice(&w.to_le_bytes()));
+}
+
+/// The words `put_words` wrote, or none if `bytes` is cut within a word.
+fn words_of(bytes: &[u8]) -> Option<Vec<u64>> {
+    let words = bytes.chunks_exact(8).map(|w| u64::from_le_bytes(w.try_into().expect("eight bytes")));
+    bytes.len().is_multiple_of(8).then(|| words.collect())
 }
 
 /// A search for solutions, saved: its state and the solutions shown so far (as jump
@@ -236,7 +243,7 @@ impl SavedSearch {
         };
         let mut bytes = serde_json::to_vec(&line).expect("a saved search serializes");
         bytes.push(b'\n');
-        s.failed.iter().for_each(|w| bytes.extend_from_slice(&w.to_le_bytes()));
+        put_words(&mut bytes, &s.failed);
         bytes
     }
 
@@ -246,17 +253,12 @@ impl SavedSearch {
         let split = bytes.iter().position(|&b| b == b'\n').ok_or_else(|| broken("it is cut short"))?;
         let line: SearchLine =
             serde_json::from_slice(&bytes[..split]).map_err(|_| broken("its summary is malformed"))?;
-        let rest = &bytes[split + 1..];
-        if !rest.len().is_multiple_of(8) {
-            return Err(broken("it is cut short"));
-        }
+        let failed = words_of(&bytes[split + 1..]).ok_or_else(|| broken("it is cut short"))?;
         let jump_ok = |path: &[usize]| path.iter().all(|&j| j < jumps);
         if !jump_ok(&line.path) || !line.shown.iter().all(|s| jump_ok(s)) || line.anys.len() > line.path.len()
         {
             return Err(broken("it names jumps this board does not have"));
         }
-        let failed =
-            rest.chunks_exact(8).map(|w| u64::from_le_bytes(w.try_into().expect("eight bytes"))).collect();
         let search = SearchState {
             path: line.path,
             anys: line.anys,
