@@ -9,8 +9,18 @@
 //! 300 MB address-space limit that a run had fitted was passed). Where the kernel has no
 //! huge pages, or none free, the advice is ignored and the block keeps small pages. Linux
 //! only (`mremap`): elsewhere the command keeps the system allocator.
+//!
+//! No block is advised on a virtual machine whose kernel reports free memory to its host
+//! (a virtio balloon with free page reporting, [`choose_page_size`]): the kernel hands the
+//! host its free 2 MB blocks, which are exactly what a huge page is made of, so the first
+//! write of each huge page waits for the host to back it again. On this project's machine
+//! (2026-12-03) fresh huge pages were written at 0.07-0.28 GB/s against 0.8-4 GB/s for
+//! small pages, and advising them made `exact --board english --start d4` take 1.1-1.4 times
+//! as long (docs/performance.md, "Small pages where the host takes free memory back").
 
 use std::alloc::{GlobalAlloc, Layout, System};
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The system allocator, with large blocks mapped on their own and advised to take huge pages.
 pub struct HugePages;
@@ -120,10 +130,33 @@ fn unmap(block: *mut u8, size: usize) {
     unsafe { libc::munmap(block.cast(), pages(size)) };
 }
 
+/// Whether large blocks are advised to take huge pages (see [`choose_page_size`]).
+static ADVISE: AtomicBool = AtomicBool::new(true);
+
+/// Advises huge pages from now on only where the kernel does not report its free memory to a
+/// host (see the module's comment). Called once, before the work starts.
+pub fn choose_page_size() {
+    ADVISE.store(!reports_free_pages(Path::new("/sys/bus/virtio/devices")), Ordering::Relaxed);
+}
+
+/// Whether a virtio device under `devices` (the sysfs directory) is a memory balloon (device
+/// id 5) that agreed to free page reporting (feature bit 5, `VIRTIO_BALLOON_F_REPORTING`;
+/// sysfs lists the agreed features as one digit a bit, bit 0 first).
+fn reports_free_pages(devices: &Path) -> bool {
+    let Ok(devices) = std::fs::read_dir(devices) else { return false };
+    devices.flatten().any(|device| {
+        let read = |file| std::fs::read_to_string(device.path().join(file)).unwrap_or_default();
+        read("device").trim() == "0x0005" && read("features").as_bytes().get(5) == Some(&b'1')
+    })
+}
+
 /// Asks for huge pages over the whole mapping, before its pages are first touched (a huge
-/// page is given at the first fault in its range). A refusal (no huge pages in this kernel)
-/// leaves it as it is.
+/// page is given at the first fault in its range), unless [`choose_page_size`] chose small
+/// pages. A refusal (no huge pages in this kernel) leaves it as it is.
 fn advise(block: *mut libc::c_void, size: usize) {
+    if !ADVISE.load(Ordering::Relaxed) {
+        return;
+    }
     // SAFETY: the range is exactly a mapping this process owns; the advice changes how its
     // pages are backed, never their contents.
     unsafe { libc::madvise(block, pages(size), libc::MADV_HUGEPAGE) };
@@ -169,6 +202,28 @@ mod tests {
             unsafe { allocator.dealloc(block, layout) };
             assert_eq!(middle, Some(advised), "advised: {advised}");
         }
+    }
+
+    /// Small pages are chosen where a memory balloon reports free pages to its host, and only
+    /// there: another device, or a balloon without the feature, or no virtio at all, keeps
+    /// huge pages.
+    #[test]
+    fn small_pages_where_a_balloon_reports_free_pages() {
+        let root = std::env::temp_dir().join(format!("pegchain-virtio-{}", std::process::id()));
+        let device = |name: &str, id: &str, features: &str| {
+            let dir = root.join(name);
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(dir.join("device"), format!("{id}\n")).unwrap();
+            std::fs::write(dir.join("features"), format!("{features}\n")).unwrap();
+        };
+        assert!(!reports_free_pages(&root), "no virtio devices");
+        device("virtio0", "0x0001", "0000010000");
+        assert!(!reports_free_pages(&root), "a network card with bit 5");
+        device("virtio1", "0x0005", "0110000100");
+        assert!(!reports_free_pages(&root), "a balloon without free page reporting");
+        device("virtio2", "0x0005", "0110010100");
+        assert!(reports_free_pages(&root), "a balloon that reports free pages");
+        std::fs::remove_dir_all(&root).unwrap();
     }
 
     /// A block keeps its bytes as it grows and shrinks, across the size line both ways and
