@@ -41,7 +41,8 @@ whole group: it runs by `--whole-group`, whose count of its positions keeps two 
 and is saved after every layer (1,136 s alone), then by two residues a pass over the whole
 group's classes (the widest, 238,330,496 with 17 pegs, fits under 19 GB with --spill: 13.9 GB at
 the widest steps of its first pass). It began on 2026-12-03 by one residue and was restarted by two
-before its count ended; the table marks a class that failed, and the script goes on with the next.
+before its count ended; its last pass ran on 2026-12-05 on another machine, from its pass file
+alone (1,191 s). The table marks a class that failed, and the script goes on with the next.
 """
 
 import json

@@ -261,6 +261,13 @@ fn the_european_c1_figures_in_the_readme_are_its_published_fractions() {
     );
 }
 
+/// c2 by the whole group and 7 passes of two residues (no symmetry fixes c2): one peg is out
+/// of reach (its position class), so no finish hole.
+#[test]
+fn the_european_c2_figures_in_the_readme_are_its_published_fractions() {
+    check_published_european_class("c2", "| c2 | c2 e2 b3 f3 b5 f5 c6 e6 | none |", &[], "2798639171");
+}
+
 /// d2 by 7 passes of two residues: one peg can be reached, in four holes.
 #[test]
 fn the_european_d2_figures_in_the_readme_are_its_published_fractions() {
