@@ -6,7 +6,8 @@
 //! (typed results to bytes) <- the `pegchain` binary's `cli` (flags to validated requests,
 //! one output function). Data flows one way; the library never parses arguments, never
 //! prints and never names a flag. `budget` turns the process's memory limits into the exact
-//! engine's budget.
+//! engine's budget; `pages` names the blocks it reads at random, for the process's allocator
+//! to choose their pages.
 
 pub mod budget;
 pub mod chains;
@@ -14,6 +15,7 @@ pub mod error;
 pub mod formats;
 pub mod games;
 pub mod input;
+pub mod pages;
 pub mod race;
 pub mod render;
 pub mod solitaire;

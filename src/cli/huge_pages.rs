@@ -11,7 +11,8 @@
 //! only (`mremap`): elsewhere the command keeps the system allocator.
 //!
 //! No block is advised on a virtual machine whose kernel reports free memory to its host
-//! (a virtio balloon with free page reporting, [`choose_page_size`]): the kernel hands the
+//! (a virtio balloon with free page reporting, [`choose_page_size`]), except the blocks the
+//! library names as read at random and kept ([`advise_random_access`]): the kernel hands the
 //! host its free 2 MB blocks, which are exactly what a huge page is made of, so the first
 //! write of each huge page waits for the host to back it again. On this project's machine
 //! (2026-12-03) fresh huge pages were written at 0.07-0.28 GB/s against 0.8-4 GB/s for
@@ -162,6 +163,22 @@ fn advise(block: *mut libc::c_void, size: usize) {
     unsafe { libc::madvise(block, pages(size), libc::MADV_HUGEPAGE) };
 }
 
+/// Asks for huge pages over a block the library reads at random and keeps (the coach's table
+/// of classes, see `pegchain::pages`), even where [`choose_page_size`] chose small pages:
+/// its pages are written again layer after layer, so a huge page's slow first write is paid
+/// once, and each look-up then finds its page in the TLB, where with small pages most missed
+/// (the coach after four jumps on the English board: 0.97 of the time, 2026-12-05). A block
+/// below [`LARGE`] lies inside glibc's heap and is left alone (see the module's comment).
+pub fn advise_random_access(block: *const u8, size: usize) {
+    if size < LARGE {
+        return;
+    }
+    // SAFETY: a block of `size` bytes at least LARGE is a whole mapping made by `map` (or
+    // `remap`), owned by its caller; the advice changes how its pages are backed, never
+    // their contents.
+    unsafe { libc::madvise(block.cast_mut().cast(), pages(size), libc::MADV_HUGEPAGE) };
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -182,15 +199,23 @@ mod tests {
         None
     }
 
+    /// Whether the kernel gives huge pages where asked and only there (its `madvise` mode, as
+    /// on this project's machines), which the tests of the advice need; says so where not.
+    fn huge_pages_on_request() -> bool {
+        let modes =
+            std::fs::read_to_string("/sys/kernel/mm/transparent_hugepage/enabled").unwrap_or_default();
+        if !modes.contains("[madvise]") {
+            eprintln!("skipped: transparent huge pages are not in madvise mode here ({})", modes.trim());
+        }
+        modes.contains("[madvise]")
+    }
+
     /// A large block is advised, and the advice is what makes it eligible: under the kernel's
     /// `madvise` mode (this project's machines), the same block from the system allocator
     /// alone is not.
     #[test]
     fn a_large_block_is_advised_to_take_huge_pages() {
-        let modes =
-            std::fs::read_to_string("/sys/kernel/mm/transparent_hugepage/enabled").unwrap_or_default();
-        if !modes.contains("[madvise]") {
-            eprintln!("skipped: transparent huge pages are not in madvise mode here ({})", modes.trim());
+        if !huge_pages_on_request() {
             return;
         }
         let layout = Layout::from_size_align(64 << 20, 8).unwrap();
@@ -201,6 +226,28 @@ mod tests {
             let middle = eligible(block as usize + (32 << 20));
             unsafe { allocator.dealloc(block, layout) };
             assert_eq!(middle, Some(advised), "advised: {advised}");
+        }
+    }
+
+    /// A block the library reads at random is advised whatever page size was chosen for the
+    /// rest (here a mapping that was not advised), and a block below the size line (glibc's)
+    /// is left alone.
+    #[test]
+    fn a_block_read_at_random_is_advised_to_take_huge_pages() {
+        if !huge_pages_on_request() {
+            return;
+        }
+        for (size, advised) in [(64 << 20, true), (LARGE - PAGE, false)] {
+            let (protection, flags) =
+                (libc::PROT_READ | libc::PROT_WRITE, libc::MAP_PRIVATE | libc::MAP_ANONYMOUS);
+            // SAFETY: a new private anonymous mapping, unmapped below.
+            let block = unsafe { libc::mmap(std::ptr::null_mut(), size, protection, flags, -1, 0) };
+            assert_ne!(block, libc::MAP_FAILED);
+            assert_eq!(eligible(block as usize + size / 2), Some(false), "not advised when made");
+            advise_random_access(block as *const u8, size);
+            let middle = eligible(block as usize + size / 2);
+            unmap(block.cast(), size);
+            assert_eq!(middle, Some(advised), "{size} bytes");
         }
     }
 

@@ -25,6 +25,7 @@ use std::process::ExitCode;
 /// Parses the command line, runs the command, and writes its answer: the binary's whole life.
 pub fn main() -> ExitCode {
     huge_pages::choose_page_size();
+    pegchain::pages::on_random_access(huge_pages::advise_random_access);
     let silent = processes::a_silent_copy();
     if std::env::args_os().len() == 1 {
         use clap::CommandFactory;

@@ -107,7 +107,7 @@ impl SharedSlots {
         // Grown, not made again: only the pages added are first touched.
         let kept = self.slots.len().min(size);
         self.slots[..kept].par_iter().for_each(|s| s.store(0, Ordering::Relaxed));
-        super::words::grow_to(&mut self.slots, size, || AtomicU64::new(0));
+        grow_random_access(&mut self.slots, size, || AtomicU64::new(0));
     }
 
     /// The slots a table made for `count` classes has.
@@ -164,7 +164,7 @@ impl SharedSlots {
             let class = cell.load(Ordering::Relaxed);
             (class != 0).then_some((Pegs(class), slot))
         };
-        super::words::grow_to(&mut self.ranks, slots.len(), || AtomicU32::new(0));
+        grow_random_access(&mut self.ranks, slots.len(), || AtomicU32::new(0));
         let ranks = &self.ranks;
         // The class of rank `rank`, its rank put in its slot's place.
         let ranked = |rank: usize, class: Pegs, slot: usize| {
@@ -218,6 +218,17 @@ impl SharedSlots {
     pub(crate) fn rank_at(&self, slot: u32) -> u32 {
         self.ranks[slot as usize].load(Ordering::Relaxed)
     }
+}
+
+/// `table` grown to `len` items like [`super::words::grow_to`], its new memory named as read
+/// at random before it is first written ([`crate::pages`]): the table is kept from layer to
+/// layer, and each look-up lands on a page of its own.
+fn grow_random_access<T: Send>(table: &mut Vec<T>, len: usize, new: impl Fn() -> T + Sync + Send) {
+    if table.len() < len {
+        table.reserve_exact(len - table.len());
+        crate::pages::random_access(table);
+    }
+    super::words::grow_to(table, len, new);
 }
 
 /// A class's slot among 2^`bits` (a multiplicative hash: its top bits).
@@ -285,5 +296,25 @@ mod tests {
         assert!(added.iter().all(|a| a.as_ref().is_ok_and(|a| a.0)));
         assert_eq!(small.slot_or_add(Pegs(5 << 30)), Err(Full));
         assert_eq!(small.slot_or_add(Pegs(3 << 30)).map(|a| a.0), Ok(false));
+    }
+
+    /// A table grown, and its ranks, are named to the process as read at random, the whole
+    /// block each (its capacity), so the process may choose their pages.
+    #[test]
+    fn a_grown_table_and_its_ranks_are_named_as_read_at_random() {
+        static NAMED: std::sync::Mutex<Vec<(usize, usize)>> = std::sync::Mutex::new(Vec::new());
+        // Other tests' tables are named here too: each block is looked for by its address.
+        crate::pages::on_random_access(|block, size| NAMED.lock().unwrap().push((block as usize, size)));
+        let named = |block: usize, size: usize| NAMED.lock().unwrap().contains(&(block, size));
+        let mut table = SharedSlots::default();
+        table.reset(100_000);
+        let slots = (table.slots.as_ptr() as usize, table.slots.capacity() * 8);
+        assert!(table.slots.len() >= 100_000 && named(slots.0, slots.1), "the table");
+        for class in 1..=100_000u64 {
+            table.slot_or_add(Pegs(class << 8)).unwrap();
+        }
+        table.rank(100_000, 40);
+        let ranks = (table.ranks.as_ptr() as usize, table.ranks.capacity() * 4);
+        assert!(table.ranks.len() == table.slots.len() && named(ranks.0, ranks.1), "its ranks");
     }
 }
