@@ -167,7 +167,7 @@ fn advise(block: *mut libc::c_void, size: usize) {
 /// of classes, see `pegchain::pages`), even where [`choose_page_size`] chose small pages:
 /// its pages are written again layer after layer, so a huge page's slow first write is paid
 /// once, and each look-up then finds its page in the TLB, where with small pages most missed
-/// (the coach after four jumps on the English board: 0.97 of the time, 2026-12-05). A block
+/// (the coach after four jumps on the English board: 0.91-0.97 of the time, 2026-12-05). A block
 /// below [`LARGE`] lies inside glibc's heap and is left alone (see the module's comment).
 pub fn advise_random_access(block: *const u8, size: usize) {
     if size < LARGE {
