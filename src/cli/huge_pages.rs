@@ -153,14 +153,11 @@ fn reports_free_pages(devices: &Path) -> bool {
 
 /// Asks for huge pages over the whole mapping, before its pages are first touched (a huge
 /// page is given at the first fault in its range), unless [`choose_page_size`] chose small
-/// pages. A refusal (no huge pages in this kernel) leaves it as it is.
+/// pages.
 fn advise(block: *mut libc::c_void, size: usize) {
-    if !ADVISE.load(Ordering::Relaxed) {
-        return;
+    if ADVISE.load(Ordering::Relaxed) {
+        ask_for_huge_pages(block, size);
     }
-    // SAFETY: the range is exactly a mapping this process owns; the advice changes how its
-    // pages are backed, never their contents.
-    unsafe { libc::madvise(block, pages(size), libc::MADV_HUGEPAGE) };
 }
 
 /// Asks for huge pages over a block the library reads at random and keeps (the coach's table
@@ -168,15 +165,20 @@ fn advise(block: *mut libc::c_void, size: usize) {
 /// its pages are written again layer after layer, so a huge page's slow first write is paid
 /// once, and each look-up then finds its page in the TLB, where with small pages most missed
 /// (the coach after four jumps on the English board: 0.91-0.97 of the time, 2026-12-05). A block
-/// below [`LARGE`] lies inside glibc's heap and is left alone (see the module's comment).
+/// below [`LARGE`] lies inside glibc's heap and is left alone (see the module's comment); one
+/// of LARGE or more is a whole mapping made by `map` (or `remap`).
 pub fn advise_random_access(block: *const u8, size: usize) {
-    if size < LARGE {
-        return;
+    if size >= LARGE {
+        ask_for_huge_pages(block.cast_mut().cast(), size);
     }
-    // SAFETY: a block of `size` bytes at least LARGE is a whole mapping made by `map` (or
-    // `remap`), owned by its caller; the advice changes how its pages are backed, never
-    // their contents.
-    unsafe { libc::madvise(block.cast_mut().cast(), pages(size), libc::MADV_HUGEPAGE) };
+}
+
+/// `madvise(MADV_HUGEPAGE)` over the mapping of `size` bytes at `block`. A refusal (no huge
+/// pages in this kernel, or a range that is no mapping) leaves it as it is.
+fn ask_for_huge_pages(block: *mut libc::c_void, size: usize) {
+    // SAFETY: the advice changes how the range's pages are backed, never their contents, and
+    // the kernel refuses a range this process has not mapped.
+    unsafe { libc::madvise(block, pages(size), libc::MADV_HUGEPAGE) };
 }
 
 #[cfg(test)]
