@@ -7,7 +7,7 @@ use pegchain::engine::{Layer, Mode, Options, propagate};
 use pegchain::solitaire::Pegs;
 use pegchain::solitaire::board;
 use pegchain::solitaire::board::{SymmetryGroup, builtin};
-use pegchain::solitaire::exact::{Analysis, End, EngineConfig, PegChain, Starts};
+use pegchain::solitaire::exact::{Analysis, End, EngineConfig, PegChain, Reduction, Starts};
 use pegchain::solitaire::moves::{MoveTable, start_position};
 use rug::{Integer, Rational};
 
@@ -126,7 +126,7 @@ fn european_d1_by_the_whole_group_has_the_centres_figures() {
     let a = Analysis::new(&eu);
     let hole = |name: &str| Starts::Holes(vec![eu.find_hole(name).unwrap()]);
     let centre = a.exact(&hole("d4"), &EngineConfig::default(), &mut |_| {}).unwrap();
-    let whole_group = EngineConfig { whole_group: true, ..EngineConfig::default() };
+    let whole_group = EngineConfig { reduction: Reduction::WholeGroup, ..EngineConfig::default() };
     let d1 = a.exact(&hole("d1"), &whole_group, &mut |_| {}).unwrap();
     let (c, d) = (&centre.starts[0], &d1.starts[0]);
     assert_eq!((c.positions.raw, c.positions.up_to_symmetry), (2_993_979_754, 374_349_517));

@@ -156,10 +156,19 @@ fn sigint_stops_the_exact_engine_with_the_layers_finished() {
 
 #[test]
 fn sigint_during_every_start_says_how_many_starts_were_finished() {
-    let args = ["exact", "--board", "triangle7", "--start", "all", "-q"];
+    let args = ["exact", "--board", "triangle7", "--start", "all", "-q", "--stabilizer"];
     let ended = Run::start("exact-all", &args).signal_after(SECOND, "INT");
     let err = ended.interrupted(130);
     assert!(err.contains(" of 7 start evaluations finished; start "), "{err}");
+    assert!(ended.stdout().is_empty());
+    // The whole group, chosen as the faster here, is stopped in its first pass.
+    let ended = Run::start("exact-all-whole", &args[..6]).signal_after(SECOND, "INT");
+    let err = ended.interrupted(130);
+    assert!(
+        err.contains("whole-group forward pass over the classes: ")
+            && err.contains(" layers finished, stopped at "),
+        "{err}"
+    );
     assert!(ended.stdout().is_empty());
 }
 

@@ -5,7 +5,7 @@
 
 use pegchain::engine::InMemory;
 use pegchain::solitaire::board;
-use pegchain::solitaire::exact::{Analysis, EngineConfig, Processes, Starts};
+use pegchain::solitaire::exact::{Analysis, EngineConfig, Processes, Reduction, Starts};
 use std::sync::Arc;
 
 /// The exact and count reports (as their debug text, every field) of every start of `board`,
@@ -26,7 +26,7 @@ fn every_process_reports_what_one_process_alone_reports() {
     for config in [
         EngineConfig::default(),
         EngineConfig { reduce: false, ..EngineConfig::default() },
-        EngineConfig { whole_group: true, ..EngineConfig::default() },
+        EngineConfig { reduction: Reduction::WholeGroup, ..EngineConfig::default() },
     ] {
         let board = board::builtin("triangle5").unwrap();
         let analysis = Analysis::new(&board);
@@ -125,7 +125,7 @@ fn a_whole_group_pass_refused_in_one_process_is_refused_in_every_process() {
         let outcomes = InMemory::run(2, |exchange| {
             let me = pegchain::engine::Exchange::me(&exchange);
             let config = EngineConfig {
-                whole_group: true,
+                reduction: Reduction::WholeGroup,
                 deal_starts,
                 memory_budget: (me == 1).then_some(100_000),
                 processes: Some(Processes(Arc::new(exchange))),
@@ -254,7 +254,7 @@ fn processes_that_deal_the_starts_out_report_what_one_process_does() {
     let board = board::builtin("triangle6").unwrap();
     for config in [
         EngineConfig::default(),
-        EngineConfig { whole_group: true, ..EngineConfig::default() },
+        EngineConfig { reduction: Reduction::WholeGroup, ..EngineConfig::default() },
         EngineConfig { residues: Some(2), ..EngineConfig::default() },
     ] {
         let alone = Analysis::new(&board).exact(&Starts::All, &config, &mut |_| ()).unwrap();

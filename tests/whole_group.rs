@@ -5,7 +5,7 @@
 
 use pegchain::Policy;
 use pegchain::solitaire::board::builtin;
-use pegchain::solitaire::exact::{Analysis, CountReport, EngineConfig, ExactReport, Stage, Starts};
+use pegchain::solitaire::exact::{self, Analysis, CountReport, EngineConfig, ExactReport, Stage, Starts};
 use std::path::Path;
 
 mod support;
@@ -18,12 +18,12 @@ enum Method {
 }
 
 fn config(method: Method, policy: Policy) -> EngineConfig {
-    let (reduce, whole_group) = match method {
-        Method::WholeGroup => (true, true),
-        Method::Stabilizer => (true, false),
-        Method::NoSymmetry => (false, false),
+    let (reduce, reduction) = match method {
+        Method::WholeGroup => (true, exact::Reduction::WholeGroup),
+        Method::Stabilizer => (true, exact::Reduction::Stabilizer),
+        Method::NoSymmetry => (false, exact::Reduction::Stabilizer),
     };
-    EngineConfig { policy, reduce, whole_group, ..EngineConfig::default() }
+    EngineConfig { policy, reduce, reduction, ..EngineConfig::default() }
 }
 
 fn exact(board: &str, method: Method, policy: Policy) -> ExactReport {
@@ -163,14 +163,53 @@ fn english_every_start_counted_equals_the_stabilizer_fixture() {
     english_against_fixture("count", "english-count-all-starts.json");
 }
 
+/// Either method asked for, or the one chosen as the faster (the whole group, on triangle6),
+/// prints the same bytes; the methods exclude each other and `--no-symmetry`.
 #[test]
 fn the_cli_prints_the_same_bytes_by_either_method() {
     for command in ["exact", "count", "ends"] {
         let args = [command, "--board", "triangle6", "--start", "all", "-q", "--json"];
-        let whole = [&args[..], &["--whole-group"]].concat();
-        assert_eq!(support::stdout_bytes(&whole), support::stdout_bytes(&args), "{command}");
+        let chosen = support::stdout_bytes(&args);
+        for method in ["--whole-group", "--stabilizer"] {
+            assert_eq!(support::stdout_bytes(&[&args[..], &[method]].concat()), chosen, "{command} {method}");
+        }
     }
-    support::fails_with(&["exact", "--whole-group", "--no-symmetry"], "cannot be used with");
+    for (a, b) in [
+        ("--whole-group", "--no-symmetry"),
+        ("--stabilizer", "--no-symmetry"),
+        ("--whole-group", "--stabilizer"),
+    ] {
+        support::fails_with(&["exact", a, b], "cannot be used with");
+    }
+}
+
+/// The faster method is chosen where the starts share their classes (triangle6's), and the
+/// stabilizer for a run by residues (which asks for less memory, and the stabilizer's passes
+/// by residues give it) or from a save: the stages reported say which ran. (Which boards
+/// share enough: `finishes`' tests of the probe.)
+#[test]
+fn the_faster_method_is_chosen_and_gives_way_to_the_stabilizer_where_it_must() {
+    let faster = EngineConfig { reduction: exact::Reduction::Faster, ..EngineConfig::default() };
+    let whole_group = |stages: &[Stage]| stages.contains(&Stage::FinishHoles);
+    let (stages, chosen) = stages_and_report("triangle6", &Starts::All, &faster);
+    assert!(whole_group(&stages), "{stages:?}");
+    same_exact(&chosen, &exact("triangle6", Method::Stabilizer, Policy::Uniform), "triangle6 chosen");
+    let by_residues = EngineConfig { residues: Some(1), ..faster.clone() };
+    let (stages, report) = stages_and_report("triangle6", &Starts::All, &by_residues);
+    assert!(!whole_group(&stages), "{stages:?}");
+    same_exact(&report, &chosen, "by residues");
+    // Saved as it goes: every layer of the stabilizer's starts is saved.
+    let (mut saves, mut stages) = (0, Vec::new());
+    let mut keep = |_: &[u8]| {
+        saves += 1;
+        Ok(())
+    };
+    let saving = exact::Saving { save: Some(&mut keep), ..exact::Saving::default() };
+    let board = builtin("triangle6").unwrap();
+    let saved =
+        Analysis::new(&board).exact_saving(&Starts::All, &faster, &mut |p| stages.push(p.stage), saving);
+    same_exact(&saved.unwrap(), &chosen, "saved as it goes");
+    assert!(!whole_group(&stages) && saves > 20, "{saves} saves: {stages:?}");
 }
 
 /// A start from which no play ends with one peg (triangle4's corners, 21 of the European

@@ -354,9 +354,15 @@ pub struct CountArgs {
     #[arg(long)]
     pub no_symmetry: bool,
     /// Reduce every start by the board's whole symmetry group and find the finish holes by a
-    /// backward pass over all starts at once: a second method, to check the default one
-    #[arg(long, conflicts_with = "no_symmetry")]
+    /// backward pass over all starts at once (by default where the starts share enough of
+    /// their classes for it to be the faster: the triangles)
+    #[arg(long, conflicts_with_all = ["no_symmetry", "stabilizer"])]
     pub whole_group: bool,
+    /// Reduce each start by the symmetries that fix its hole only, splitting its finish holes
+    /// over each class (by default where the whole group would not be the faster, as on the
+    /// English board, and for a run saved as it goes, by residues, spilling or under mpirun)
+    #[arg(long, conflicts_with = "no_symmetry")]
+    pub stabilizer: bool,
     /// Under mpirun: deal the starts out between the processes, each evaluating whole starts
     /// alone, instead of sharing every layer (no traffic, but each needs a start's memory)
     #[arg(long)]

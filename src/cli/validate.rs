@@ -10,7 +10,7 @@ use pegchain::render::{Format, Style};
 use pegchain::solitaire::Pegs;
 use pegchain::solitaire::audit::AuditConfig;
 use pegchain::solitaire::estimates::{SimConfig, StartPlan};
-use pegchain::solitaire::exact::{EngineConfig, Starts};
+use pegchain::solitaire::exact::{EngineConfig, Reduction, Starts};
 use pegchain::solitaire::files::{self, Puzzle};
 use pegchain::solitaire::position::{parse_position, play};
 use pegchain::solitaire::saved::{Saved, SavedSearch};
@@ -362,7 +362,7 @@ impl EngineRequest {
     /// (a step in rounds then holds one round's parents, and sums its children in parts).
     pub fn other_ways(&self) -> Vec<&'static str> {
         let mut ways = Vec::new();
-        if self.position.is_none() && self.config.reduce && !self.config.whole_group {
+        if self.position.is_none() && self.config.reduce && self.config.reduction != Reduction::WholeGroup {
             let group = SymmetryGroup::of_board(&self.board);
             let holes: Vec<u8> = match &self.starts {
                 Starts::All => (0..self.board.hole_count() as u8).collect(),
@@ -429,9 +429,12 @@ impl CountArgs {
         let starts = parse_starts(&board, &self.start)?;
         let position = given_position(&board, Some(&starts), &self.moves, &self.position)?;
         if position.is_some() {
-            if self.whole_group || self.deal_starts {
-                let flag =
-                    if self.whole_group { "--whole-group is a method" } else { "--deal-starts deals out" };
+            if self.whole_group || self.stabilizer || self.deal_starts {
+                let flag = match (self.whole_group, self.stabilizer) {
+                    (true, _) => "--whole-group is a method",
+                    (_, true) => "--stabilizer is a method",
+                    _ => "--deal-starts deals out",
+                };
                 return Err(Error::Invalid(format!("{flag} for start holes, not for a position")));
             }
             self.saving.refuse_for_position()?;
@@ -501,7 +504,11 @@ impl CountArgs {
             config: EngineConfig {
                 policy,
                 reduce: !self.no_symmetry,
-                whole_group: self.whole_group,
+                reduction: match (self.whole_group, self.stabilizer) {
+                    (true, _) => Reduction::WholeGroup,
+                    (_, true) => Reduction::Stabilizer,
+                    _ => Reduction::Faster,
+                },
                 residues: None,
                 memory_budget,
                 spill: self.spill.clone(),

@@ -36,11 +36,10 @@ pub struct EngineConfig {
     pub policy: Policy,
     /// Reduce by symmetry (on by default; off only to check the reduction).
     pub reduce: bool,
-    /// Reduce every start by the whole group, with its positions and finish holes from
-    /// [`finishes`], instead of by the stabilizer of its hole: a
-    /// second method for the same figures (faster on the triangles, slower on the English
-    /// board).
-    pub whole_group: bool,
+    /// How starts that the whole group does not fix are reduced: by the stabilizer of the
+    /// hole, by the whole group (positions and finish holes from [`finishes`]), or by
+    /// whichever the starts' classes say is faster. The figures are the same.
+    pub reduction: Reduction,
     /// Evaluate probabilities with numerators modulo this many primes per pass instead of in
     /// full (see [`engine::propagate_by_residues`]): the same fractions in less memory.
     pub residues: Option<usize>,
@@ -58,6 +57,25 @@ pub struct EngineConfig {
     pub deal_starts: bool,
 }
 
+/// The two methods for every start, which check each other (the same figures, exactly), and
+/// the choice between them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reduction {
+    /// Each start reduced by the symmetries that fix its hole: its finish holes split
+    /// exactly over a class. Every layer of a start is saved as it goes.
+    Stabilizer,
+    /// Every start reduced by the board's whole group: the figures no symmetry changes by
+    /// the whole group's classes, the finish holes by a backward pass over every start at
+    /// once (see [`finishes`]). Faster where the starts share many classes (the triangles),
+    /// slower where they share few (the English board).
+    WholeGroup,
+    /// The whole group where the starts share their classes enough for it to pay (see
+    /// [`finishes::share_enough`]) and its passes fit the memory budget; the stabilizer
+    /// otherwise, and for a run saved as it goes, by residues, spilling to disk or shared by
+    /// processes (the ways the stabilizer method has to fit and to go on after a stop).
+    Faster,
+}
+
 /// The processes an evaluation is shared with (see [`engine::exchange`]).
 #[derive(Clone)]
 pub struct Processes(pub std::sync::Arc<dyn Exchange>);
@@ -73,7 +91,7 @@ impl Default for EngineConfig {
         EngineConfig {
             policy: Policy::Uniform,
             reduce: true,
-            whole_group: false,
+            reduction: Reduction::Stabilizer,
             residues: None,
             memory_budget: None,
             spill: None,
@@ -607,8 +625,23 @@ impl<'a> Analysis<'a> {
         progress: &mut dyn FnMut(&Progress),
     ) -> Result<WholeGroupFigures, Error> {
         let order = self.group.order();
-        if !config.reduce || !config.whole_group || order > finishes::MAX_GROUP_ORDER {
-            return Ok((Vec::new(), Vec::new()));
+        let none = || Ok((Vec::new(), Vec::new()));
+        let faster = config.reduction == Reduction::Faster;
+        // The stabilizer method saves every layer as it goes, and fits memory by residues,
+        // by rounds spilled to disk or by processes sharing its layers.
+        let keeps_stabilizer = || {
+            save.is_some()
+                || !saved.is_empty()
+                || config.residues.is_some()
+                || config.spill.is_some()
+                || config.processes.is_some()
+        };
+        if !config.reduce
+            || config.reduction == Reduction::Stabilizer
+            || (faster && keeps_stabilizer())
+            || order > finishes::MAX_GROUP_ORDER
+        {
+            return none();
         }
         let reps: Vec<u8> = self
             .representatives(holes, starts, config)
@@ -616,9 +649,15 @@ impl<'a> Analysis<'a> {
             .filter(|&h| !saved.is_finished(h) && self.group.stabilizer(Pegs::single(h)).order() < order)
             .collect();
         if reps.is_empty() {
-            return Ok((Vec::new(), Vec::new()));
+            return none();
         }
         let game = Game { moves: &self.moves, group: &self.group, policy: config.policy };
+        let starts_of =
+            |holes: &[u8]| holes.iter().map(|&h| start_position(self.board, h)).collect::<Vec<_>>();
+        if faster && !finishes::share_enough(&game, &starts_of(&reps), config.memory_budget, &config.cancel)?
+        {
+            return none();
+        }
         let mut layer = |stage, pegs, positions| {
             let (sent, pass) = (Vec::new(), Pass::ONLY);
             progress(&Progress { stage, pegs, positions, classes: false, sent, pass, start: None })
@@ -636,12 +675,16 @@ impl<'a> Analysis<'a> {
                 && solve::one_peg_ruled_out(self.board, start_position(self.board, h))
         };
         let (counted, kept): (Vec<u8>, Vec<u8>) = reps.into_iter().partition(counted_alone);
-        let positions: Vec<Pegs> = kept.iter().map(|&h| start_position(self.board, h)).collect();
+        let positions = starts_of(&kept);
         let figures = match positions.is_empty() {
             true => Vec::new(),
             false => {
                 let budget = config.memory_budget;
-                finishes::evaluate(&game, &positions, mode, budget, stuck, &config.cancel, &mut layer)?
+                match finishes::evaluate(&game, &positions, mode, budget, stuck, &config.cancel, &mut layer) {
+                    // Chosen as the faster, the method gives way where it does not fit.
+                    Err(Error::TooLarge { .. }) if faster => return none(),
+                    figures => figures?,
+                }
             }
         };
         let mut out: Vec<(u8, StartFigures)> = kept.into_iter().zip(figures).collect();

@@ -254,6 +254,70 @@ pub fn reach(
     cancel: &Cancel,
     progress: &mut LayerDone<'_>,
 ) -> Result<Reached, Error> {
+    reach_until(game, starts, budget, cancel, progress, usize::MAX)
+}
+
+/// Classes in the layer where [`share_enough`] measures how much the starts share them: the
+/// first layer at least this large. On the 28-hole triangle (layer 19: 271,934 classes)
+/// and the English board (layer 24: 145,640) it comes in well under a second.
+const PROBED_CLASSES: usize = 1 << 17;
+
+/// How many starts reach a class of the probed layer on average, at the least, for the
+/// whole-group method to be the faster. Measured: the six non-centre start classes of the
+/// 28-hole triangle share the probed layer's classes 2.26 times (2.75 at the widest layer;
+/// there the method takes 0.67 of the stabilizer's time), the English board's six 1.75
+/// times (2.01 over all layers; there it takes 1.13 of it). Sharing grows layer by layer on
+/// both boards, and every start's pegs left in one pass needs 2.5 over all layers.
+const ENOUGH_SHARING: f64 = 2.0;
+
+/// Whether `starts` share their classes enough for the whole-group method to be the faster
+/// (see [`ENOUGH_SHARING`]) by [`sharing`]. A board none of whose layers has
+/// [`PROBED_CLASSES`] classes takes the whole group (both methods take a moment there), a
+/// probe refused for memory the stabilizer. Refused only when cancelled.
+pub fn share_enough(
+    game: &Game<'_>,
+    starts: &[Pegs],
+    budget: Option<u64>,
+    cancel: &Cancel,
+) -> Result<bool, Error> {
+    match sharing(game, starts, budget, cancel) {
+        Ok(Some((rows, classes))) => Ok(rows as f64 >= ENOUGH_SHARING * classes as f64),
+        Ok(None) => Ok(true),
+        Err(Error::TooLarge { .. }) => Ok(false),
+        Err(e) => Err(e),
+    }
+}
+
+/// How many of the first layer of [`PROBED_CLASSES`] classes or more each start reaches, in
+/// all, and how many classes it has, by the forward pass over the starts' classes down to it
+/// (without progress: it is brief); `None` where no layer is that large. Of the first
+/// starts only where they are more than one pass takes at once.
+fn sharing(
+    game: &Game<'_>,
+    starts: &[Pegs],
+    budget: Option<u64>,
+    cancel: &Cancel,
+) -> Result<Option<(usize, usize)>, Error> {
+    let chunk = &starts[..starts.len().min(MAX_GROUP_ORDER / game.group.order())];
+    let reached = reach_until(game, chunk, budget, cancel, &mut |_, _, _| {}, PROBED_CLASSES)?;
+    Ok(reached
+        .layers
+        .last()
+        .zip(reached.members.last())
+        .filter(|(classes, _)| classes.len() >= PROBED_CLASSES)
+        .map(|(classes, members)| (members.iter().map(Members::count).sum(), classes.len())))
+}
+
+/// [`reach`], stopped after the first layer of `until` classes or more (its children not
+/// found).
+fn reach_until(
+    game: &Game<'_>,
+    starts: &[Pegs],
+    budget: Option<u64>,
+    cancel: &Cancel,
+    progress: &mut LayerDone<'_>,
+    until: usize,
+) -> Result<Reached, Error> {
     let group = game.group;
     let elements = Elements::of(group);
     let order = elements.order;
@@ -296,6 +360,12 @@ pub fn reach(
                 return Err(Error::TooLarge { layer, positions: next, classes: true, bytes, budget, by });
             }
         }
+        let start_bits = u64::MAX >> (64 - order);
+        members.push((0..starts.len()).map(|s| Members::of(&layer, start_bits << (s * order))).collect());
+        if layer.len() >= until {
+            layers.push(layer.into_iter().map(|(class, _)| class).collect());
+            break;
+        }
         let elements = &elements;
         // Each chunk merges the masks of the children it reaches more than once: fewer pairs
         // to hold and sort.
@@ -312,8 +382,6 @@ pub fn reach(
             })
             .flatten_iter()
             .collect();
-        let start_bits = u64::MAX >> (64 - order);
-        members.push((0..starts.len()).map(|s| Members::of(&layer, start_bits << (s * order))).collect());
         let (classes, pairs) = (layer.len() as u64, children.len() as u64);
         kept += classes * size_of::<Pegs>() as u64 + starts.len() as u64 * Members::bytes(classes);
         layers.push(layer.into_iter().map(|(class, _)| class).collect());
@@ -758,6 +826,39 @@ mod tests {
         };
         assert!(bytes > budget && budget == 1_000_000 && positions > 0, "{bytes} over {budget}");
         assert_eq!(by, RefusedBy::KeptClasses);
+    }
+
+    /// The probe that chooses the faster method, on the non-centre start classes of the
+    /// 28-hole triangle (whole group) and the English board (stabilizer): how many of the
+    /// first layer of 2^17 classes or more the starts reach, in all, and how many it has.
+    #[test]
+    fn the_triangles_starts_share_enough_of_their_classes_and_the_english_boards_do_not() {
+        for (name, rows, classes, enough) in
+            [("triangle7", 615_544, 271_934, true), ("english", 254_941, 145_640, false)]
+        {
+            let board = crate::solitaire::board::builtin(name).unwrap();
+            let (moves, group) = (MoveTable::new(&board), SymmetryGroup::of_board(&board));
+            let game = Game { moves: &moves, group: &group, policy: Policy::Uniform };
+            let starts: Vec<Pegs> = group
+                .hole_orbits()
+                .iter()
+                .filter(|orbit| orbit.len() > 1)
+                .map(|orbit| board.full().without(orbit[0]))
+                .collect();
+            assert_eq!(starts.len(), 6, "{name}");
+            let cancel = Cancel::new();
+            assert_eq!(sharing(&game, &starts, None, &cancel).unwrap(), Some((rows, classes)), "{name}");
+            assert_eq!(share_enough(&game, &starts, None, &cancel).unwrap(), enough, "{name}");
+            // A probe refused for memory chooses the stabilizer.
+            assert!(!share_enough(&game, &starts, Some(1 << 20), &cancel).unwrap(), "{name}");
+        }
+        // triangle6's layers never reach 2^17 classes: the whole group.
+        let board = crate::solitaire::board::builtin("triangle6").unwrap();
+        let (moves, group) = (MoveTable::new(&board), SymmetryGroup::of_board(&board));
+        let game = Game { moves: &moves, group: &group, policy: Policy::Uniform };
+        let starts = [board.full().without(0), board.full().without(1)];
+        assert_eq!(sharing(&game, &starts, None, &Cancel::new()).unwrap(), None);
+        assert!(share_enough(&game, &starts, None, &Cancel::new()).unwrap());
     }
 
     /// The table carries every start's elements as the elements one by one do, on the

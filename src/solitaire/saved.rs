@@ -85,6 +85,14 @@ pub enum Resumed {
 }
 
 impl Saved {
+    /// Nothing saved: a run not resumed, or resumed from a save of nothing.
+    pub fn is_empty(&self) -> bool {
+        self.finished.is_empty()
+            && self.under_way.is_none()
+            && self.counted.is_empty()
+            && self.counting.is_none()
+    }
+
     /// Whether the start `hole` was evaluated whole.
     pub fn is_finished(&self, hole: u8) -> bool {
         self.finished.iter().any(|f| f.hole == hole)
