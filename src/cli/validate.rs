@@ -428,13 +428,19 @@ impl CountArgs {
         let board = pegchain::solitaire::load_board(&self.board.board)?;
         let starts = parse_starts(&board, &self.start)?;
         let position = given_position(&board, Some(&starts), &self.moves, &self.position)?;
+        // The parser lets one method at most be asked for.
+        let reduction = match (self.whole_group, self.stabilizer) {
+            (true, _) => Reduction::WholeGroup,
+            (_, true) => Reduction::Stabilizer,
+            _ => Reduction::Faster,
+        };
         if position.is_some() {
-            if self.whole_group || self.stabilizer || self.deal_starts {
-                let flag = match (self.whole_group, self.stabilizer) {
-                    (true, _) => "--whole-group is a method",
-                    (_, true) => "--stabilizer is a method",
-                    _ => "--deal-starts deals out",
-                };
+            let flag = match reduction {
+                Reduction::WholeGroup => Some("--whole-group is a method"),
+                Reduction::Stabilizer => Some("--stabilizer is a method"),
+                Reduction::Faster => self.deal_starts.then_some("--deal-starts deals out"),
+            };
+            if let Some(flag) = flag {
                 return Err(Error::Invalid(format!("{flag} for start holes, not for a position")));
             }
             self.saving.refuse_for_position()?;
@@ -504,11 +510,7 @@ impl CountArgs {
             config: EngineConfig {
                 policy,
                 reduce: !self.no_symmetry,
-                reduction: match (self.whole_group, self.stabilizer) {
-                    (true, _) => Reduction::WholeGroup,
-                    (_, true) => Reduction::Stabilizer,
-                    _ => Reduction::Faster,
-                },
+                reduction,
                 residues: None,
                 memory_budget,
                 spill: self.spill.clone(),

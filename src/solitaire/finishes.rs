@@ -46,6 +46,12 @@ pub struct Game<'a> {
     pub policy: Policy,
 }
 
+/// How many starts one pass over the classes carries at once: a bit for each start and
+/// element of the group in a class's mask of 64.
+fn starts_a_pass(group: &SymmetryGroup) -> usize {
+    MAX_GROUP_ORDER / group.order()
+}
+
 /// A start's figures from the two passes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StartFigures {
@@ -78,9 +84,8 @@ pub fn evaluate(
     progress: &mut LayerDone<'_>,
 ) -> Result<Vec<StartFigures>, Error> {
     assert!(game.group.order() <= MAX_GROUP_ORDER, "the caller checks the group's order");
-    let per_chunk = MAX_GROUP_ORDER / game.group.order();
     let mut out = Vec::with_capacity(starts.len());
-    for chunk in starts.chunks(per_chunk) {
+    for chunk in starts.chunks(starts_a_pass(game.group)) {
         let mut reached = reach(game, chunk, budget, cancel, progress)?;
         // The forward pass first: the memory it leaves is not the backward pass's peak.
         let by_pegs = match stuck {
@@ -298,7 +303,7 @@ fn sharing(
     budget: Option<u64>,
     cancel: &Cancel,
 ) -> Result<Option<(usize, usize)>, Error> {
-    let chunk = &starts[..starts.len().min(MAX_GROUP_ORDER / game.group.order())];
+    let chunk = &starts[..starts.len().min(starts_a_pass(game.group))];
     let reached = reach_until(game, chunk, budget, cancel, &mut |_, _, _| {}, PROBED_CLASSES)?;
     Ok(reached
         .layers
