@@ -374,7 +374,7 @@ fn reach_until(
         let elements = &elements;
         // Each chunk merges the masks of the children it reaches more than once: fewer pairs
         // to hold and sort.
-        let children: Vec<(Pegs, u64)> = layer
+        let children: Vec<Vec<(Pegs, u64)>> = layer
             .par_chunks(CHUNK)
             .map_init(HashMap::new, |seen: &mut HashMap<Pegs, u64>, chunk| {
                 for &(class, mask) in chunk {
@@ -383,10 +383,10 @@ fn reach_until(
                         *seen.entry(child).or_default() |= elements.times(mask, elements.inverse[k]);
                     });
                 }
-                seen.drain().collect::<Vec<_>>()
+                seen.drain().collect()
             })
-            .flatten_iter()
             .collect();
+        let children = concatenated(children);
         let (classes, pairs) = (layer.len() as u64, children.len() as u64);
         kept += classes * size_of::<Pegs>() as u64 + starts.len() as u64 * Members::bytes(classes);
         layers.push(layer.into_iter().map(|(class, _)| class).collect());
@@ -396,6 +396,28 @@ fn reach_until(
         pegs = pegs.saturating_sub(1);
     }
     Ok(Reached { layers, members, positions })
+}
+
+/// The parts one after another, copied side by side into one block of their size (a
+/// flattened collect grows vectors on the way and copies every pair twice).
+fn concatenated<T: Copy + Send + Sync>(parts: Vec<Vec<T>>) -> Vec<T> {
+    let total = parts.iter().map(Vec::len).sum();
+    let mut out = Vec::with_capacity(total);
+    let mut rest = &mut out.spare_capacity_mut()[..total];
+    let mut places = Vec::with_capacity(parts.len());
+    for part in &parts {
+        let (place, after) = rest.split_at_mut(part.len());
+        places.push(place);
+        rest = after;
+    }
+    places.into_par_iter().zip(&parts).for_each(|(place, part)| {
+        for (to, &from) in place.iter_mut().zip(part) {
+            to.write(from);
+        }
+    });
+    // SAFETY: the places cover the first `total` elements exactly, and each was written.
+    unsafe { out.set_len(total) };
+    out
 }
 
 /// The bytes of a class and its mask.
@@ -491,8 +513,20 @@ struct Part {
 }
 
 impl Part {
-    fn new(width: usize) -> Part {
-        Part { ends: vec![0], width, ..Part::default() }
+    /// A part with room for `classes` classes of `values` values in all: grown by doubling,
+    /// its limbs were copied a dozen times on the way.
+    fn with_room(width: usize, classes: usize, values: usize) -> Part {
+        let mut ends = Vec::with_capacity(classes + 1);
+        ends.push(0);
+        Part {
+            classes: Vec::with_capacity(classes),
+            totals: Vec::with_capacity(classes),
+            ends,
+            holes: Vec::with_capacity(values),
+            limbs: Vec::with_capacity(values * width),
+            width,
+            bits: 0,
+        }
     }
 
     fn vector(&self, i: usize) -> impl Iterator<Item = (u8, &[u64])> {
@@ -539,6 +573,11 @@ impl Vectors {
 
     fn classes(&self) -> usize {
         self.parts.iter().map(|p| p.classes.len()).sum()
+    }
+
+    /// The values of every vector.
+    fn values(&self) -> usize {
+        self.parts.iter().map(|p| p.holes.len()).sum()
     }
 
     /// Asks memory for the slot where `class` would be.
@@ -691,7 +730,9 @@ fn sum_chunk(
     mode: Mode,
     width: usize,
 ) -> Part {
-    let mut part = Part::new(width);
+    // Room for as many values a class as the layer below has, and a quarter more.
+    let values = chunk.len() * below.values().div_ceil(below.classes().max(1)) * 5 / 4;
+    let mut part = Part::with_room(width, chunk.len(), values);
     // Each class's children (class, element), weights and total; its own pegs for a class
     // of one peg, which ends there.
     let mut children: Vec<(Pegs, usize)> = Vec::new();
@@ -777,7 +818,7 @@ pub(crate) fn weighed(game: &Game<'_>, mode: Mode, legal: &[usize], weights: &mu
 /// A part's sums over its classes' totals, as values over the layer's common denominator:
 /// each sum times its factor `lcm / total`, in limbs of `width`.
 fn scaled(part: Part, factors: &HashMap<u64, Factor>, width: usize) -> Part {
-    let mut out = Part::new(width);
+    let mut out = Part::with_room(width, part.classes.len(), part.holes.len());
     let mut value = vec![0u64; width];
     for (i, (&class, &total)) in part.classes.iter().zip(&part.totals).enumerate() {
         let factor = &factors[&total];
@@ -809,6 +850,13 @@ mod tests {
         let short = BTreeMap::from([(0u8, Rational::from((1, 3)))]);
         let e = stuck_checked(by_pegs, &short).unwrap_err().to_string();
         assert!(e.contains("disagree") && e.contains("1/2 forward, 1/3 backward"), "{e}");
+    }
+
+    #[test]
+    fn parts_are_concatenated_in_order() {
+        let parts = vec![vec![1u64, 2], vec![], vec![3], vec![4, 5, 6]];
+        assert_eq!(concatenated(parts), [1, 2, 3, 4, 5, 6]);
+        assert_eq!(concatenated(Vec::<Vec<u64>>::new()), Vec::<u64>::new());
     }
 
     /// The pass that keeps every layer is refused before a step projected past its budget,
