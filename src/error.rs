@@ -74,12 +74,17 @@ pub enum RefusedBy {
     KeptClasses,
     /// The count of a start's positions two layers at a time: nothing but memory helps.
     Counting,
+    /// The forward engine's step, in a run that chose the whole group's passes as the faster
+    /// and fell back to the engine when they were refused: as `Engine`, but the whole group
+    /// is no way out.
+    EngineAfterWholeGroup,
 }
 
 impl RefusedBy {
     /// Every pass, in the order of their codes (`by as u64`), for a refusal crossing between
     /// processes.
-    pub const ALL: [RefusedBy; 3] = [RefusedBy::Engine, RefusedBy::KeptClasses, RefusedBy::Counting];
+    pub const ALL: [RefusedBy; 4] =
+        [RefusedBy::Engine, RefusedBy::KeptClasses, RefusedBy::Counting, RefusedBy::EngineAfterWholeGroup];
 }
 
 /// What a layer holds, in the words of the progress lines: positions, or classes of them

@@ -334,3 +334,24 @@ fn a_run_of_several_counted_starts_resumed_from_any_save_counts_nothing_twice() 
         same_exact(&resumed, &whole, &format!("resumed from save {k}"));
     }
 }
+
+/// A run that chose the whole group as the faster, gave way to the stabilizer when the whole
+/// group's passes were refused for memory, and was refused again there names the ways out
+/// that are left: not the whole group, refused at that budget already. triangle7's starts
+/// share their classes enough for the probe to choose the whole group; at 300 MB the pass
+/// keeping every layer is refused, and then the engine's step.
+#[test]
+fn a_refusal_after_the_whole_group_gave_way_does_not_offer_it_again() {
+    let args = ["count", "--board", "triangle7", "--start", "all", "--max-memory", "0.3", "-q"];
+    let words = |args: &[&str]| {
+        let out = support::pegchain().args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        String::from_utf8(out.stderr).unwrap()
+    };
+    let fell_back = words(&args);
+    assert!(fell_back.contains("too large for the exact engine"), "{fell_back}");
+    assert!(fell_back.contains("--spill DIR may need less memory"), "{fell_back}");
+    assert!(!fell_back.contains("--whole-group"), "{fell_back}");
+    let whole_group = words(&[&args[..], &["--whole-group"]].concat());
+    assert!(whole_group.contains("leaving out --whole-group may need less memory"), "{whole_group}");
+}

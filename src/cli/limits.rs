@@ -53,6 +53,9 @@ fn cgroup() -> Option<u64> {
     paths.iter().find_map(|p| std::fs::read_to_string(p).ok().map(|t| budget::cgroup_limit(&t)))?
 }
 
+/// The flag of the whole group's method: a way out of a refusal by the engine.
+pub const WHOLE_GROUP: &str = "--whole-group";
+
 /// The way out of a refusal of the pass of `--whole-group` that keeps every layer.
 const LEAVE_OUT_WHOLE_GROUP: &str = "leaving out --whole-group";
 
@@ -64,19 +67,23 @@ pub const RAISE_THE_BUDGET: &str = "raise it with --max-memory GB if the machine
 /// budget the user asked for keeps the hint to raise it (as `output::words` words it); one
 /// from the machine's limits names that limit, which no flag raises.
 pub fn explain(e: Error, budget: Option<Budget>, ways: &[&str]) -> Error {
-    let ways: &[&str] = match e {
-        Error::TooLarge { by: RefusedBy::Engine, .. } => ways,
+    let ways: Vec<&str> = match e {
+        Error::TooLarge { by: RefusedBy::Engine, .. } => ways.to_vec(),
+        // The whole group, chosen as the faster, was refused before the engine was.
+        Error::TooLarge { by: RefusedBy::EngineAfterWholeGroup, .. } => {
+            ways.iter().copied().filter(|&way| way != WHOLE_GROUP).collect()
+        }
         // The engine alone keeps two layers, not every one.
-        Error::TooLarge { by: RefusedBy::KeptClasses, .. } => &[LEAVE_OUT_WHOLE_GROUP],
+        Error::TooLarge { by: RefusedBy::KeptClasses, .. } => vec![LEAVE_OUT_WHOLE_GROUP],
         // Two layers of classes a word each: neither residues nor a disk change that.
-        Error::TooLarge { by: RefusedBy::Counting, .. } => &[],
+        Error::TooLarge { by: RefusedBy::Counting, .. } => vec![],
         _ => return e,
     };
     let limit = match budget.map(|b| b.source) {
         Some(source) if source != Source::Requested => format!("{HEADROOM_PERCENT}% {}", source.words()),
         _ => RAISE_THE_BUDGET.into(),
     };
-    match ways {
+    match ways.as_slice() {
         [] => Error::Invalid(format!("{e} ({limit})")),
         [one] => Error::Invalid(format!("{e} ({limit}; {one} may need less memory)")),
         [first @ .., last] => {
@@ -139,6 +146,18 @@ mod tests {
             kept.to_string()
                 .ends_with("(80% of the available memory; leaving out --whole-group may need less memory)"),
             "{kept}"
+        );
+        // The engine after the whole group, chosen as the faster, was refused: not that again.
+        let after = explain(
+            refused_by(RefusedBy::EngineAfterWholeGroup),
+            machine,
+            &["--whole-group", "--residues 2", "--spill DIR"],
+        );
+        assert!(
+            after
+                .to_string()
+                .ends_with("(80% of the available memory; --residues 2 or --spill DIR may need less memory)"),
+            "{after}"
         );
         let counting = explain(refused_by(RefusedBy::Counting), machine, &["--residues 1", "--spill DIR"]);
         assert!(counting.to_string().ends_with("(80% of the available memory)"), "{counting}");

@@ -371,7 +371,7 @@ impl EngineRequest {
             let fewer = |h: u8| group.stabilizer(Pegs::single(h)).order() < group.order();
             if group.order() <= pegchain::solitaire::finishes::MAX_GROUP_ORDER && holes.into_iter().any(fewer)
             {
-                ways.push("--whole-group");
+                ways.push(super::limits::WHOLE_GROUP);
             }
         }
         match self.config.residues {

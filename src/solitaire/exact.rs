@@ -481,12 +481,13 @@ impl<'a> Analysis<'a> {
         let planned = if config.reduce { classes.len() } else { holes.len() };
         // Every process runs these passes whole, each under its own memory budget: one
         // refused stops them all before they meet in the engine.
+        let mut whole_group_refused = false;
         let whole = self.whole_group_figures(
             &holes,
             starts,
             (mode, config),
             &mut saved,
-            save.as_deref_mut(),
+            (save.as_deref_mut(), &mut whole_group_refused),
             progress,
         );
         let (whole, counted) = agreed(config.processes.as_ref(), whole)?;
@@ -528,6 +529,7 @@ impl<'a> Analysis<'a> {
                                 (save.as_deref_mut(), keep.as_deref_mut()),
                                 whole.iter().find(|(h, _)| *h == rep).map(|(_, f)| f),
                             )
+                            .map_err(|e| after_whole_group(e, whole_group_refused))
                             .map_err(|e| with_evaluations_done(e, evaluated.len(), planned))?,
                     };
                     evaluated.push(eval);
@@ -621,7 +623,7 @@ impl<'a> Analysis<'a> {
         starts: &Starts,
         (mode, config): (Mode, &EngineConfig),
         saved: &mut Saved,
-        save: Option<&mut SaveBytes<'_>>,
+        (save, refused): (Option<&mut SaveBytes<'_>>, &mut bool),
         progress: &mut dyn FnMut(&Progress),
     ) -> Result<WholeGroupFigures, Error> {
         let order = self.group.order();
@@ -682,7 +684,10 @@ impl<'a> Analysis<'a> {
                 let budget = config.memory_budget;
                 match finishes::evaluate(&game, &positions, mode, budget, stuck, &config.cancel, &mut layer) {
                     // Chosen as the faster, the method gives way where it does not fit.
-                    Err(Error::TooLarge { .. }) if faster => return none(),
+                    Err(Error::TooLarge { .. }) if faster => {
+                        *refused = true;
+                        return none();
+                    }
                     figures => figures?,
                 }
             }
@@ -926,6 +931,17 @@ fn with_evaluations_done(e: Error, finished: usize, planned: usize) -> Error {
     }
 }
 
+/// A refusal of the forward engine's step, marked as coming after the whole group's passes
+/// were refused (`refused`): a refusal then names the whole group among no ways out.
+fn after_whole_group(e: Error, refused: bool) -> Error {
+    match e {
+        Error::TooLarge { layer, positions, classes, bytes, budget, by: RefusedBy::Engine } if refused => {
+            Error::TooLarge { layer, positions, classes, bytes, budget, by: RefusedBy::EngineAfterWholeGroup }
+        }
+        e => e,
+    }
+}
+
 /// The end distribution of a run reduced by the whole group, with its finish holes (which
 /// that reduction merges) from the backward pass; the two passes must agree on the mass
 /// that ends with one peg.
@@ -1128,4 +1144,30 @@ pub struct CountReport {
     pub starts: Vec<StartCount>,
     /// Number of games per class met among the starts.
     pub classes: Vec<ClassValue<Integer>>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_engine_refusal_after_the_whole_group_was_refused_says_so() {
+        let refused = |by| Error::TooLarge {
+            layer: "the layer with 9 pegs".into(),
+            positions: 5,
+            classes: true,
+            bytes: 9,
+            budget: 8,
+            by,
+        };
+        let by = |e: Error| match e {
+            Error::TooLarge { by, .. } => by,
+            other => panic!("{other}"),
+        };
+        assert_eq!(by(after_whole_group(refused(RefusedBy::Engine), true)), RefusedBy::EngineAfterWholeGroup);
+        assert_eq!(by(after_whole_group(refused(RefusedBy::Engine), false)), RefusedBy::Engine);
+        assert_eq!(by(after_whole_group(refused(RefusedBy::Counting), true)), RefusedBy::Counting);
+        let other = Error::Invalid("x".into());
+        assert_eq!(after_whole_group(other, true).to_string(), "x");
+    }
 }
