@@ -398,25 +398,13 @@ fn reach_until(
     Ok(Reached { layers, members, positions })
 }
 
-/// The parts one after another, copied side by side into one block of their size (a
+/// The parts one after another in one block of their size, each part freed once copied (a
 /// flattened collect grows vectors on the way and copies every pair twice).
-fn concatenated<T: Copy + Send + Sync>(parts: Vec<Vec<T>>) -> Vec<T> {
-    let total = parts.iter().map(Vec::len).sum();
-    let mut out = Vec::with_capacity(total);
-    let mut rest = &mut out.spare_capacity_mut()[..total];
-    let mut places = Vec::with_capacity(parts.len());
-    for part in &parts {
-        let (place, after) = rest.split_at_mut(part.len());
-        places.push(place);
-        rest = after;
+fn concatenated<T: Copy>(parts: Vec<Vec<T>>) -> Vec<T> {
+    let mut out = Vec::with_capacity(parts.iter().map(Vec::len).sum());
+    for part in parts {
+        out.extend_from_slice(&part);
     }
-    places.into_par_iter().zip(&parts).for_each(|(place, part)| {
-        for (to, &from) in place.iter_mut().zip(part) {
-            to.write(from);
-        }
-    });
-    // SAFETY: the places cover the first `total` elements exactly, and each was written.
-    unsafe { out.set_len(total) };
     out
 }
 
@@ -498,7 +486,6 @@ const LIMBS_PER_LINE: usize = 8;
 /// Finish vectors of some classes of one layer: for each class that can still end with one
 /// peg, its holes and their values, integers of `width` limbs over the layer's common
 /// denominator, in flat arrays (no heap number per value).
-#[derive(Default)]
 struct Part {
     classes: Vec<Pegs>,
     /// Class i's move total (its values' denominator before the layer's common one).
@@ -559,6 +546,9 @@ struct Vectors {
     /// Each class with its part and index there. Most children looked up cannot win, and a
     /// miss costs as much as a hit.
     slots: Slots,
+    /// The values of a vector on average, rounded up: the room a part of the layer above
+    /// is made with (found once, not by every chunk).
+    values_per_class: usize,
 }
 
 impl Vectors {
@@ -568,16 +558,12 @@ impl Vectors {
             part.classes.iter().enumerate().map(move |(i, &class)| (class, p as u32, i as u32))
         });
         let slots = Slots::of(classes, entries);
-        Vectors { parts, slots }
+        let values: usize = parts.iter().map(|p| p.holes.len()).sum();
+        Vectors { values_per_class: values.div_ceil(classes.max(1)), parts, slots }
     }
 
     fn classes(&self) -> usize {
         self.parts.iter().map(|p| p.classes.len()).sum()
-    }
-
-    /// The values of every vector.
-    fn values(&self) -> usize {
-        self.parts.iter().map(|p| p.holes.len()).sum()
     }
 
     /// Asks memory for the slot where `class` would be.
@@ -731,7 +717,7 @@ fn sum_chunk(
     width: usize,
 ) -> Part {
     // Room for as many values a class as the layer below has, and a quarter more.
-    let values = chunk.len() * below.values().div_ceil(below.classes().max(1)) * 5 / 4;
+    let values = chunk.len() * below.values_per_class * 5 / 4;
     let mut part = Part::with_room(width, chunk.len(), values);
     // Each class's children (class, element), weights and total; its own pegs for a class
     // of one peg, which ends there.
