@@ -31,6 +31,7 @@ use crate::solitaire::pegs::Pegs;
 use crate::solitaire::policy::Policy;
 use crate::solitaire::scale::{Factor, factors};
 use crate::solitaire::slots::Slots;
+use crate::solitaire::words::{cut, grow_to};
 use hashbrown::HashMap;
 use rayon::prelude::*;
 use rug::{Integer, Rational};
@@ -389,7 +390,7 @@ fn reach_until(
         let children = concatenated(children);
         let (classes, pairs) = (layer.len() as u64, children.len() as u64);
         kept += classes * size_of::<Pegs>() as u64 + starts.len() as u64 * Members::bytes(classes);
-        layers.push(layer.into_iter().map(|(class, _)| class).collect());
+        layers.push(layer.par_iter().map(|&(class, _)| class).collect());
         layer = closed(group, elements, merged(children));
         growth = layer.len() as f64 / classes as f64;
         repeats = pairs as f64 / layer.len().max(1) as f64;
@@ -398,13 +399,14 @@ fn reach_until(
     Ok(Reached { layers, members, positions })
 }
 
-/// The parts one after another in one block of their size, each part freed once copied (a
-/// flattened collect grows vectors on the way and copies every pair twice).
-fn concatenated<T: Copy>(parts: Vec<Vec<T>>) -> Vec<T> {
-    let mut out = Vec::with_capacity(parts.iter().map(Vec::len).sum());
-    for part in parts {
-        out.extend_from_slice(&part);
-    }
+/// The parts one after another in one block of their size, copied side by side (a flattened
+/// collect grows vectors on the way and copies every pair twice; one core copying them all
+/// left the other idle).
+fn concatenated<T: Copy + Default + Send + Sync>(parts: Vec<Vec<T>>) -> Vec<T> {
+    let mut out = Vec::new();
+    grow_to(&mut out, parts.iter().map(Vec::len).sum(), T::default);
+    let places = cut(&mut out, parts.iter().map(Vec::len));
+    places.into_par_iter().zip(parts).for_each(|((_, place), part)| place.copy_from_slice(&part));
     out
 }
 
@@ -414,12 +416,17 @@ const PAIR: u64 = size_of::<(Pegs, u64)>() as u64;
 /// The pairs sorted by class, one per class with the union of its masks.
 fn merged(mut pairs: Vec<(Pegs, u64)>) -> Vec<(Pegs, u64)> {
     pairs.par_sort_unstable_by_key(|&(class, _)| class);
-    let mut out: Vec<(Pegs, u64)> = pairs
+    // Each core's runs in a vector of its own, then copied side by side into one of their
+    // size (a collect would append them on one core).
+    let runs: Vec<Vec<(Pegs, u64)>> = pairs
         .par_chunk_by(|a, b| a.0 == b.0)
-        .map(|same| (same[0].0, same.iter().fold(0, |union, &(_, mask)| union | mask)))
+        .fold(Vec::new, |mut out, same| {
+            out.push((same[0].0, same.iter().fold(0, |union, &(_, mask)| union | mask)));
+            out
+        })
         .collect();
-    out.shrink_to_fit();
-    out
+    drop(pairs);
+    concatenated(runs)
 }
 
 /// Each mask closed under the class's stabilizer: `g·c` and `g·t·c` are one position for `t`
@@ -843,6 +850,27 @@ mod tests {
         let parts = vec![vec![1u64, 2], vec![], vec![3], vec![4, 5, 6]];
         assert_eq!(concatenated(parts), [1, 2, 3, 4, 5, 6]);
         assert_eq!(concatenated(Vec::<Vec<u64>>::new()), Vec::<u64>::new());
+        // Many more parts than cores, of every length from 0 to 99, copied side by side.
+        let parts: Vec<Vec<u64>> =
+            (0..1000u64).map(|p| (0..p % 100).map(|i| p * 1000 + i).collect()).collect();
+        let expected: Vec<u64> = parts.iter().flatten().copied().collect();
+        assert_eq!(expected.len(), 10 * (0..100).sum::<usize>());
+        assert_eq!(concatenated(parts), expected);
+    }
+
+    /// Pairs of a class and a mask become one pair a class, in the order of the classes, with
+    /// the union of its masks; many more classes than cores.
+    #[test]
+    fn pairs_are_merged_by_class() {
+        let pairs: Vec<(Pegs, u64)> =
+            (0..300_000u64).map(|i| (Pegs(i * 7919 % 100_003), 1 << (i % 64))).collect();
+        let mut expected: BTreeMap<Pegs, u64> = BTreeMap::new();
+        for &(class, mask) in &pairs {
+            *expected.entry(class).or_default() |= mask;
+        }
+        assert_eq!(expected.len(), 100_003);
+        assert_eq!(merged(pairs), expected.into_iter().collect::<Vec<_>>());
+        assert_eq!(merged(Vec::new()), Vec::new());
     }
 
     /// The pass that keeps every layer is refused before a step projected past its budget,
