@@ -642,7 +642,14 @@ pub fn finishes(
         // The layer below has served: its memory goes before the scaled copies are made.
         drop(std::mem::take(&mut below));
         // V(c) = sum / (total · D): over D·L, the numerators are sum · L / total.
-        let (lcm, factors) = factors(sums.iter().flat_map(|p| &p.totals).copied().collect::<BTreeSet<u64>>());
+        let totals = sums.par_iter().map(|p| p.totals.iter().copied().collect::<BTreeSet<u64>>()).reduce(
+            BTreeSet::new,
+            |mut all, part| {
+                all.extend(part);
+                all
+            },
+        );
+        let (lcm, factors) = factors(totals);
         let bits = sums.iter().map(|p| p.bits).max().unwrap_or(1) + lcm.significant_bits();
         let parts = sums.into_par_iter().map(|part| scaled(part, &factors, limbs_for(bits))).collect();
         below = Vectors::of(parts);
@@ -674,10 +681,12 @@ fn winnable(game: &Game<'_>, children: &Children, layer: &[Pegs], below: &Vector
     let (moves, group) = (game.moves, game.group);
     // Every class of a layer has the same number of pegs.
     let single_pegs = if layer.first().is_some_and(|c| c.count() == 1) { layer } else { &[] };
-    let mut found: Vec<Pegs> = below
+    // Each part's parents in a vector of its own, joined side by side (a flattened collect
+    // appends them on one core).
+    let mut parts: Vec<Vec<Pegs>> = below
         .parts
         .par_iter()
-        .flat_map_iter(|part| {
+        .map(|part| {
             let mut parents = Vec::new();
             for &class in &part.classes {
                 children.each_undone(moves, group, class, |_, parent, _| parents.push(parent));
@@ -687,24 +696,30 @@ fn winnable(game: &Game<'_>, children: &Children, layer: &[Pegs], below: &Vector
             parents.dedup();
             parents
         })
-        .chain(single_pegs.par_iter().copied())
         .collect();
+    parts.push(single_pegs.to_vec());
+    let mut found = concatenated(parts);
     found.par_sort_unstable();
     found.dedup();
     // A class of a position no start reaches has no value a start needs. Both lists are
     // sorted: each piece walks the layer from where its first class would be.
-    found
+    let pieces: Vec<Vec<Pegs>> = found
         .par_chunks(CHUNK)
-        .flat_map_iter(|piece| {
+        .map(|piece| {
             let mut at = layer.partition_point(|c| *c < piece[0]);
-            piece.iter().copied().filter(move |class| {
-                while at < layer.len() && layer[at] < *class {
-                    at += 1;
-                }
-                at < layer.len() && layer[at] == *class
-            })
+            piece
+                .iter()
+                .copied()
+                .filter(|class| {
+                    while at < layer.len() && layer[at] < *class {
+                        at += 1;
+                    }
+                    at < layer.len() && layer[at] == *class
+                })
+                .collect()
         })
-        .collect()
+        .collect();
+    concatenated(pieces)
 }
 
 /// How many children ahead of the one looked up (or summed) the memory it will need is
