@@ -719,6 +719,8 @@ fn winnable(game: &Game<'_>, children: &Children, layer: &[Pegs], below: &Vector
                 .collect()
         })
         .collect();
+    // The pieces hold what is kept: the list they were taken from goes before they are joined.
+    drop(found);
     concatenated(pieces)
 }
 
