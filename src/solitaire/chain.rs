@@ -26,6 +26,11 @@ impl<'a> PegChain<'a> {
     pub fn new(moves: &'a MoveTable, policy: Policy, group: &'a SymmetryGroup) -> PegChain<'a> {
         PegChain { moves, policy, group, children: Children::new(moves, group) }
     }
+
+    /// How many positions `pos` stands for under the chain's group.
+    pub fn orbit_size(&self, pos: Pegs) -> u64 {
+        self.children.orbit_size(self.group, pos)
+    }
 }
 
 impl Chain for PegChain<'_> {

@@ -34,10 +34,10 @@ use crate::error::Error;
 use crate::render::number::grouped;
 use hashbrown::HashMap;
 use pegchain_engine::Cancel;
+use pegchain_engine::layered::Distinct;
 use pegchain_engine::layered::limbs::{add_mul, add_mul_into_wider, limbs_for, prefetch, to_integer, write};
 use rayon::prelude::*;
 use rug::{Integer, Rational};
-use std::collections::BTreeSet;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
@@ -1146,23 +1146,17 @@ impl<'a> Coach<'a> {
                 .for_each(|w| seen[(w[1] - w[0]) as usize] = true);
             return factors((1..seen.len()).filter(|&t| seen[t]).map(|t| t as u64));
         }
-        let totals = (0..layer.positions.len())
-            .into_par_iter()
-            .fold(
-                || (BTreeSet::new(), Vec::new(), Vec::new()),
-                |(mut totals, mut legal, mut weights), i| {
+        let positions = layer.positions.len();
+        let totals =
+            Distinct::of_parts((0..positions.div_ceil(SEARCH_CHUNK)).into_par_iter(), |chunk, seen| {
+                let (mut legal, mut weights) = (Vec::new(), Vec::new());
+                for i in chunk * SEARCH_CHUNK..positions.min((chunk + 1) * SEARCH_CHUNK) {
                     if let Some(total) = self.total(layer, i, &mut legal, &mut weights) {
-                        totals.insert(total);
+                        seen.insert(total);
                     }
-                    (totals, legal, weights)
-                },
-            )
-            .map(|(totals, _, _)| totals)
-            .reduce(BTreeSet::new, |mut a, b| {
-                a.extend(b);
-                a
+                }
             });
-        factors(totals)
+        factors(totals.iter())
     }
 
     /// One layer's values from those of the layer below it (one peg fewer). Its denominator
@@ -1320,6 +1314,7 @@ impl<'a> Coach<'a> {
 mod tests {
     use super::*;
     use crate::solitaire::board::symmetry::MAX_SYMMETRIES;
+    use std::collections::BTreeSet;
 
     /// A layer's jumps lead to its classes, each class met once in its table, after the
     /// table filled up (made for 64 classes, the least it takes) and the layer was searched

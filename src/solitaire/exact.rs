@@ -310,7 +310,7 @@ impl<'a> Analysis<'a> {
                     start: None,
                 });
             }
-            let (raw, classes) = self.count_layer(layer, &local);
+            let (raw, classes) = self.count_layer(layer, &chain);
             let mut positions = positions.borrow_mut();
             positions.raw += raw;
             positions.up_to_symmetry += classes;
@@ -396,13 +396,14 @@ impl<'a> Analysis<'a> {
         }
     }
 
-    /// A layer's positions reduced by `local`: how many raw positions they stand for, and
-    /// how many classes under the board's whole group (over every process sharing the run).
-    fn count_layer(&self, layer: &Layer<'_, Pegs>, local: &SymmetryGroup) -> (u64, u64) {
+    /// A layer's positions reduced by the group of `chain`: how many raw positions they stand
+    /// for, and how many classes under the board's whole group (over every process sharing
+    /// the run).
+    fn count_layer(&self, layer: &Layer<'_, Pegs>, chain: &PegChain<'_>) -> (u64, u64) {
         let states = layer.states;
-        let raw: u64 = states.par_iter().map(|s| local.orbit_size(*s)).sum();
+        let raw: u64 = states.par_iter().map(|s| chain.orbit_size(*s)).sum();
         // Reduced by the whole group already, each state is its own class.
-        if local.order() == self.group.order() {
+        if chain.group.order() == self.group.order() {
             let counts = layer.total(&[raw, states.len() as u64]);
             return (counts[0], counts[1]);
         }

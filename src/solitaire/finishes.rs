@@ -20,6 +20,7 @@
 //!    once. Within a layer the vectors are integers over one common denominator, as in the
 //!    forward engine.
 
+use crate::engine::layered::Distinct;
 use crate::engine::layered::limbs::{add_mul, limbs_for, prefetch, to_integer};
 use crate::engine::{Cancel, Mode};
 use crate::error::{Error, RefusedBy};
@@ -35,7 +36,7 @@ use crate::solitaire::words::{cut, grow_to};
 use hashbrown::HashMap;
 use rayon::prelude::*;
 use rug::{Integer, Rational};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 /// The most group elements the reach pass can follow per start: one bit each in a `u64`.
 pub const MAX_GROUP_ORDER: usize = 64;
@@ -642,14 +643,10 @@ pub fn finishes(
         // The layer below has served: its memory goes before the scaled copies are made.
         drop(std::mem::take(&mut below));
         // V(c) = sum / (total · D): over D·L, the numerators are sum · L / total.
-        let totals = sums.par_iter().map(|p| p.totals.iter().copied().collect::<BTreeSet<u64>>()).reduce(
-            BTreeSet::new,
-            |mut all, part| {
-                all.extend(part);
-                all
-            },
-        );
-        let (lcm, factors) = factors(totals);
+        let totals = Distinct::of_parts(sums.par_iter(), |part, seen| {
+            part.totals.iter().for_each(|&w| seen.insert(w))
+        });
+        let (lcm, factors) = factors(totals.iter());
         let bits = sums.iter().map(|p| p.bits).max().unwrap_or(1) + lcm.significant_bits();
         let parts = sums.into_par_iter().map(|part| scaled(part, &factors, limbs_for(bits))).collect();
         below = Vectors::of(parts);

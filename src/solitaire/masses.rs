@@ -15,6 +15,7 @@
 //! reaches. No mass passes one, so a numerator never passes the denominator and the width of
 //! a layer is known before it is summed.
 
+use crate::engine::layered::Distinct;
 use crate::engine::layered::limbs::{limbs_for, to_integer};
 use crate::engine::{Cancel, Mode};
 use crate::error::Error;
@@ -27,7 +28,7 @@ use crate::solitaire::scale::{Factor, factors};
 use crate::solitaire::slots::Slots;
 use rayon::prelude::*;
 use rug::{Integer, Rational};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 /// Classes whose jumps are found and spread at a time: their jumps (about 12 bytes each) are
 /// held until every start has taken its share.
@@ -136,7 +137,7 @@ struct Step {
 
 impl Step {
     fn of(game: &Game<'_>, mode: Mode, classes: &[Pegs], next: Option<&Vec<Pegs>>, layer: &Masses) -> Step {
-        let (lcm, mut factor_of) = factors(totals(game, mode, classes));
+        let (lcm, mut factor_of) = factors(totals(game, mode, classes).iter());
         let mut totals: Vec<u64> = factor_of.keys().copied().collect();
         totals.sort_unstable();
         let factors = totals.iter().map(|t| factor_of.remove(t).expect("a factor for each total")).collect();
@@ -317,24 +318,17 @@ impl Jumps {
 }
 
 /// The distinct move totals of the classes with a jump.
-fn totals(game: &Game<'_>, mode: Mode, classes: &[Pegs]) -> BTreeSet<u64> {
-    classes
-        .par_chunks(CHUNK)
-        .map(|chunk| {
-            let (mut legal, mut weights, mut seen) = (Vec::new(), Vec::new(), BTreeSet::new());
-            for &class in chunk {
-                legal.clear();
-                legal.extend(game.moves.legal(class));
-                if !legal.is_empty() {
-                    seen.insert(weighed(game, mode, &legal, &mut weights));
-                }
+fn totals(game: &Game<'_>, mode: Mode, classes: &[Pegs]) -> Distinct {
+    Distinct::of_parts(classes.par_chunks(CHUNK), |chunk, seen| {
+        let (mut legal, mut weights) = (Vec::new(), Vec::new());
+        for &class in chunk {
+            legal.clear();
+            legal.extend(game.moves.legal(class));
+            if !legal.is_empty() {
+                seen.insert(weighed(game, mode, &legal, &mut weights));
             }
-            seen
-        })
-        .reduce(BTreeSet::new, |mut a, b| {
-            a.extend(b);
-            a
-        })
+        }
+    })
 }
 
 /// Limbs wide enough for every numerator of the layer after `layer` (over `denominator`): a

@@ -11,6 +11,60 @@ use crate::error::EngineError;
 use hashbrown::HashMap;
 use rayon::prelude::*;
 use rug::Integer;
+use std::collections::BTreeSet;
+
+/// Totals below this are marked by a bit in [`Distinct`].
+const MARKED: u64 = 256;
+
+/// The distinct move totals of a layer, gathered as they are met: a bit for each total below
+/// 256 (in most chains a total is the number of moves), a tree for the others. A tree alone
+/// costs an insert per parent, about 2% of the English centre's run.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Distinct {
+    marked: [u64; (MARKED / 64) as usize],
+    others: BTreeSet<u64>,
+}
+
+impl Distinct {
+    /// The distinct totals that `gather` finds in each of `parts`, each part gathered into a
+    /// set of its own on some core (a fold moving the set along with every total took as
+    /// long as the tree it replaced).
+    pub fn of_parts<P: Send>(
+        parts: impl ParallelIterator<Item = P>,
+        gather: impl Fn(P, &mut Distinct) + Sync + Send,
+    ) -> Distinct {
+        parts
+            .map(|part| {
+                let mut seen = Distinct::default();
+                gather(part, &mut seen);
+                seen
+            })
+            .reduce(Distinct::default, Distinct::union)
+    }
+
+    pub fn insert(&mut self, w: u64) {
+        match w < MARKED {
+            true => self.marked[(w / 64) as usize] |= 1 << (w % 64),
+            false => _ = self.others.insert(w),
+        }
+    }
+
+    pub fn union(mut self, other: Distinct) -> Distinct {
+        for (mine, theirs) in self.marked.iter_mut().zip(other.marked) {
+            *mine |= theirs;
+        }
+        self.others.extend(other.others);
+        self
+    }
+
+    /// The totals, ascending.
+    pub fn iter(&self) -> impl Iterator<Item = u64> + '_ {
+        let marked = self.marked.iter().enumerate().flat_map(|(word, &bits)| {
+            (0..64).filter(move |bit| bits >> bit & 1 == 1).map(move |bit| word as u64 * 64 + bit)
+        });
+        marked.chain(self.others.iter().copied())
+    }
+}
 
 /// Totals below this find their factor in a table, without hashing: in most chains a move
 /// total is the number of moves, or a small multiple of it.
@@ -147,4 +201,28 @@ pub(super) fn shares<S: Sync>(
 /// The number of significant bits of a limb number.
 fn bit_length(limbs: &[u64]) -> u32 {
     limbs.iter().rposition(|&l| l != 0).map_or(0, |top| 64 * top as u32 + 64 - limbs[top].leading_zeros())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Marked by bits or kept in the tree, the totals come out distinct and ascending, as a
+    /// set of them would list them, however they were gathered and joined.
+    #[test]
+    fn distinct_totals_list_as_a_set_of_them() {
+        let totals: Vec<u64> = (0..20_000u64).map(|i| (i * 7_919) % 611 + (i % 3) * (u64::MAX / 4)).collect();
+        let set: BTreeSet<u64> = totals.iter().copied().collect();
+        let gathered = Distinct::of_parts(totals.par_chunks(100), |chunk, seen| {
+            chunk.iter().for_each(|&w| seen.insert(w))
+        });
+        assert_eq!(gathered.iter().collect::<Vec<_>>(), set.iter().copied().collect::<Vec<_>>());
+        let (low, high) = totals.split_at(7_000);
+        let mut joined = Distinct::default();
+        high.iter().for_each(|&w| joined.insert(w));
+        let mut first = Distinct::default();
+        low.iter().for_each(|&w| first.insert(w));
+        assert_eq!(first.union(joined), gathered);
+        assert!(set.contains(&0) && set.contains(&255) && set.contains(&256) && set.contains(&610));
+    }
 }

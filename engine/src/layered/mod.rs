@@ -48,6 +48,7 @@ use crate::exchange::{self, Exchange, Solo};
 pub use across::Across;
 use arena::Bucket;
 use budget::{History, Plan};
+pub use factors::Distinct;
 use factors::Scale;
 use limbs::to_integer;
 use numbers::Numbers;
@@ -57,7 +58,7 @@ use rayon::prelude::*;
 use rug::{Integer, Rational};
 pub use saved::{FORMAT as SAVE_FORMAT, RunState};
 pub use spill::Spill;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::hash::BuildHasher;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -586,23 +587,14 @@ fn step_facts<K, S: Sync>(scan: &parents::Scan<K, S>, mode: Mode, layer: &Bucket
     };
     // The distinct totals, found without a copy of every parent's (8 bytes a parent, at the
     // step's widest moment, that the budget does not count).
-    let totals: BTreeSet<u64> = match mode {
-        Mode::Probability => scan
-            .totals
-            .par_iter()
-            .fold(BTreeSet::new, |mut seen, &w| {
-                if w > 0 {
-                    seen.insert(w);
-                }
-                seen
-            })
-            .reduce(BTreeSet::new, |mut a, b| {
-                a.extend(b);
-                a
-            }),
-        Mode::Paths => BTreeSet::new(),
+    let totals = match mode {
+        // A total of zero is a state that absorbs: it has no moves to scale.
+        Mode::Probability => Distinct::of_parts(scan.totals.par_chunks(1 << 14), |chunk, seen| {
+            chunk.iter().filter(|&&w| w > 0).for_each(|&w| seen.insert(w))
+        }),
+        Mode::Paths => Distinct::default(),
     };
-    wire::bytes_of([scan.moves, paths_stride as u64].into_iter().chain(totals))
+    wire::bytes_of([scan.moves, paths_stride as u64].into_iter().chain(totals.iter()))
 }
 
 /// States per parallel chunk of a layer: a few chunks per thread, for balance. Each chunk
