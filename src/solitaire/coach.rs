@@ -1136,15 +1136,16 @@ impl<'a> Coach<'a> {
     fn factors_of(&self, layer: &Layer) -> Factors {
         if !self.weighs_jumps() {
             // A uniform total is the number of jumps: where the rows start says it, with no
-            // pass over the jumps themselves.
-            let mut seen = vec![false; self.moves.jumps().len() + 1];
+            // pass over the jumps themselves (a position with none has no total).
+            let mut seen = Distinct::default();
             layer
                 .edges
                 .starts
                 .iter()
                 .flat_map(|s| s.windows(2))
-                .for_each(|w| seen[(w[1] - w[0]) as usize] = true);
-            return factors((1..seen.len()).filter(|&t| seen[t]).map(|t| t as u64));
+                .filter(|w| w[1] > w[0])
+                .for_each(|w| seen.insert(u64::from(w[1] - w[0])));
+            return factors(seen.iter());
         }
         let positions = layer.positions.len();
         let totals =

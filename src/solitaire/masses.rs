@@ -137,9 +137,10 @@ struct Step {
 
 impl Step {
     fn of(game: &Game<'_>, mode: Mode, classes: &[Pegs], next: Option<&Vec<Pegs>>, layer: &Masses) -> Step {
-        let (lcm, mut factor_of) = factors(totals(game, mode, classes).iter());
-        let mut totals: Vec<u64> = factor_of.keys().copied().collect();
-        totals.sort_unstable();
+        let distinct = totals(game, mode, classes);
+        let (lcm, mut factor_of) = factors(distinct.iter());
+        // Ascending, as `Distinct` lists them.
+        let totals: Vec<u64> = distinct.iter().collect();
         let factors = totals.iter().map(|t| factor_of.remove(t).expect("a factor for each total")).collect();
         let denominator = Integer::from(&layer.denominator * &lcm);
         let width = next_width(mode, &denominator, layer);
