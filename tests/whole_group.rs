@@ -1,5 +1,5 @@
 //! The whole-group method (every start reduced by the board's whole symmetry group, finish
-//! holes and positions from `solitaire::finishes`) against the two methods it replaces:
+//! holes and positions from `solitaire::whole_group`) against the two methods it replaces:
 //! each start reduced by its stabilizer, and no reduction at all. Every figure of every
 //! start must agree exactly: probabilities, game counts, finish holes, positions.
 
@@ -214,7 +214,7 @@ fn the_faster_method_is_chosen_and_gives_way_to_the_stabilizer_where_it_must() {
 
 /// A start from which no play ends with one peg (triangle4's corners, 21 of the European
 /// board's 37 holes) has no finish holes: in a run by residues its positions are counted
-/// keeping two layers at a time (`solitaire::reach_counts`), and every figure equals the
+/// keeping two layers at a time (`solitaire::whole_group::reach_counts`), and every figure equals the
 /// stabilizer method's. A run resumed from a save in its middle counts nothing again: the
 /// save carries the positions.
 #[test]

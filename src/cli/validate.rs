@@ -369,7 +369,8 @@ impl EngineRequest {
                 Starts::Holes(holes) => holes.clone(),
             };
             let fewer = |h: u8| group.stabilizer(Pegs::single(h)).order() < group.order();
-            if group.order() <= pegchain::solitaire::finishes::MAX_GROUP_ORDER && holes.into_iter().any(fewer)
+            if group.order() <= pegchain::solitaire::whole_group::MAX_GROUP_ORDER
+                && holes.into_iter().any(fewer)
             {
                 ways.push(super::limits::WHOLE_GROUP);
             }

@@ -10,13 +10,12 @@
 use crate::engine::{self, Across, Cancel, EngineError, Exchange, Layer, Mode, Options, Pass, RunState};
 use crate::error::{Error, RefusedBy};
 use crate::solitaire::board::{Board, SymmetryGroup};
-use crate::solitaire::finishes::{self, Game, StartFigures};
 use crate::solitaire::moves::{MoveTable, start_position};
 use crate::solitaire::pegs::Pegs;
 use crate::solitaire::policy::Policy;
-use crate::solitaire::reach_counts;
 use crate::solitaire::saved::{Finished, Resumed, Saved};
 use crate::solitaire::solve;
+use crate::solitaire::whole_group::{self, Game, StartFigures, reach_counts};
 
 pub use crate::solitaire::chain::{End, PegChain};
 use rayon::prelude::*;
@@ -37,7 +36,7 @@ pub struct EngineConfig {
     /// Reduce by symmetry (on by default; off only to check the reduction).
     pub reduce: bool,
     /// How starts that the whole group does not fix are reduced: by the stabilizer of the
-    /// hole, by the whole group (positions and finish holes from [`finishes`]), or by
+    /// hole, by the whole group (positions and finish holes from [`whole_group`]), or by
     /// whichever the starts' classes say is faster. The figures are the same.
     pub reduction: Reduction,
     /// Evaluate probabilities with numerators modulo this many primes per pass instead of in
@@ -66,11 +65,11 @@ pub enum Reduction {
     Stabilizer,
     /// Every start reduced by the board's whole group: the figures no symmetry changes by
     /// the whole group's classes, the finish holes by a backward pass over every start at
-    /// once (see [`finishes`]). Faster where the starts share many classes (the triangles),
+    /// once (see [`whole_group`]). Faster where the starts share many classes (the triangles),
     /// slower where they share few (the English board).
     WholeGroup,
     /// The whole group where the starts share their classes enough for it to pay (see
-    /// [`finishes::share_enough`]) and its passes fit the memory budget; the stabilizer
+    /// `whole_group::share_enough`) and its passes fit the memory budget; the stabilizer
     /// otherwise, and for a run saved as it goes, by residues, spilling to disk or shared by
     /// processes (the ways the stabilizer method has to fit and to go on after a stop).
     Faster,
@@ -642,7 +641,7 @@ impl<'a> Analysis<'a> {
         if !config.reduce
             || config.reduction == Reduction::Stabilizer
             || (faster && keeps_stabilizer())
-            || order > finishes::MAX_GROUP_ORDER
+            || order > whole_group::MAX_GROUP_ORDER
         {
             return none();
         }
@@ -657,7 +656,8 @@ impl<'a> Analysis<'a> {
         let game = Game { moves: &self.moves, group: &self.group, policy: config.policy };
         let starts_of =
             |holes: &[u8]| holes.iter().map(|&h| start_position(self.board, h)).collect::<Vec<_>>();
-        if faster && !finishes::share_enough(&game, &starts_of(&reps), config.memory_budget, &config.cancel)?
+        if faster
+            && !whole_group::share_enough(&game, &starts_of(&reps), config.memory_budget, &config.cancel)?
         {
             return none();
         }
@@ -683,7 +683,15 @@ impl<'a> Analysis<'a> {
             true => Vec::new(),
             false => {
                 let budget = config.memory_budget;
-                match finishes::evaluate(&game, &positions, mode, budget, stuck, &config.cancel, &mut layer) {
+                match whole_group::evaluate(
+                    &game,
+                    &positions,
+                    mode,
+                    budget,
+                    stuck,
+                    &config.cancel,
+                    &mut layer,
+                ) {
                     // Chosen as the faster, the method gives way where it does not fit.
                     Err(Error::TooLarge { .. }) if faster => {
                         *refused = true;

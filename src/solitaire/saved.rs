@@ -9,7 +9,7 @@
 //!   cannot end with one peg, before any engine runs (an hour and more on the European board):
 //!   the starts counted whole, and in the JSON line the layers counted so far of the start
 //!   under way, then that start's last layer of classes as little-endian words
-//!   (`solitaire::reach_counts`).
+//!   (`solitaire::whole_group::reach_counts`).
 //! - A search for solutions (`solve`): the search's state and the solutions shown so far.
 //!   One JSON line, then the positions known to fail as little-endian words.
 

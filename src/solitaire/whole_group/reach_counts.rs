@@ -3,7 +3,7 @@
 //! Such a start has no finish holes, so the backward pass has nothing to find and needs no
 //! layer kept: this pass counts the start's raw positions and keeps two layers at a time.
 //!
-//! As in [`crate::solitaire::finishes::reach`], each class carries the elements `g` with `g·c`
+//! As in [`crate::solitaire::whole_group::reach`], each class carries the elements `g` with `g·c`
 //! reachable from the start (a bit each), and a layer's raw positions are its classes' bits
 //! over their stabilizers. Here a class and its bits share one word, and the classes a layer's
 //! jumps lead to are merged in one table filled by every task at once (a new class by one
@@ -16,10 +16,11 @@ use crate::engine::Cancel;
 use crate::error::{Error, RefusedBy};
 use crate::solitaire::board::SymmetryGroup;
 use crate::solitaire::exact::{Positions, Stage};
-use crate::solitaire::finishes::{CHUNK, Elements, Game, LayerDone, interrupted};
 use crate::solitaire::moves::Children;
 use crate::solitaire::pegs::Pegs;
 use crate::solitaire::slots::slot_of;
+use crate::solitaire::whole_group::classes::Elements;
+use crate::solitaire::whole_group::{CHUNK, Game, LayerDone, interrupted};
 use crate::solitaire::words::cut;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -317,9 +318,9 @@ mod tests {
     use super::*;
     use crate::engine::Cancel;
     use crate::solitaire::board::builtin;
-    use crate::solitaire::finishes::reach;
     use crate::solitaire::moves::MoveTable;
     use crate::solitaire::policy::Policy;
+    use crate::solitaire::whole_group::reach;
 
     /// Every start of the small triangles: the same positions, layer by layer, as the pass
     /// that keeps every layer, and a budget too small for a step refused in words.
