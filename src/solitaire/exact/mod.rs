@@ -7,153 +7,32 @@
 //! exactly over the class. With `--start all`, one hole per class is evaluated and the
 //! others are mapped from it by a symmetry.
 
-use crate::engine::{self, Across, Cancel, EngineError, Exchange, Layer, Mode, Options, Pass, RunState};
+use crate::engine::{self, Across, EngineError, Layer, Mode, Options, Pass, RunState};
 use crate::error::{Error, RefusedBy};
 use crate::solitaire::board::{Board, SymmetryGroup};
 use crate::solitaire::moves::{MoveTable, start_position};
 use crate::solitaire::pegs::Pegs;
-use crate::solitaire::policy::Policy;
 use crate::solitaire::saved::{Finished, Resumed, Saved};
 use crate::solitaire::solve;
 use crate::solitaire::whole_group::{self, Game, StartFigures, reach_counts};
 
 pub use crate::solitaire::chain::{End, PegChain};
 use rayon::prelude::*;
-use rug::{Integer, Rational};
+use rug::Rational;
 use std::collections::BTreeMap;
 
-/// Which start holes to evaluate.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Starts {
-    All,
-    Holes(Vec<u8>),
-}
+mod agree;
+mod report;
+mod request;
 
-/// What the engine needs besides the board; built by the CLI from flags.
-#[derive(Clone, Debug)]
-pub struct EngineConfig {
-    pub policy: Policy,
-    /// Reduce by symmetry (on by default; off only to check the reduction).
-    pub reduce: bool,
-    /// How starts that the whole group does not fix are reduced: by the stabilizer of the
-    /// hole, by the whole group (positions and finish holes from [`whole_group`]), or by
-    /// whichever the starts' classes say is faster. The figures are the same.
-    pub reduction: Reduction,
-    /// Evaluate probabilities with numerators modulo this many primes per pass instead of in
-    /// full (see [`engine::propagate_by_residues`]): the same fractions in less memory.
-    pub residues: Option<usize>,
-    pub memory_budget: Option<u64>,
-    /// Where a step taken in rounds keeps its parents (see [`engine::layered::Spill`]); a
-    /// run given one may also sum a step's children in parts.
-    pub spill: Option<std::path::PathBuf>,
-    /// Stops the evaluation (with `Error::Interrupted`) once cancelled.
-    pub cancel: Cancel,
-    /// Shares each evaluation's layers with other processes (each returns the whole answer);
-    /// with `residues`, deals its passes out between them instead.
-    pub processes: Option<Processes>,
-    /// With `processes`: deal the starts out instead, each process evaluating whole starts
-    /// alone, a round at a time, where it would share every layer.
-    pub deal_starts: bool,
-}
-
-/// The two methods for every start, which check each other (the same figures, exactly), and
-/// the choice between them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Reduction {
-    /// Each start reduced by the symmetries that fix its hole: its finish holes split
-    /// exactly over a class. Every layer of a start is saved as it goes.
-    Stabilizer,
-    /// Every start reduced by the board's whole group: the figures no symmetry changes by
-    /// the whole group's classes, the finish holes by a backward pass over every start at
-    /// once (see [`whole_group`]). Faster where the starts share many classes (the triangles),
-    /// slower where they share few (the English board).
-    WholeGroup,
-    /// The whole group where the starts share their classes enough for it to pay (see
-    /// `whole_group::share_enough`) and its passes fit the memory budget; the stabilizer
-    /// otherwise, and for a run saved as it goes, by residues, spilling to disk or shared by
-    /// processes (the ways the stabilizer method has to fit and to go on after a stop).
-    Faster,
-}
-
-/// The processes an evaluation is shared with (see [`engine::exchange`]).
-#[derive(Clone)]
-pub struct Processes(pub std::sync::Arc<dyn Exchange>);
-
-impl std::fmt::Debug for Processes {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "process {} of {}", self.0.me(), self.0.processes())
-    }
-}
-
-impl Default for EngineConfig {
-    fn default() -> Self {
-        EngineConfig {
-            policy: Policy::Uniform,
-            reduce: true,
-            reduction: Reduction::Stabilizer,
-            residues: None,
-            memory_budget: None,
-            spill: None,
-            cancel: Cancel::new(),
-            processes: None,
-            deal_starts: false,
-        }
-    }
-}
-
-/// Reachable positions of one start, per layer and in all.
-#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct Positions {
-    /// Distinct positions, as a player would see them.
-    pub raw: u64,
-    /// Distinct positions up to the board's full symmetry group.
-    pub up_to_symmetry: u64,
-    /// (pegs, raw, up to symmetry) for every layer, most pegs first.
-    pub by_layer: Vec<(u32, u64, u64)>,
-}
-
-/// A progress report for one finished layer (for a progress line on stderr).
-#[derive(Clone, Debug)]
-pub struct Progress {
-    pub stage: Stage,
-    pub pegs: u32,
-    pub positions: u64,
-    /// Whether `positions` counts classes under symmetry, not the positions a player sees
-    /// (the passes of a run by residues after the first, which counted the positions, and
-    /// the whole-group method's forward engine, whose positions come with the finish holes).
-    pub classes: bool,
-    /// In a run shared by processes, the bytes each process sent the others to build this
-    /// layer, in process order (empty alone).
-    pub sent: Vec<u64>,
-    /// Which pass over the board (a run by residues makes several).
-    pub pass: Pass,
-    /// In a run from start holes, which of its evaluations this is (from 1) and how many it
-    /// makes (one per start class under symmetry, one per hole without); `None` for a
-    /// position, the whole-group passes and starts dealt out between processes.
-    pub start: Option<(usize, usize)>,
-}
-
-/// Which work a progress report is about.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Stage {
-    /// The forward engine from this start hole (positions: its raw positions, or classes).
-    Start(u8),
-    /// The whole-group method's forward pass over every start's classes (positions: raw).
-    Classes,
-    /// The whole-group method's backward pass (positions: classes that can still win).
-    FinishHoles,
-    /// The whole-group method's forward pass of every start's masses (positions: classes,
-    /// counted once for each start that reaches them).
-    PegsLeft,
-    /// The forward engine from a position given by the user.
-    Position,
-    /// The coach finding the positions a position can reach (positions: a layer's).
-    CoachFuture,
-    /// The coach's forward pass for the position's own P(n pegs left) (positions: a layer's).
-    CoachPegsLeft,
-    /// The coach valuing them, from the fewest pegs up (positions: a layer's).
-    CoachValues,
-}
+pub use agree::agree;
+use agree::agreed;
+use report::HasHole;
+pub use report::{
+    ClassValue, CountReport, EndFigures, ExactReport, GameCounts, PositionCount, PositionExact, Positions,
+    StartCount, StartExact, pegs_left_moment,
+};
+pub use request::{EngineConfig, Processes, Progress, Reduction, SaveBytes, Saving, Stage, Starts};
 
 /// The bytes each process sent to build `layer`, when processes share the run.
 fn sent_by_each(layer: &Layer<'_, Pegs>) -> Vec<u64> {
@@ -172,24 +51,6 @@ enum Origin {
 
 /// One start, evaluated: the end distribution with finish holes on raw holes.
 type Evaluation = Finished;
-
-/// Saving a long evaluation after every finished layer, and going on from a saved one.
-#[derive(Default)]
-pub struct Saving<'a> {
-    /// An evaluation saved by an earlier run of the same request: this run goes on from it
-    /// and returns what the uninterrupted run would have.
-    pub resume: Option<Saved>,
-    /// Receives the bytes of the whole evaluation after every finished layer (see
-    /// [`Saved`]); an error stops the run with that error.
-    pub save: Option<&'a mut SaveBytes<'a>>,
-    /// Receives, besides, the first of those saves in every pass after the first of a run by
-    /// residues: a few kilobytes (what the passes before found, one class waiting) from which
-    /// a run goes on at the start of that pass, small enough to carry to another machine.
-    pub keep: Option<&'a mut SaveBytes<'a>>,
-}
-
-/// Receives the bytes of a saved evaluation.
-pub type SaveBytes<'a> = dyn FnMut(&[u8]) -> Result<(), Error> + 'a;
 
 /// What the whole-group passes found: each start's figures, and the positions of the
 /// starts counted alone among them (see `reach_counts`), which the saves carry.
@@ -873,62 +734,6 @@ impl<'a> Analysis<'a> {
     }
 }
 
-/// Every process's `local` bytes, in process order, when every process succeeded; else, on
-/// every process alike, the first failure (this process's own where it failed first, else
-/// in the words of the process that did). Every process must call it.
-pub fn agree(exchange: &dyn Exchange, local: Result<Vec<u8>, Error>) -> Result<Vec<Vec<u8>>, Error> {
-    let status = match &local {
-        Ok(bytes) => [&[0u8][..], bytes].concat(),
-        Err(Error::Interrupted { done }) => [&[2u8][..], done.as_bytes()].concat(),
-        // A refusal for memory crosses as one, so that every process words it alike (with
-        // its way out).
-        Err(Error::TooLarge { layer, positions, classes, bytes, budget, by }) => {
-            let numbers = [*positions, *bytes, *budget, u64::from(*classes), *by as u64]
-                .map(|n| n.to_le_bytes())
-                .concat();
-            [&[3u8][..], &numbers, layer.as_bytes()].concat()
-        }
-        Err(e) => [&[1u8][..], e.to_string().as_bytes()].concat(),
-    };
-    let all = exchange.all_gather(&status);
-    match all.iter().position(|s| s.first() != Some(&0)) {
-        None => Ok(all.into_iter().map(|s| s[1..].to_vec()).collect()),
-        Some(first) if first == exchange.me() => Err(local.expect_err("this process failed")),
-        Some(first) => Err(failure_from(&all[first])),
-    }
-}
-
-/// `local` where every process succeeded (a lone process: always), else on every process
-/// alike the first failure, as [`agree`] finds it. Every process must call it.
-fn agreed<T>(processes: Option<&Processes>, local: Result<T, Error>) -> Result<T, Error> {
-    let Some(Processes(exchange)) = processes else { return local };
-    match local {
-        Ok(value) => agree(&**exchange, Ok(Vec::new())).map(|_| value),
-        Err(e) => Err(agree(&**exchange, Err(e)).expect_err("a process that failed fails them all")),
-    }
-}
-
-/// The error a process's status in [`agree`] carries (bytes from this program's own processes).
-fn failure_from(status: &[u8]) -> Error {
-    let words = |from: usize| String::from_utf8_lossy(status.get(from..).unwrap_or_default()).into_owned();
-    let number = |i: usize| {
-        let at = 1 + 8 * i;
-        status.get(at..at + 8).map_or(0, |b| u64::from_le_bytes(b.try_into().expect("8 bytes")))
-    };
-    match status.first() {
-        Some(2) => Error::Interrupted { done: words(1) },
-        Some(3) => Error::TooLarge {
-            layer: words(41),
-            positions: number(0),
-            classes: number(3) != 0,
-            bytes: number(1),
-            budget: number(2),
-            by: RefusedBy::ALL.get(number(4) as usize).copied().unwrap_or(RefusedBy::Engine),
-        },
-        _ => Error::Invalid(words(1)),
-    }
-}
-
 /// An interruption during the evaluation of one start among several says how many were
 /// finished before it; any other error, and a lone start, pass unchanged.
 fn with_evaluations_done(e: Error, finished: usize, planned: usize) -> Error {
@@ -982,177 +787,6 @@ fn spread_finishes(reduced: BTreeMap<End, Rational>, local: &SymmetryGroup) -> B
         }
     }
     ends
-}
-
-/// What an end distribution of random play says.
-#[derive(Clone, Debug)]
-pub struct EndFigures {
-    /// P(one peg left).
-    pub win: Rational,
-    pub pegs_left: BTreeMap<u32, Rational>,
-    /// P(one peg left, in this hole) for every hole a win can finish in.
-    pub finish: BTreeMap<u8, Rational>,
-    pub expected_pegs_left: Rational,
-}
-
-impl EndFigures {
-    fn of(ends: &BTreeMap<End, Rational>) -> EndFigures {
-        let mut pegs_left: BTreeMap<u32, Rational> = BTreeMap::new();
-        let mut finish = BTreeMap::new();
-        for (end, p) in ends {
-            *pegs_left.entry(end.pegs()).or_default() += p;
-            if let End::Finish(f) = end {
-                finish.insert(*f, p.clone());
-            }
-        }
-        let win = pegs_left.get(&1).cloned().unwrap_or_default();
-        let expected_pegs_left = pegs_left_moment(pegs_left.iter().map(|(&n, p)| (n, p)), 1);
-        EndFigures { win, pegs_left, finish, expected_pegs_left }
-    }
-}
-
-/// E\[K^`power`\] of the pegs left K, given P(K = n) for each n: the expectation that
-/// `exact` and the coach give, and the second moment whose variance measures a simulated mean.
-pub fn pegs_left_moment<'a>(
-    distribution: impl IntoIterator<Item = (u32, &'a Rational)>,
-    power: u32,
-) -> Rational {
-    distribution.into_iter().map(|(n, p)| Rational::from(p * n.pow(power))).sum()
-}
-
-/// What the path counts by end say: complete games, by pegs left, and wins by finish hole.
-#[derive(Clone, Debug)]
-pub struct GameCounts {
-    pub games: Integer,
-    pub games_by_pegs_left: BTreeMap<u32, Integer>,
-    pub wins_by_finish: BTreeMap<u8, Integer>,
-}
-
-impl GameCounts {
-    fn of(ends: &BTreeMap<End, Rational>) -> GameCounts {
-        let mut games_by_pegs_left: BTreeMap<u32, Integer> = BTreeMap::new();
-        let mut wins_by_finish = BTreeMap::new();
-        for (end, count) in ends {
-            let count = count.numer().clone();
-            *games_by_pegs_left.entry(end.pegs()).or_default() += &count;
-            if let End::Finish(f) = end {
-                wins_by_finish.insert(*f, count);
-            }
-        }
-        let games = games_by_pegs_left.values().sum();
-        GameCounts { games, games_by_pegs_left, wins_by_finish }
-    }
-}
-
-/// Random play from a position given by the user, exactly.
-#[derive(Clone, Debug)]
-pub struct PositionExact {
-    pub policy: Policy,
-    pub group_order: usize,
-    pub position: Pegs,
-    pub figures: EndFigures,
-    pub positions: Positions,
-}
-
-/// Every game from a position given by the user, counted.
-#[derive(Clone, Debug)]
-pub struct PositionCount {
-    pub group_order: usize,
-    pub position: Pegs,
-    pub counts: GameCounts,
-    pub positions: Positions,
-}
-
-trait HasHole {
-    fn hole(&self) -> u8;
-}
-
-#[derive(Clone, Debug)]
-pub struct StartExact {
-    pub hole: u8,
-    pub class: usize,
-    pub win: Rational,
-    pub pegs_left: BTreeMap<u32, Rational>,
-    /// P(one peg left, in this hole) for every hole a win can finish in.
-    pub finish: BTreeMap<u8, Rational>,
-    pub expected_pegs_left: Rational,
-    pub finish_in_start: Rational,
-    pub positions: Positions,
-}
-
-impl StartExact {
-    /// A start's figures from its end distribution.
-    fn of(hole: u8, class: usize, eval: Evaluation) -> StartExact {
-        let EndFigures { win, pegs_left, finish, expected_pegs_left } = EndFigures::of(&eval.ends);
-        let finish_in_start = finish.get(&hole).cloned().unwrap_or_default();
-        StartExact {
-            hole,
-            class,
-            win,
-            pegs_left,
-            finish,
-            expected_pegs_left,
-            finish_in_start,
-            positions: eval.positions,
-        }
-    }
-}
-
-impl HasHole for StartExact {
-    fn hole(&self) -> u8 {
-        self.hole
-    }
-}
-
-#[derive(Clone, Debug)]
-pub struct StartCount {
-    pub hole: u8,
-    pub class: usize,
-    pub games: Integer,
-    pub games_by_pegs_left: BTreeMap<u32, Integer>,
-    pub wins_by_finish: BTreeMap<u8, Integer>,
-    pub positions: Positions,
-}
-
-impl StartCount {
-    /// A start's counts from its path counts by end (whole numbers).
-    fn of(hole: u8, class: usize, eval: Evaluation) -> StartCount {
-        let GameCounts { games, games_by_pegs_left, wins_by_finish } = GameCounts::of(&eval.ends);
-        StartCount { hole, class, games, games_by_pegs_left, wins_by_finish, positions: eval.positions }
-    }
-}
-
-impl HasHole for StartCount {
-    fn hole(&self) -> u8 {
-        self.hole
-    }
-}
-
-/// A class of start holes with one value shared by all its members.
-#[derive(Clone, Debug)]
-pub struct ClassValue<V> {
-    pub class: usize,
-    pub holes: Vec<u8>,
-    pub value: V,
-}
-
-#[derive(Clone, Debug)]
-pub struct ExactReport {
-    pub policy: Policy,
-    pub group_order: usize,
-    pub starts: Vec<StartExact>,
-    /// Win probability per class met among the starts.
-    pub classes: Vec<ClassValue<Rational>>,
-    /// The average over every hole; present when every hole was evaluated.
-    pub random_start: Option<Rational>,
-}
-
-#[derive(Clone, Debug)]
-pub struct CountReport {
-    pub group_order: usize,
-    pub starts: Vec<StartCount>,
-    /// Number of games per class met among the starts.
-    pub classes: Vec<ClassValue<Integer>>,
 }
 
 #[cfg(test)]
