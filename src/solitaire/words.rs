@@ -4,7 +4,8 @@
 //! on its own by the rest of the key, a radix of up to 11 bits at a time. The coach's search
 //! sorts each layer's classes this way (a class and its slot in one word, sorted by the
 //! class). Also here: a slice cut into parts to fill side by side, which the sort and the
-//! coach's passes share, and a buffer grown side by side, its memory kept.
+//! coach's passes share, a buffer grown side by side, its memory kept, and the set bits of a
+//! word one by one.
 
 use rayon::prelude::*;
 
@@ -132,6 +133,22 @@ pub(crate) fn cut<T>(
             (first - n, part)
         })
         .collect()
+}
+
+/// The set bits of a mask, ascending.
+pub(crate) struct Bits(pub(crate) u64);
+
+impl Iterator for Bits {
+    type Item = usize;
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<usize> {
+        (self.0 != 0).then(|| {
+            let bit = self.0.trailing_zeros() as usize;
+            self.0 &= self.0 - 1;
+            bit
+        })
+    }
 }
 
 #[cfg(test)]

@@ -2,12 +2,13 @@
 //! up: P(one peg left) and expected pegs left (or the whole distribution, for a small
 //! future) over one denominator a layer, and the move sequences that still win, by hole.
 
-use super::layers::{Bits, Kept, Layer, LayerValues, Prefetch, ValueRows};
+use super::layers::{Kept, Layer, LayerValues, Prefetch, ValueRows};
 use super::{CHUNK, Coach, Factors, Keep, SEARCH_CHUNK};
 use crate::error::Error;
 use crate::solitaire::exact::Stage;
 use crate::solitaire::policy::Policy;
 use crate::solitaire::scale::{Factor, factors};
+use crate::solitaire::words::Bits;
 use hashbrown::HashMap;
 use pegchain_engine::layered::Distinct;
 use pegchain_engine::layered::limbs::{add_mul, add_mul_into_wider, limbs_for, write};

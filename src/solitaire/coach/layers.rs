@@ -4,6 +4,7 @@
 
 use super::{CHUNK, Odds, PegsLeft, SEARCH_CHUNK, odds_from};
 use crate::solitaire::pegs::Pegs;
+use crate::solitaire::words::Bits;
 use pegchain_engine::layered::limbs::{limbs_for, prefetch, to_integer};
 use rug::{Integer, Rational};
 
@@ -30,22 +31,6 @@ impl<T> Rows<T> {
         let (part, k) = (i / SEARCH_CHUNK, i % SEARCH_CHUNK);
         let starts = &self.starts[part];
         &parts[part][starts[k] as usize..starts[k + 1] as usize]
-    }
-}
-
-/// The set bits of a mask, ascending.
-pub(super) struct Bits(pub(super) u64);
-
-impl Iterator for Bits {
-    type Item = usize;
-
-    #[inline(always)]
-    fn next(&mut self) -> Option<usize> {
-        (self.0 != 0).then(|| {
-            let bit = self.0.trailing_zeros() as usize;
-            self.0 &= self.0 - 1;
-            bit
-        })
     }
 }
 

@@ -13,6 +13,7 @@ use crate::solitaire::pegs::Pegs;
 use crate::solitaire::whole_group::{
     CHUNK, Game, LayerDone, MAX_GROUP_ORDER, concatenated, interrupted, starts_a_pass,
 };
+use crate::solitaire::words::Bits;
 use hashbrown::HashMap;
 use rayon::prelude::*;
 
@@ -245,7 +246,7 @@ fn reach_until(
         if cancel.is_cancelled() {
             return Err(interrupted("forward pass over the classes", layers.len(), pegs));
         }
-        let raw = count_layer(group, &elements, &layer, pegs, &mut positions);
+        let raw = count_layer(group, &children_of, &elements, &layer, pegs, &mut positions);
         progress(Stage::Classes, pegs, raw);
         if let Some(budget) = budget {
             // The layers kept and this one's pairs, with the next layer's: its pairs as the
@@ -283,7 +284,7 @@ fn reach_until(
         let (classes, pairs) = (layer.len() as u64, children.len() as u64);
         kept += classes * size_of::<Pegs>() as u64 + starts.len() as u64 * Members::bytes(classes);
         layers.push(layer.par_iter().map(|&(class, _)| class).collect());
-        layer = closed(group, elements, merged(children));
+        layer = closed(group, &children_of, elements, merged(children));
         growth = layer.len() as f64 / classes as f64;
         repeats = pairs as f64 / layer.len().max(1) as f64;
         pegs = pegs.saturating_sub(1);
@@ -312,9 +313,15 @@ fn merged(mut pairs: Vec<(Pegs, u64)>) -> Vec<(Pegs, u64)> {
 
 /// Each mask closed under the class's stabilizer: `g·c` and `g·t·c` are one position for `t`
 /// fixing `c`, and the counts below need every element that names a reachable position.
-fn closed(group: &SymmetryGroup, elements: &Elements, mut layer: Vec<(Pegs, u64)>) -> Vec<(Pegs, u64)> {
+fn closed(
+    group: &SymmetryGroup,
+    children: &Children,
+    elements: &Elements,
+    mut layer: Vec<(Pegs, u64)>,
+) -> Vec<(Pegs, u64)> {
     layer.par_iter_mut().for_each(|(class, mask)| {
-        for t in (1..elements.order).filter(|&t| group.apply(t, *class) == *class) {
+        // The identity (bit 0) adds nothing.
+        for t in Bits(children.fixing(group, *class) & !1) {
             *mask |= elements.times(*mask, t);
         }
     });
@@ -325,6 +332,7 @@ fn closed(group: &SymmetryGroup, elements: &Elements, mut layer: Vec<(Pegs, u64)
 /// together.
 fn count_layer(
     group: &SymmetryGroup,
+    children: &Children,
     elements: &Elements,
     layer: &[(Pegs, u64)],
     pegs: u32,
@@ -337,7 +345,7 @@ fn count_layer(
         .fold(
             || vec![(0u64, 0u64); starts],
             |mut acc, &(class, mask)| {
-                let fixing = (0..order).filter(|&t| group.apply(t, class) == class).count() as u64;
+                let fixing = u64::from(children.fixing(group, class).count_ones());
                 for (s, slot) in acc.iter_mut().enumerate() {
                     let bits = (mask >> (s * order)) & (u64::MAX >> (64 - order));
                     if bits != 0 {

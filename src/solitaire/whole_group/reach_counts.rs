@@ -21,6 +21,7 @@ use crate::solitaire::pegs::Pegs;
 use crate::solitaire::slots::slot_of;
 use crate::solitaire::whole_group::classes::Elements;
 use crate::solitaire::whole_group::{CHUNK, Game, LayerDone, interrupted};
+use crate::solitaire::words::Bits;
 use crate::solitaire::words::cut;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -117,7 +118,7 @@ pub fn positions(
         };
         let before = layer.len();
         drop(layer);
-        (layer, raw) = next.classes(group, &elements, &words)?;
+        (layer, raw) = next.classes(group, &children_of, &elements, &words)?;
         growth = layer.len() as f64 / before as f64;
         pegs = pegs.saturating_sub(1);
     }
@@ -250,6 +251,7 @@ impl Table {
     fn classes(
         self,
         group: &SymmetryGroup,
+        children: &Children,
         elements: &Elements,
         words: &Words,
     ) -> Result<(Vec<u64>, u64), Error> {
@@ -268,12 +270,12 @@ impl Table {
                 let mut raw = 0;
                 for (slot, word) in part.iter_mut().zip(found) {
                     let class = words.class(word);
-                    let (mut bits, mut fixing) = (words.elements(word), 1);
-                    for t in (1..group.order()).filter(|&t| group.apply(t, class) == class) {
+                    let (mut bits, fixing) = (words.elements(word), children.fixing(group, class));
+                    // The identity (bit 0) adds nothing.
+                    for t in Bits(fixing & !1) {
                         bits |= elements.times(bits, t);
-                        fixing += 1;
                     }
-                    raw += u64::from(bits.count_ones()) / fixing;
+                    raw += u64::from(bits.count_ones()) / u64::from(fixing.count_ones());
                     *slot = words.pack(class, bits);
                 }
                 raw
