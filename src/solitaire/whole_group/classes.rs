@@ -13,7 +13,7 @@ use crate::solitaire::pegs::Pegs;
 use crate::solitaire::whole_group::{
     CHUNK, Game, LayerDone, MAX_GROUP_ORDER, concatenated, interrupted, starts_a_pass,
 };
-use crate::solitaire::words::Bits;
+use crate::solitaire::words::{Bits, sort_above};
 use hashbrown::HashMap;
 use rayon::prelude::*;
 
@@ -224,6 +224,11 @@ fn reach_until(
     let mut positions = vec![Positions::default(); starts.len()];
     let (mut layers, mut members) = (Vec::new(), Vec::new());
     let children_of = Children::new(game.moves, group);
+    // Where a class (its holes' bits) and its mask fit in one word, the pairs are handed over
+    // and sorted as words: in half the bytes, by a radix.
+    let mask_bits = (starts.len() * order) as u32;
+    let packed = group.perms()[0].len() as u32 + mask_bits <= u64::BITS;
+    let pair_bytes = if packed { size_of::<u64>() } else { size_of::<(Pegs, u64)>() } as u64;
     // The first layer: each start in its class, with every element taking the class to it.
     let mut layer: Vec<(Pegs, u64)> = starts
         .iter()
@@ -252,7 +257,8 @@ fn reach_until(
             // The layers kept and this one's pairs, with the next layer's: its pairs as the
             // chunks hand them over, and merged.
             let next = (layer.len() as f64 * growth.max(1.0)) as u64;
-            let bytes = kept + PAIR * (layer.len() as u64 + (next as f64 * (1.0 + repeats)) as u64);
+            let next_pairs = (next as f64 * repeats) as u64;
+            let bytes = kept + PAIR * (layer.len() as u64 + next) + pair_bytes * next_pairs;
             if bytes > budget {
                 let (layer, by) =
                     (format!("the layer with {} pegs", pegs.saturating_sub(1)), RefusedBy::KeptClasses);
@@ -265,26 +271,23 @@ fn reach_until(
             layers.push(layer.into_iter().map(|(class, _)| class).collect());
             break;
         }
-        let elements = &elements;
-        // Each chunk merges the masks of the children it reaches more than once: fewer pairs
-        // to hold and sort.
-        let children: Vec<Vec<(Pegs, u64)>> = layer
-            .par_chunks(CHUNK)
-            .map_init(HashMap::new, |seen: &mut HashMap<Pegs, u64>, chunk| {
-                for &(class, mask) in chunk {
-                    children_of.each(game.moves, group, class, |_, child, k| {
-                        // The child of g·class is g·k⁻¹·child.
-                        *seen.entry(child).or_default() |= elements.times(mask, elements.inverse[k]);
-                    });
-                }
-                seen.drain().collect()
-            })
-            .collect();
-        let children = concatenated(children);
-        let (classes, pairs) = (layer.len() as u64, children.len() as u64);
+        let expand = Expand { game, children_of: &children_of, elements: &elements, layer: &layer };
+        let (next, pairs) = match packed {
+            true => {
+                let words = expand.children(|class, mask| class.0 << mask_bits | mask);
+                let pairs = words.len() as u64;
+                (merged_words(words, mask_bits), pairs)
+            }
+            false => {
+                let children = expand.children(|class, mask| (class, mask));
+                let pairs = children.len() as u64;
+                (merged(children), pairs)
+            }
+        };
+        let classes = layer.len() as u64;
         kept += classes * size_of::<Pegs>() as u64 + starts.len() as u64 * Members::bytes(classes);
         layers.push(layer.par_iter().map(|&(class, _)| class).collect());
-        layer = closed(group, &children_of, elements, merged(children));
+        layer = closed(group, &children_of, &elements, next);
         growth = layer.len() as f64 / classes as f64;
         repeats = pairs as f64 / layer.len().max(1) as f64;
         pegs = pegs.saturating_sub(1);
@@ -295,19 +298,68 @@ fn reach_until(
 /// The bytes of a class and its mask.
 const PAIR: u64 = size_of::<(Pegs, u64)>() as u64;
 
+/// What finding a layer's children needs.
+struct Expand<'a> {
+    game: &'a Game<'a>,
+    children_of: &'a Children,
+    elements: &'a Elements,
+    layer: &'a [(Pegs, u64)],
+}
+
+impl Expand<'_> {
+    /// Every child class of the layer with the elements that orient it for each start, made
+    /// into `T` by `pair`; a chunk of the layer hands over each child it reaches once, its
+    /// masks merged (fewer to hold and sort).
+    fn children<T: Copy + Default + Send + Sync>(&self, pair: impl Fn(Pegs, u64) -> T + Sync) -> Vec<T> {
+        let (game, elements) = (self.game, self.elements);
+        let parts: Vec<Vec<T>> = self
+            .layer
+            .par_chunks(CHUNK)
+            .map_init(HashMap::new, |seen: &mut HashMap<Pegs, u64>, chunk| {
+                for &(class, mask) in chunk {
+                    self.children_of.each(game.moves, game.group, class, |_, child, k| {
+                        // The child of g·class is g·k⁻¹·child.
+                        *seen.entry(child).or_default() |= elements.times(mask, elements.inverse[k]);
+                    });
+                }
+                seen.drain().map(|(child, mask)| pair(child, mask)).collect()
+            })
+            .collect();
+        concatenated(parts)
+    }
+}
+
 /// The pairs sorted by class, one per class with the union of its masks.
 fn merged(mut pairs: Vec<(Pegs, u64)>) -> Vec<(Pegs, u64)> {
     pairs.par_sort_unstable_by_key(|&(class, _)| class);
-    // Each core's runs in a vector of its own, then copied side by side into one of their
-    // size (a collect would append them on one core).
-    let runs: Vec<Vec<(Pegs, u64)>> = pairs
-        .par_chunk_by(|a, b| a.0 == b.0)
+    unions(pairs, |pair| pair)
+}
+
+/// [`merged`] for pairs packed in words, each a class above its mask's `mask_bits` bits,
+/// sorted by a radix: `exact --board triangle7 --start all` took 0.96-0.99 of the time it took
+/// with the pairs compared (in half their bytes).
+fn merged_words(mut words: Vec<u64>, mask_bits: u32) -> Vec<(Pegs, u64)> {
+    sort_above(&mut words, mask_bits);
+    let mask = (1 << mask_bits) - 1;
+    unions(words, |word| (Pegs(word >> mask_bits), word & mask))
+}
+
+/// One pair per class of `sorted` (read by `pair`), with the union of its masks. Each core's
+/// runs in a vector of its own, then copied side by side into one of their size (a collect
+/// would append them on one core).
+fn unions<T: Copy + Send + Sync>(
+    sorted: Vec<T>,
+    pair: impl Fn(T) -> (Pegs, u64) + Sync + Send,
+) -> Vec<(Pegs, u64)> {
+    let runs: Vec<Vec<(Pegs, u64)>> = sorted
+        .par_chunk_by(|&a, &b| pair(a).0 == pair(b).0)
         .fold(Vec::new, |mut out, same| {
-            out.push((same[0].0, same.iter().fold(0, |union, &(_, mask)| union | mask)));
+            let masks = same.iter().fold(0, |union, &p| union | pair(p).1);
+            out.push((pair(same[0]).0, masks));
             out
         })
         .collect();
-    drop(pairs);
+    drop(sorted);
     concatenated(runs)
 }
 
@@ -380,7 +432,8 @@ mod tests {
     use std::collections::BTreeMap;
 
     /// Pairs of a class and a mask become one pair a class, in the order of the classes, with
-    /// the union of its masks; many more classes than cores.
+    /// the union of its masks, whether compared as pairs or sorted as words (enough of them
+    /// for the radix); many more classes than cores.
     #[test]
     fn pairs_are_merged_by_class() {
         let pairs: Vec<(Pegs, u64)> =
@@ -390,8 +443,15 @@ mod tests {
             *expected.entry(class).or_default() |= mask;
         }
         assert_eq!(expected.len(), 100_003);
-        assert_eq!(merged(pairs), expected.into_iter().collect::<Vec<_>>());
+        let expected: Vec<(Pegs, u64)> = expected.into_iter().collect();
+        // The same pairs packed in words, 17 bits of class above 47 of mask.
+        let words = pairs.iter().map(|&(class, mask)| class.0 << 47 | mask & ((1 << 47) - 1)).collect();
+        let masked =
+            expected.iter().map(|&(class, mask)| (class, mask & ((1 << 47) - 1))).collect::<Vec<_>>();
+        assert_eq!(merged_words(words, 47), masked);
+        assert_eq!(merged(pairs), expected);
         assert_eq!(merged(Vec::new()), Vec::new());
+        assert_eq!(merged_words(Vec::new(), 47), Vec::new());
     }
 
     /// The pass that keeps every layer is refused before a step projected past its budget,
