@@ -69,8 +69,9 @@ pub enum Error {
 pub enum RefusedBy {
     /// The forward engine's step: fewer residues a pass, or parents waiting on disk, need less.
     Engine,
-    /// The whole group's forward pass over the classes of starts that can end with one peg,
-    /// which keeps every layer for the backward pass: the engine alone keeps two.
+    /// The whole group's passes over the classes of starts that can end with one peg: the
+    /// forward one keeps every layer for the backward one, which holds two layers' finish
+    /// vectors besides; the engine alone keeps two layers.
     KeptClasses,
     /// The count of a start's positions two layers at a time: nothing but memory helps.
     Counting,

@@ -43,6 +43,11 @@ impl Slots {
         (self.slots.len() * std::mem::size_of::<(Pegs, u32, u32)>()) as u64
     }
 
+    /// The bytes the table of `count` classes takes.
+    pub(crate) fn bytes_for(count: usize) -> u64 {
+        (std::mem::size_of::<(Pegs, u32, u32)>() as u64) << Slots::bits_for(count)
+    }
+
     /// Asks memory for the slot where `class` would be.
     #[inline]
     pub(crate) fn prefetch(&self, class: Pegs) {

@@ -57,6 +57,11 @@ impl Members {
         Members { words }
     }
 
+    /// The bytes these members take.
+    pub fn bytes_held(&self) -> u64 {
+        (self.words.len() * size_of::<(u64, u64)>()) as u64
+    }
+
     /// How many classes the start reaches.
     pub fn count(&self) -> usize {
         self.words.last().map_or(0, |&(_, count)| count as usize)
@@ -228,7 +233,6 @@ fn reach_until(
     // and sorted as words: in half the bytes, by a radix.
     let mask_bits = (starts.len() * order) as u32;
     let packed = group.perms()[0].len() as u32 + mask_bits <= u64::BITS;
-    let pair_bytes = if packed { size_of::<u64>() } else { size_of::<(Pegs, u64)>() } as u64;
     // The first layer: each start in its class, with every element taking the class to it.
     let mut layer: Vec<(Pegs, u64)> = starts
         .iter()
@@ -255,10 +259,10 @@ fn reach_until(
         progress(Stage::Classes, pegs, raw);
         if let Some(budget) = budget {
             // The layers kept and this one's pairs, with the next layer's: its pairs as the
-            // chunks hand them over, and merged.
+            // chunks hand them over, and merged (pairs packed in words are sorted out of
+            // place: twice their bytes, as many as a pair's).
             let next = (layer.len() as f64 * growth.max(1.0)) as u64;
-            let next_pairs = (next as f64 * repeats) as u64;
-            let bytes = kept + PAIR * (layer.len() as u64 + next) + pair_bytes * next_pairs;
+            let bytes = kept + PAIR * (layer.len() as u64 + (next as f64 * (1.0 + repeats)) as u64);
             if bytes > budget {
                 let (layer, by) =
                     (format!("the layer with {} pegs", pegs.saturating_sub(1)), RefusedBy::KeptClasses);

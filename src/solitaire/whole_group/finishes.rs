@@ -9,7 +9,7 @@
 use crate::engine::layered::Distinct;
 use crate::engine::layered::limbs::{add_mul, limbs_for, prefetch, to_integer};
 use crate::engine::{Cancel, Mode};
-use crate::error::Error;
+use crate::error::{Error, RefusedBy};
 use crate::solitaire::exact::Stage;
 use crate::solitaire::moves::Children;
 use crate::solitaire::pegs::Pegs;
@@ -55,6 +55,17 @@ impl Part {
             width,
             bits: 0,
         }
+    }
+
+    /// The bytes a part of `classes` classes of `values` values in all takes.
+    fn bytes_for(classes: usize, values: usize, width: usize) -> u64 {
+        let per_class = size_of::<Pegs>() + size_of::<u64>() + size_of::<u32>();
+        (classes * per_class + values * (1 + width * size_of::<u64>())) as u64
+    }
+
+    /// The bytes the part takes.
+    fn bytes(&self) -> u64 {
+        Part::bytes_for(self.classes.len(), self.holes.len(), self.width)
     }
 
     fn vector(&self, i: usize) -> impl Iterator<Item = (u8, &[u64])> {
@@ -107,6 +118,10 @@ impl Vectors {
         self.parts.iter().map(|p| p.classes.len()).sum()
     }
 
+    fn bytes(&self) -> u64 {
+        self.parts.iter().map(Part::bytes).sum::<u64>() + self.slots.bytes()
+    }
+
     /// Asks memory for the slot where `class` would be.
     fn prefetch(&self, class: Pegs) {
         self.slots.prefetch(class);
@@ -145,14 +160,18 @@ impl Vectors {
 }
 
 /// The backward pass over `layers` (most pegs first): the finish values of each start.
+/// Refused, before the vectors of a layer projected to take it past `budget` are made, with
+/// what they would hold beside `layers`.
 pub fn finishes(
     game: &Game<'_>,
     layers: &[Vec<Pegs>],
     starts: &[Pegs],
     mode: Mode,
+    budget: Option<u64>,
     cancel: &Cancel,
     progress: &mut LayerDone<'_>,
 ) -> Result<Vec<BTreeMap<u8, Rational>>, Error> {
+    let kept: u64 = layers.iter().map(|l| (l.len() * size_of::<Pegs>()) as u64).sum();
     let group = game.group;
     let inverse: Vec<usize> = (0..group.order()).map(|g| group.inverse(g)).collect();
     let children = Children::new(game.moves, group);
@@ -165,7 +184,23 @@ pub fn finishes(
         // A sum of weighted values needs one limb more than the values (weights and their
         // number fit 64 bits).
         let width = below.width() + 1;
-        let sums: Option<Vec<Part>> = winnable(game, &children, layer, &below)
+        let found = winnable(game, &children, layer, &below);
+        if let Some(budget) = budget {
+            // Summing holds the vectors below and the sums, as many values a class as below;
+            // scaling, the sums and their copies over the common denominator (a limb wider at
+            // most, the lcm of a layer's move totals being smaller than a limb) with their table.
+            let values = found.len() * below.values_per_class.max(1);
+            let sums = Part::bytes_for(found.len(), values, width);
+            let scaled = Part::bytes_for(found.len(), values, width + 1) + Slots::bytes_for(found.len());
+            let bytes = kept + (found.len() * size_of::<Pegs>()) as u64 + sums + below.bytes().max(scaled);
+            if bytes > budget {
+                let pegs = layer.first().map_or(0, |c| c.count());
+                let layer = format!("the finish holes of the layer with {pegs} pegs");
+                let (positions, by) = (found.len() as u64, RefusedBy::KeptClasses);
+                return Err(Error::TooLarge { layer, positions, classes: true, bytes, budget, by });
+            }
+        }
+        let sums: Option<Vec<Part>> = found
             .par_chunks(CHUNK)
             .map(|chunk| {
                 (!cancel.is_cancelled())
@@ -351,4 +386,41 @@ fn scaled(part: Part, factors: &HashMap<u64, Factor>, width: usize) -> Part {
         out.end_class(class, total);
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solitaire::board::{SymmetryGroup, builtin};
+    use crate::solitaire::moves::MoveTable;
+    use crate::solitaire::policy::Policy;
+    use crate::solitaire::whole_group::reach;
+
+    /// The backward pass is refused before the vectors of a layer projected past its budget
+    /// are made, naming them, and a budget it fits changes nothing. Triangle6 from A keeps
+    /// 146,435 classes (1.2 MB); the widest layers' finish vectors are projected at 7 MB more.
+    #[test]
+    fn the_backward_pass_is_refused_past_its_budget() {
+        let board = builtin("triangle6").unwrap();
+        let (moves, group) = (MoveTable::new(&board), SymmetryGroup::of_board(&board));
+        let game = Game { moves: &moves, group: &group, policy: Policy::Uniform };
+        let start = board.full().without(0);
+        let layers = reach(&game, &[start], None, &Cancel::new(), &mut |_, _, _| {}).unwrap().layers;
+        let run = |budget| {
+            finishes(&game, &layers, &[start], Mode::Probability, budget, &Cancel::new(), &mut |_, _, _| {})
+        };
+        let whole = run(None).unwrap();
+        let win: Rational = whole[0].values().sum();
+        let published = "4604187114624846611878372908370137957212188696779025680012083/\
+                         316733698473964427907411526834138356645996716359680000000000000";
+        assert_eq!(win, published.parse::<Rational>().unwrap());
+        assert_eq!(run(Some(16_000_000)).unwrap(), whole);
+        let Err(Error::TooLarge { layer, bytes, budget, by, positions, classes }) = run(Some(1_200_000))
+        else {
+            panic!("1.2 MB of classes kept and their finish vectors fitted 1.2 MB");
+        };
+        assert!(bytes > budget && budget == 1_200_000 && positions > 0 && classes, "{bytes} over {budget}");
+        assert!(layer.starts_with("the finish holes of the layer with "), "{layer}");
+        assert_eq!(by, RefusedBy::KeptClasses);
+    }
 }

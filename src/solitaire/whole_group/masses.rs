@@ -25,7 +25,7 @@ use crate::solitaire::moves::Children;
 use crate::solitaire::pegs::Pegs;
 use crate::solitaire::scale::{Factor, factors};
 use crate::solitaire::slots::Slots;
-use crate::solitaire::whole_group::{AHEAD, CHUNK, Game, LayerDone, Reached, interrupted, weighed};
+use crate::solitaire::whole_group::{AHEAD, CHUNK, Game, LayerDone, Members, Reached, interrupted, weighed};
 use rayon::prelude::*;
 use rug::{Integer, Rational};
 use std::collections::BTreeMap;
@@ -53,7 +53,9 @@ pub fn pegs_left(
     if layers.is_empty() {
         return Ok(Some(vec![BTreeMap::new(); starts]));
     }
-    let held: u64 = layers.iter().map(|l| l.len() as u64 * 8).sum();
+    // The classes of every layer and which of them each start reaches, held throughout.
+    let held: u64 = layers.iter().map(|l| l.len() as u64 * 8).sum::<u64>()
+        + reached.members.iter().flatten().map(Members::bytes_held).sum::<u64>();
     let rows: u64 = reached.members.iter().flatten().map(|m| m.count() as u64).sum();
     let classes: u64 = layers.iter().map(|l| l.len() as u64).sum();
     // Finding a class's jumps once pays where the starts share their classes: on triangle7

@@ -100,7 +100,7 @@ pub fn evaluate(
         };
         // Which classes each start reaches served that pass only (on the English board, 0.4 GB).
         reached.members = Vec::new();
-        let finish = finishes(game, &reached.layers, chunk, mode, cancel, progress)?;
+        let finish = finishes(game, &reached.layers, chunk, mode, budget, cancel, progress)?;
         let by_pegs = match by_pegs {
             Some(by_pegs) => by_pegs.into_iter().map(Some).collect(),
             None => vec![None; chunk.len()],
