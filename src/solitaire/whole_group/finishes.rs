@@ -187,8 +187,8 @@ pub fn finishes(
         let found = winnable(game, &children, layer, &below);
         if let Some(budget) = budget {
             // Summing holds the vectors below and the sums, as many values a class as below;
-            // scaling, the sums and their copies over the common denominator (a limb wider at
-            // most, the lcm of a layer's move totals being smaller than a limb) with their table.
+            // scaling, the sums and their copies over the common denominator, with their table
+            // (a limb wider: the lcm of a layer's move totals fits a limb on the built-in boards).
             let values = found.len() * below.values_per_class.max(1);
             let sums = Part::bytes_for(found.len(), values, width);
             let scaled = Part::bytes_for(found.len(), values, width + 1) + Slots::bytes_for(found.len());
