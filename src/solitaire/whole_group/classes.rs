@@ -35,7 +35,7 @@ pub struct Members {
 
 impl Members {
     /// The bytes one start's members of a layer of `classes` take.
-    fn bytes(classes: u64) -> u64 {
+    pub(crate) fn bytes(classes: u64) -> u64 {
         classes.div_ceil(64) * size_of::<(u64, u64)>() as u64
     }
 
@@ -55,11 +55,6 @@ impl Members {
         }
         words.push((0, count));
         Members { words }
-    }
-
-    /// The bytes these members take.
-    pub fn bytes_held(&self) -> u64 {
-        (self.words.len() * size_of::<(u64, u64)>()) as u64
     }
 
     /// How many classes the start reaches.
@@ -275,17 +270,18 @@ fn reach_until(
             layers.push(layer.into_iter().map(|(class, _)| class).collect());
             break;
         }
-        let expand = Expand { game, children_of: &children_of, elements: &elements, layer: &layer };
         let (next, pairs) = match packed {
             true => {
-                let words = expand.children(|class, mask| class.0 << mask_bits | mask);
+                let words = children(game, &children_of, &elements, &layer, |class, mask| {
+                    class.0 << mask_bits | mask
+                });
                 let pairs = words.len() as u64;
                 (merged_words(words, mask_bits), pairs)
             }
             false => {
-                let children = expand.children(|class, mask| (class, mask));
-                let pairs = children.len() as u64;
-                (merged(children), pairs)
+                let found = children(game, &children_of, &elements, &layer, |class, mask| (class, mask));
+                let pairs = found.len() as u64;
+                (merged(found), pairs)
             }
         };
         let classes = layer.len() as u64;
@@ -302,35 +298,29 @@ fn reach_until(
 /// The bytes of a class and its mask.
 const PAIR: u64 = size_of::<(Pegs, u64)>() as u64;
 
-/// What finding a layer's children needs.
-struct Expand<'a> {
-    game: &'a Game<'a>,
-    children_of: &'a Children,
-    elements: &'a Elements,
-    layer: &'a [(Pegs, u64)],
-}
-
-impl Expand<'_> {
-    /// Every child class of the layer with the elements that orient it for each start, made
-    /// into `T` by `pair`; a chunk of the layer hands over each child it reaches once, its
-    /// masks merged (fewer to hold and sort).
-    fn children<T: Copy + Default + Send + Sync>(&self, pair: impl Fn(Pegs, u64) -> T + Sync) -> Vec<T> {
-        let (game, elements) = (self.game, self.elements);
-        let parts: Vec<Vec<T>> = self
-            .layer
-            .par_chunks(CHUNK)
-            .map_init(HashMap::new, |seen: &mut HashMap<Pegs, u64>, chunk| {
-                for &(class, mask) in chunk {
-                    self.children_of.each(game.moves, game.group, class, |_, child, k| {
-                        // The child of g·class is g·k⁻¹·child.
-                        *seen.entry(child).or_default() |= elements.times(mask, elements.inverse[k]);
-                    });
-                }
-                seen.drain().map(|(child, mask)| pair(child, mask)).collect()
-            })
-            .collect();
-        concatenated(parts)
-    }
+/// Every child class of `layer` with the elements that orient it for each start, made into
+/// `T` by `pair`; a chunk of the layer hands over each child it reaches once, its masks
+/// merged (fewer to hold and sort).
+fn children<T: Copy + Default + Send + Sync>(
+    game: &Game<'_>,
+    children_of: &Children,
+    elements: &Elements,
+    layer: &[(Pegs, u64)],
+    pair: impl Fn(Pegs, u64) -> T + Sync,
+) -> Vec<T> {
+    let parts: Vec<Vec<T>> = layer
+        .par_chunks(CHUNK)
+        .map_init(HashMap::new, |seen: &mut HashMap<Pegs, u64>, chunk| {
+            for &(class, mask) in chunk {
+                children_of.each(game.moves, game.group, class, |_, child, k| {
+                    // The child of g·class is g·k⁻¹·child.
+                    *seen.entry(child).or_default() |= elements.times(mask, elements.inverse[k]);
+                });
+            }
+            seen.drain().map(|(child, mask)| pair(child, mask)).collect()
+        })
+        .collect();
+    concatenated(parts)
 }
 
 /// The pairs sorted by class, one per class with the union of its masks.

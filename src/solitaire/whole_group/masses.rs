@@ -54,8 +54,8 @@ pub fn pegs_left(
         return Ok(Some(vec![BTreeMap::new(); starts]));
     }
     // The classes of every layer and which of them each start reaches, held throughout.
-    let held: u64 = layers.iter().map(|l| l.len() as u64 * 8).sum::<u64>()
-        + reached.members.iter().flatten().map(Members::bytes_held).sum::<u64>();
+    let held: u64 =
+        layers.iter().map(|l| l.len() as u64 * 8 + starts as u64 * Members::bytes(l.len() as u64)).sum();
     let rows: u64 = reached.members.iter().flatten().map(|m| m.count() as u64).sum();
     let classes: u64 = layers.iter().map(|l| l.len() as u64).sum();
     // Finding a class's jumps once pays where the starts share their classes: on triangle7
