@@ -1,0 +1,226 @@
+//! Flags into validated requests: every check a user's input needs happens here, before any
+//! computing starts, and every refusal names the flag in the user's words.
+
+mod boards;
+mod engine;
+mod race;
+mod simulate;
+mod solve;
+
+pub use boards::ExportRequest;
+pub use engine::EngineRequest;
+pub use race::RaceJob;
+pub use simulate::SimulateRequest;
+pub use solve::SolveRequest;
+
+use crate::cli::args::*;
+use crate::cli::checkpoint::{Part, Run};
+use pegchain::render::{Format, Style};
+use pegchain::solitaire::Pegs;
+use pegchain::solitaire::exact::Starts;
+use pegchain::solitaire::position::{parse_position, play};
+use pegchain::{Board, Error};
+use std::path::{Path, PathBuf};
+
+/// How the answer is to be written: the format and how text shows exact numbers.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Output {
+    pub format: Format,
+    pub style: Style,
+}
+
+impl OutputArgs {
+    /// The flags conflict with each other in clap already, so any combination left is valid.
+    pub fn validate(&self) -> Output {
+        let format = if self.json {
+            Format::Json
+        } else if self.csv {
+            Format::Csv
+        } else if self.markdown {
+            Format::Markdown
+        } else {
+            Format::Text
+        };
+        Output { format, style: Style { full_fractions: self.full } }
+    }
+}
+
+/// The flag that asks for `format`.
+fn flag(format: Format) -> &'static str {
+    match format {
+        Format::Text => "text",
+        Format::Markdown => "--markdown",
+        Format::Json => "--json",
+        Format::Csv => "--csv",
+    }
+}
+
+/// Refuses, before anything is computed, an output format the answer cannot take; `why`
+/// says what the answer is instead.
+fn refuse_format(output: Output, unfit: &[Format], why: &str) -> Result<Output, Error> {
+    match unfit.iter().find(|&&f| f == output.format) {
+        Some(&f) => Err(Error::Invalid(format!("{} does not fit: {why}", flag(f)))),
+        None => Ok(output),
+    }
+}
+
+/// A directory `flag` writes `what` into: one, or a name for a new one, not a file.
+fn check_out_dir(flag: &str, dir: &Path, what: &str) -> Result<(), Error> {
+    if dir.exists() && !dir.is_dir() {
+        return Err(Error::Invalid(format!("{flag} {}: not a directory ({what})", dir.display())));
+    }
+    Ok(())
+}
+
+/// A file `flag` will write: not an input read so far, not a directory, and in a directory
+/// that exists (checked before computing, so that a long run does not fail at its first
+/// write; the writer refuses an input again, whenever it was read).
+pub fn check_file_target(flag: &str, file: &Path) -> Result<(), Error> {
+    if pegchain::input::is_input(file) {
+        return Err(crate::cli::output::not_an_input_error(file));
+    }
+    if file.is_dir() {
+        return Err(Error::Invalid(format!("{flag} {}: a directory, not a file name", file.display())));
+    }
+    let parent = file.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    if !parent.is_dir() {
+        return Err(Error::Invalid(format!("{flag} {}: no directory {}", file.display(), parent.display())));
+    }
+    Ok(())
+}
+
+/// `--checkpoint FILE` (or a process's part of it): a file target that is a regular file or
+/// none yet. A save replaces its file and keeps the one before it by renaming, which would
+/// take a device or a FIFO away from the system rather than write into it.
+fn check_checkpoint_target(file: &Path) -> Result<(), Error> {
+    check_file_target("--checkpoint", file)?;
+    match std::fs::metadata(file) {
+        Ok(meta) if !meta.is_file() => Err(Error::Invalid(format!(
+            "--checkpoint {}: not a regular file ({}); a checkpoint is a file of its own",
+            file.display(),
+            pegchain::input::kind(&meta)
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// The most worker threads a run may ask for: more would only cost memory.
+pub const MAX_THREADS: usize = 1024;
+
+/// A thread count: 0 (one per core) up to MAX_THREADS.
+pub fn check_threads(threads: usize) -> Result<usize, Error> {
+    if threads > MAX_THREADS {
+        return Err(Error::Invalid(format!(
+            "--threads takes 0 (one per core) to {MAX_THREADS}, not {threads}"
+        )));
+    }
+    Ok(threads)
+}
+
+/// A count of games: a whole number of at least one.
+pub fn parse_games(flag: &str, text: &str) -> Result<u64, Error> {
+    let bad = || Error::Invalid(format!("{flag} takes a whole number of games of at least 1, not {text:?}"));
+    let n: u64 = text.replace(['_', ','], "").parse().map_err(|e: std::num::ParseIntError| {
+        if *e.kind() == std::num::IntErrorKind::PosOverflow {
+            Error::Invalid(format!("{flag} takes at most {} games, not {text:?}", u64::MAX))
+        } else {
+            bad()
+        }
+    })?;
+    if n == 0 { Err(bad()) } else { Ok(n) }
+}
+
+/// Holes by their names, comma-separated: how a checkpoint records starts and pegs, in the
+/// words its refusals show.
+fn holes_named(board: &Board, holes: impl IntoIterator<Item = u8>) -> String {
+    holes.into_iter().map(|h| board.hole_name(h)).collect::<Vec<_>>().join(",")
+}
+
+impl CheckpointArgs {
+    /// Checkpoints belong to runs from start holes; a run from a position is short and not saved.
+    fn refuse_for_position(&self) -> Result<(), Error> {
+        if self.checkpoint.is_some() || self.resume.is_some() {
+            return Err(Error::Invalid(
+                "--checkpoint and --resume save runs from start holes; a run from a position is not saved"
+                    .into(),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Where to save (checked writable now, before any work) and the state saved for `run`
+    /// to go on from (read and checked against it now).
+    fn validate(&self, run: &Run) -> Result<(Option<PathBuf>, Option<Vec<u8>>), Error> {
+        if let Some(path) = &self.checkpoint {
+            check_checkpoint_target(path)?;
+        }
+        let saved = match &self.resume {
+            Some(path) => Some(crate::cli::checkpoint::load(path, run)?),
+            None => None,
+        };
+        Ok((self.checkpoint.clone(), saved))
+    }
+
+    /// `validate` for a process of a shared run: its part of the save every process holds
+    /// (`checkpoint::load_shared`) and that save's number (0: none). Every process checks
+    /// its own files, and all refuse alike when one must.
+    fn validate_shared<T>(
+        &self,
+        run: &Run,
+        exchange: &dyn pegchain::engine::Exchange,
+        read: impl FnOnce(&[u8]) -> Result<T, Error>,
+    ) -> Result<(Option<PathBuf>, u64, Option<T>), Error> {
+        let part = Part { me: exchange.me(), of: exchange.processes(), resumed: 0 };
+        let target =
+            self.checkpoint.as_ref().map_or(Ok(()), |path| check_checkpoint_target(&part.file(path)));
+        pegchain::solitaire::exact::agree(exchange, target.map(|()| Vec::new()))?;
+        let Some(path) = &self.resume else { return Ok((self.checkpoint.clone(), 0, None)) };
+        let (number, saved) = crate::cli::checkpoint::load_shared(path, run, exchange, read)?;
+        Ok((self.checkpoint.clone(), number, Some(saved)))
+    }
+}
+
+/// The refusal of a checkpoint whose header is right but whose state is not whole.
+fn not_whole(args: &CheckpointArgs) -> Error {
+    let name = args.resume.as_deref().unwrap_or(Path::new("")).display();
+    Error::Invalid(format!("the checkpoint {name} is damaged: its saved state is not whole"))
+}
+
+/// The position given by `--position`, or by `--moves` played from the one start hole, if
+/// either is given.
+fn given_position(
+    board: &Board,
+    starts: Option<&Starts>,
+    moves: &Option<String>,
+    position: &Option<String>,
+) -> Result<Option<Pegs>, Error> {
+    match (starts, moves, position) {
+        (_, None, None) => Ok(None),
+        (Some(Starts::Holes(holes)), Some(moves), None) if holes.len() == 1 => {
+            Ok(Some(play(board, holes[0], moves)?))
+        }
+        (_, Some(_), None) => Err(Error::Invalid("--moves plays from one start hole: give --start H".into())),
+        (_, _, Some(text)) => Ok(Some(parse_position(board, text)?)),
+    }
+}
+
+pub fn parse_starts(board: &Board, text: &str) -> Result<Starts, Error> {
+    if text.trim().eq_ignore_ascii_case("all") {
+        return Ok(Starts::All);
+    }
+    let mut holes = Vec::new();
+    for part in text.split(',') {
+        let h = board.find_hole(part)?;
+        // As a position naming a hole twice is refused: a typing slip, not a wish for one row.
+        if holes.contains(&h) {
+            return Err(Error::Invalid(format!("--start names hole {} twice", board.hole_name(h))));
+        }
+        holes.push(h);
+    }
+    Ok(Starts::Holes(holes))
+}
+
+#[cfg(test)]
+mod simulation_tests;
+#[cfg(test)]
+mod tests;

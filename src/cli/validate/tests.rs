@@ -1,0 +1,181 @@
+//! Flags into requests, in process: what a good request asks for, and what a bad one is told.
+
+use super::boards::{BoardsRequest, ShowRequest};
+use super::*;
+use crate::cli::args::{Cli, Command};
+use clap::Parser;
+use pegchain::Policy;
+use pegchain::solitaire::files;
+use pegchain::solitaire::solve::{Finish, Method};
+
+fn parse(args: &[&str]) -> Command {
+    Cli::try_parse_from([&["pegchain"], args].concat()).expect("flags parse").command
+}
+
+/// The validated engine request of `exact` or `count`/`ends`.
+fn engine(args: &[&str]) -> Result<EngineRequest, String> {
+    match parse(args) {
+        Command::Exact(a) => a.validate(),
+        Command::Count(a) | Command::Ends(a) => a.validate(),
+        other => panic!("not an engine command: {other:?}"),
+    }
+    .map_err(|e| e.to_string())
+}
+
+fn solve(args: &[&str]) -> Result<SolveRequest, String> {
+    match parse(&[&["solve"], args].concat()) {
+        Command::Solve(a) => a.validate().map_err(|e| e.to_string()),
+        other => panic!("{other:?}"),
+    }
+}
+
+fn show(args: &[&str]) -> Result<ShowRequest, String> {
+    match parse(&[&["show"], args].concat()) {
+        Command::Show(a) => a.validate().map_err(|e| e.to_string()),
+        other => panic!("{other:?}"),
+    }
+}
+
+fn boards(args: &[&str]) -> Result<BoardsRequest, String> {
+    match parse(&[&["boards"], args].concat()) {
+        Command::Boards(a) => a.validate().map_err(|e| e.to_string()),
+        other => panic!("{other:?}"),
+    }
+}
+
+fn refused<T>(result: Result<T, String>, message: &str) {
+    match result {
+        Ok(_) => panic!("accepted; expected {message:?}"),
+        Err(e) => assert!(e.contains(message), "{e:?} does not say {message:?}"),
+    }
+}
+
+#[test]
+fn exact_takes_the_board_starts_policy_memory_and_output() {
+    let args = ["exact", "--board", "triangle5", "--start", "a1,E", "--policy", "peg-first"];
+    let extra = ["--max-memory", "2.5", "--no-symmetry", "--markdown", "--full", "-q"];
+    let req = engine(&[&args[..], &extra].concat()).unwrap();
+    assert_eq!(req.board.name(), "triangle5");
+    assert_eq!(req.starts, Starts::Holes(vec![0, 4]));
+    assert_eq!((req.config.policy, req.config.reduce), (Policy::PegFirst, false));
+    assert_eq!(req.config.memory_budget, Some(2_500_000_000));
+    assert_eq!(req.output, Output { format: Format::Markdown, style: Style { full_fractions: true } });
+    assert!(req.quiet);
+    // a1 and A are the same hole: named twice, it is refused.
+    refused(engine(&["exact", "--start", "a1,E,A"]), "--start names hole A twice");
+}
+
+#[test]
+fn exact_count_and_ends_default_to_every_start_uniform_play_and_text() {
+    for command in ["exact", "count", "ends"] {
+        let req = engine(&[command]).unwrap();
+        assert_eq!((req.board.name(), &req.starts), ("triangle5", &Starts::All), "{command}");
+        assert_eq!((req.config.policy, req.config.reduce), (Policy::Uniform, true));
+        assert_eq!(req.output, Output::default());
+    }
+    assert_eq!(engine(&["count", "--csv"]).unwrap().output.format, Format::Csv);
+    assert_eq!(engine(&["ends", "--json"]).unwrap().output.format, Format::Json);
+}
+
+#[test]
+fn unknown_boards_holes_and_policies_are_named() {
+    refused(engine(&["exact", "--board", "hexagon"]), "unknown board \"hexagon\"");
+    refused(engine(&["exact", "--start", "P"]), "board triangle5 has no hole \"P\"");
+    refused(engine(&["count", "--start", "A,f3"]), "has no hole \"f3\"");
+    refused(engine(&["ends", "--start", "0"]), "has no hole \"0\"");
+    refused(engine(&["exact", "--policy", "greedy"]), "unknown policy \"greedy\"");
+    refused(solve(&["--start", "P"]), "has no hole \"P\"");
+    refused(show(&["--board", "hexagon"]), "unknown board");
+    refused(boards(&["--export", "hexagon"]), "unknown board");
+}
+
+#[test]
+fn a_memory_budget_must_be_a_positive_number_of_gb() {
+    let said = |gb: &str| match Cli::try_parse_from(["pegchain", "count", "--max-memory", gb]) {
+        Ok(_) => panic!("--max-memory {gb} accepted"),
+        Err(e) => e.to_string(),
+    };
+    for (bad, words) in [
+        ("-1", "a positive number of GB is needed"),
+        ("0", "a positive number of GB is needed"),
+        ("inf", "a positive number of GB is needed"),
+        ("1e400", "too large"),
+        ("NaN", "not a number of GB"),
+        ("lots", "not a number of GB"),
+        ("", "a number of GB is needed"),
+    ] {
+        assert!(
+            said(bad).contains(&format!("'{bad}' for '--max-memory <GB>': {words}")),
+            "{bad}: {}",
+            said(bad)
+        );
+    }
+    assert!(Cli::try_parse_from(["pegchain", "count", "--max-memory", "0.5"]).is_ok());
+}
+
+#[test]
+fn output_formats_conflict_in_the_parser() {
+    for pair in [["--json", "--csv"], ["--json", "--markdown"], ["--csv", "--markdown"]] {
+        for command in ["exact", "count", "ends", "solve", "show", "boards"] {
+            let err = Cli::try_parse_from(["pegchain", command, pair[0], pair[1]]).unwrap_err();
+            assert_eq!(err.kind(), clap::error::ErrorKind::ArgumentConflict, "{command} {pair:?}");
+        }
+    }
+}
+
+#[test]
+fn a_format_that_does_not_fit_is_refused_before_anything_runs() {
+    refused(show(&["--csv"]), "--csv does not fit: show draws the board");
+    assert_eq!(show(&["--json"]).unwrap().output.format, Format::Json);
+    assert_eq!(show(&["--markdown"]).unwrap().output.format, Format::Markdown);
+    refused(solve(&["--start", "A", "--show", "--json"]), "--json does not fit: --show draws boards");
+    refused(solve(&["--start", "A", "--show", "--csv"]), "--csv does not fit");
+    let req = solve(&["--start", "A", "--show", "--markdown"]).unwrap();
+    assert!(req.show && req.output.format == Format::Markdown);
+}
+
+#[test]
+fn solve_takes_a_start_a_finish_a_limit_and_a_method() {
+    let req = solve(&["--start", "A", "--finish", "M"]).unwrap();
+    assert_eq!(req.problem.start, req.board.full().without(0));
+    assert_eq!(req.problem.finish, Finish::Pegs(Pegs::single(12)));
+    assert_eq!((req.method, req.limit, req.distinct), (Method::Dfs, Some(1), false));
+    let req = solve(&["--start-pegs", "B,C,D", "--finish-count", "2", "--all", "--method", "BREADTH_FIRST"])
+        .unwrap();
+    assert_eq!((req.problem.start, req.problem.finish), (Pegs(0b1110), Finish::Count(2)));
+    assert_eq!((req.method, req.limit), (Method::Bfs, None));
+    assert_eq!(solve(&["--start", "A", "--distinct"]).unwrap().limit, None);
+    assert_eq!(solve(&["--start", "A", "--distinct", "--limit", "3"]).unwrap().limit, Some(3));
+    assert_eq!(solve(&["--start", "A", "--csv"]).unwrap().output.format, Format::Csv);
+}
+
+#[test]
+fn bad_solve_requests_name_their_flag() {
+    refused(solve(&["--start", "A", "--limit", "0"]), "--limit must be at least 1");
+    refused(solve(&["--start", "A", "--finish-count", "0"]), "--finish-count must be at least 1");
+    refused(solve(&["--start", "A", "--method", "astar"]), "unknown search method \"astar\"");
+    refused(solve(&[]), "solve needs a start: --start HOLE");
+    refused(solve(&["--start", "A", "--finish", ","]), "no holes in \",\"");
+    assert!(Cli::try_parse_from(["pegchain", "solve", "--limit", "2", "--all"]).is_err());
+}
+
+#[test]
+fn a_breadth_first_search_too_big_to_hold_is_refused_at_validation() {
+    let err = solve(&["--board", "english", "--start", "d4", "--method", "bfs"]).err().unwrap();
+    assert!(err.contains("a breadth-first search of this problem may hold up to"), "{err}");
+    assert!(solve(&["--board", "english", "--start", "d4"]).is_ok());
+    assert!(solve(&["--board", "triangle6", "--start", "A", "--method", "bfs"]).is_ok());
+}
+
+#[test]
+fn boards_lists_or_exports() {
+    let req = boards(&["--json"]).unwrap();
+    assert!(req.export.is_none() && req.output.format == Format::Json);
+    let req = boards(&["--export", "english", "--format", "picture", "--out", "some/dir"]).unwrap();
+    let export = req.export.unwrap();
+    assert_eq!(
+        (export.board.name(), export.format, export.dir),
+        ("english", files::Format::Picture, "some/dir".into())
+    );
+    refused(boards(&["--export", "english", "--format", "svg"]), "unknown board file format \"svg\"");
+}
