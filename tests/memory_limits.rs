@@ -38,6 +38,26 @@ fn an_address_space_limit_is_a_refusal_in_one_line_not_an_abort() {
     assert!(!stderr.contains("memory allocation of"), "{stderr}");
 }
 
+/// The coach under an address-space limit its answer does not fit: the English board from the
+/// centre (a future of 23.5 million positions, about 1.4 GB at its peak) under 1 GB was
+/// aborted ("memory allocation of 557056 bytes failed"); it is refused in one line.
+#[test]
+fn the_coach_under_an_address_space_limit_is_a_refusal_not_an_abort() {
+    let out =
+        under_address_limit(1_000_000_000, &["coach", "--board", "english", "--start", "d4", "--quiet"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(out.stdout.is_empty());
+    assert_eq!(
+        stderr,
+        "pegchain: this position's future holds more than 11,111,111 positions up to symmetry or 111,111,110 jumps between them: more than the coach can hold in the memory budget of 800 MB (exact --position answers for one position)\n"
+    );
+    // Where it fits, it answers.
+    let out =
+        under_address_limit(1_000_000_000, &["coach", "--board", "triangle6", "--start", "A", "--quiet"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
 /// A run by two residues a pass refused for memory names one a pass, which needs less: on the
 /// English centre the step to 19 pegs is projected at 69.8 MB by two, 56.4 MB by one.
 #[test]

@@ -378,9 +378,12 @@ pub fn export(args: super::args::ExportArgs) -> Answer {
 
 pub fn coach(args: super::args::CoachArgs) -> Answer {
     let req = args.validate()?;
-    let coach = pegchain::solitaire::coach::Coach::new(&req.board, req.policy)
+    let mut coach = pegchain::solitaire::coach::Coach::new(&req.board, req.policy)
         .with_cancel(super::interrupt::token())
         .with_progress(progress::layer_printer(&req.board, req.quiet));
+    if let Some(budget) = super::limits::read(None).budget() {
+        coach = coach.with_memory_budget(budget.bytes);
+    }
     let advice = coach.advise(req.position)?;
     let view = pegchain::render::coach::CoachView::new(&req.board, &req.policy.to_string(), &advice);
     answer(&view, req.output)

@@ -31,7 +31,7 @@ use super::pegs::Pegs;
 use super::policy::Policy;
 use super::scale::Factor;
 use crate::error::Error;
-use crate::render::number::grouped;
+use crate::render::number::{bytes as render_bytes, grouped};
 use hashbrown::HashMap;
 use pegchain_engine::Cancel;
 use pegchain_engine::layered::limbs::to_integer;
@@ -73,6 +73,13 @@ pub const MAX_POSITIONS: usize = 30_000_000;
 /// masses scaled where they are; the figure is kept as a margin). For a caller that sets the
 /// limit from the memory it has.
 pub const BYTES_PER_POSITION: u64 = 128;
+
+/// Memory one coach answer takes at its peak, per position of the future, as measured since
+/// the four-byte jumps (1.39 GB over the English board's 23.5 million from a full board, 59
+/// bytes; 0.88 GB over 17.5 million after four jumps, 50), with a margin: for a caller that
+/// holds one answer at a time ([`Coach::with_memory_budget`]). A server holding several
+/// keeps [`BYTES_PER_POSITION`]'s wider margin.
+pub const PEAK_BYTES_PER_POSITION: u64 = 72;
 
 /// Memory a future kept whole (see [`Coach::future`]) takes at its peak, per position, with
 /// a forward pass from a position below its root beside it: on the English board from a full
@@ -151,6 +158,8 @@ pub struct Coach<'a> {
     policy: Policy,
     cancel: Cancel,
     max_positions: usize,
+    /// The memory budget that set `max_positions`, where it is lower than the coach's own limit.
+    memory_budget: Option<u64>,
     /// The most positions a future is kept whole for (see [`Coach::future`]).
     max_kept: usize,
     /// Hears of every layer found and every layer valued.
@@ -229,6 +238,7 @@ impl<'a> Coach<'a> {
             policy,
             cancel: Cancel::new(),
             max_positions: MAX_POSITIONS,
+            memory_budget: None,
             max_kept: usize::MAX,
             progress: Mutex::new(Box::new(|_| {})),
         }
@@ -263,6 +273,17 @@ impl<'a> Coach<'a> {
     /// Refuses positions whose future holds more than `max_positions` positions.
     pub fn with_limit(mut self, max_positions: usize) -> Coach<'a> {
         self.max_positions = max_positions;
+        self
+    }
+
+    /// Refuses, as well, positions whose future would not fit `bytes` at its peak (at
+    /// [`PEAK_BYTES_PER_POSITION`] a position): refused in words where the system would
+    /// otherwise refuse the memory mid-answer and end the process.
+    pub fn with_memory_budget(mut self, bytes: u64) -> Coach<'a> {
+        let fits = usize::try_from(bytes / PEAK_BYTES_PER_POSITION).unwrap_or(usize::MAX);
+        if fits < self.max_positions {
+            (self.max_positions, self.memory_budget) = (fits, Some(bytes));
+        }
         self
     }
 
@@ -399,8 +420,14 @@ impl<'a> Coach<'a> {
     }
 
     fn too_many(&self) -> Error {
+        let why = match self.memory_budget {
+            Some(bytes) => {
+                format!("more than the coach can hold in the memory budget of {}", render_bytes(bytes))
+            }
+            None => "too many for the coach".to_string(),
+        };
         Error::Invalid(format!(
-            "this position's future holds more than {} positions up to symmetry or {} jumps between them: too many for the coach (exact --position answers for one position)",
+            "this position's future holds more than {} positions up to symmetry or {} jumps between them: {why} (exact --position answers for one position)",
             grouped(self.max_positions as u64),
             grouped((self.max_positions as u64).saturating_mul(10))
         ))
