@@ -147,3 +147,43 @@ fn a_number_flag_words_its_refusals_for_people() {
 fn no_arguments_prints_help() {
     pegchain().assert().success().stdout(predicate::str::contains("Usage"));
 }
+
+/// A file target in a directory that takes no new file is refused before the run, as any
+/// bad input: a search that ended before its first save used to succeed having saved nothing.
+#[test]
+fn a_target_that_cannot_be_written_is_refused_before_the_run() {
+    let no_new_file = "no new file can be made in /proc/self: No such file or directory";
+    fails_with(&["solve", "--start", "A", "--checkpoint", "/proc/self/run.ck"], no_new_file);
+    fails_with(&["race", "--grid", "--svg", "/proc/self/grid.svg"], no_new_file);
+    fails_with(&["export", "--race", "--drn", "/proc/self/race.drn"], no_new_file);
+}
+
+/// The binary, with its streams set by the test (assert_cmd's command does not set them).
+fn binary() -> std::process::Command {
+    std::process::Command::new(env!("CARGO_BIN_EXE_pegchain"))
+}
+
+/// The help and the version are answers like any other: a failed write of them fails.
+#[test]
+fn the_help_written_to_a_full_disk_fails_in_one_line() {
+    for args in [&[][..], &["--help"], &["exact", "--help"], &["--version"]] {
+        let out = binary().args(args).stdout(std::fs::File::create("/dev/full").unwrap()).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert_eq!(err.trim_end(), "pegchain: cannot write to standard output: No space left on device");
+    }
+}
+
+/// Progress and the throughput line go to stderr; a stderr that cannot be written loses them,
+/// not the answer (`eprintln!` panicked there, before the answer was printed).
+#[test]
+fn a_full_stderr_costs_the_progress_not_the_answer() {
+    let args = ["simulate", "--games", "100000", "--seed", "7", "--json"];
+    let out = binary().args(args).stderr(std::fs::File::create("/dev/full").unwrap()).output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let answer: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        answer,
+        serde_json::from_slice::<serde_json::Value>(&pegchain().args(args).output().unwrap().stdout).unwrap()
+    );
+}

@@ -267,6 +267,22 @@ fn sigint_during_an_audit_writes_no_file() {
     assert!(left.is_empty(), "{left:?}");
 }
 
+/// The race's grid of 200 squares takes about 0.4 s and hears no signal: its answer made, its
+/// heat map is not written after all (it used to be, beside "the answer was made but not
+/// written").
+#[test]
+fn sigint_during_the_races_grid_writes_no_heat_map() {
+    let dir = support::scratch("interrupt-race-grid-svg");
+    let svg = dir.join("grid.svg");
+    let args = ["race", "--grid", "--length", "200", "--svg", svg.to_str().unwrap()];
+    let ended = Run::start("race-grid", &args).signal_after(Duration::from_millis(100), "INT");
+    let err = ended.interrupted(130);
+    assert!(err.contains("the answer was made but not written"), "{err}");
+    assert!(ended.stdout().is_empty());
+    let left: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+    assert!(left.is_empty(), "{left:?}");
+}
+
 /// SIGKILL cannot be caught: whenever it lands, the plots under their final names are
 /// whole or absent (a hidden temporary may stay behind).
 #[test]

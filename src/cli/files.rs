@@ -224,7 +224,23 @@ pub fn check_spill_dir(dir: &Path) -> io::Result<()> {
     if !std::fs::metadata(dir)?.is_dir() {
         return Err(io::Error::new(io::ErrorKind::NotADirectory, "not a directory"));
     }
-    let (file, probe) = create_temp(&dir.join("spill"), &COUNTER)?;
+    probe(&dir.join("spill"))
+}
+
+/// Fails, before a run starts, for a file target that could not be written as it will be: a
+/// file whose directory takes no temporary beside it (a search that ended before its first
+/// save used to succeed having saved nothing). A device or a FIFO is written in place: nothing
+/// is made beside it.
+pub fn check_writable(path: &Path) -> io::Result<()> {
+    match target_of(path)? {
+        Target::File(file) => probe(&file),
+        Target::InPlace(_) => Ok(()),
+    }
+}
+
+/// Makes and removes a temporary beside `target`, as a write would make one.
+fn probe(target: &Path) -> io::Result<()> {
+    let (file, probe) = create_temp(target, &COUNTER)?;
     drop(file);
     std::fs::remove_file(probe)
 }

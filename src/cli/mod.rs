@@ -27,25 +27,25 @@ pub fn main() -> ExitCode {
     huge_pages::choose_page_size();
     pegchain::pages::on_random_access(huge_pages::advise_random_access);
     let silent = processes::a_silent_copy();
+    // The help (asked for, or no command given) and --version: an answer on stdout like any
+    // other, so a failed write fails.
+    let help = |text: String| match silent {
+        true => ExitCode::SUCCESS,
+        false => output::emit(&text).map_or_else(|f| f.report(), |()| ExitCode::SUCCESS),
+    };
     if std::env::args_os().len() == 1 {
         use clap::CommandFactory;
-        if !silent {
-            let _ = Cli::command().print_help();
-        }
-        return ExitCode::SUCCESS;
+        return help(Cli::command().render_help().to_string());
     }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
-        Err(e) if !e.use_stderr() => {
-            // --help and --version.
-            if !silent {
-                let _ = e.print();
-            }
-            return ExitCode::SUCCESS;
-        }
+        Err(e) if !e.use_stderr() => return help(e.to_string()),
         Err(e) => {
             if !silent {
-                eprintln!("pegchain: {} (see pegchain --help)", one_line(&e.to_string()));
+                progress::to_stderr(format_args!(
+                    "pegchain: {} (see pegchain --help)\n",
+                    one_line(&e.to_string())
+                ));
             }
             return ExitCode::from(2);
         }
@@ -53,9 +53,9 @@ pub fn main() -> ExitCode {
     let _membership = processes::join();
     if let Some((n, me)) = processes::copies_without_mpi() {
         if me == 0 {
-            eprintln!(
-                "pegchain: started as one of {n} processes, but built without the mpi feature: build with `cargo build --release --features mpi` to share the work, or run one process"
-            );
+            progress::to_stderr(format_args!(
+                "pegchain: started as one of {n} processes, but built without the mpi feature: build with `cargo build --release --features mpi` to share the work, or run one process\n"
+            ));
         }
         return ExitCode::from(2);
     }
@@ -80,7 +80,7 @@ pub fn main() -> ExitCode {
 /// interrupted rather than print and succeed seconds later.
 fn unless_interrupted(text: String) -> commands::Answer {
     match interrupt::token().is_cancelled() {
-        true => Err(output::Failure::Interrupted("the answer was made but not written".into())),
+        true => Err(output::Failure::Interrupted(output::ANSWER_NOT_WRITTEN.into())),
         false => Ok(text),
     }
 }

@@ -89,6 +89,7 @@ pub fn stdout_failed(e: &io::Error) -> Failure {
 /// Writes every file whole or none of them: each goes to a temporary file of its own beside
 /// its target, and all are renamed into place only when every one is written.
 pub fn write_files(files: &[(PathBuf, Vec<u8>)]) -> Result<(), Failure> {
+    unless_interrupted()?;
     let targets: Vec<&Path> = files.iter().map(|(path, _)| path.as_path()).collect();
     write_files_checked(&targets, || files::write_all_atomic(files))
 }
@@ -117,8 +118,22 @@ pub fn not_an_input_error(target: &Path) -> Error {
 
 /// Writes one file whole or not at all.
 pub fn write_file(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
+    unless_interrupted()?;
     write_file_parts(path, &[bytes])
 }
+
+/// An answer's files are not written once a signal has come: work that does not hear one (a
+/// race's grid, a chain's plot) ends as interrupted, leaving the files as they were, as its
+/// answer on stdout does. Checkpoints, which save the work so far, are written regardless.
+fn unless_interrupted() -> Result<(), Failure> {
+    match super::interrupt::token().is_cancelled() {
+        true => Err(Failure::Interrupted(ANSWER_NOT_WRITTEN.into())),
+        false => Ok(()),
+    }
+}
+
+/// What an interrupted run says when its answer was made but comes too late.
+pub const ANSWER_NOT_WRITTEN: &str = "the answer was made but not written";
 
 /// Writes one file, made of `parts` one after the other, whole or not at all.
 pub fn write_file_parts(path: &Path, parts: &[&[u8]]) -> Result<(), Failure> {

@@ -5,7 +5,7 @@
 use pegchain::Board;
 use pegchain::render::number::{grouped, plural};
 use pegchain::solitaire::exact::{Progress, Stage};
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::time::Instant;
 
 /// A progress line on stderr, rewritten for every finished layer, when stderr is a terminal
@@ -29,10 +29,10 @@ pub fn layer_printer(board: &Board, quiet: bool) -> impl FnMut(&Progress) + '_ {
         if !quiet && !p.sent.is_empty() {
             // A run shared by processes (under mpirun, whose output is a log): a line per layer.
             let mb: Vec<String> = p.sent.iter().map(|b| format!("{:.1}", *b as f64 / 1e6)).collect();
-            eprintln!("{} (process 0); MB sent by each process: {}", words(), mb.join(" "));
+            to_stderr(format_args!("{} (process 0); MB sent by each process: {}\n", words(), mb.join(" ")));
         } else if show {
             line.mark_shown();
-            eprint!("\r\x1b[K{}", words());
+            to_stderr(format_args!("\r\x1b[K{}", words()));
         }
     }
 }
@@ -254,9 +254,15 @@ impl Line {
 impl Drop for Line {
     fn drop(&mut self) {
         if self.shown {
-            eprint!("\r\x1b[K");
+            to_stderr(format_args!("\r\x1b[K"));
         }
     }
+}
+
+/// Writes progress to stderr. A stderr that cannot be written (a full disk, a closed pipe)
+/// loses the progress, not the answer: `eprint!` panics there.
+pub fn to_stderr(text: std::fmt::Arguments<'_>) {
+    let _ = std::io::stderr().write_fmt(text);
 }
 
 /// This process's resident memory, from /proc (0 where there is no /proc).
@@ -283,10 +289,10 @@ pub fn games_bar(total: u64, quiet: bool) -> indicatif::ProgressBar {
 pub fn throughput(games: u64, seconds: f64, threads: usize, quiet: bool) {
     if !quiet {
         let threads = if threads == 0 { rayon::current_num_threads() } else { threads };
-        eprintln!(
-            "{games} games in {seconds:.2} s: {:.2} million games per second on {threads} threads",
+        to_stderr(format_args!(
+            "{games} games in {seconds:.2} s: {:.2} million games per second on {threads} threads\n",
             games as f64 / seconds / 1e6
-        );
+        ));
     }
 }
 
@@ -313,12 +319,12 @@ pub fn warn_if_long(total: u64, threads: usize, quiet: bool, calibrate: impl Fn(
     let threads = if threads == 0 { rayon::current_num_threads() } else { threads };
     let seconds = projected_seconds(total, threads, calibrate);
     if seconds > LONG_RUN_SECONDS {
-        eprintln!(
-            "{} games: about {} on {threads} threads (from a calibration of {} games)",
+        to_stderr(format_args!(
+            "{} games: about {} on {threads} threads (from a calibration of {} games)\n",
             grouped(total),
             duration_words(seconds),
             grouped(CALIBRATION_GAMES)
-        );
+        ));
     }
 }
 

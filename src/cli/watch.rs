@@ -3,7 +3,7 @@
 //! CLI reads the latest word a few times a second and rewrites one line on stderr, from the
 //! first second on, only on a terminal and never with --quiet.
 
-use super::progress::{duration_words, resident_bytes};
+use super::progress::{duration_words, resident_bytes, to_stderr};
 use pegchain::Cancel;
 use pegchain::engine::Report;
 use pegchain::render::number::grouped;
@@ -61,19 +61,19 @@ fn show(token: &Cancel, stop: &AtomicBool) {
         let Some(report) = token.latest() else {
             // The work reported is over: its line goes until the next report.
             if std::mem::take(&mut shown) {
-                eprint!("\r\x1b[K");
+                to_stderr(format_args!("\r\x1b[K"));
             }
             continue;
         };
         let left = stage.left(&report);
         if started.elapsed() >= Duration::from_secs(1) {
             let (gb, s) = (resident_bytes() as f64 / 1e9, started.elapsed().as_secs_f64());
-            eprint!("\r\x1b[K{}, {gb:.2} GB resident, {s:.1} s{left}", words(&report));
+            to_stderr(format_args!("\r\x1b[K{}, {gb:.2} GB resident, {s:.1} s{left}", words(&report)));
             shown = true;
         }
     }
     if shown {
-        eprint!("\r\x1b[K");
+        to_stderr(format_args!("\r\x1b[K"));
     }
 }
 

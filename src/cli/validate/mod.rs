@@ -86,7 +86,8 @@ pub fn check_file_target(flag: &str, file: &Path) -> Result<(), Error> {
     if !parent.is_dir() {
         return Err(Error::Invalid(format!("{flag} {}: no directory {}", file.display(), parent.display())));
     }
-    Ok(())
+    crate::cli::files::check_writable(file)
+        .map_err(|e| Error::Invalid(format!("{flag} {}: {}", file.display(), pegchain::input::plain(&e))))
 }
 
 /// `--checkpoint FILE` (or a process's part of it): a file target that is a regular file or
