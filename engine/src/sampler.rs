@@ -204,7 +204,13 @@ where
     W: Fn(&mut Stream, Batch) -> T + Sync,
     F: FnMut(&mut A, Batch, T),
 {
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("a thread pool");
+    // Where no thread can be started (no memory left for a stack), the games are played on
+    // this thread alone, which starts none: the same output, as for any thread count.
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .or_else(|_| rayon::ThreadPoolBuilder::new().num_threads(1).use_current_thread().build())
+        .expect("a pool of the current thread alone starts no thread");
     let wave = pool.current_num_threads() as u64 * WAVE_PER_THREAD;
     let (mut acc, mut folded, mut start) = (init, 0u64, range.start);
     while start < range.end {
