@@ -60,8 +60,9 @@ pub fn main() -> ExitCode {
         return ExitCode::from(2);
     }
     interrupt::install(processes::speaks());
-    let outcome =
-        only_shared_commands(&cli.command).and_then(|()| run(cli.command)).and_then(unless_interrupted);
+    let outcome = only_shared_commands(&cli.command)
+        .and_then(|()| run(cli.command))
+        .and_then(|text| output::unless_interrupted().map(|()| text));
     // Every process of a shared run has the whole answer (or the same error): one speaks.
     let code = if processes::speaks() {
         match outcome.and_then(|text| output::emit(&text)) {
@@ -73,16 +74,6 @@ pub fn main() -> ExitCode {
     };
     processes::settle();
     code
-}
-
-/// The answer, unless a signal came after the work that hears one: rendering a long answer
-/// (a distribution of 50,000 steps, say) hears none, and a run told to stop ends as
-/// interrupted rather than print and succeed seconds later.
-fn unless_interrupted(text: String) -> commands::Answer {
-    match interrupt::token().is_cancelled() {
-        true => Err(output::Failure::Interrupted(output::ANSWER_NOT_WRITTEN.into())),
-        false => Ok(text),
-    }
 }
 
 /// Under `mpirun`, the commands whose work the processes share; any other is refused

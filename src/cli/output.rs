@@ -122,18 +122,16 @@ pub fn write_file(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
     write_file_parts(path, &[bytes])
 }
 
-/// An answer's files are not written once a signal has come: work that does not hear one (a
-/// race's grid, a chain's plot) ends as interrupted, leaving the files as they were, as its
-/// answer on stdout does. Checkpoints, which save the work so far, are written regardless.
-fn unless_interrupted() -> Result<(), Failure> {
+/// Fails once a signal has come: an answer made after it, on stdout or in files, is not
+/// written. Work that hears no signal (rendering a distribution of 50,000 steps, a race's
+/// grid) ends as interrupted rather than write and succeed seconds later. Checkpoints, which
+/// save the work so far, are written regardless.
+pub fn unless_interrupted() -> Result<(), Failure> {
     match super::interrupt::token().is_cancelled() {
-        true => Err(Failure::Interrupted(ANSWER_NOT_WRITTEN.into())),
+        true => Err(Failure::Interrupted("the answer was made but not written".into())),
         false => Ok(()),
     }
 }
-
-/// What an interrupted run says when its answer was made but comes too late.
-pub const ANSWER_NOT_WRITTEN: &str = "the answer was made but not written";
 
 /// Writes one file, made of `parts` one after the other, whole or not at all.
 pub fn write_file_parts(path: &Path, parts: &[&[u8]]) -> Result<(), Failure> {
