@@ -447,3 +447,28 @@ fn a_port_in_use_is_refused_in_one_line() {
         format!("pegchain: cannot listen on 127.0.0.1:{port}: Address already in use\n")
     );
 }
+
+/// The address goes to stdout, the only place a port chosen by the system is told: a server
+/// that cannot write it stops at once, in one line, with exit 1 (a run-time failure).
+#[test]
+fn an_address_that_cannot_be_written_stops_the_server() {
+    use std::time::{Duration, Instant};
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_pegchain"))
+        .args(["serve", "--port", "0"])
+        .stdout(std::fs::File::create("/dev/full").unwrap())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // A server that went on serving would hold the test for ever: it is given 10 s.
+    let began = Instant::now();
+    while child.try_wait().unwrap().is_none() && began.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let _ = child.kill();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(1), "still serving after 10 s");
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap(),
+        "pegchain: cannot write to standard output: No space left on device\n"
+    );
+}
