@@ -472,3 +472,32 @@ fn an_address_that_cannot_be_written_stops_the_server() {
         "pegchain: cannot write to standard output: No space left on device\n"
     );
 }
+
+/// The built-in boards are always offered, found by name: a board file may take a built-in's
+/// name only by being that board (the shipped `data/boards/triangle5.json`, offered once, first);
+/// another board of that name is refused in one line rather than hide the built-in.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_board_file_may_not_hide_a_built_in_board() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("serve-name-clash");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("small.txt");
+    std::fs::write(&file, "name: triangle5\nlattice: triangular\n  A\n B C\nD E F\n").unwrap();
+    let file = file.display().to_string();
+    assert_eq!(
+        refusal(&["serve", "--port", "0", "--board", &file]),
+        format!(
+            "pegchain: board file {file}: the board is named \"triangle5\" but is not the built-in board of \
+             that name, which serve offers too; give it another name\n"
+        )
+    );
+    let shipped = concat!(env!("CARGO_MANIFEST_DIR"), "/data/boards/triangle5.json");
+    let server = Server::start_with(&["--board", shipped]);
+    let (status, body) = get(&format!("{}/api/boards", server.base)).await;
+    assert_eq!(status, 200);
+    let boards: serde_json::Value = serde_json::from_str(&body).unwrap();
+    let named =
+        |name: &str| boards["boards"].as_array().unwrap().iter().filter(|b| b["name"] == name).count();
+    assert_eq!(boards["boards"][0]["name"], "triangle5");
+    assert_eq!(boards["boards"][0]["holes"].as_array().unwrap().len(), 15);
+    assert_eq!((named("triangle5"), named("english")), (1, 1));
+}

@@ -4,12 +4,14 @@
 mod boards;
 mod engine;
 mod race;
+mod serve;
 mod simulate;
 mod solve;
 
 pub use boards::ExportRequest;
 pub use engine::EngineRequest;
 pub use race::RaceJob;
+pub use serve::ServeChoices;
 pub use simulate::SimulateRequest;
 pub use solve::SolveRequest;
 
