@@ -312,6 +312,9 @@ fn bad_solve_requests_get_one_line_and_exit_code_2() {
     fails(&["solve", "--start", "A", "--limit", "0"], "--limit must be at least 1");
     fails(&["solve", "--start", "A", "--finish-count", "0"], "--finish-count must be at least 1");
     fails(&["solve", "--start", "A", "--method", "astar"], "unknown search method");
+    // A finish hole named twice, by name or by rank and file, is a slip, as in --start.
+    fails(&["solve", "--start", "A", "--finish", "A,A"], "pegchain: --finish names hole A twice\n");
+    fails(&["solve", "--start", "A", "--finish", "O,A,a1"], "pegchain: --finish names hole A twice\n");
     fails(&["solve", "--start", "A", "--show", "--json"], "--json does not fit");
 }
 

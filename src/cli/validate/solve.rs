@@ -1,6 +1,6 @@
 //! `solve`: a start, a finish, how many solutions and how to search.
 
-use super::{Output, holes_named, not_whole, refuse_format};
+use super::{Output, hole_list, holes_named, not_whole, refuse_format};
 use crate::cli::args::*;
 use crate::cli::checkpoint::Run;
 use pegchain::render::Format;
@@ -129,12 +129,9 @@ fn file_finish(puzzle: &Puzzle) -> Option<Finish> {
 
 /// A comma-separated list of holes as a bitboard.
 fn holes(board: &Board, list: &str) -> Result<Pegs, Error> {
-    let mut pegs = 0u64;
-    for part in list.split(',').filter(|p| !p.trim().is_empty()) {
-        pegs |= 1 << board.find_hole(part)?;
-    }
-    if pegs == 0 {
+    let holes = hole_list(board, "--finish", list.split(',').filter(|p| !p.trim().is_empty()))?;
+    if holes.is_empty() {
         return Err(Error::Invalid(format!("no holes in {list:?}")));
     }
-    Ok(Pegs(pegs))
+    Ok(holes.into_iter().fold(Pegs::EMPTY, Pegs::with))
 }
