@@ -8,7 +8,7 @@ use pegchain::solitaire::Pegs;
 use pegchain::solitaire::files::Puzzle;
 use pegchain::solitaire::position::{parse_position, play};
 use pegchain::solitaire::saved::SavedSearch;
-use pegchain::solitaire::solve::{Finish, Method, Problem, Solver};
+use pegchain::solitaire::solve::{Finish, Method, Problem, Solver, check_finish_count};
 use pegchain::{Board, Error};
 use std::path::PathBuf;
 
@@ -34,9 +34,6 @@ impl SolveArgs {
         if self.limit == Some(0) {
             return Err(Error::Invalid("--limit must be at least 1".into()));
         }
-        if self.finish_count == Some(0) {
-            return Err(Error::Invalid("--finish-count must be at least 1".into()));
-        }
         let output = self.output()?;
         let (board, puzzle) = pegchain::solitaire::load_board_and_puzzle(&self.board.board)?;
         // A board file's puzzle applies as a whole when no start is given.
@@ -44,7 +41,10 @@ impl SolveArgs {
         let start = self.start(&board, &puzzle)?;
         let finish = match (&self.finish, self.finish_count) {
             (Some(list), _) => Finish::Pegs(holes(&board, list)?),
-            (None, Some(k)) => Finish::Count(k),
+            (None, Some(k)) => Finish::Count(
+                check_finish_count(k.into(), board.hole_count())
+                    .map_err(|why| Error::Invalid(format!("--finish-count {why}")))?,
+            ),
             (None, None) => file_finish(&puzzle).unwrap_or(Finish::Count(1)),
         };
         let problem = Problem::new(&board, start, finish)?;

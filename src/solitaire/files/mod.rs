@@ -17,7 +17,7 @@ pub mod seed002;
 use crate::error::Error;
 use crate::solitaire::board::{Board, Hole, Jump, Shape, builtin};
 use crate::solitaire::pegs::Pegs;
-use crate::solitaire::solve::Method;
+use crate::solitaire::solve::{Method, check_finish_count};
 use std::path::Path;
 use std::str::FromStr;
 
@@ -126,16 +126,14 @@ fn finish_count(
     holes: usize,
 ) -> Result<Option<u32>, Error> {
     let Some((field, k)) = count else { return Ok(None) };
-    if k < 1 || k > holes as i64 {
-        return Err(fault(path, format!("{field} must be between 1 and {holes}, not {k}")));
-    }
+    let k = check_finish_count(k, holes).map_err(|why| fault(path, format!("{field} {why}")))?;
     if let Some(f) = finish
-        && i64::from(f.count()) != k
+        && f.count() != k
     {
         let pegs = if f.count() == 1 { "peg" } else { "pegs" };
         return Err(fault(path, format!("finish holds {} {pegs} but finish_count says {k}", f.count())));
     }
-    Ok(Some(k as u32))
+    Ok(Some(k))
 }
 
 /// A fault in a board file, as one line naming the file (a line break in the file's name
