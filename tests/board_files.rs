@@ -236,6 +236,24 @@ fn bad_files_get_one_line_naming_the_file_and_the_fault() {
     fails_with(&["show", "--board", &f], "holes 0 and 2 are both named \"a\"");
     let f = json("start.json", r#"{"board": "ok.csv", "layout": "line3.csv", "start": [0, 3]}"#);
     fails_with(&["solve", "--board", &f], "start names hole 3, not on the board (holes are 0 to 2)");
+    // A start with no peg is said to be empty, in either format.
+    let f = json("nostart.json", r#"{"board": "ok.csv", "layout": "line3.csv", "start": []}"#);
+    fails_with(
+        &["solve", "--board", &f],
+        &format!("pegchain: board file {f}: start is empty: it lists the holes holding pegs at the start\n"),
+    );
+    let p = write("allempty.txt", "lattice: square\nempty: A,B,C\nA B C\n");
+    fails_with(
+        &["solve", "--board", &p],
+        &format!("pegchain: board file {p}: line 2: empty names every hole, so the start holds no peg\n"),
+    );
+    // A file that gives no start says so; a built-in board has no file.
+    let f = json("nopuzzle.json", r#"{"board": "ok.csv", "layout": "line3.csv"}"#);
+    fails_with(&["solve", "--board", &f], "--position HOLES; board nopuzzle's file gives none\n");
+    fails_with(
+        &["solve", "--board", "triangle5"],
+        "--position HOLES; board triangle5 is built in and gives none\n",
+    );
     let big: String = (0..65).map(|i| format!("{}\n", (i + 1) % 65)).collect();
     write("big.csv", &big);
     let f = json("big.json", r#"{"board": "big.csv", "layout": "line3.csv"}"#);

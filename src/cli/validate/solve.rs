@@ -36,9 +36,10 @@ impl SolveArgs {
         }
         let output = self.output()?;
         let (board, puzzle) = pegchain::solitaire::load_board_and_puzzle(&self.board.board)?;
+        let from_file = puzzle.is_some();
         // A board file's puzzle applies as a whole when no start is given.
         let puzzle = puzzle.filter(|_| self.start.is_none() && self.position.is_none()).unwrap_or_default();
-        let start = self.start(&board, &puzzle)?;
+        let start = self.start(&board, &puzzle, from_file)?;
         let finish = match (&self.finish, self.finish_count) {
             (Some(list), _) => Finish::Pegs(holes(&board, list)?),
             (None, Some(k)) => Finish::Count(
@@ -108,17 +109,22 @@ impl SolveArgs {
         )
     }
 
-    /// The start position: the flags', else the board file's.
-    fn start(&self, board: &Board, puzzle: &Puzzle) -> Result<Pegs, Error> {
+    /// The start position: the flags', else the board file's (`from_file`: the board is read
+    /// from a file, which may give one; a built-in board gives none).
+    fn start(&self, board: &Board, puzzle: &Puzzle, from_file: bool) -> Result<Pegs, Error> {
         match (&self.start, &self.position, puzzle.start) {
             (Some(hole), _, _) => play(board, board.find_hole(hole)?, self.moves.as_deref().unwrap_or("")),
             (None, Some(text), _) => parse_position(board, text),
             (None, None, Some(pegs)) => Ok(pegs),
-            (None, None, None) => Err(Error::Invalid(format!(
-                "solve needs a start: --start HOLE (the empty hole) or --position HOLES; \
-                 board {}'s file gives none",
-                board.name()
-            ))),
+            (None, None, None) => {
+                let none = match from_file {
+                    true => format!("board {}'s file gives none", board.name()),
+                    false => format!("board {} is built in and gives none", board.name()),
+                };
+                Err(Error::Invalid(format!(
+                    "solve needs a start: --start HOLE (the empty hole) or --position HOLES; {none}"
+                )))
+            }
         }
     }
 }

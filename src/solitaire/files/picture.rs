@@ -240,6 +240,10 @@ fn name_holes(
 /// seed 002's, by `listed` and `finish_count`), `method`, `scope`.
 fn puzzle(path: &Path, options: &Options, board: &Board) -> Result<Puzzle, Error> {
     let start = holes_of(path, options, board, "empty")?.map(|empty| board.full() & !empty);
+    if start == Some(Pegs::EMPTY) {
+        let (line, _) = &options.0["empty"];
+        return Err(fault(path, format!("line {line}: empty names every hole, so the start holds no peg")));
+    }
     let finish = holes_of(path, options, board, "finish")?;
     let count = match options.0.get("finish_count") {
         None => None,

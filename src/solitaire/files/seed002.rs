@@ -113,6 +113,9 @@ fn read_board(
 fn read_puzzle(path: &Path, config: Config, base: i64, board: &Board) -> Result<Puzzle, Error> {
     let n = board.hole_count();
     let start = positions(path, "start", &config.start, base, n)?;
+    if start == Some(Pegs::EMPTY) {
+        return Err(fault(path, "start is empty: it lists the holes holding pegs at the start"));
+    }
     let mut finish = positions(path, "finish", &config.finish, base, n)?;
     let finish_count =
         finish_count(path, finish, config.finish_count.map(|k| ("finish_count".to_string(), k)), n)?;
