@@ -277,6 +277,15 @@ fn bad_files_get_one_line_naming_the_file_and_the_fault() {
     fails_with(&["show", "--board", &p], "no `lattice:` line");
     let p = write("empty.txt", "lattice: square\nempty: Q\no o o\n");
     fails_with(&["solve", "--board", &p], "line 2: empty names \"Q\", which is not a hole of the board");
+    // An unknown option is shown as written, beside every option known.
+    let p = write("colon.txt", "lattice: square\nA: B C\n");
+    fails_with(
+        &["show", "--board", &p],
+        &format!(
+            "pegchain: board file {p}: line 2: unknown option \"A\" (known: name, description, lattice, \
+             numbering, names, empty, finish, finish_count, method, scope)\n"
+        ),
+    );
 }
 
 /// A board file's puzzle is exported with its board: `boards --export` wrote the board alone,
