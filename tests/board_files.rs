@@ -232,6 +232,16 @@ fn bad_files_get_one_line_naming_the_file_and_the_fault() {
     let layout = write("short.csv", "0,0\n1,\n2,0\n");
     let f = json("short.json", r#"{"board": "ok.csv", "layout": "short.csv"}"#);
     fails_with(&["show", "--board", &f], &format!("{layout}: hole 1 (line 2) has no coordinates"));
+    // Holes a unit apart beside one at 1e308 were said to have the same coordinates.
+    let layout = write("far.csv", "1e308,1e308\n1,0\n2,0\n");
+    let f = json("far.json", r#"{"board": "ok.csv", "layout": "far.csv"}"#);
+    fails_with(
+        &["show", "--board", &f],
+        &format!(
+            "pegchain: board file {layout}: hole 0's coordinates are so large that holes 1 and 2, a millionth of them \
+             apart or less, cannot be told apart\n"
+        ),
+    );
     let f = json("dup.json", r#"{"board": "ok.csv", "layout": "line3.csv", "names": ["a", "b", "a"]}"#);
     fails_with(&["show", "--board", &f], "holes 0 and 2 are both named \"a\"");
     let f = json("start.json", r#"{"board": "ok.csv", "layout": "line3.csv", "start": [0, 3]}"#);
