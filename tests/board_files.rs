@@ -232,6 +232,17 @@ fn bad_files_get_one_line_naming_the_file_and_the_fault() {
     let layout = write("short.csv", "0,0\n1,\n2,0\n");
     let f = json("short.json", r#"{"board": "ok.csv", "layout": "short.csv"}"#);
     fails_with(&["show", "--board", &f], &format!("{layout}: hole 1 (line 2) has no coordinates"));
+    // A board file naming itself as a CSV read as a header alone: "the adjacency CSV has no rows".
+    let f = json("itself.json", r#"{"board": "itself.json", "layout": "line3.csv"}"#);
+    fails_with(
+        &["show", "--board", &f],
+        &format!("pegchain: board file {f}: named as the adjacency CSV, but it holds JSON, not CSV\n"),
+    );
+    let f = json("layout.json", r#"{"board": "ok.csv", "layout": "layout.json"}"#);
+    fails_with(
+        &["show", "--board", &f],
+        &format!("board file {f}: named as the layout CSV, but it holds JSON"),
+    );
     // Holes a unit apart beside one at 1e308 were said to have the same coordinates.
     let layout = write("far.csv", "1e308,1e308\n1,0\n2,0\n");
     let f = json("far.json", r#"{"board": "ok.csv", "layout": "far.csv"}"#);
