@@ -108,6 +108,13 @@ fn bad_input_gets_one_line_and_exit_code_2() {
     fails_with(&["exact", "--max-memory", "-1"], "--max-memory");
     // A number too large for a float is not infinitely many GB.
     fails_with(&["exact", "--max-memory", "1e400"], "'1e400' for '--max-memory <GB>': too large");
+    // Nor is a number too small for a budget one byte: below 1 MB is a slip.
+    for tiny in ["1e-300", "0.0009"] {
+        fails_with(
+            &["exact", "--max-memory", tiny],
+            &format!("'{tiny}' for '--max-memory <GB>': at least 0.001 GB (1 MB) is needed"),
+        );
+    }
     fails_with(
         &["exact", "--deal-starts"],
         "--deal-starts deals the starts out between processes: start the run with mpirun",

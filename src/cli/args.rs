@@ -17,6 +17,10 @@ fn whole<T: FromStr<Err = ParseIntError>>(text: &str) -> Result<T, String> {
     })
 }
 
+/// The smallest memory budget, in GB: 1 MB. The engine's smallest step needs tens of kB, and
+/// a budget of a few bytes (`1e-300` was taken as 0 bytes) is a slip, not a wish.
+const MIN_GB: f64 = 0.001;
+
 /// A number of gigabytes for `--max-memory`, worded for people as [`whole`] words integers:
 /// a value too large for a float ("1e400") would otherwise reach the check as `inf`.
 fn gigabytes(text: &str) -> Result<f64, String> {
@@ -28,6 +32,7 @@ fn gigabytes(text: &str) -> Result<f64, String> {
             Err("too large".to_string())
         }
         Ok(gb) if !(gb > 0.0 && gb.is_finite()) => Err("a positive number of GB is needed".to_string()),
+        Ok(gb) if gb < MIN_GB => Err(format!("at least {MIN_GB} GB (1 MB) is needed")),
         Ok(gb) => Ok(gb),
     }
 }
@@ -340,7 +345,7 @@ pub struct CountArgs {
     /// No progress lines on stderr
     #[arg(long, short)]
     pub quiet: bool,
-    /// Memory budget of the exact engine in GB (default: 80% of the available memory)
+    /// Memory budget of the exact engine in GB, at least 0.001 (default: 80% of the available memory)
     #[arg(long, value_name = "GB", allow_negative_numbers = true, value_parser = gigabytes)]
     pub max_memory: Option<f64>,
     /// A step taken in rounds to fit the memory budget keeps its parents in an unnamed file in
