@@ -232,10 +232,49 @@ fn bad_files_get_one_line_naming_the_file_and_the_fault() {
     let layout = write("short.csv", "0,0\n1,\n2,0\n");
     let f = json("short.json", r#"{"board": "ok.csv", "layout": "short.csv"}"#);
     fails_with(&["show", "--board", &f], &format!("{layout}: hole 1 (line 2) has no coordinates"));
+    // A board file naming itself as a CSV read as a header alone: "the adjacency CSV has no rows".
+    let f = json("itself.json", r#"{"board": "itself.json", "layout": "line3.csv"}"#);
+    fails_with(
+        &["show", "--board", &f],
+        &format!("pegchain: board file {f}: named as the adjacency CSV, but it holds JSON, not CSV\n"),
+    );
+    let f = json("layout.json", r#"{"board": "ok.csv", "layout": "layout.json"}"#);
+    fails_with(
+        &["show", "--board", &f],
+        &format!("board file {f}: named as the layout CSV, but it holds JSON"),
+    );
+    // Holes a unit apart beside one at 1e308 were said to have the same coordinates.
+    let layout = write("far.csv", "1e308,1e308\n1,0\n2,0\n");
+    let f = json("far.json", r#"{"board": "ok.csv", "layout": "far.csv"}"#);
+    fails_with(
+        &["show", "--board", &f],
+        &format!(
+            "pegchain: board file {layout}: hole 0's coordinates are so large that holes 1 and 2, a millionth of them \
+             apart or less, cannot be told apart\n"
+        ),
+    );
     let f = json("dup.json", r#"{"board": "ok.csv", "layout": "line3.csv", "names": ["a", "b", "a"]}"#);
     fails_with(&["show", "--board", &f], "holes 0 and 2 are both named \"a\"");
     let f = json("start.json", r#"{"board": "ok.csv", "layout": "line3.csv", "start": [0, 3]}"#);
     fails_with(&["solve", "--board", &f], "start names hole 3, not on the board (holes are 0 to 2)");
+    // A start with no peg is said to be empty, in either format.
+    let f = json("nostart.json", r#"{"board": "ok.csv", "layout": "line3.csv", "start": []}"#);
+    fails_with(
+        &["solve", "--board", &f],
+        &format!("pegchain: board file {f}: start is empty: it lists the holes holding pegs at the start\n"),
+    );
+    let p = write("allempty.txt", "lattice: square\nempty: A,B,C\nA B C\n");
+    fails_with(
+        &["solve", "--board", &p],
+        &format!("pegchain: board file {p}: line 2: empty names every hole, so the start holds no peg\n"),
+    );
+    // A file that gives no start says so; a built-in board has no file.
+    let f = json("nopuzzle.json", r#"{"board": "ok.csv", "layout": "line3.csv"}"#);
+    fails_with(&["solve", "--board", &f], "--position HOLES; board nopuzzle's file gives none\n");
+    fails_with(
+        &["solve", "--board", "triangle5"],
+        "--position HOLES; board triangle5 is built in and gives none\n",
+    );
     let big: String = (0..65).map(|i| format!("{}\n", (i + 1) % 65)).collect();
     write("big.csv", &big);
     let f = json("big.json", r#"{"board": "big.csv", "layout": "line3.csv"}"#);
@@ -259,6 +298,15 @@ fn bad_files_get_one_line_naming_the_file_and_the_fault() {
     fails_with(&["show", "--board", &p], "no `lattice:` line");
     let p = write("empty.txt", "lattice: square\nempty: Q\no o o\n");
     fails_with(&["solve", "--board", &p], "line 2: empty names \"Q\", which is not a hole of the board");
+    // An unknown option is shown as written, beside every option known.
+    let p = write("colon.txt", "lattice: square\nA: B C\n");
+    fails_with(
+        &["show", "--board", &p],
+        &format!(
+            "pegchain: board file {p}: line 2: unknown option \"A\" (known: name, description, lattice, \
+             numbering, names, empty, finish, finish_count, method, scope)\n"
+        ),
+    );
 }
 
 /// A board file's puzzle is exported with its board: `boards --export` wrote the board alone,

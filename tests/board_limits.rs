@@ -168,6 +168,57 @@ fn long_and_unprintable_names_are_refused() {
         &["show", "--board", &f],
         &format!("the board name \"{}\"... has 100 characters, more than 64", "n".repeat(40)),
     );
+    // Format characters are invisible, and a right-to-left override reorders what follows it:
+    // a name holding one is not the name it shows, for a hole or for the board.
+    names[3] = "a\u{202e}b".into();
+    let f = triangle5_named(&dir, "bidi.json", &names).display().to_string();
+    fails_with(
+        &["show", "--board", &f],
+        "hole 3 has the name \"a\\u{202e}b\"; names must be non-empty printable text",
+    );
+    let f = dir.join("bidi.txt");
+    std::fs::write(&f, "name: t\u{200b}5\nlattice: square\na b c\n").unwrap();
+    let f = f.display().to_string();
+    fails_with(&["show", "--board", &f], "the board name \"t\\u{200b}5\" must be non-empty printable text");
+}
+
+/// A hole named as a whole number hid the hole of that number (`--start 2` took the hole
+/// named "2", not the second hole), and one named `all` or `random` could not be named at all
+/// where those words stand for starts: both are refused when the file is read.
+#[test]
+fn names_that_read_as_numbers_or_start_words_are_refused() {
+    let dir = scratch("number-names");
+    let mut names: Vec<String> = (0..15).map(|i| format!("h{i}")).collect();
+    for number in ["2", "15", "007", "+1", "9999999999999999"] {
+        names[14] = number.into();
+        let f = triangle5_named(&dir, "number.json", &names).display().to_string();
+        fails_with(
+            &["solve", "--board", &f, "--start", "2"],
+            &format!(
+                "board file {f}: hole 14 has the name {number:?}, which reads as a hole number; names must not be whole numbers"
+            ),
+        );
+    }
+    for (word, means) in [("all", "every start hole"), ("Random", "a random start hole")] {
+        names[14] = word.into();
+        let f = triangle5_named(&dir, "word.json", &names).display().to_string();
+        fails_with(
+            &["show", "--board", &f],
+            &format!(
+                "hole 14 has the name {word:?}, which stands for {means}; names must not be \"all\" or \"random\""
+            ),
+        );
+    }
+    // A picture's words are its names: the same rule.
+    let f = dir.join("numbers.txt");
+    std::fs::write(&f, "lattice: square\nx 1 y\n").unwrap();
+    let f = f.display().to_string();
+    fails_with(&["show", "--board", &f], "hole 1 has the name \"1\", which reads as a hole number");
+    // Names that merely hold digits or those words are names like any other.
+    names[14] = "all2".into();
+    names[13] = "h2random".into();
+    let f = triangle5_named(&dir, "fine.json", &names).display().to_string();
+    assert_eq!(json(&["exact", "--board", &f, "--start", "all2"])["starts"][0]["start"], "all2");
 }
 
 /// A 4 KB picture with one 4,000-character row made `show` run for over 100 s; rows are at

@@ -95,6 +95,29 @@ fn boards_and_show_list_and_draw() {
     pegchain().args(["show", "--board", "english"]).assert().success().stdout(predicate::str::contains("d4"));
 }
 
+/// A negative number given to a flag is the flag's value, refused by the flag's own check;
+/// clap took it for a flag ("unexpected argument '-1' found", or '-0' for -0.5).
+#[test]
+fn a_negative_number_is_refused_as_the_flags_value() {
+    let negative = "a whole number is needed, not a negative one";
+    for (args, message) in [
+        (&["solve", "--start", "-1"][..], "board triangle5 has no hole \"-1\""),
+        (&["count", "--position", "-1"], "board triangle5 has no hole \"-1\""),
+        (&["simulate", "--seed", "-1"], &format!("invalid value '-1' for '--seed <SEED>': {negative}")),
+        (
+            &["solve", "--start", "A", "--limit", "-1"],
+            &format!("invalid value '-1' for '--limit <N>': {negative}"),
+        ),
+        (&["serve", "--port", "-1"], "invalid value '-1' for '--port <PORT>': -1 is not in 0..=65535"),
+        (
+            &["game", "gamblers-ruin", "--p", "-0.5"],
+            "the probability of winning a round must be strictly between 0 and 1, not -1/2",
+        ),
+    ] {
+        fails_with(args, message);
+    }
+}
+
 #[test]
 fn bad_input_gets_one_line_and_exit_code_2() {
     fails_with(&["exact", "--board", "hexagon"], "unknown board \"hexagon\"");
@@ -108,6 +131,13 @@ fn bad_input_gets_one_line_and_exit_code_2() {
     fails_with(&["exact", "--max-memory", "-1"], "--max-memory");
     // A number too large for a float is not infinitely many GB.
     fails_with(&["exact", "--max-memory", "1e400"], "'1e400' for '--max-memory <GB>': too large");
+    // Nor is a number too small for a budget one byte: below 1 MB is a slip.
+    for tiny in ["1e-300", "0.0009"] {
+        fails_with(
+            &["exact", "--max-memory", tiny],
+            &format!("'{tiny}' for '--max-memory <GB>': at least 0.001 GB (1 MB) is needed"),
+        );
+    }
     fails_with(
         &["exact", "--deal-starts"],
         "--deal-starts deals the starts out between processes: start the run with mpirun",

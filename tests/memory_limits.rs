@@ -100,9 +100,9 @@ fn a_pass_of_the_whole_group_refused_for_memory_names_its_own_way_out() {
         kept.ends_with("(raise it with --max-memory GB if the machine has the memory; leaving out --whole-group may need less memory)\n"),
         "{kept}"
     );
-    // Triangle4's corner cannot end with one peg; by residues its positions are counted.
+    // Triangle7's corner cannot end with one peg; by residues its positions are counted.
     let counted =
-        ["exact", "--board", "triangle4", "--start", "A", "--residues", "1", "--max-memory", "0.000001"];
+        ["exact", "--board", "triangle7", "--start", "A", "--residues", "1", "--max-memory", "0.001"];
     let counted = refused(&counted);
     assert!(
         counted.ends_with("(raise it with --max-memory GB if the machine has the memory)\n"),

@@ -447,3 +447,57 @@ fn a_port_in_use_is_refused_in_one_line() {
         format!("pegchain: cannot listen on 127.0.0.1:{port}: Address already in use\n")
     );
 }
+
+/// The address goes to stdout, the only place a port chosen by the system is told: a server
+/// that cannot write it stops at once, in one line, with exit 1 (a run-time failure).
+#[test]
+fn an_address_that_cannot_be_written_stops_the_server() {
+    use std::time::{Duration, Instant};
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_pegchain"))
+        .args(["serve", "--port", "0"])
+        .stdout(std::fs::File::create("/dev/full").unwrap())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // A server that went on serving would hold the test for ever: it is given 10 s.
+    let began = Instant::now();
+    while child.try_wait().unwrap().is_none() && began.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let _ = child.kill();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(1), "still serving after 10 s");
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap(),
+        "pegchain: cannot write to standard output: No space left on device\n"
+    );
+}
+
+/// The built-in boards are always offered, found by name: a board file may take a built-in's
+/// name only by being that board (the shipped `data/boards/triangle5.json`, offered once, first);
+/// another board of that name is refused in one line rather than hide the built-in.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_board_file_may_not_hide_a_built_in_board() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("serve-name-clash");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("small.txt");
+    std::fs::write(&file, "name: triangle5\nlattice: triangular\n  A\n B C\nD E F\n").unwrap();
+    let file = file.display().to_string();
+    assert_eq!(
+        refusal(&["serve", "--port", "0", "--board", &file]),
+        format!(
+            "pegchain: board file {file}: the board is named \"triangle5\" but is not the built-in board of \
+             that name, which serve offers too; give it another name\n"
+        )
+    );
+    let shipped = concat!(env!("CARGO_MANIFEST_DIR"), "/data/boards/triangle5.json");
+    let server = Server::start_with(&["--board", shipped]);
+    let (status, body) = get(&format!("{}/api/boards", server.base)).await;
+    assert_eq!(status, 200);
+    let boards: serde_json::Value = serde_json::from_str(&body).unwrap();
+    let named =
+        |name: &str| boards["boards"].as_array().unwrap().iter().filter(|b| b["name"] == name).count();
+    assert_eq!(boards["boards"][0]["name"], "triangle5");
+    assert_eq!(boards["boards"][0]["holes"].as_array().unwrap().len(), 15);
+    assert_eq!((named("triangle5"), named("english")), (1, 1));
+}

@@ -310,8 +310,19 @@ fn bad_solve_requests_get_one_line_and_exit_code_2() {
     fails(&["solve", "--start", "P"], "has no hole \"P\"");
     fails(&["solve", "--start", "A", "--finish", "A", "--finish-count", "1"], "cannot be used with");
     fails(&["solve", "--start", "A", "--limit", "0"], "--limit must be at least 1");
-    fails(&["solve", "--start", "A", "--finish-count", "0"], "--finish-count must be at least 1");
+    // The range a board file's finish_count has: at least one peg, at most every hole.
+    for k in ["0", "16", "99"] {
+        let why = format!("pegchain: --finish-count must be between 1 and 15, not {k}\n");
+        fails(&["solve", "--start", "A", "--finish-count", k], &why);
+    }
+    fails(
+        &["solve", "--board", "triangle4", "--start", "A", "--finish-count", "11"],
+        "between 1 and 10, not 11",
+    );
     fails(&["solve", "--start", "A", "--method", "astar"], "unknown search method");
+    // A finish hole named twice, by name or by rank and file, is a slip, as in --start.
+    fails(&["solve", "--start", "A", "--finish", "A,A"], "pegchain: --finish names hole A twice\n");
+    fails(&["solve", "--start", "A", "--finish", "O,A,a1"], "pegchain: --finish names hole A twice\n");
     fails(&["solve", "--start", "A", "--show", "--json"], "--json does not fit");
 }
 

@@ -13,9 +13,15 @@ fn whole<T: FromStr<Err = ParseIntError>>(text: &str) -> Result<T, String> {
     text.parse().map_err(|e: ParseIntError| match e.kind() {
         IntErrorKind::PosOverflow => "too large".to_string(),
         IntErrorKind::Empty => "a whole number is needed".to_string(),
+        // Flags take negative numbers as values (allow_negative_numbers), to be refused here.
+        _ if text.trim_start().starts_with('-') => "a whole number is needed, not a negative one".to_string(),
         _ => "not a whole number".to_string(),
     })
 }
+
+/// The smallest memory budget, in GB: 1 MB. The engine's smallest step needs tens of kB, and
+/// a budget of a few bytes (`1e-300` was taken as 0 bytes) is a slip, not a wish.
+const MIN_GB: f64 = 0.001;
 
 /// A number of gigabytes for `--max-memory`, worded for people as [`whole`] words integers:
 /// a value too large for a float ("1e400") would otherwise reach the check as `inf`.
@@ -28,6 +34,7 @@ fn gigabytes(text: &str) -> Result<f64, String> {
             Err("too large".to_string())
         }
         Ok(gb) if !(gb > 0.0 && gb.is_finite()) => Err("a positive number of GB is needed".to_string()),
+        Ok(gb) if gb < MIN_GB => Err(format!("at least {MIN_GB} GB (1 MB) is needed")),
         Ok(gb) => Ok(gb),
     }
 }
@@ -86,7 +93,7 @@ pub enum Command {
 #[derive(Args, Debug)]
 pub struct ServeArgs {
     /// The port to listen on (0: any free port; the address is printed)
-    #[arg(long, default_value_t = 8000)]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 8000)]
     pub port: u16,
     /// The address to listen on: loopback unless you say otherwise
     #[arg(long, default_value = "127.0.0.1")]
@@ -96,7 +103,7 @@ pub struct ServeArgs {
     pub board: Option<String>,
     /// Close a connection that sends no complete request head for this many seconds (an idle
     /// kept-alive one too), 1 to 3600
-    #[arg(long, value_name = "SECONDS", default_value_t = 30, value_parser = whole::<u64>)]
+    #[arg(long, allow_negative_numbers = true, value_name = "SECONDS", default_value_t = 30, value_parser = whole::<u64>)]
     pub idle_timeout: u64,
 }
 
@@ -105,14 +112,14 @@ pub struct CoachArgs {
     #[command(flatten)]
     pub board: BoardArgs,
     /// The empty hole at the start (then --moves plays from it)
-    #[arg(long, conflicts_with = "position")]
+    #[arg(long, allow_negative_numbers = true, conflicts_with = "position")]
     pub start: Option<String>,
     /// Jumps played from --start, comma-separated: F-C-A,D-E-F (or F-A,D-F)
     #[arg(long, requires = "start")]
     pub moves: Option<String>,
     /// The position itself: the holes holding pegs (A,B,D,...), or the board as `show`
     /// draws a position (names for pegs, `.` for empty holes)
-    #[arg(long, conflicts_with_all = ["start", "moves"])]
+    #[arg(long, allow_negative_numbers = true, conflicts_with_all = ["start", "moves"])]
     pub position: Option<String>,
     /// How the random player picks a jump: uniform, peg-first, hole-first
     #[arg(long, default_value = "uniform")]
@@ -131,13 +138,13 @@ pub struct QuestionArgs {
     #[arg(long, value_name = "LABEL")]
     pub target: Option<String>,
     /// The states to reach, by number (a comma list)
-    #[arg(long, value_name = "LIST", conflicts_with = "target")]
+    #[arg(long, allow_negative_numbers = true, value_name = "LIST", conflicts_with = "target")]
     pub target_states: Option<String>,
     /// Also the expected total of this reward structure until the target
     #[arg(long, value_name = "NAME")]
     pub reward: Option<String>,
     /// The distribution of the steps until the target: P(T = k) and P(T <= k) for k up to K
-    #[arg(long, value_name = "K", value_parser = whole::<u32>)]
+    #[arg(long, allow_negative_numbers = true, value_name = "K", value_parser = whole::<u32>)]
     pub distribution: Option<u32>,
     /// Write the step distribution as an SVG chart to FILE (with --distribution)
     #[arg(long, value_name = "FILE", requires = "distribution")]
@@ -149,20 +156,20 @@ pub struct QuestionArgs {
     #[arg(long)]
     pub ends: bool,
     /// Also estimate by N seeded simulated runs, beside the exact values
-    #[arg(long, value_name = "N")]
+    #[arg(long, allow_negative_numbers = true, value_name = "N")]
     pub simulate: Option<String>,
     /// Seed of the simulation: the same seed gives the same output for any --threads
-    #[arg(long, default_value_t = DEFAULT_SEED, value_parser = whole::<u64>)]
+    #[arg(long, allow_negative_numbers = true, default_value_t = DEFAULT_SEED, value_parser = whole::<u64>)]
     pub seed: u64,
     /// Worker threads for the simulation (0 = one per core)
-    #[arg(long, default_value_t = 0, value_parser = whole::<usize>)]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 0, value_parser = whole::<usize>)]
     pub threads: usize,
     /// A simulated run still going after this many steps is counted as cut short
-    #[arg(long, value_name = "N", default_value_t = 10_000_000, value_parser = whole::<u64>)]
+    #[arg(long, allow_negative_numbers = true, value_name = "N", default_value_t = 10_000_000, value_parser = whole::<u64>)]
     pub max_steps: u64,
     /// A race between players (--players) pinned to P decimal places: its rounds are summed
     /// until no more than 10^-P is undecided, 1 to 1000 [default: 30]
-    #[arg(long, value_name = "P", value_parser = whole::<u32>)]
+    #[arg(long, allow_negative_numbers = true, value_name = "P", value_parser = whole::<u32>)]
     pub places: Option<u32>,
 }
 
@@ -185,7 +192,7 @@ pub struct ChainArgs {
     /// N players, each walking its own copy of the chain from the (first) initial state,
     /// taking turns: each one's chance of reaching the target first, between exact bounds
     /// 10^-30 apart (--places sets another)
-    #[arg(long, value_name = "N", value_parser = whole::<u32>)]
+    #[arg(long, allow_negative_numbers = true, value_name = "N", value_parser = whole::<u32>)]
     pub players: Option<u32>,
     #[command(flatten)]
     pub output: OutputArgs,
@@ -206,23 +213,23 @@ pub struct GameSettings {
     /// Players taking turns (board games): 1 for the length of a game, 2 to 4 for who wins
     /// (exactly, or between exact bounds 10^-30 apart where their product chain is too large;
     /// --places sets another) [default: 1]
-    #[arg(long, value_parser = whole::<u32>)]
+    #[arg(long, allow_negative_numbers = true, value_parser = whole::<u32>)]
     pub players: Option<u32>,
     /// A board game's rules file (game `board`)
     #[arg(long, value_name = "FILE")]
     pub rules: Option<PathBuf>,
     /// The gambler's money at the start (gamblers-ruin) [default: 5]
-    #[arg(long, value_parser = whole::<u64>)]
+    #[arg(long, allow_negative_numbers = true, value_parser = whole::<u64>)]
     pub stake: Option<u64>,
     /// The money the gambler stops at (gamblers-ruin) [default: 10]
-    #[arg(long, value_parser = whole::<u64>)]
+    #[arg(long, allow_negative_numbers = true, value_parser = whole::<u64>)]
     pub goal: Option<u64>,
     /// The chance of winning a round (gamblers-ruin): a fraction such as 18/37 or a decimal
     /// [default: 1/2]
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub p: Option<String>,
     /// Processes in the ring (herman): an odd number from 3 to 15 [default: 11]
-    #[arg(long, value_parser = whole::<u32>)]
+    #[arg(long, allow_negative_numbers = true, value_parser = whole::<u32>)]
     pub processes: Option<u32>,
 }
 
@@ -253,7 +260,7 @@ pub struct ExportArgs {
     #[arg(long, value_name = "BOARD", conflicts_with = "race")]
     pub board: Option<String>,
     /// The empty hole at the start (with --board)
-    #[arg(long, requires = "board")]
+    #[arg(long, allow_negative_numbers = true, requires = "board")]
     pub start: Option<String>,
     /// How the random player picks a jump (with --board): uniform, peg-first, hole-first
     #[arg(long, default_value = "uniform")]
@@ -325,7 +332,7 @@ pub struct CountArgs {
     pub board: BoardArgs,
     /// Start hole(s), the empty hole at the start: a name (A), a number (1), rank/file on
     /// triangles (a1 = tip), a comma-separated list, or `all`
-    #[arg(long, default_value = "all")]
+    #[arg(long, allow_negative_numbers = true, default_value = "all")]
     pub start: String,
     /// Jumps played from --start (one hole), comma-separated: F-C-A,D-E-F (or F-A,D-F); the
     /// figures are those of the position they lead to
@@ -333,14 +340,14 @@ pub struct CountArgs {
     pub moves: Option<String>,
     /// A position instead of a start: the holes holding pegs (A,B,D,...), or the board as
     /// `show` draws a position (names for pegs, `.` for empty holes)
-    #[arg(long, conflicts_with_all = ["start", "moves"])]
+    #[arg(long, allow_negative_numbers = true, conflicts_with_all = ["start", "moves"])]
     pub position: Option<String>,
     #[command(flatten)]
     pub output: OutputArgs,
     /// No progress lines on stderr
     #[arg(long, short)]
     pub quiet: bool,
-    /// Memory budget of the exact engine in GB (default: 80% of the available memory)
+    /// Memory budget of the exact engine in GB, at least 0.001 (default: 80% of the available memory)
     #[arg(long, value_name = "GB", allow_negative_numbers = true, value_parser = gigabytes)]
     pub max_memory: Option<f64>,
     /// A step taken in rounds to fit the memory budget keeps its parents in an unnamed file in
@@ -383,7 +390,7 @@ pub struct ExactArgs {
     /// full, and follow the board once per K primes until they fix every fraction (Chinese
     /// remainder theorem): the same output in less memory and more time, for boards whose
     /// numerators outgrow memory
-    #[arg(long, value_name = "K", value_parser = whole::<u32>)]
+    #[arg(long, allow_negative_numbers = true, value_name = "K", value_parser = whole::<u32>)]
     pub residues: Option<u32>,
 }
 
@@ -395,11 +402,11 @@ pub struct SimulateArgs {
     #[arg(long, default_value = "1000000", allow_negative_numbers = true)]
     pub games: String,
     /// Seed of the random streams: the same seed gives the same output for any --threads
-    #[arg(long, default_value_t = DEFAULT_SEED, value_parser = whole::<u64>)]
+    #[arg(long, allow_negative_numbers = true, default_value_t = DEFAULT_SEED, value_parser = whole::<u64>)]
     pub seed: u64,
     /// Empty hole at the start: `random` (drawn for every game), `all` (each hole in
     /// turn), or a hole
-    #[arg(long, default_value = "random")]
+    #[arg(long, allow_negative_numbers = true, default_value = "random")]
     pub start: String,
     /// Play this many games in each symmetry class instead
     #[arg(long, value_name = "N", conflicts_with_all = ["start", "games"], allow_negative_numbers = true)]
@@ -410,13 +417,13 @@ pub struct SimulateArgs {
     pub moves: Option<String>,
     /// Play from this position instead of a start: the holes holding pegs (A,B,D,...), or
     /// the board as `show` draws a position (names for pegs, `.` for empty holes)
-    #[arg(long, conflicts_with_all = ["start", "moves", "per_class"])]
+    #[arg(long, allow_negative_numbers = true, conflicts_with_all = ["start", "moves", "per_class"])]
     pub position: Option<String>,
     /// How the random player picks a jump: uniform, peg-first, hole-first
     #[arg(long, default_value = "uniform")]
     pub policy: String,
     /// Worker threads (0 = one per core); the output does not depend on it
-    #[arg(long, default_value_t = 0, value_parser = whole::<usize>)]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 0, value_parser = whole::<usize>)]
     pub threads: usize,
     /// Compare with the exact engine even on a board over 21 holes (it may take long)
     #[arg(long, conflicts_with = "no_exact")]
@@ -439,10 +446,10 @@ pub struct AuditArgs {
     #[arg(long, default_value = "4000000", allow_negative_numbers = true)]
     pub games: String,
     /// Seed of the simulation
-    #[arg(long, default_value_t = DEFAULT_SEED, value_parser = whole::<u64>)]
+    #[arg(long, allow_negative_numbers = true, default_value_t = DEFAULT_SEED, value_parser = whole::<u64>)]
     pub seed: u64,
     /// Worker threads (0 = one per core); the output does not depend on it
-    #[arg(long, default_value_t = 0, value_parser = whole::<usize>)]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 0, value_parser = whole::<usize>)]
     pub threads: usize,
     #[command(flatten)]
     pub output: OutputArgs,
@@ -460,13 +467,13 @@ pub const DEFAULT_SEED: u64 = 2015;
 #[derive(Args, Debug)]
 pub struct RaceArgs {
     /// Squares on the board; the river is on the last [default: 12, or the rules file's]
-    #[arg(long, value_parser = whole::<u32>)]
+    #[arg(long, allow_negative_numbers = true, value_parser = whole::<u32>)]
     pub length: Option<u32>,
     /// The swine's start square [default: 7, or the rules file's]
-    #[arg(long, value_parser = whole::<u32>)]
+    #[arg(long, allow_negative_numbers = true, value_parser = whole::<u32>)]
     pub swine: Option<u32>,
     /// The butcher's start square, behind the swine [default: 1, or the rules file's]
-    #[arg(long, value_parser = whole::<u32>)]
+    #[arg(long, allow_negative_numbers = true, value_parser = whole::<u32>)]
     pub butcher: Option<u32>,
     /// A JSON rules file: the die, and whom each face moves how far [default: the built-in
     /// data/race/swine-butcher.json]
@@ -479,16 +486,16 @@ pub struct RaceArgs {
     #[arg(long, value_name = "FILE")]
     pub svg: Option<PathBuf>,
     /// Sweep the board length from A to B (both included) for fixed start squares
-    #[arg(long, value_name = "A..B", conflicts_with_all = ["length", "simulate"])]
+    #[arg(long, allow_negative_numbers = true, value_name = "A..B", conflicts_with_all = ["length", "simulate"])]
     pub lengths: Option<String>,
     /// Cross-check with N simulated games
-    #[arg(long, value_name = "N", value_parser = whole::<u64>)]
+    #[arg(long, allow_negative_numbers = true, value_name = "N", value_parser = whole::<u64>)]
     pub simulate: Option<u64>,
     /// Seed of the simulation
-    #[arg(long, default_value_t = 4, value_parser = whole::<u64>)]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 4, value_parser = whole::<u64>)]
     pub seed: u64,
     /// Threads for the simulation, 0 = all cores (the result does not depend on it)
-    #[arg(long, default_value_t = 0, value_parser = whole::<usize>)]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 0, value_parser = whole::<usize>)]
     pub threads: usize,
     #[command(flatten)]
     pub output: OutputArgs,
@@ -518,7 +525,7 @@ pub struct SolveArgs {
     pub board: BoardArgs,
     /// The hole empty at the start, every other one holding a peg (default: a board file's
     /// own start)
-    #[arg(long, value_name = "HOLE", conflicts_with = "position")]
+    #[arg(long, allow_negative_numbers = true, value_name = "HOLE", conflicts_with = "position")]
     pub start: Option<String>,
     /// Jumps played from --start first, comma-separated: F-C-A,D-E-F; the search starts from
     /// the position they lead to
@@ -526,17 +533,17 @@ pub struct SolveArgs {
     pub moves: Option<String>,
     /// The start as a position: the holes holding pegs (comma-separated), or the board as
     /// `show` draws a position (`--start-pegs` is the same)
-    #[arg(long, value_name = "HOLES", alias = "start-pegs", conflicts_with_all = ["start", "moves"])]
+    #[arg(long, allow_negative_numbers = true, value_name = "HOLES", alias = "start-pegs", conflicts_with_all = ["start", "moves"])]
     pub position: Option<String>,
     /// The finish: the last peg's hole, or the comma-separated holes holding pegs at the end
     /// (default: one peg left, in any hole)
-    #[arg(long, value_name = "HOLES", conflicts_with = "finish_count")]
+    #[arg(long, allow_negative_numbers = true, value_name = "HOLES", conflicts_with = "finish_count")]
     pub finish: Option<String>,
     /// Finish with K pegs left and no jump possible
-    #[arg(long, value_name = "K", value_parser = whole::<u32>)]
+    #[arg(long, allow_negative_numbers = true, value_name = "K", value_parser = whole::<u32>)]
     pub finish_count: Option<u32>,
     /// Find up to N solutions (default 1; with --distinct, every distinct one)
-    #[arg(long, value_name = "N", conflicts_with = "all", value_parser = whole::<u64>)]
+    #[arg(long, allow_negative_numbers = true, value_name = "N", conflicts_with = "all", value_parser = whole::<u64>)]
     pub limit: Option<u64>,
     /// Find every solution, listed as found and counted at the end
     #[arg(long)]

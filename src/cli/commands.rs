@@ -5,7 +5,7 @@ use super::args::{AuditArgs, BoardsArgs, CountArgs, ExactArgs, RaceArgs, ShowArg
 use super::checkpoint::Saver;
 use super::output::{self, Failure, Stream};
 use super::progress;
-use super::validate::{ExportRequest, Output, RaceJob, SolveRequest};
+use super::validate::{ExportRequest, Output, RaceJob, ServeChoices, SolveRequest};
 use pegchain::render::audit::AuditView;
 use pegchain::render::board::{BoardInfo, BoardsView, ExportView, ShowView};
 use pegchain::render::chain::{ChainView, ExportedView, GamesView, distribution_svg};
@@ -390,21 +390,7 @@ pub fn coach(args: super::args::CoachArgs) -> Answer {
 }
 
 pub fn serve(args: super::args::ServeArgs) -> Answer {
-    let idle_timeout = match args.idle_timeout {
-        seconds @ 1..=3600 => std::time::Duration::from_secs(seconds),
-        seconds => {
-            return Err(
-                Error::Invalid(format!("--idle-timeout takes 1 to 3600 seconds, not {seconds}")).into()
-            );
-        }
-    };
-    let mut boards: Vec<pegchain::Board> =
-        board::builtin_names().into_iter().filter_map(|name| board::builtin(&name).ok()).collect();
-    if let Some(spec) = &args.board {
-        let extra = pegchain::solitaire::load_board(spec)?;
-        boards.retain(|b| b.name() != extra.name());
-        boards.insert(0, extra);
-    }
+    let ServeChoices { boards, idle_timeout } = args.validate()?;
     let memory = super::limits::read(None).budget().map(|b| b.bytes);
     let req =
         super::serve::ServeRequest { host: args.host.clone(), port: args.port, boards, memory, idle_timeout };

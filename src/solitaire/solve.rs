@@ -38,6 +38,16 @@ pub enum Finish {
     Count(u32),
 }
 
+/// A finish's count of pegs left on a board of `holes` holes: at least one, at most every
+/// hole; else why not, for the caller to say whose count it is. The one range of a board
+/// file's `finish_count` and of any other.
+pub fn check_finish_count(k: i64, holes: usize) -> Result<u32, String> {
+    match u32::try_from(k) {
+        Ok(k) if k >= 1 && k as usize <= holes => Ok(k),
+        _ => Err(format!("must be between 1 and {holes}, not {k}")),
+    }
+}
+
 /// A start position and a finish.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Problem {

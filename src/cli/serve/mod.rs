@@ -16,6 +16,7 @@ mod held;
 mod json_errors;
 
 use crate::cli::interrupt;
+use crate::cli::output::{self, Failure};
 use crate::cli::progress::layer_words;
 use axum::Router;
 use axum::extract::{DefaultBodyLimit, Query, State};
@@ -96,7 +97,7 @@ fn limits(memory: Option<u64>, workers: usize) -> (usize, usize) {
 }
 
 /// Serves until interrupted; prints the address on stdout first.
-pub fn run(req: ServeRequest) -> Result<(), Error> {
+pub fn run(req: ServeRequest) -> Result<(), Failure> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -109,7 +110,7 @@ pub fn run(req: ServeRequest) -> Result<(), Error> {
     served
 }
 
-async fn serve(req: ServeRequest) -> Result<(), Error> {
+async fn serve(req: ServeRequest) -> Result<(), Failure> {
     let address = format!("{}:{}", req.host, req.port);
     let listener = tokio::net::TcpListener::bind(&address)
         .await
@@ -142,12 +143,9 @@ async fn serve(req: ServeRequest) -> Result<(), Error> {
         .method_not_allowed_fallback(not_allowed)
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .with_state(shared.clone());
-    {
-        use std::io::Write;
-        let mut out = std::io::stdout();
-        let _ = writeln!(out, "pegchain: serving the coach on http://{local}/ (Ctrl-C stops it)");
-        let _ = out.flush();
-    }
+    // The only place a port chosen by the system (--port 0) is told: a server whose address
+    // could not be written (a full disk) stops rather than serve where no one can find it.
+    output::emit(&format!("pegchain: serving the coach on http://{local}/ (Ctrl-C stops it)\n"))?;
     // A server left alone gives back the memory of the futures it kept.
     let idle = shared.clone();
     tokio::spawn(async move {

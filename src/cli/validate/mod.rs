@@ -4,12 +4,14 @@
 mod boards;
 mod engine;
 mod race;
+mod serve;
 mod simulate;
 mod solve;
 
 pub use boards::ExportRequest;
 pub use engine::EngineRequest;
 pub use race::RaceJob;
+pub use serve::ServeChoices;
 pub use simulate::SimulateRequest;
 pub use solve::SolveRequest;
 
@@ -209,16 +211,21 @@ pub fn parse_starts(board: &Board, text: &str) -> Result<Starts, Error> {
     if text.trim().eq_ignore_ascii_case("all") {
         return Ok(Starts::All);
     }
+    Ok(Starts::Holes(hole_list(board, "--start", text.split(','))?))
+}
+
+/// The holes `flag` names. As a position naming a hole twice is refused, so is a list: a
+/// typing slip, not a wish for one row or one peg.
+fn hole_list<'a>(board: &Board, flag: &str, names: impl Iterator<Item = &'a str>) -> Result<Vec<u8>, Error> {
     let mut holes = Vec::new();
-    for part in text.split(',') {
-        let h = board.find_hole(part)?;
-        // As a position naming a hole twice is refused: a typing slip, not a wish for one row.
+    for name in names {
+        let h = board.find_hole(name)?;
         if holes.contains(&h) {
-            return Err(Error::Invalid(format!("--start names hole {} twice", board.hole_name(h))));
+            return Err(Error::Invalid(format!("{flag} names hole {} twice", board.hole_name(h))));
         }
         holes.push(h);
     }
-    Ok(Starts::Holes(holes))
+    Ok(holes)
 }
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
 //! `solve`: a start, a finish, how many solutions and how to search.
 
-use super::{Output, holes_named, not_whole, refuse_format};
+use super::{Output, hole_list, holes_named, not_whole, refuse_format};
 use crate::cli::args::*;
 use crate::cli::checkpoint::Run;
 use pegchain::render::Format;
@@ -8,7 +8,7 @@ use pegchain::solitaire::Pegs;
 use pegchain::solitaire::files::Puzzle;
 use pegchain::solitaire::position::{parse_position, play};
 use pegchain::solitaire::saved::SavedSearch;
-use pegchain::solitaire::solve::{Finish, Method, Problem, Solver};
+use pegchain::solitaire::solve::{Finish, Method, Problem, Solver, check_finish_count};
 use pegchain::{Board, Error};
 use std::path::PathBuf;
 
@@ -34,17 +34,18 @@ impl SolveArgs {
         if self.limit == Some(0) {
             return Err(Error::Invalid("--limit must be at least 1".into()));
         }
-        if self.finish_count == Some(0) {
-            return Err(Error::Invalid("--finish-count must be at least 1".into()));
-        }
         let output = self.output()?;
         let (board, puzzle) = pegchain::solitaire::load_board_and_puzzle(&self.board.board)?;
+        let from_file = puzzle.is_some();
         // A board file's puzzle applies as a whole when no start is given.
         let puzzle = puzzle.filter(|_| self.start.is_none() && self.position.is_none()).unwrap_or_default();
-        let start = self.start(&board, &puzzle)?;
+        let start = self.start(&board, &puzzle, from_file)?;
         let finish = match (&self.finish, self.finish_count) {
             (Some(list), _) => Finish::Pegs(holes(&board, list)?),
-            (None, Some(k)) => Finish::Count(k),
+            (None, Some(k)) => Finish::Count(
+                check_finish_count(k.into(), board.hole_count())
+                    .map_err(|why| Error::Invalid(format!("--finish-count {why}")))?,
+            ),
             (None, None) => file_finish(&puzzle).unwrap_or(Finish::Count(1)),
         };
         let problem = Problem::new(&board, start, finish)?;
@@ -108,17 +109,22 @@ impl SolveArgs {
         )
     }
 
-    /// The start position: the flags', else the board file's.
-    fn start(&self, board: &Board, puzzle: &Puzzle) -> Result<Pegs, Error> {
+    /// The start position: the flags', else the board file's (`from_file`: the board is read
+    /// from a file, which may give one; a built-in board gives none).
+    fn start(&self, board: &Board, puzzle: &Puzzle, from_file: bool) -> Result<Pegs, Error> {
         match (&self.start, &self.position, puzzle.start) {
             (Some(hole), _, _) => play(board, board.find_hole(hole)?, self.moves.as_deref().unwrap_or("")),
             (None, Some(text), _) => parse_position(board, text),
             (None, None, Some(pegs)) => Ok(pegs),
-            (None, None, None) => Err(Error::Invalid(format!(
-                "solve needs a start: --start HOLE (the empty hole) or --position HOLES; \
-                 board {}'s file gives none",
-                board.name()
-            ))),
+            (None, None, None) => {
+                let none = match from_file {
+                    true => format!("board {}'s file gives none", board.name()),
+                    false => format!("board {} is built in and gives none", board.name()),
+                };
+                Err(Error::Invalid(format!(
+                    "solve needs a start: --start HOLE (the empty hole) or --position HOLES; {none}"
+                )))
+            }
         }
     }
 }
@@ -129,12 +135,9 @@ fn file_finish(puzzle: &Puzzle) -> Option<Finish> {
 
 /// A comma-separated list of holes as a bitboard.
 fn holes(board: &Board, list: &str) -> Result<Pegs, Error> {
-    let mut pegs = 0u64;
-    for part in list.split(',').filter(|p| !p.trim().is_empty()) {
-        pegs |= 1 << board.find_hole(part)?;
-    }
-    if pegs == 0 {
+    let holes = hole_list(board, "--finish", list.split(',').filter(|p| !p.trim().is_empty()))?;
+    if holes.is_empty() {
         return Err(Error::Invalid(format!("no holes in {list:?}")));
     }
-    Ok(Pegs(pegs))
+    Ok(holes.into_iter().fold(Pegs::EMPTY, Pegs::with))
 }

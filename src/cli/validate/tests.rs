@@ -152,7 +152,10 @@ fn solve_takes_a_start_a_finish_a_limit_and_a_method() {
 #[test]
 fn bad_solve_requests_name_their_flag() {
     refused(solve(&["--start", "A", "--limit", "0"]), "--limit must be at least 1");
-    refused(solve(&["--start", "A", "--finish-count", "0"]), "--finish-count must be at least 1");
+    refused(
+        solve(&["--start", "A", "--finish-count", "0"]),
+        "--finish-count must be between 1 and 15, not 0",
+    );
     refused(solve(&["--start", "A", "--method", "astar"]), "unknown search method \"astar\"");
     refused(solve(&[]), "solve needs a start: --start HOLE");
     refused(solve(&["--start", "A", "--finish", ","]), "no holes in \",\"");

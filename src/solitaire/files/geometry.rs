@@ -15,8 +15,24 @@ pub fn to_grid(points: &[(f64, f64)]) -> Result<Vec<(i32, i32)>, String> {
     if let Some(i) = points.iter().position(|(x, y)| !x.is_finite() || !y.is_finite()) {
         return Err(format!("hole {i} has a coordinate that is not a finite number"));
     }
-    let extent = points.iter().fold(0f64, |m, (x, y)| m.max(x.abs()).max(y.abs()));
-    let eps = 1e-6 * extent.max(1.0);
+    // Points within a millionth of the largest coordinate are one point, so that decimals
+    // rounded in a file still meet; the hole farthest out sets that scale.
+    let size = |(x, y): (f64, f64)| x.abs().max(y.abs());
+    let far = (0..points.len()).max_by(|&a, &b| size(points[a]).total_cmp(&size(points[b]))).unwrap_or(0);
+    let eps = 1e-6 * points.get(far).map_or(0.0, |&p| size(p)).max(1.0);
+    // Two holes that meet only at the scale a far hole sets are not at the same coordinates:
+    // that hole is named as the cause.
+    let clash = |a: usize, b: usize| {
+        let (p, q) = (points[a], points[b]);
+        let near = 1e-6 * size(p).max(size(q)).max(1.0);
+        if (p.0 - q.0).abs() <= near && (p.1 - q.1).abs() <= near {
+            format!("holes {a} and {b} have the same coordinates")
+        } else {
+            format!(
+                "hole {far}'s coordinates are so large that holes {a} and {b}, a millionth of them apart or less, cannot be told apart"
+            )
+        }
+    };
     // Rows: distinct y values, top (largest y) first.
     let mut levels: Vec<f64> = points.iter().map(|p| p.1).collect();
     levels.sort_by(|a, b| b.total_cmp(a));
@@ -33,7 +49,7 @@ pub fn to_grid(points: &[(f64, f64)]) -> Result<Vec<(i32, i32)>, String> {
         for w in row.windows(2) {
             let gap = w[1].0 - w[0].0;
             if gap <= eps {
-                return Err(format!("holes {} and {} have the same coordinates", w[0].1, w[1].1));
+                return Err(clash(w[0].1, w[1].1));
             }
             row_gap = row_gap.min(gap);
         }
@@ -116,6 +132,11 @@ mod tests {
     #[test]
     fn coinciding_points_and_irregular_layouts() {
         assert!(to_grid(&[(0.0, 0.0), (1.0, 0.0), (0.0, 0.0)]).unwrap_err().contains("same coordinates"));
+        // Holes a unit apart meet at the scale of a hole at 1e308: it is named, not them alone.
+        assert_eq!(
+            to_grid(&[(0.0, 1.0), (1e308, 1e308), (1.0, 0.0), (0.0, 0.0)]).unwrap_err(),
+            "hole 1's coordinates are so large that holes 0 and 3, a millionth of them apart or less, cannot be told apart"
+        );
         assert!(to_grid(&[(f64::NAN, 0.0)]).is_err());
         // A tiny gap would need a huge grid: placed by rank instead.
         let grid = to_grid(&[(0.0, 0.0), (0.01, 0.0), (1000.0, 0.0)]).unwrap();

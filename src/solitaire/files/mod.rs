@@ -17,7 +17,7 @@ pub mod seed002;
 use crate::error::Error;
 use crate::solitaire::board::{Board, Hole, Jump, Shape, builtin};
 use crate::solitaire::pegs::Pegs;
-use crate::solitaire::solve::Method;
+use crate::solitaire::solve::{Method, check_finish_count};
 use std::path::Path;
 use std::str::FromStr;
 
@@ -126,16 +126,14 @@ fn finish_count(
     holes: usize,
 ) -> Result<Option<u32>, Error> {
     let Some((field, k)) = count else { return Ok(None) };
-    if k < 1 || k > holes as i64 {
-        return Err(fault(path, format!("{field} must be between 1 and {holes}, not {k}")));
-    }
+    let k = check_finish_count(k, holes).map_err(|why| fault(path, format!("{field} {why}")))?;
     if let Some(f) = finish
-        && i64::from(f.count()) != k
+        && f.count() != k
     {
         let pegs = if f.count() == 1 { "peg" } else { "pegs" };
         return Err(fault(path, format!("finish holds {} {pegs} but finish_count says {k}", f.count())));
     }
-    Ok(Some(k as u32))
+    Ok(Some(k))
 }
 
 /// A fault in a board file, as one line naming the file (a line break in the file's name
@@ -193,15 +191,40 @@ fn check_board_name(path: &Path, name: &str) -> Result<(), Error> {
             ),
         ));
     }
-    if name.is_empty() || name.contains(char::is_control) {
+    if name.is_empty() || name.contains(unprintable) {
         return Err(fault(path, format!("the board name {} must be non-empty printable text", shown(name))));
     }
     Ok(())
 }
 
+/// A control character, or one of Unicode's format characters (category Cf): invisible, and
+/// some reorder the text around them (U+202E, right-to-left override), so that a name holding
+/// one is not the name it shows.
+fn unprintable(c: char) -> bool {
+    c.is_control()
+        || matches!(c, '\u{AD}' | '\u{600}'..='\u{605}' | '\u{61C}' | '\u{6DD}' | '\u{70F}'
+            | '\u{890}'..='\u{891}' | '\u{8E2}' | '\u{180E}' | '\u{200B}'..='\u{200F}'
+            | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{206F}' | '\u{FEFF}'
+            | '\u{FFF9}'..='\u{FFFB}' | '\u{110BD}' | '\u{110CD}' | '\u{13430}'..='\u{1343F}'
+            | '\u{1BCA0}'..='\u{1BCA3}' | '\u{1D173}'..='\u{1D17A}' | '\u{E0001}' | '\u{E0020}'..='\u{E007F}')
+}
+
+/// Why a hole name would be read as something else where holes are named: a whole number is a
+/// hole's number (`2` is the second hole), and `all` and `random` stand for starts.
+fn taken_as_other(name: &str) -> Option<String> {
+    let digits = name.strip_prefix('+').unwrap_or(name);
+    if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Some("which reads as a hole number; names must not be whole numbers".into());
+    }
+    let words = [("all", "every start hole"), ("random", "a random start hole")];
+    let (_, means) = words.iter().find(|(word, _)| name.eq_ignore_ascii_case(word))?;
+    Some(format!("which stands for {means}; names must not be \"all\" or \"random\""))
+}
+
 /// Names must be usable on the command line and in a drawing: non-empty, at most
 /// `MAX_NAME_CHARS` characters, unique, printable, no spaces, commas, colons or dashes (a
-/// jump is written `F-C-A`), and not `.` (an empty hole in a drawn position).
+/// jump is written `F-C-A`), not `.` (an empty hole in a drawn position), and not a word
+/// that means something else where holes are named (`taken_as_other`).
 fn check_names(path: &Path, holes: &[Hole]) -> Result<(), Error> {
     for (i, h) in holes.iter().enumerate() {
         let chars = h.name.chars().count();
@@ -214,7 +237,7 @@ fn check_names(path: &Path, holes: &[Hole]) -> Result<(), Error> {
                 ),
             ));
         }
-        let bad = |c: char| c.is_whitespace() || c.is_control() || c == ',' || c == ':' || c == '-';
+        let bad = |c: char| c.is_whitespace() || unprintable(c) || c == ',' || c == ':' || c == '-';
         if h.name.is_empty() || h.name == "." || h.name.contains(bad) {
             return Err(fault(
                 path,
@@ -225,6 +248,9 @@ fn check_names(path: &Path, holes: &[Hole]) -> Result<(), Error> {
                     shown(&h.name)
                 ),
             ));
+        }
+        if let Some(why) = taken_as_other(&h.name) {
+            return Err(fault(path, format!("hole {i} has the name {}, {why}", shown(&h.name))));
         }
         if let Some(j) = holes[..i].iter().position(|o| o.name == h.name) {
             return Err(fault(path, format!("holes {j} and {i} are both named {:?}", h.name)));

@@ -35,7 +35,8 @@ use crate::solitaire::solve::Method;
 use std::collections::BTreeMap;
 use std::path::Path;
 
-const OPTIONS: [&str; 11] = [
+/// The options a picture takes (in any case, `-` for `_`; `start_empty` is `empty` too).
+const OPTIONS: [&str; 10] = [
     "name",
     "description",
     "lattice",
@@ -44,7 +45,6 @@ const OPTIONS: [&str; 11] = [
     "empty",
     "finish",
     "finish_count",
-    "start_empty",
     "method",
     "scope",
 ];
@@ -93,14 +93,17 @@ impl Options {
 
     /// Records `key: value` from line `line`, refusing unknown and repeated keys.
     fn insert(&mut self, path: &Path, line: usize, key: &str, value: &str) -> Result<(), Error> {
-        let key = key.trim().to_ascii_lowercase().replace('-', "_");
+        let written = key.trim();
+        let mut key = written.to_ascii_lowercase().replace('-', "_");
+        if key == "start_empty" {
+            key = "empty".into();
+        }
         if !OPTIONS.contains(&key.as_str()) {
             return Err(fault(
                 path,
-                format!("line {line}: unknown option {key:?} (known: {})", OPTIONS[..8].join(", ")),
+                format!("line {line}: unknown option {written:?} (known: {})", OPTIONS.join(", ")),
             ));
         }
-        let key = if key == "start_empty" { "empty".to_string() } else { key };
         if self.0.insert(key.clone(), (line, value.trim().to_string())).is_some() {
             return Err(fault(path, format!("line {line}: option {key:?} is given twice")));
         }
@@ -240,6 +243,10 @@ fn name_holes(
 /// seed 002's, by `listed` and `finish_count`), `method`, `scope`.
 fn puzzle(path: &Path, options: &Options, board: &Board) -> Result<Puzzle, Error> {
     let start = holes_of(path, options, board, "empty")?.map(|empty| board.full() & !empty);
+    if start == Some(Pegs::EMPTY) {
+        let (line, _) = &options.0["empty"];
+        return Err(fault(path, format!("line {line}: empty names every hole, so the start holds no peg")));
+    }
     let finish = holes_of(path, options, board, "finish")?;
     let count = match options.0.get("finish_count") {
         None => None,

@@ -82,7 +82,7 @@ fn read_board(
     let dir = path.parent().unwrap_or(Path::new(""));
     let resolve = |f: &str| -> PathBuf { if Path::new(f).is_absolute() { f.into() } else { dir.join(f) } };
     let adjacency_path = resolve(&config.board);
-    let adjacency = read_csv(&adjacency_path, read)?;
+    let adjacency = read_csv(&adjacency_path, "adjacency CSV", read)?;
     let n = adjacency.len();
     if n == 0 {
         return Err(fault(&adjacency_path, "the adjacency CSV has no rows, so the board has no holes"));
@@ -91,7 +91,7 @@ fn read_board(
     let neighbours = neighbours(&adjacency_path, &adjacency, base)?;
 
     let layout_path = resolve(&config.layout);
-    let layout = read_csv(&layout_path, read)?;
+    let layout = read_csv(&layout_path, "layout CSV", read)?;
     let points = points(&layout_path, &layout, n, base)?;
     let grid = to_grid(&points).map_err(|why| fault(&layout_path, why))?;
 
@@ -113,6 +113,9 @@ fn read_board(
 fn read_puzzle(path: &Path, config: Config, base: i64, board: &Board) -> Result<Puzzle, Error> {
     let n = board.hole_count();
     let start = positions(path, "start", &config.start, base, n)?;
+    if start == Some(Pegs::EMPTY) {
+        return Err(fault(path, "start is empty: it lists the holes holding pegs at the start"));
+    }
     let mut finish = positions(path, "finish", &config.finish, base, n)?;
     let finish_count =
         finish_count(path, finish, config.finish_count.map(|k| ("finish_count".to_string(), k)), n)?;
@@ -156,12 +159,18 @@ fn positions(
     listed(path, field, holes).map(Some)
 }
 
-/// The CSV's records, with their line numbers, without a header row.
+/// The CSV's records, with their line numbers, without a header row. `what` names the CSV
+/// ("adjacency CSV") for a file that is no CSV at all.
 fn read_csv(
     path: &Path,
+    what: &str,
     read: &dyn Fn(&Path) -> Result<String, String>,
 ) -> Result<Vec<(u64, Vec<String>)>, Error> {
     let text = read(path).map_err(|why| fault(path, why))?;
+    // A JSON file (the board's own, named by mistake) reads as one header row and no data.
+    if text.trim_start().starts_with('{') {
+        return Err(fault(path, format!("named as the {what}, but it holds JSON, not CSV")));
+    }
     let mut reader = csv::ReaderBuilder::new()
         .has_headers(false)
         .flexible(true)
