@@ -395,10 +395,7 @@ fn bad_models_and_questions_get_one_line() {
     std::fs::write(&huge, "2 2\n0 1 1e10000\n1 1 1\n").unwrap();
     fails_with(
         &["chain", huge.to_str().unwrap()],
-        &format!(
-            "line 2: probability 1{}... (10001 characters) out of state 0 is not in (0, 1]",
-            "0".repeat(39)
-        ),
+        "line 2: probability 100000…(10001 digits) out of state 0 is not in (0, 1]",
     );
     fails_with(
         &["exact", "--start", &"Q".repeat(100_000)],
@@ -435,6 +432,38 @@ fn bad_models_and_questions_get_one_line() {
         );
     }
     assert_eq!(std::fs::read_dir(&folder).unwrap().count(), 0);
+}
+
+/// A long fraction in a message is abbreviated as text output abbreviates it, and a file name
+/// longer than any path is cut short: a row summing to 1 + 10^-10000 gave a line of 20 KB, and
+/// a model named by 100,000 characters echoed them all.
+#[test]
+fn long_sums_and_names_are_cut_short_in_messages() {
+    let dir = scratch("long-messages");
+    let drn = dir.join("e.drn");
+    std::fs::write(
+        &drn,
+        "@type: DTMC\n@nr_states\n2\n@model\nstate 0 init\n\taction 0\n\t\t0 : 1e-10000\n\t\t1 : 1\n\
+         state 1\n\taction 0\n\t\t1 : 1\n",
+    )
+    .unwrap();
+    let sum = "add up to 100000…(10001 digits)/100000…(10001 digits), not exactly 1";
+    fails_with(
+        &["chain", drn.to_str().unwrap()],
+        &format!("e.drn: line 5: the probabilities out of state 0 {sum}"),
+    );
+    let tra = dir.join("e.tra");
+    std::fs::write(&tra, "2 3\n0 0 1e-10000\n0 1 1\n1 1 1\n").unwrap();
+    fails_with(&["chain", tra.to_str().unwrap()], &format!("e.tra: the probabilities out of state 0 {sum}"));
+    fails_with(
+        &["game", "gamblers-ruin", "--p", "1e1000"],
+        "the probability of winning a round must be strictly between 0 and 1, not 100000…(1001 digits)",
+    );
+    let long = "m".repeat(100_000);
+    fails_with(
+        &["chain", &long],
+        &format!("model file {}... (100000 characters): cannot read it: File name too long", "m".repeat(40)),
+    );
 }
 
 /// A game setting the game does not take is refused naming the games that take it, where it

@@ -403,6 +403,22 @@ fn bad_race_input_gets_one_line_and_exit_code_2() {
            {"face": 3, "swine": 2, "butcher": 0, "probability": "1/8"}"#,
     );
     fails_with(&["--rules", &sum], "the face probabilities sum to 7/8, not 1");
+    // A sum of 600 digits is abbreviated, as text output abbreviates a long fraction.
+    let tiny = rules_file(
+        "tiny.json",
+        r#"{"face": 1, "swine": 1, "butcher": 0, "probability": "1e-300"},
+           {"face": 2, "swine": 0, "butcher": 3, "probability": "1/2"},
+           {"face": 3, "swine": 2, "butcher": 0, "probability": "1/2"}"#,
+    );
+    fails_with(
+        &["--rules", &tiny],
+        "the face probabilities sum to 100000…(301 digits)/100000…(301 digits), not 1",
+    );
+    let long = "r".repeat(100_000);
+    fails_with(
+        &["--rules", &long],
+        &format!("rules file {}... (100000 characters): cannot read it", "r".repeat(40)),
+    );
     let broken = rules_file("broken.json", "{");
     fails_with(&["--rules", &broken], "broken.json");
     let idle = rules_file(

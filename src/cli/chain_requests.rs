@@ -8,6 +8,7 @@ use pegchain::chains::{MAX_RACE_PLACES, Question, RaceQuestion, Simulation, Targ
 use pegchain::engine::explicit::ExplicitChain;
 use pegchain::formats::{self, FormatError, number, prism};
 use pegchain::games::{self, GameParams, Setting};
+use pegchain::input::shown_path;
 use pegchain::render::Format;
 use std::path::{Path, PathBuf};
 
@@ -222,19 +223,19 @@ fn read_model(args: &ChainArgs, budget: Option<u64>) -> Result<ExplicitChain, Er
 fn stopped_or_invalid(file: &Path, e: &FormatError, stop: &pegchain::Cancel) -> Error {
     match (stop.is_cancelled(), e.line) {
         (true, Some(line)) => {
-            Error::Interrupted { done: format!("model file {}: read up to line {line}", file.display()) }
+            Error::Interrupted { done: format!("model file {}: read up to line {line}", shown_path(file)) }
         }
-        _ => Error::Invalid(format!("model file {}: {e}", file.display())),
+        _ => Error::Invalid(format!("model file {}: {e}", shown_path(file))),
     }
 }
 
 fn read_text(path: &Path) -> Result<String, Error> {
     let bytes = pegchain::input::read_bytes(path, MAX_MODEL_BYTES)
-        .map_err(|why| Error::Invalid(format!("model file {}: {why}", path.display())))?;
+        .map_err(|why| Error::Invalid(format!("model file {}: {why}", shown_path(path))))?;
     String::from_utf8(bytes).map_err(|e| {
         Error::Invalid(format!(
             "model file {}: not UTF-8 text (an invalid byte at offset {})",
-            path.display(),
+            shown_path(path),
             e.utf8_error().valid_up_to()
         ))
     })
@@ -282,7 +283,7 @@ impl GameSettings {
         let rules = match &self.rules {
             Some(path) => Some(
                 pegchain::input::read_input(path)
-                    .map_err(|why| Error::BadRules { file: path.display().to_string(), why })?,
+                    .map_err(|why| Error::BadRules { file: shown_path(path), why })?,
             ),
             None => None,
         };
@@ -303,9 +304,7 @@ impl GameSettings {
         self.check_taken_by(name)?;
         games::build(name, &GameParams { whole_chain, ..self.params()? }).map_err(|e| {
             match (e, &self.rules) {
-                (Error::BadRules { why, .. }, Some(path)) => {
-                    Error::BadRules { file: path.display().to_string(), why }
-                }
+                (Error::BadRules { why, .. }, Some(path)) => Error::BadRules { file: shown_path(path), why },
                 (e, _) => e,
             }
         })

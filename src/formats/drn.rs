@@ -7,7 +7,7 @@
 
 use super::number::parse;
 use super::{FormatError, check_declared, check_size};
-use crate::engine::error::shortened;
+use crate::engine::error::shortened_fraction;
 use crate::engine::explicit::{Builder, ExplicitChain};
 use crate::render::number::quoted;
 use rug::Rational;
@@ -85,7 +85,7 @@ pub fn parse_drn_until(
         if let Some((state, line)) = current {
             let sum: Rational = row.iter().map(|(_, p)| p).sum();
             if sum != 1 && !row.is_empty() {
-                let e = crate::engine::explicit::ChainError::RowSum { state, sum: sum.to_string() };
+                let e = crate::engine::explicit::ChainError::RowSum { state, sum: shortened_fraction(&sum) };
                 return Err(FormatError::chain(Some(line), e));
             }
             b.row(state, row.drain(..)).map_err(|e| FormatError::chain(Some(line), e))?;
@@ -148,10 +148,7 @@ pub fn parse_drn_until(
             if p <= 0 || p > 1 {
                 return Err(FormatError::at(
                     n,
-                    format!(
-                        "probability {} out of state {state} is not in (0, 1]",
-                        shortened(&p.to_string())
-                    ),
+                    format!("probability {} out of state {state} is not in (0, 1]", shortened_fraction(&p)),
                 ));
             }
             row.push((to, p));

@@ -6,7 +6,7 @@
 
 use super::number::parse;
 use super::{FormatError, check_declared, check_size};
-use crate::engine::error::shortened;
+use crate::engine::error::shortened_fraction;
 use crate::engine::explicit::{Builder, ExplicitChain};
 use crate::render::number::quoted;
 use rug::Rational;
@@ -74,7 +74,7 @@ pub fn parse_prism_until(
         if p <= 0 || p > 1 {
             return Err(at(Part::Tra)(FormatError::at(
                 line,
-                format!("probability {} out of state {from} is not in (0, 1]", shortened(&p.to_string())),
+                format!("probability {} out of state {from} is not in (0, 1]", shortened_fraction(&p)),
             )));
         }
         b.transition(from, to, p).map_err(|e| at(Part::Tra)(FormatError::at(line, e.to_string())))?;

@@ -10,6 +10,7 @@
 //! listed once. A face may carry a `probability` ("1/6", "0.25" or a number); then every face
 //! must, and they must sum to exactly 1. Without them the die is fair.
 
+use crate::engine::error::shortened_fraction;
 use crate::error::Error;
 use rug::{Integer, Rational};
 use serde::Deserialize;
@@ -121,7 +122,7 @@ impl Rules {
     }
 
     pub fn load(path: &Path) -> Result<Rules, Error> {
-        let file = path.display().to_string();
+        let file = crate::input::shown_path(path);
         let text =
             crate::input::read_input(path).map_err(|why| Error::BadRules { file: file.clone(), why })?;
         Rules::from_json(&text, &file)
@@ -259,13 +260,13 @@ fn face_probabilities(listed: &[FaceFile], sides: u32) -> Result<Vec<Rational>, 
             })?,
         };
         if p < 0 {
-            return Err(format!("face {} has a negative probability, {p}", f.face));
+            return Err(format!("face {} has a negative probability, {}", f.face, shortened_fraction(&p)));
         }
         probabilities.push(p);
     }
     let sum: Rational = probabilities.iter().sum();
     if sum != 1 {
-        return Err(format!("the face probabilities sum to {sum}, not 1"));
+        return Err(format!("the face probabilities sum to {}, not 1", shortened_fraction(&sum)));
     }
     Ok(probabilities)
 }
@@ -279,7 +280,8 @@ fn common_denominator(probabilities: &[Rational]) -> Result<Integer, String> {
     }
     if denominator > u32::MAX {
         return Err(format!(
-            "the probabilities' common denominator {denominator} is too large (at most {})",
+            "the probabilities' common denominator {} is too large (at most {})",
+            shortened_fraction(&Rational::from(denominator)),
             u32::MAX
         ));
     }

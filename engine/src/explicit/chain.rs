@@ -185,7 +185,7 @@ impl Builder {
         if probability <= 0 || probability > 1 {
             return Err(ChainError::BadProbability {
                 state: from as u64,
-                probability: crate::error::shortened(&probability.to_string()),
+                probability: crate::error::shortened_fraction(&probability),
             });
         }
         self.rows[from as usize].get_or_insert_with(Vec::new).push((to, probability));
@@ -301,7 +301,7 @@ impl Builder {
             if sum != 1 {
                 return Err(ChainError::RowSum {
                     state: s as u64,
-                    sum: crate::error::shortened(&sum.to_string()),
+                    sum: crate::error::shortened_fraction(&sum),
                 });
             }
             offsets.push(to.len());
