@@ -184,14 +184,14 @@ fn read_model(args: &ChainArgs, budget: Option<u64>) -> Result<ExplicitChain, Er
         }
         return formats::drn::parse_drn_until(&text, budget, &stop).map_err(in_file);
     }
+    // A companion found by name is read as one given: a directory or a FIFO there is refused,
+    // not skipped as if absent.
     let companion = |given: &Option<PathBuf>, ext: &str| -> Result<Option<(PathBuf, String)>, Error> {
-        match given {
-            Some(p) => Ok(Some((p.clone(), read_text(p)?))),
-            None => {
-                let p = path.with_extension(ext);
-                if p.is_file() { Ok(Some((p.clone(), read_text(&p)?))) } else { Ok(None) }
-            }
+        let p = given.clone().unwrap_or_else(|| path.with_extension(ext));
+        if given.is_none() && matches!(p.try_exists(), Ok(false)) {
+            return Ok(None);
         }
+        Ok(Some((p.clone(), read_text(&p)?)))
     };
     let lab = companion(&args.lab, "lab")?;
     let srew = companion(&args.srew, "srew")?;
