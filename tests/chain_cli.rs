@@ -352,6 +352,12 @@ fn bad_models_and_questions_get_one_line() {
         "the model has no state 99 (its states are 0 to 31)",
     );
     fails_with(&["chain", &good, "--reward", "steps"], "a reward is accumulated until a target");
+    // A state named twice is refused, as a hole named twice by --start is.
+    fails_with(&["chain", &good, "--target-states", "1,3,1"], "--target-states names state 1 twice");
+    fails_with(
+        &["chain", &good, "--target-states", "1,x"],
+        "--target-states takes state numbers separated by commas, not \"1,x\"",
+    );
     // 1/2^70 cannot be drawn exactly with 64 random bits: refused before any solving.
     let wide = write(
         "w.tra",

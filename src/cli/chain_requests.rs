@@ -10,6 +10,7 @@ use pegchain::formats::{self, FormatError, number, prism};
 use pegchain::games::{self, GameParams, Setting};
 use pegchain::input::shown_path;
 use pegchain::render::Format;
+use pegchain::render::number::quoted;
 use std::path::{Path, PathBuf};
 
 /// The largest chain file read: 4 GiB.
@@ -92,15 +93,22 @@ impl QuestionArgs {
 }
 
 fn parse_states(list: &str) -> Result<Vec<u64>, Error> {
-    list.split(',')
-        .map(|s| {
-            s.trim().parse::<u64>().map_err(|_| {
-                Error::Invalid(format!(
-                    "--target-states takes state numbers separated by commas, not {list:?}"
-                ))
-            })
-        })
-        .collect()
+    let mut states = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for s in list.split(',') {
+        let state = s.trim().parse::<u64>().map_err(|_| {
+            Error::Invalid(format!(
+                "--target-states takes state numbers separated by commas, not {}",
+                quoted(list)
+            ))
+        })?;
+        // As with --start: a state named twice is a typing slip, not a wish.
+        if !seen.insert(state) {
+            return Err(Error::Invalid(format!("--target-states names state {state} twice")));
+        }
+        states.push(state);
+    }
+    Ok(states)
 }
 
 /// The most players a race on a chain from a file takes (each round multiplies numbers as
