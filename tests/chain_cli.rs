@@ -372,6 +372,21 @@ fn bad_models_and_questions_get_one_line() {
     fails_with(&["chain", &good, "--lab", "x.lab"], "--lab goes with a PRISM .tra file");
     fails_with(&["game", "monopoly"], "unknown game \"monopoly\"");
     fails_with(&["game", "gamblers-ruin", "--p", "1.5"], "strictly between 0 and 1");
+    // A probability past the bounds of the reader is refused as such, not as "not a probability".
+    fails_with(
+        &["game", "gamblers-ruin", "--p", "1e-100000"],
+        "--p \"1e-100000\" has too large an exponent: exponents up to ±10000 are taken",
+    );
+    fails_with(
+        &["game", "gamblers-ruin", "--p", "half"],
+        "--p takes a probability such as 18/37 or 0.4, not \"half\"",
+    );
+    let tiny =
+        write("tiny.drn", "@type: DTMC\n@nr_states\n1\n@model\nstate 0 init\n\taction 0\n\t\t0 : 1e-20000\n");
+    fails_with(
+        &["chain", &tiny],
+        "tiny.drn: line 7: \"1e-20000\" has too large an exponent: exponents up to ±10000 are taken",
+    );
     let export = dir.join("four.drn");
     fails_with(
         &["export", "--game", "chutes-and-ladders", "--players", "4", "--drn", export.to_str().unwrap()],

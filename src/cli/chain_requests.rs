@@ -6,6 +6,7 @@ use super::validate::{Output, check_file_target, check_threads, parse_games};
 use pegchain::Error;
 use pegchain::chains::{MAX_RACE_PLACES, Question, RaceQuestion, Simulation, Target};
 use pegchain::engine::explicit::ExplicitChain;
+use pegchain::formats::number::NumberError;
 use pegchain::formats::{self, FormatError, number, prism};
 use pegchain::games::{self, GameParams, Setting};
 use pegchain::input::shown_path;
@@ -283,8 +284,13 @@ impl GameSettings {
     fn params(&self) -> Result<GameParams, Error> {
         let defaults = GameParams::default();
         let p = match &self.p {
-            Some(text) => number::parse(text.trim()).ok_or_else(|| {
-                Error::Invalid(format!("--p takes a probability such as 18/37 or 0.4, not {text:?}"))
+            Some(text) => number::parse(text.trim()).map_err(|e| {
+                Error::Invalid(match e {
+                    NumberError::NotANumber => {
+                        format!("--p takes a probability such as 18/37 or 0.4, not {}", quoted(text))
+                    }
+                    e => format!("--p {}", e.why("a probability", text.trim())),
+                })
             })?,
             None => defaults.p.clone(),
         };

@@ -137,8 +137,7 @@ pub fn parse_drn_until(
                 .trim()
                 .parse()
                 .map_err(|_| FormatError::at(n, format!("not a state number: {}", quoted(to.trim()))))?;
-            let p = parse(p.trim())
-                .ok_or_else(|| FormatError::at(n, format!("not a probability: {}", quoted(p.trim()))))?;
+            let p = parse(p.trim()).map_err(|e| FormatError::at(n, e.why("a probability", p.trim())))?;
             if to >= states {
                 return Err(FormatError::at(
                     n,
@@ -284,10 +283,7 @@ fn reward_list(n: usize, list: &str, rewards: usize) -> Result<Vec<Rational>, Fo
             format!("{} reward values, but @reward_models names {rewards}", values.len()),
         ));
     }
-    values
-        .iter()
-        .map(|v| parse(v).ok_or_else(|| FormatError::at(n, format!("not a reward value: {}", quoted(v)))))
-        .collect()
+    values.iter().map(|v| parse(v).map_err(|e| FormatError::at(n, e.why("a reward value", v)))).collect()
 }
 
 /// The chain as DRN, exactly (fractions). Transition rewards are written as the action's

@@ -143,8 +143,7 @@ fn transitions(
             s.parse::<u64>().map_err(|_| FormatError::at(n, format!("not a state number: {}", quoted(s))))
         };
         let (from, to) = (state(fields[0])?, state(fields[1])?);
-        let value = parse(fields[2])
-            .ok_or_else(|| FormatError::at(n, format!("not a number: {}", quoted(fields[2]))))?;
+        let value = parse(fields[2]).map_err(|e| FormatError::at(n, e.why("a number", fields[2])))?;
         if let Some(states) = declared.filter(|&s| from >= s || to >= s) {
             return Err(FormatError::at(
                 n,
@@ -250,8 +249,7 @@ fn state_rewards(text: &str, states: u64) -> Result<Vec<(u64, Rational, usize)>,
             let state = fields[0]
                 .parse()
                 .map_err(|_| FormatError::at(n, format!("not a state number: {}", quoted(fields[0]))))?;
-            let value = parse(fields[1])
-                .ok_or_else(|| FormatError::at(n, format!("not a number: {}", quoted(fields[1]))))?;
+            let value = parse(fields[1]).map_err(|e| FormatError::at(n, e.why("a number", fields[1])))?;
             if let Some(first) = first_line.insert(state, n) {
                 return Err(FormatError::at(
                     n,
