@@ -327,6 +327,20 @@ fn bad_models_and_questions_get_one_line() {
         &["chain", &sum],
         "s.drn: line 7: the probabilities out of state 0 add up to 9/10, not exactly 1",
     );
+    // A transition listed twice was added up silently; an unknown value type was let be.
+    let twice = write(
+        "twice.drn",
+        "@type: DTMC\n@nr_states\n2\n@model\nstate 0 init\n\taction 0\n\t\t1 : 1/2\n\t\t1 : 1/2\n\
+         state 1\n\taction 0\n\t\t1 : 1\n",
+    );
+    fails_with(&["chain", &twice], "twice.drn: state 0 lists a transition to state 1 twice");
+    let twice = write("twice.tra", "2 3\n0 1 0.5\n0 1 0.5\n1 1 1\n");
+    fails_with(&["chain", &twice], "twice.tra: state 0 lists a transition to state 1 twice");
+    let foo = write("foo.drn", "@type: DTMC\n@value_type: foo\n@nr_states\n1\n@model\n");
+    fails_with(
+        &["chain", &foo],
+        "foo.drn: line 2: value type \"foo\" is not read: the value types read are double, rational, parametric",
+    );
     let tra = write("t.tra", "2 2\n0 1 1\n1 1 x\n");
     fails_with(&["chain", &tra], "t.tra: line 3: not a number: \"x\"");
     // What a header declares is held to: these were read silently, the first label's states lost.

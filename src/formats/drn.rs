@@ -18,6 +18,10 @@ pub fn parse_drn(text: &str, budget: Option<u64>) -> Result<ExplicitChain, Forma
     parse_drn_until(text, budget, &crate::Cancel::new())
 }
 
+/// The value types of Storm's that are read: a parametric model's values must still be numbers
+/// (its parameters are refused), and interval models are not read.
+const VALUE_TYPES: [&str; 3] = ["double", "rational", "parametric"];
+
 /// The header's sections whose values come on the lines after their name.
 const LISTED: [&str; 5] = ["@parameters", "@placeholders", "@reward_models", "@nr_states", "@nr_choices"];
 
@@ -51,7 +55,19 @@ pub fn parse_drn_until(
                 }
                 header.dtmc = true;
             }
-            "@value_type" => {}
+            "@value_type" => {
+                let kind = rest.unwrap_or_default();
+                if !VALUE_TYPES.contains(&kind) {
+                    return Err(FormatError::at(
+                        n,
+                        format!(
+                            "value type {} is not read: the value types read are {}",
+                            quoted(kind),
+                            VALUE_TYPES.join(", ")
+                        ),
+                    ));
+                }
+            }
             "@model" => break,
             _ if LISTED.contains(&key) => header.expect = Some((n, key.to_string())),
             _ if key.starts_with('@') => {
@@ -73,6 +89,7 @@ pub fn parse_drn_until(
     let states = header.states.ok_or_else(|| FormatError::whole("no @nr_states"))?;
     check_size(states, states, budget)?;
     let mut b = Builder::new(states).map_err(|e| FormatError::chain(None, e))?;
+    b.distinct_transitions();
     for name in &header.rewards {
         b.declare_reward(name);
     }
@@ -477,6 +494,16 @@ state 12 [0] six done
         assert_eq!(error(&word), "line 11: not a probability: \"half\"");
         let two = format!("{head}state 0 init\n\taction 0\n\t\t1 : 1\n\taction 1\n");
         assert_eq!(error(&two), "line 12: state 0 has a second action: an MDP, not a DTMC");
+        let value_type = "@type: DTMC\n@value_type: foo\n@model\n";
+        assert_eq!(
+            error(value_type),
+            "line 2: value type \"foo\" is not read: the value types read are double, rational, parametric"
+        );
+        // Storm's reader adds a repeated transition up; a file lists each once, so a repeat is refused.
+        let repeat = format!(
+            "{head}state 0 init\n\taction 0\n\t\t1 : 1/2\n\t\t1 : 1/2\nstate 1\n\taction 0\n\t\t1 : 1\n"
+        );
+        assert_eq!(error(&repeat), "state 0 lists a transition to state 1 twice");
         let missing = format!("{head}state 0 init\n\taction 0\n\t\t0 : 1\n");
         assert_eq!(error(&missing), "@nr_states is 2, but 1 states are listed");
         // A reward written after the labels became a label `[1]`, the state's reward 0.

@@ -69,6 +69,7 @@ pub fn parse_prism_until(
     let states = moves.states;
     check_size(states, moves.rows.len() as u64, budget).map_err(at(Part::Tra))?;
     let mut b = Builder::new(states).map_err(|e| at(Part::Tra)(FormatError::whole(e.to_string())))?;
+    b.distinct_transitions();
     for (k, (from, to, p, line)) in moves.rows.into_iter().enumerate() {
         super::poll(cancel, k as u64, line).map_err(at(Part::Tra))?;
         if p <= 0 || p > 1 {
@@ -475,6 +476,12 @@ mod tests {
                 files("2 2\n0 1 1/2\n1 1 1\n", lab),
                 Part::Tra,
                 "the probabilities out of state 0 add up to 1/2, not exactly 1",
+            ),
+            // Listed twice, even apart and adding up to 1: refused, not added up.
+            (
+                files("2 3\n0 1 1/2\n1 1 1\n0 1 1/2\n", lab),
+                Part::Tra,
+                "state 0 lists a transition to state 1 twice",
             ),
             (
                 files("2 2\n0 1 1\n1 1 1\n", Some("0=init\n")),
