@@ -341,6 +341,15 @@ fn bad_models_and_questions_get_one_line() {
         &["chain", &foo],
         "foo.drn: line 2: value type \"foo\" is not read: the value types read are double, rational, parametric",
     );
+    // A .tra line's fourth column is its action's label (as PRISM writes a DTMC's), or a number
+    // of an MDP's line: "0 0 0.5 extra" was refused as an MDP.
+    let action = write("a.tra", "2 3\n0 0 0.5 extra\n0 1 0.5\n1 1 1\n");
+    let v = json(&["chain", &action, "--target-states", "1"]);
+    assert_eq!(fraction(&v["target"]["expected_steps"]["average"]), "2");
+    let mdp = write("mdp.tra", "2 3\n0 0 0 0.5\n0 0 1 0.5\n1 0 1 1\n");
+    fails_with(&["chain", &mdp], "mdp.tra: line 2: four numbers (FROM CHOICE TO VALUE): an MDP, not a DTMC");
+    let few = write("few.drn", "@type: DTMC\n@nr_states\n3\n@model\nstate 0 init\n\taction 0\n\t\t0 : 1\n");
+    fails_with(&["chain", &few], "few.drn: line 3: @nr_states declares 3 states, but 1 is listed");
     let tra = write("t.tra", "2 2\n0 1 1\n1 1 x\n");
     fails_with(&["chain", &tra], "t.tra: line 3: not a number: \"x\"");
     // What a header declares is held to: these were read silently, the first label's states lost.
@@ -422,7 +431,7 @@ fn bad_models_and_questions_get_one_line() {
     fails_with(
         &["chain", long.to_str().unwrap()],
         &format!(
-            "line 3: expected `FROM TO PROBABILITY`, found {:?}... (1000000 characters)",
+            "line 3: expected `FROM TO PROBABILITY [ACTION]`, found {:?}... (1000000 characters)",
             "x".repeat(40)
         ),
     );

@@ -86,7 +86,7 @@ pub fn parse_drn_until(
     if !header.dtmc {
         return Err(FormatError::whole("no @type: the file must say @type: DTMC"));
     }
-    let states = header.states.ok_or_else(|| FormatError::whole("no @nr_states"))?;
+    let (states, states_line) = header.states.ok_or_else(|| FormatError::whole("no @nr_states"))?;
     check_size(states, states, budget)?;
     let mut b = Builder::new(states).map_err(|e| FormatError::chain(None, e))?;
     b.distinct_transitions();
@@ -176,9 +176,7 @@ pub fn parse_drn_until(
         }
     }
     finish_row(&mut b, current, &mut row)?;
-    if listed < states {
-        return Err(FormatError::whole(format!("@nr_states is {states}, but {listed} states are listed")));
-    }
+    check_declared(states_line, "@nr_states", states, ["state", "states"], listed)?;
     if let Some((declared, line)) = header.choices {
         check_declared(line, "@nr_choices", declared, ["choice", "choices"], choices)?;
     }
@@ -207,7 +205,8 @@ struct Header {
     dtmc: bool,
     /// The section whose value the next line holds.
     expect: Option<(usize, String)>,
-    states: Option<u64>,
+    /// `@nr_states`, and the line it is on.
+    states: Option<(u64, usize)>,
     /// `@nr_choices` (one per state in a DTMC), and the line it is on: absent from the files
     /// of older Storm releases, so checked only when given.
     choices: Option<(u64, usize)>,
@@ -232,10 +231,10 @@ impl Header {
                 Ok(())
             }
             "@nr_states" => {
-                self.states = Some(
-                    line.parse()
-                        .map_err(|_| FormatError::at(n, format!("not a state count: {}", quoted(line))))?,
-                );
+                let count = line
+                    .parse()
+                    .map_err(|_| FormatError::at(n, format!("not a state count: {}", quoted(line))))?;
+                self.states = Some((count, n));
                 Ok(())
             }
             "@nr_choices" => {
@@ -505,7 +504,7 @@ state 12 [0] six done
         );
         assert_eq!(error(&repeat), "state 0 lists a transition to state 1 twice");
         let missing = format!("{head}state 0 init\n\taction 0\n\t\t0 : 1\n");
-        assert_eq!(error(&missing), "@nr_states is 2, but 1 states are listed");
+        assert_eq!(error(&missing), "line 7: @nr_states declares 2 states, but 1 is listed");
         // A reward written after the labels became a label `[1]`, the state's reward 0.
         let late = format!("{head}state 0 init [1]\n\taction 0\n\t\t0 : 1\n");
         assert_eq!(error(&late), "line 9: \"[1]\" after the labels: rewards and valuations come before them");
