@@ -421,7 +421,30 @@ fn bad_models_and_questions_get_one_line() {
         &["game", "chutes-and-ladders", "--players", "3", "--target-states", "5"],
         "from state 0 the target may never be reached",
     );
-    fails_with(&["game", "chutes-and-ladders", "--players", "5"], "a game has 2 to 4 players, not 5");
+    // The players a board game takes, as --help gives them: 0 was refused as "2 to 4".
+    for players in ["0", "5"] {
+        fails_with(
+            &["game", "chutes-and-ladders", "--players", players],
+            &format!(
+                "a board game has 1 to 4 players (1 for the length of a game, 2 to 4 for who wins), not {players}"
+            ),
+        );
+    }
+    fails_with(
+        &["game", "gamblers-ruin", "--stake", "0"],
+        "the stake must be strictly between 0 and the goal 10, not 0",
+    );
+    // A known word with no values says how it is written, and a spinner too large says so.
+    let die = write("die.txt", "squares 10\ndie\n");
+    fails_with(
+        &["game", "board", "--rules", &die],
+        "die.txt: line 2: expected `die W1 W2 ...`, a weight for each face, found \"die\"",
+    );
+    let spinner = write("spinner.txt", "squares 10\nspinner 1-99999999999\n");
+    fails_with(
+        &["game", "board", "--rules", &spinner],
+        "spinner.txt: line 2: a spinner runs from 1 to at most 1000: `spinner 1-6`",
+    );
     fails_with(&["export", "--race"], "say where to write the chain");
     fails_with(&["export", "--drn", dir.join("no/such/x.drn").to_str().unwrap(), "--race"], "no directory");
     // What a message quotes of a file is cut short: a 1 MB line of garbage and a probability of

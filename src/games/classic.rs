@@ -25,7 +25,9 @@ pub fn gamblers_ruin(stake: u64, goal: u64, p: &Rational) -> Result<ExplicitChai
         return Err(Error::Invalid(format!("the goal must be from 2 to {MAX_GOAL}, not {goal}")));
     }
     if stake == 0 || stake >= goal {
-        return Err(Error::Invalid(format!("the stake must be between 0 and the goal {goal}, not {stake}")));
+        return Err(Error::Invalid(format!(
+            "the stake must be strictly between 0 and the goal {goal}, not {stake}"
+        )));
     }
     if *p <= 0 || *p >= 1 {
         return Err(Error::Invalid(format!(
