@@ -307,6 +307,15 @@ fn csv_and_markdown_carry_the_same_table() {
     assert!(csv.lines().nth(8).unwrap().starts_with("7,"), "{csv}");
     let md = stdout(&["game", "craps", "--markdown"]);
     assert!(md.contains("| end ") && md.contains("244/495"), "{md}");
+    // The ends a game shows beside its own target are refused with --csv, as --ends is: the
+    // CSV dropped them silently. The target named, its values alone make the table.
+    fails_with(
+        &["game", "craps", "--csv"],
+        "--csv does not fit where the chain ends, which the game shows beside its target (--target over \
+         gives the target alone): a CSV is one table, here the target's values by initial state",
+    );
+    let csv = stdout(&["game", "craps", "--target", "over", "--csv"]);
+    assert_eq!(csv.lines().nth(1), Some("0,1,1.0,557/165,3.375757575757576,245672/27225,"));
 }
 
 #[test]

@@ -119,11 +119,13 @@ const MAX_RACE_PLAYERS: u32 = 64;
 impl QuestionArgs {
     /// Refuses `--csv` beside a part of the answer its one table would leave out (the table
     /// is the race, else the target's distribution or values, else the ends): the estimates of
-    /// `--simulate`, the expected visits of `--visits`, and the ends beside a target or race.
-    fn fits_csv(&self, output: Output, target: bool, race: bool) -> Result<(), Error> {
+    /// `--simulate`, the expected visits of `--visits`, and the ends beside a target or race,
+    /// asked for by `--ends` or shown by the game unasked.
+    fn fits_csv(&self, output: Output, question: &Question) -> Result<(), Error> {
         if output.format != Format::Csv {
             return Ok(());
         }
+        let (target, race) = (question.target.is_some(), question.race.is_some());
         let table = if race {
             "each player's chances"
         } else if self.distribution.is_some() && target {
@@ -139,8 +141,16 @@ impl QuestionArgs {
             (self.ends && (target || race), "--ends"),
             (self.distribution.is_some() && race, "--distribution"),
         ];
-        match left_out.iter().find(|(asked, _)| *asked) {
-            Some((_, flag)) => Err(Error::Invalid(format!(
+        // A game's own ends, shown beside its own target unasked.
+        let game_ends = match &question.target {
+            Some(Target::Label(label)) if question.ends && !self.ends => Some(format!(
+                "where the chain ends, which the game shows beside its target (--target {label} gives the \
+                 target alone)"
+            )),
+            _ => None,
+        };
+        match left_out.iter().find(|(asked, _)| *asked).map(|(_, flag)| flag.to_string()).or(game_ends) {
+            Some(flag) => Err(Error::Invalid(format!(
                 "--csv does not fit {flag}: a CSV is one table, here {table}; text, --markdown and \
                  --json carry every part"
             ))),
@@ -159,7 +169,7 @@ impl ChainArgs {
         }
         question.race = self.question.race(self.players)?;
         let output = self.output.validate();
-        self.question.fits_csv(output, question.target.is_some(), question.race.is_some())?;
+        self.question.fits_csv(output, &question)?;
         let budget = super::limits::read(None).budget().map(|b| b.bytes);
         let chain = read_model(self, budget)?;
         Ok(ChainRequest {
@@ -332,7 +342,7 @@ impl GameArgs {
             self.question.validate(game.target.as_deref(), game.reward.as_deref(), game.ends)?;
         question.race = self.question.race(game.race)?;
         let output = self.output.validate();
-        self.question.fits_csv(output, question.target.is_some(), question.race.is_some())?;
+        self.question.fits_csv(output, &question)?;
         Ok(ChainRequest {
             model: game.description,
             chain: game.chain,
