@@ -69,6 +69,16 @@ fn read_regular(path: &Path, max: u64, input: bool) -> Result<Vec<u8>, String> {
     Ok(bytes)
 }
 
+/// The longest path the system opens (Linux's PATH_MAX, in bytes): a longer one names no file.
+const LONGEST_PATH: usize = 4096;
+
+/// `path` as a message names it: whole, unless it is longer than any path the system opens,
+/// then its start and length (a name of 100,000 characters was echoed whole).
+pub fn shown_path(path: &Path) -> String {
+    let text = path.display().to_string();
+    if text.len() > LONGEST_PATH { crate::engine::error::shortened(&text) } else { text }
+}
+
 /// An I/O error's message without Rust's "(os error 28)" suffix.
 pub fn plain(e: &std::io::Error) -> String {
     let text = e.to_string();

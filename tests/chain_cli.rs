@@ -307,6 +307,15 @@ fn csv_and_markdown_carry_the_same_table() {
     assert!(csv.lines().nth(8).unwrap().starts_with("7,"), "{csv}");
     let md = stdout(&["game", "craps", "--markdown"]);
     assert!(md.contains("| end ") && md.contains("244/495"), "{md}");
+    // The ends a game shows beside its own target are refused with --csv, as --ends is: the
+    // CSV dropped them silently. The target named, its values alone make the table.
+    fails_with(
+        &["game", "craps", "--csv"],
+        "--csv does not fit where the chain ends, which the game shows beside its target (--target over \
+         gives the target alone): a CSV is one table, here the target's values by initial state",
+    );
+    let csv = stdout(&["game", "craps", "--target", "over", "--csv"]);
+    assert_eq!(csv.lines().nth(1), Some("0,1,1.0,557/165,3.375757575757576,245672/27225,"));
 }
 
 #[test]
@@ -327,6 +336,29 @@ fn bad_models_and_questions_get_one_line() {
         &["chain", &sum],
         "s.drn: line 7: the probabilities out of state 0 add up to 9/10, not exactly 1",
     );
+    // A transition listed twice was added up silently; an unknown value type was let be.
+    let twice = write(
+        "twice.drn",
+        "@type: DTMC\n@nr_states\n2\n@model\nstate 0 init\n\taction 0\n\t\t1 : 1/2\n\t\t1 : 1/2\n\
+         state 1\n\taction 0\n\t\t1 : 1\n",
+    );
+    fails_with(&["chain", &twice], "twice.drn: state 0 lists a transition to state 1 twice");
+    let twice = write("twice.tra", "2 3\n0 1 0.5\n0 1 0.5\n1 1 1\n");
+    fails_with(&["chain", &twice], "twice.tra: state 0 lists a transition to state 1 twice");
+    let foo = write("foo.drn", "@type: DTMC\n@value_type: foo\n@nr_states\n1\n@model\n");
+    fails_with(
+        &["chain", &foo],
+        "foo.drn: line 2: value type \"foo\" is not read: the value types read are double, rational, parametric",
+    );
+    // A .tra line's fourth column is its action's label (as PRISM writes a DTMC's), or a number
+    // of an MDP's line: "0 0 0.5 extra" was refused as an MDP.
+    let action = write("a.tra", "2 3\n0 0 0.5 extra\n0 1 0.5\n1 1 1\n");
+    let v = json(&["chain", &action, "--target-states", "1"]);
+    assert_eq!(fraction(&v["target"]["expected_steps"]["average"]), "2");
+    let mdp = write("mdp.tra", "2 3\n0 0 0 0.5\n0 0 1 0.5\n1 0 1 1\n");
+    fails_with(&["chain", &mdp], "mdp.tra: line 2: four numbers (FROM CHOICE TO VALUE): an MDP, not a DTMC");
+    let few = write("few.drn", "@type: DTMC\n@nr_states\n3\n@model\nstate 0 init\n\taction 0\n\t\t0 : 1\n");
+    fails_with(&["chain", &few], "few.drn: line 3: @nr_states declares 3 states, but 1 is listed");
     let tra = write("t.tra", "2 2\n0 1 1\n1 1 x\n");
     fails_with(&["chain", &tra], "t.tra: line 3: not a number: \"x\"");
     // What a header declares is held to: these were read silently, the first label's states lost.
@@ -352,6 +384,12 @@ fn bad_models_and_questions_get_one_line() {
         "the model has no state 99 (its states are 0 to 31)",
     );
     fails_with(&["chain", &good, "--reward", "steps"], "a reward is accumulated until a target");
+    // A state named twice is refused, as a hole named twice by --start is.
+    fails_with(&["chain", &good, "--target-states", "1,3,1"], "--target-states names state 1 twice");
+    fails_with(
+        &["chain", &good, "--target-states", "1,x"],
+        "--target-states takes state numbers separated by commas, not \"1,x\"",
+    );
     // 1/2^70 cannot be drawn exactly with 64 random bits: refused before any solving.
     let wide = write(
         "w.tra",
@@ -366,6 +404,21 @@ fn bad_models_and_questions_get_one_line() {
     fails_with(&["chain", &good, "--lab", "x.lab"], "--lab goes with a PRISM .tra file");
     fails_with(&["game", "monopoly"], "unknown game \"monopoly\"");
     fails_with(&["game", "gamblers-ruin", "--p", "1.5"], "strictly between 0 and 1");
+    // A probability past the bounds of the reader is refused as such, not as "not a probability".
+    fails_with(
+        &["game", "gamblers-ruin", "--p", "1e-100000"],
+        "--p \"1e-100000\" has too large an exponent: exponents up to ±10000 are taken",
+    );
+    fails_with(
+        &["game", "gamblers-ruin", "--p", "half"],
+        "--p takes a probability such as 18/37 or 0.4, not \"half\"",
+    );
+    let tiny =
+        write("tiny.drn", "@type: DTMC\n@nr_states\n1\n@model\nstate 0 init\n\taction 0\n\t\t0 : 1e-20000\n");
+    fails_with(
+        &["chain", &tiny],
+        "tiny.drn: line 7: \"1e-20000\" has too large an exponent: exponents up to ±10000 are taken",
+    );
     let export = dir.join("four.drn");
     fails_with(
         &["export", "--game", "chutes-and-ladders", "--players", "4", "--drn", export.to_str().unwrap()],
@@ -377,7 +430,30 @@ fn bad_models_and_questions_get_one_line() {
         &["game", "chutes-and-ladders", "--players", "3", "--target-states", "5"],
         "from state 0 the target may never be reached",
     );
-    fails_with(&["game", "chutes-and-ladders", "--players", "5"], "a game has 2 to 4 players, not 5");
+    // The players a board game takes, as --help gives them: 0 was refused as "2 to 4".
+    for players in ["0", "5"] {
+        fails_with(
+            &["game", "chutes-and-ladders", "--players", players],
+            &format!(
+                "a board game has 1 to 4 players (1 for the length of a game, 2 to 4 for who wins), not {players}"
+            ),
+        );
+    }
+    fails_with(
+        &["game", "gamblers-ruin", "--stake", "0"],
+        "the stake must be strictly between 0 and the goal 10, not 0",
+    );
+    // A known word with no values says how it is written, and a spinner too large says so.
+    let die = write("die.txt", "squares 10\ndie\n");
+    fails_with(
+        &["game", "board", "--rules", &die],
+        "die.txt: line 2: expected `die W1 W2 ...`, a weight for each face, found \"die\"",
+    );
+    let spinner = write("spinner.txt", "squares 10\nspinner 1-99999999999\n");
+    fails_with(
+        &["game", "board", "--rules", &spinner],
+        "spinner.txt: line 2: a spinner runs from 1 to at most 1000: `spinner 1-6`",
+    );
     fails_with(&["export", "--race"], "say where to write the chain");
     fails_with(&["export", "--drn", dir.join("no/such/x.drn").to_str().unwrap(), "--race"], "no directory");
     // What a message quotes of a file is cut short: a 1 MB line of garbage and a probability of
@@ -387,7 +463,7 @@ fn bad_models_and_questions_get_one_line() {
     fails_with(
         &["chain", long.to_str().unwrap()],
         &format!(
-            "line 3: expected `FROM TO PROBABILITY`, found {:?}... (1000000 characters)",
+            "line 3: expected `FROM TO PROBABILITY [ACTION]`, found {:?}... (1000000 characters)",
             "x".repeat(40)
         ),
     );
@@ -395,10 +471,7 @@ fn bad_models_and_questions_get_one_line() {
     std::fs::write(&huge, "2 2\n0 1 1e10000\n1 1 1\n").unwrap();
     fails_with(
         &["chain", huge.to_str().unwrap()],
-        &format!(
-            "line 2: probability 1{}... (10001 characters) out of state 0 is not in (0, 1]",
-            "0".repeat(39)
-        ),
+        "line 2: probability 100000…(10001 digits) out of state 0 is not in (0, 1]",
     );
     fails_with(
         &["exact", "--start", &"Q".repeat(100_000)],
@@ -435,6 +508,38 @@ fn bad_models_and_questions_get_one_line() {
         );
     }
     assert_eq!(std::fs::read_dir(&folder).unwrap().count(), 0);
+}
+
+/// A long fraction in a message is abbreviated as text output abbreviates it, and a file name
+/// longer than any path is cut short: a row summing to 1 + 10^-10000 gave a line of 20 KB, and
+/// a model named by 100,000 characters echoed them all.
+#[test]
+fn long_sums_and_names_are_cut_short_in_messages() {
+    let dir = scratch("long-messages");
+    let drn = dir.join("e.drn");
+    std::fs::write(
+        &drn,
+        "@type: DTMC\n@nr_states\n2\n@model\nstate 0 init\n\taction 0\n\t\t0 : 1e-10000\n\t\t1 : 1\n\
+         state 1\n\taction 0\n\t\t1 : 1\n",
+    )
+    .unwrap();
+    let sum = "add up to 100000…(10001 digits)/100000…(10001 digits), not exactly 1";
+    fails_with(
+        &["chain", drn.to_str().unwrap()],
+        &format!("e.drn: line 5: the probabilities out of state 0 {sum}"),
+    );
+    let tra = dir.join("e.tra");
+    std::fs::write(&tra, "2 3\n0 0 1e-10000\n0 1 1\n1 1 1\n").unwrap();
+    fails_with(&["chain", tra.to_str().unwrap()], &format!("e.tra: the probabilities out of state 0 {sum}"));
+    fails_with(
+        &["game", "gamblers-ruin", "--p", "1e1000"],
+        "the probability of winning a round must be strictly between 0 and 1, not 100000…(1001 digits)",
+    );
+    let long = "m".repeat(100_000);
+    fails_with(
+        &["chain", &long],
+        &format!("model file {}... (100000 characters): cannot read it: File name too long", "m".repeat(40)),
+    );
 }
 
 /// A game setting the game does not take is refused naming the games that take it, where it

@@ -128,6 +128,14 @@ fn bad_input_gets_one_line_and_exit_code_2() {
     fails_with(&["exact", "--board", "triangle5", "--start", "A,B,A"], "--start names hole A twice");
     fails_with(&["count", "--board", "triangle5", "--start", "B,2"], "--start names hole B twice");
     fails_with(&["exact", "--policy", "greedy"], "unknown policy");
+    // A jump of 100,000 characters was echoed whole, in one line of 100 KB.
+    let long = "a".repeat(100_000);
+    for command in ["solve", "exact"] {
+        fails_with(
+            &[command, "--board", "english", "--start", "d4", "--moves", &long],
+            &format!("{:?}... (100000 characters) is not a jump: write FROM-OVER-TO", "a".repeat(40)),
+        );
+    }
     fails_with(&["exact", "--max-memory", "-1"], "--max-memory");
     // A number too large for a float is not infinitely many GB.
     fails_with(&["exact", "--max-memory", "1e400"], "'1e400' for '--max-memory <GB>': too large");

@@ -84,3 +84,25 @@ fn a_board_naming_a_device_as_its_csv_is_refused() {
         "board file /dev/urandom: not a regular file (a character device)",
     );
 }
+
+/// A PRISM companion found by name (`m.lab` beside `m.tra`) that is a directory or a FIFO is
+/// refused as one given by `--lab` is: it was skipped, the chain read with no labels.
+#[test]
+fn a_companion_found_by_name_that_is_no_file_is_refused() {
+    let dir = scratch("input-companion");
+    let tra = dir.join("m.tra");
+    std::fs::write(&tra, "2 3\n0 0 1/2\n0 1 1/2\n1 1 1\n").unwrap();
+    let tra = tra.to_str().unwrap();
+    let lab = dir.join("m.lab");
+    std::fs::create_dir(&lab).unwrap();
+    let why = "not a regular file (a directory); only regular files are read";
+    refused_quickly(&["chain", tra], &format!("model file {}: {why}", lab.display()));
+    std::fs::remove_dir(&lab).unwrap();
+    let srew = dir.join("m.srew");
+    let made = std::process::Command::new("mkfifo").arg(&srew).status().unwrap();
+    assert!(made.success());
+    refused_quickly(&["chain", tra], &format!("model file {}: not a regular file (a FIFO)", srew.display()));
+    std::fs::remove_file(&srew).unwrap();
+    let out = pegchain().args(["chain", tra]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+}

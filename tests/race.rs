@@ -382,6 +382,11 @@ fn bad_race_input_gets_one_line_and_exit_code_2() {
     fails_with(&["--grid", "--length", "2"], "length of 3 or more");
     fails_with(&["--lengths", "12..8"], "must not exceed");
     fails_with(&["--lengths", "twelve"], "expected A..B");
+    // A length past any u32 is too large, not a malformed range.
+    fails_with(
+        &["--lengths", "13..18446744073709551615"],
+        "the board length must be at most 200, not 18446744073709551615",
+    );
     fails_with(&["--lengths", "5..9"], "before the river");
     fails_with(&["--simulate", "0"], "at least one game");
     fails_with(&["--simulate", "10", "--threads", "100000"], "--threads takes 0 (one per core) to 1024");
@@ -396,6 +401,16 @@ fn bad_race_input_gets_one_line_and_exit_code_2() {
     let negative =
         rules_file("negative.json", &format!(r#"{f1}, {f2}, {{"face": 3, "swine": -1, "butcher": 0}}"#));
     fails_with(&["--rules", &negative], "face 3 moves the swine by -1: a move must be zero or more");
+    // A move too large for serde's i64 was refused as "invalid type: floating point".
+    for (moved, why) in [
+        ("99999999999999999999", "by 1e+20: out of range, a move is at most 4294967295 squares"),
+        ("4294967296", "by 4294967296: out of range, a move is at most 4294967295 squares"),
+        ("1.5", "by 1.5: a move is a whole number of squares"),
+    ] {
+        let far =
+            rules_file("far.json", &format!(r#"{f1}, {f2}, {{"face": 3, "swine": {moved}, "butcher": 0}}"#));
+        fails_with(&["--rules", &far], &format!("face 3 moves the swine {why}"));
+    }
     let sum = rules_file(
         "sum.json",
         r#"{"face": 1, "swine": 1, "butcher": 0, "probability": "1/2"},
@@ -403,6 +418,22 @@ fn bad_race_input_gets_one_line_and_exit_code_2() {
            {"face": 3, "swine": 2, "butcher": 0, "probability": "1/8"}"#,
     );
     fails_with(&["--rules", &sum], "the face probabilities sum to 7/8, not 1");
+    // A sum of 600 digits is abbreviated, as text output abbreviates a long fraction.
+    let tiny = rules_file(
+        "tiny.json",
+        r#"{"face": 1, "swine": 1, "butcher": 0, "probability": "1e-300"},
+           {"face": 2, "swine": 0, "butcher": 3, "probability": "1/2"},
+           {"face": 3, "swine": 2, "butcher": 0, "probability": "1/2"}"#,
+    );
+    fails_with(
+        &["--rules", &tiny],
+        "the face probabilities sum to 100000…(301 digits)/100000…(301 digits), not 1",
+    );
+    let long = "r".repeat(100_000);
+    fails_with(
+        &["--rules", &long],
+        &format!("rules file {}... (100000 characters): cannot read it", "r".repeat(40)),
+    );
     let broken = rules_file("broken.json", "{");
     fails_with(&["--rules", &broken], "broken.json");
     let idle = rules_file(

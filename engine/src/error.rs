@@ -5,12 +5,15 @@
 //! storage (`TooLarge`, `LayerTooLarge`, `AllocationFailed`), and a chain that breaks the
 //! contract of [`Chain`](crate::Chain) (the rest). Nothing is narrowed or skipped silently.
 
+use rug::{Integer, Rational};
 use thiserror::Error;
 
+/// The characters a message shows of a long text or fraction, to stay one readable line.
+const SHOWN: usize = 40;
+
 /// The first 40 characters of `text` and how many it has, if it has more: what a message
-/// shows of a number of 10,000 digits or a line of garbage, to stay one readable line.
+/// shows of a line of garbage, to stay one readable line.
 pub fn long_text(text: &str) -> Option<(&str, usize)> {
-    const SHOWN: usize = 40;
     let (cut, _) = text.char_indices().nth(SHOWN)?;
     Some((&text[..cut], text.chars().count()))
 }
@@ -21,6 +24,43 @@ pub fn shortened(text: &str) -> String {
         Some((start, chars)) => format!("{start}... ({chars} characters)"),
         None => text.to_string(),
     }
+}
+
+/// `value` as a message shows it: `p/q`, or abbreviated past 40 characters (see
+/// [`abbreviated`]), so that a sum of 20,000 digits stays one readable line.
+pub fn shortened_fraction(value: &Rational) -> String {
+    abbreviated(value, SHOWN)
+}
+
+/// Leading digits kept by [`abbreviated`] for each part of a long fraction.
+const LEADING_DIGITS: usize = 6;
+
+/// The fraction as `p/q` (`n` when whole) if that has at most `max_chars` characters; otherwise an
+/// abbreviation that still names the number: each part too long to show becomes its first six digits
+/// (not rounded), an ellipsis and its digit count, e.g. `119943…(106 digits)/444603…(113 digits)`.
+///
+/// A part is abbreviated only when that makes it shorter (an 18-digit part stays whole), so a short
+/// numerator over a huge denominator keeps its numerator: `1/444603…(113 digits)`. The abbreviation is
+/// the shortest form offered: it may still exceed a very small `max_chars`.
+pub fn abbreviated(value: &Rational, max_chars: usize) -> String {
+    let full = value.to_string();
+    if full.chars().count() <= max_chars {
+        return full;
+    }
+    let numer = abbreviate_integer(value.numer());
+    if *value.denom() == 1 { numer } else { format!("{numer}/{}", abbreviate_integer(value.denom())) }
+}
+
+/// `n` as `ddddd…(N digits)` when that is shorter than its digits, otherwise in full.
+fn abbreviate_integer(n: &Integer) -> String {
+    let text = n.to_string();
+    let digits = text.trim_start_matches('-');
+    if digits.len() <= LEADING_DIGITS {
+        return text;
+    }
+    let sign = &text[..text.len() - digits.len()];
+    let short = format!("{sign}{}…({} digits)", &digits[..LEADING_DIGITS], digits.len());
+    if short.chars().count() < text.len() { short } else { text }
 }
 
 /// The most states a layer may hold: parents are stored as `u32` indices.

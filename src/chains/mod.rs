@@ -304,7 +304,9 @@ fn race(chain: &ExplicitChain, target: &[bool], asked: RaceQuestion, cancel: &Ca
 
 fn unsolved(e: SolveError) -> Error {
     match e {
-        SolveError::Cancelled => Error::Interrupted { done: "interrupted while solving the chain".into() },
+        // What was done by then, in the words of a chain being built or checked: the line
+        // reads "interrupted: the chain was being solved".
+        SolveError::Cancelled => Error::Interrupted { done: "the chain was being solved".into() },
         SolveError::ComponentTooLarge { states, bytes } => Error::Invalid(format!(
             "too large to solve exactly: {} states all reach one another (one strongly connected component), \
              more than the {} the exact solver factors; it would need {}",

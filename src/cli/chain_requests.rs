@@ -6,9 +6,12 @@ use super::validate::{Output, check_file_target, check_threads, parse_games};
 use pegchain::Error;
 use pegchain::chains::{MAX_RACE_PLACES, Question, RaceQuestion, Simulation, Target};
 use pegchain::engine::explicit::ExplicitChain;
+use pegchain::formats::number::NumberError;
 use pegchain::formats::{self, FormatError, number, prism};
 use pegchain::games::{self, GameParams, Setting};
+use pegchain::input::shown_path;
 use pegchain::render::Format;
+use pegchain::render::number::quoted;
 use std::path::{Path, PathBuf};
 
 /// The largest chain file read: 4 GiB.
@@ -91,15 +94,22 @@ impl QuestionArgs {
 }
 
 fn parse_states(list: &str) -> Result<Vec<u64>, Error> {
-    list.split(',')
-        .map(|s| {
-            s.trim().parse::<u64>().map_err(|_| {
-                Error::Invalid(format!(
-                    "--target-states takes state numbers separated by commas, not {list:?}"
-                ))
-            })
-        })
-        .collect()
+    let mut states = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for s in list.split(',') {
+        let state = s.trim().parse::<u64>().map_err(|_| {
+            Error::Invalid(format!(
+                "--target-states takes state numbers separated by commas, not {}",
+                quoted(list)
+            ))
+        })?;
+        // As with --start: a state named twice is a typing slip, not a wish.
+        if !seen.insert(state) {
+            return Err(Error::Invalid(format!("--target-states names state {state} twice")));
+        }
+        states.push(state);
+    }
+    Ok(states)
 }
 
 /// The most players a race on a chain from a file takes (each round multiplies numbers as
@@ -109,11 +119,13 @@ const MAX_RACE_PLAYERS: u32 = 64;
 impl QuestionArgs {
     /// Refuses `--csv` beside a part of the answer its one table would leave out (the table
     /// is the race, else the target's distribution or values, else the ends): the estimates of
-    /// `--simulate`, the expected visits of `--visits`, and the ends beside a target or race.
-    fn fits_csv(&self, output: Output, target: bool, race: bool) -> Result<(), Error> {
+    /// `--simulate`, the expected visits of `--visits`, and the ends beside a target or race,
+    /// asked for by `--ends` or shown by the game unasked.
+    fn fits_csv(&self, output: Output, question: &Question) -> Result<(), Error> {
         if output.format != Format::Csv {
             return Ok(());
         }
+        let (target, race) = (question.target.is_some(), question.race.is_some());
         let table = if race {
             "each player's chances"
         } else if self.distribution.is_some() && target {
@@ -129,8 +141,16 @@ impl QuestionArgs {
             (self.ends && (target || race), "--ends"),
             (self.distribution.is_some() && race, "--distribution"),
         ];
-        match left_out.iter().find(|(asked, _)| *asked) {
-            Some((_, flag)) => Err(Error::Invalid(format!(
+        // A game's own ends, shown beside its own target unasked.
+        let game_ends = match &question.target {
+            Some(Target::Label(label)) if question.ends && !self.ends => Some(format!(
+                "where the chain ends, which the game shows beside its target (--target {label} gives the \
+                 target alone)"
+            )),
+            _ => None,
+        };
+        match left_out.iter().find(|(asked, _)| *asked).map(|(_, flag)| flag.to_string()).or(game_ends) {
+            Some(flag) => Err(Error::Invalid(format!(
                 "--csv does not fit {flag}: a CSV is one table, here {table}; text, --markdown and \
                  --json carry every part"
             ))),
@@ -149,7 +169,7 @@ impl ChainArgs {
         }
         question.race = self.question.race(self.players)?;
         let output = self.output.validate();
-        self.question.fits_csv(output, question.target.is_some(), question.race.is_some())?;
+        self.question.fits_csv(output, &question)?;
         let budget = super::limits::read(None).budget().map(|b| b.bytes);
         let chain = read_model(self, budget)?;
         Ok(ChainRequest {
@@ -183,14 +203,14 @@ fn read_model(args: &ChainArgs, budget: Option<u64>) -> Result<ExplicitChain, Er
         }
         return formats::drn::parse_drn_until(&text, budget, &stop).map_err(in_file);
     }
+    // A companion found by name is read as one given: a directory or a FIFO there is refused,
+    // not skipped as if absent.
     let companion = |given: &Option<PathBuf>, ext: &str| -> Result<Option<(PathBuf, String)>, Error> {
-        match given {
-            Some(p) => Ok(Some((p.clone(), read_text(p)?))),
-            None => {
-                let p = path.with_extension(ext);
-                if p.is_file() { Ok(Some((p.clone(), read_text(&p)?))) } else { Ok(None) }
-            }
+        let p = given.clone().unwrap_or_else(|| path.with_extension(ext));
+        if given.is_none() && matches!(p.try_exists(), Ok(false)) {
+            return Ok(None);
         }
+        Ok(Some((p.clone(), read_text(&p)?)))
     };
     let lab = companion(&args.lab, "lab")?;
     let srew = companion(&args.srew, "srew")?;
@@ -222,19 +242,19 @@ fn read_model(args: &ChainArgs, budget: Option<u64>) -> Result<ExplicitChain, Er
 fn stopped_or_invalid(file: &Path, e: &FormatError, stop: &pegchain::Cancel) -> Error {
     match (stop.is_cancelled(), e.line) {
         (true, Some(line)) => {
-            Error::Interrupted { done: format!("model file {}: read up to line {line}", file.display()) }
+            Error::Interrupted { done: format!("model file {}: read up to line {line}", shown_path(file)) }
         }
-        _ => Error::Invalid(format!("model file {}: {e}", file.display())),
+        _ => Error::Invalid(format!("model file {}: {e}", shown_path(file))),
     }
 }
 
 fn read_text(path: &Path) -> Result<String, Error> {
     let bytes = pegchain::input::read_bytes(path, MAX_MODEL_BYTES)
-        .map_err(|why| Error::Invalid(format!("model file {}: {why}", path.display())))?;
+        .map_err(|why| Error::Invalid(format!("model file {}: {why}", shown_path(path))))?;
     String::from_utf8(bytes).map_err(|e| {
         Error::Invalid(format!(
             "model file {}: not UTF-8 text (an invalid byte at offset {})",
-            path.display(),
+            shown_path(path),
             e.utf8_error().valid_up_to()
         ))
     })
@@ -274,15 +294,20 @@ impl GameSettings {
     fn params(&self) -> Result<GameParams, Error> {
         let defaults = GameParams::default();
         let p = match &self.p {
-            Some(text) => number::parse(text.trim()).ok_or_else(|| {
-                Error::Invalid(format!("--p takes a probability such as 18/37 or 0.4, not {text:?}"))
+            Some(text) => number::parse(text.trim()).map_err(|e| {
+                Error::Invalid(match e {
+                    NumberError::NotANumber => {
+                        format!("--p takes a probability such as 18/37 or 0.4, not {}", quoted(text))
+                    }
+                    e => format!("--p {}", e.why("a probability", text.trim())),
+                })
             })?,
             None => defaults.p.clone(),
         };
         let rules = match &self.rules {
             Some(path) => Some(
                 pegchain::input::read_input(path)
-                    .map_err(|why| Error::BadRules { file: path.display().to_string(), why })?,
+                    .map_err(|why| Error::BadRules { file: shown_path(path), why })?,
             ),
             None => None,
         };
@@ -303,9 +328,7 @@ impl GameSettings {
         self.check_taken_by(name)?;
         games::build(name, &GameParams { whole_chain, ..self.params()? }).map_err(|e| {
             match (e, &self.rules) {
-                (Error::BadRules { why, .. }, Some(path)) => {
-                    Error::BadRules { file: path.display().to_string(), why }
-                }
+                (Error::BadRules { why, .. }, Some(path)) => Error::BadRules { file: shown_path(path), why },
                 (e, _) => e,
             }
         })
@@ -319,7 +342,7 @@ impl GameArgs {
             self.question.validate(game.target.as_deref(), game.reward.as_deref(), game.ends)?;
         question.race = self.question.race(game.race)?;
         let output = self.output.validate();
-        self.question.fits_csv(output, question.target.is_some(), question.race.is_some())?;
+        self.question.fits_csv(output, &question)?;
         Ok(ChainRequest {
             model: game.description,
             chain: game.chain,

@@ -7,7 +7,7 @@
 
 use super::number::parse;
 use super::{FormatError, check_declared, check_size};
-use crate::engine::error::shortened;
+use crate::engine::error::shortened_fraction;
 use crate::engine::explicit::{Builder, ExplicitChain};
 use crate::render::number::quoted;
 use rug::Rational;
@@ -17,6 +17,10 @@ use std::fmt::Write;
 pub fn parse_drn(text: &str, budget: Option<u64>) -> Result<ExplicitChain, FormatError> {
     parse_drn_until(text, budget, &crate::Cancel::new())
 }
+
+/// The value types of Storm's that are read: a parametric model's values must still be numbers
+/// (its parameters are refused), and interval models are not read.
+const VALUE_TYPES: [&str; 3] = ["double", "rational", "parametric"];
 
 /// The header's sections whose values come on the lines after their name.
 const LISTED: [&str; 5] = ["@parameters", "@placeholders", "@reward_models", "@nr_states", "@nr_choices"];
@@ -51,7 +55,19 @@ pub fn parse_drn_until(
                 }
                 header.dtmc = true;
             }
-            "@value_type" => {}
+            "@value_type" => {
+                let kind = rest.unwrap_or_default();
+                if !VALUE_TYPES.contains(&kind) {
+                    return Err(FormatError::at(
+                        n,
+                        format!(
+                            "value type {} is not read: the value types read are {}",
+                            quoted(kind),
+                            VALUE_TYPES.join(", ")
+                        ),
+                    ));
+                }
+            }
             "@model" => break,
             _ if LISTED.contains(&key) => header.expect = Some((n, key.to_string())),
             _ if key.starts_with('@') => {
@@ -70,9 +86,10 @@ pub fn parse_drn_until(
     if !header.dtmc {
         return Err(FormatError::whole("no @type: the file must say @type: DTMC"));
     }
-    let states = header.states.ok_or_else(|| FormatError::whole("no @nr_states"))?;
+    let (states, states_line) = header.states.ok_or_else(|| FormatError::whole("no @nr_states"))?;
     check_size(states, states, budget)?;
     let mut b = Builder::new(states).map_err(|e| FormatError::chain(None, e))?;
+    b.distinct_transitions();
     for name in &header.rewards {
         b.declare_reward(name);
     }
@@ -85,7 +102,7 @@ pub fn parse_drn_until(
         if let Some((state, line)) = current {
             let sum: Rational = row.iter().map(|(_, p)| p).sum();
             if sum != 1 && !row.is_empty() {
-                let e = crate::engine::explicit::ChainError::RowSum { state, sum: sum.to_string() };
+                let e = crate::engine::explicit::ChainError::RowSum { state, sum: shortened_fraction(&sum) };
                 return Err(FormatError::chain(Some(line), e));
             }
             b.row(state, row.drain(..)).map_err(|e| FormatError::chain(Some(line), e))?;
@@ -137,8 +154,7 @@ pub fn parse_drn_until(
                 .trim()
                 .parse()
                 .map_err(|_| FormatError::at(n, format!("not a state number: {}", quoted(to.trim()))))?;
-            let p = parse(p.trim())
-                .ok_or_else(|| FormatError::at(n, format!("not a probability: {}", quoted(p.trim()))))?;
+            let p = parse(p.trim()).map_err(|e| FormatError::at(n, e.why("a probability", p.trim())))?;
             if to >= states {
                 return Err(FormatError::at(
                     n,
@@ -148,10 +164,7 @@ pub fn parse_drn_until(
             if p <= 0 || p > 1 {
                 return Err(FormatError::at(
                     n,
-                    format!(
-                        "probability {} out of state {state} is not in (0, 1]",
-                        shortened(&p.to_string())
-                    ),
+                    format!("probability {} out of state {state} is not in (0, 1]", shortened_fraction(&p)),
                 ));
             }
             row.push((to, p));
@@ -163,9 +176,7 @@ pub fn parse_drn_until(
         }
     }
     finish_row(&mut b, current, &mut row)?;
-    if listed < states {
-        return Err(FormatError::whole(format!("@nr_states is {states}, but {listed} states are listed")));
-    }
+    check_declared(states_line, "@nr_states", states, ["state", "states"], listed)?;
     if let Some((declared, line)) = header.choices {
         check_declared(line, "@nr_choices", declared, ["choice", "choices"], choices)?;
     }
@@ -194,7 +205,8 @@ struct Header {
     dtmc: bool,
     /// The section whose value the next line holds.
     expect: Option<(usize, String)>,
-    states: Option<u64>,
+    /// `@nr_states`, and the line it is on.
+    states: Option<(u64, usize)>,
     /// `@nr_choices` (one per state in a DTMC), and the line it is on: absent from the files
     /// of older Storm releases, so checked only when given.
     choices: Option<(u64, usize)>,
@@ -219,10 +231,10 @@ impl Header {
                 Ok(())
             }
             "@nr_states" => {
-                self.states = Some(
-                    line.parse()
-                        .map_err(|_| FormatError::at(n, format!("not a state count: {}", quoted(line))))?,
-                );
+                let count = line
+                    .parse()
+                    .map_err(|_| FormatError::at(n, format!("not a state count: {}", quoted(line))))?;
+                self.states = Some((count, n));
                 Ok(())
             }
             "@nr_choices" => {
@@ -287,10 +299,7 @@ fn reward_list(n: usize, list: &str, rewards: usize) -> Result<Vec<Rational>, Fo
             format!("{} reward values, but @reward_models names {rewards}", values.len()),
         ));
     }
-    values
-        .iter()
-        .map(|v| parse(v).ok_or_else(|| FormatError::at(n, format!("not a reward value: {}", quoted(v)))))
-        .collect()
+    values.iter().map(|v| parse(v).map_err(|e| FormatError::at(n, e.why("a reward value", v)))).collect()
 }
 
 /// The chain as DRN, exactly (fractions). Transition rewards are written as the action's
@@ -484,8 +493,18 @@ state 12 [0] six done
         assert_eq!(error(&word), "line 11: not a probability: \"half\"");
         let two = format!("{head}state 0 init\n\taction 0\n\t\t1 : 1\n\taction 1\n");
         assert_eq!(error(&two), "line 12: state 0 has a second action: an MDP, not a DTMC");
+        let value_type = "@type: DTMC\n@value_type: foo\n@model\n";
+        assert_eq!(
+            error(value_type),
+            "line 2: value type \"foo\" is not read: the value types read are double, rational, parametric"
+        );
+        // Storm's reader adds a repeated transition up; a file lists each once, so a repeat is refused.
+        let repeat = format!(
+            "{head}state 0 init\n\taction 0\n\t\t1 : 1/2\n\t\t1 : 1/2\nstate 1\n\taction 0\n\t\t1 : 1\n"
+        );
+        assert_eq!(error(&repeat), "state 0 lists a transition to state 1 twice");
         let missing = format!("{head}state 0 init\n\taction 0\n\t\t0 : 1\n");
-        assert_eq!(error(&missing), "@nr_states is 2, but 1 states are listed");
+        assert_eq!(error(&missing), "line 7: @nr_states declares 2 states, but 1 is listed");
         // A reward written after the labels became a label `[1]`, the state's reward 0.
         let late = format!("{head}state 0 init [1]\n\taction 0\n\t\t0 : 1\n");
         assert_eq!(error(&late), "line 9: \"[1]\" after the labels: rewards and valuations come before them");

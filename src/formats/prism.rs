@@ -1,12 +1,13 @@
 //! PRISM's explicit files: `.tra` (transitions: a header `STATES TRANSITIONS`, which may be
-//! absent, then `FROM TO PROBABILITY`), `.lab` (labels: `0="init" 1="deadlock" ...` then
-//! `STATE: L L ...`), and one reward structure as `.srew` (`STATE REWARD`) and `.trew`
-//! (`FROM TO REWARD`), each with its header line. Lines starting with `#` or `//` are
-//! comments. Initial states are those labelled `init` (state 0 without a `.lab`).
+//! absent, then `FROM TO PROBABILITY`, a line perhaps ending with its action's label), `.lab`
+//! (labels: `0="init" 1="deadlock" ...` then `STATE: L L ...`), and one reward structure as
+//! `.srew` (`STATE REWARD`) and `.trew` (`FROM TO REWARD`), each with its header line. Lines
+//! starting with `#` or `//` are comments. Initial states are those labelled `init` (state 0
+//! without a `.lab`).
 
 use super::number::parse;
 use super::{FormatError, check_declared, check_size};
-use crate::engine::error::shortened;
+use crate::engine::error::shortened_fraction;
 use crate::engine::explicit::{Builder, ExplicitChain};
 use crate::render::number::quoted;
 use rug::Rational;
@@ -64,17 +65,18 @@ pub fn parse_prism_until(
     cancel: &crate::Cancel,
 ) -> Result<ExplicitChain, PrismError> {
     let at = |part: Part| move |error: FormatError| PrismError { part, error };
-    let moves = transitions(&files.tra, "PROBABILITY", ["transition", "transitions"], cancel)
+    let moves = transitions(&files.tra, "PROBABILITY", ["transition", "transitions"], true, cancel)
         .map_err(at(Part::Tra))?;
     let states = moves.states;
     check_size(states, moves.rows.len() as u64, budget).map_err(at(Part::Tra))?;
     let mut b = Builder::new(states).map_err(|e| at(Part::Tra)(FormatError::whole(e.to_string())))?;
+    b.distinct_transitions();
     for (k, (from, to, p, line)) in moves.rows.into_iter().enumerate() {
         super::poll(cancel, k as u64, line).map_err(at(Part::Tra))?;
         if p <= 0 || p > 1 {
             return Err(at(Part::Tra)(FormatError::at(
                 line,
-                format!("probability {} out of state {from} is not in (0, 1]", shortened(&p.to_string())),
+                format!("probability {} out of state {from} is not in (0, 1]", shortened_fraction(&p)),
             )));
         }
         b.transition(from, to, p).map_err(|e| at(Part::Tra)(FormatError::at(line, e.to_string())))?;
@@ -93,7 +95,7 @@ pub fn parse_prism_until(
         }
     }
     if let Some(trew) = &files.trew {
-        let t = transitions(trew, "REWARD", ["entry", "entries"], cancel).map_err(at(Part::Trew))?;
+        let t = transitions(trew, "REWARD", ["entry", "entries"], false, cancel).map_err(at(Part::Trew))?;
         for (from, to, value, line) in t.rows {
             b.transition_reward(reward_name, from, to, value.clone())
                 .map_err(|e| at(Part::Trew)(FormatError::at(line, e.to_string())))?;
@@ -108,11 +110,14 @@ struct Rows {
 }
 
 /// `FROM TO VALUE` lines after an optional `STATES COUNT` header, whose count is of these
-/// lines (`counted`, singular and plural); four columns are an MDP.
+/// lines (`counted`, singular and plural). With `actions` (a .tra file) a line may end with
+/// its action's label, as PRISM writes a DTMC's, ignored as DRN's action names are; four
+/// numbers are an MDP's `FROM CHOICE TO VALUE`.
 fn transitions(
     text: &str,
     what: &str,
     counted: [&str; 2],
+    actions: bool,
     cancel: &crate::Cancel,
 ) -> Result<Rows, FormatError> {
     let mut declared = None;
@@ -121,7 +126,7 @@ fn transitions(
     let mut max_state = 0u64;
     for (k, (n, line)) in content(text).enumerate() {
         super::poll(cancel, k as u64, n)?;
-        let fields: Vec<&str> = line.split_whitespace().collect();
+        let mut fields: Vec<&str> = line.split_whitespace().collect();
         if k == 0 && fields.len() == 2 {
             let states: u64 = fields[0]
                 .parse()
@@ -133,18 +138,24 @@ fn transitions(
             header = Some((n, count));
             continue;
         }
-        if fields.len() == 4 {
-            return Err(FormatError::at(n, "four columns (FROM CHOICE TO VALUE): an MDP, not a DTMC"));
+        if fields.len() == 4 && fields.iter().all(|f| parse(f).is_ok()) {
+            return Err(FormatError::at(n, "four numbers (FROM CHOICE TO VALUE): an MDP, not a DTMC"));
+        }
+        if actions && fields.len() == 4 && is_action(fields[3]) {
+            fields.pop();
         }
         if fields.len() != 3 {
-            return Err(FormatError::at(n, format!("expected `FROM TO {what}`, found {}", quoted(line))));
+            let action = if actions { " [ACTION]" } else { "" };
+            return Err(FormatError::at(
+                n,
+                format!("expected `FROM TO {what}{action}`, found {}", quoted(line)),
+            ));
         }
         let state = |s: &str| {
             s.parse::<u64>().map_err(|_| FormatError::at(n, format!("not a state number: {}", quoted(s))))
         };
         let (from, to) = (state(fields[0])?, state(fields[1])?);
-        let value = parse(fields[2])
-            .ok_or_else(|| FormatError::at(n, format!("not a number: {}", quoted(fields[2]))))?;
+        let value = parse(fields[2]).map_err(|e| FormatError::at(n, e.why("a number", fields[2])))?;
         if let Some(states) = declared.filter(|&s| from >= s || to >= s) {
             return Err(FormatError::at(
                 n,
@@ -166,6 +177,12 @@ fn transitions(
     }
     let states = declared.unwrap_or(if rows.is_empty() { 0 } else { max_state + 1 });
     Ok(Rows { states, rows })
+}
+
+/// An action's label as PRISM names one: a letter or `_`, then letters, digits and `_`.
+fn is_action(word: &str) -> bool {
+    word.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+        && word.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
 /// `0="init" 1="goal"` then `STATE: 0 1`.
@@ -250,8 +267,7 @@ fn state_rewards(text: &str, states: u64) -> Result<Vec<(u64, Rational, usize)>,
             let state = fields[0]
                 .parse()
                 .map_err(|_| FormatError::at(n, format!("not a state number: {}", quoted(fields[0]))))?;
-            let value = parse(fields[1])
-                .ok_or_else(|| FormatError::at(n, format!("not a number: {}", quoted(fields[1]))))?;
+            let value = parse(fields[1]).map_err(|e| FormatError::at(n, e.why("a number", fields[1])))?;
             if let Some(first) = first_line.insert(state, n) {
                 return Err(FormatError::at(
                     n,
@@ -351,6 +367,9 @@ mod tests {
         let no_header =
             parse_prism(&files("0 1 0.5\n0 2 0.5\n1 1 1\n2 3 1\n3 3 1\n", Some(lab)), "r", None).unwrap();
         assert_eq!(no_header, chain);
+        // PRISM may end a DTMC's line with its action's label: read, the label ignored.
+        let actions = "4 5\n0 1 0.5 flip\n0 2 1/2 flip\n1 1 1 _stay\n2 3 1 go2\n3 3 1\n";
+        assert_eq!(parse_prism(&files(actions, Some(lab)), "r", None).unwrap(), chain);
         assert_eq!(parse_prism(&write_prism(&chain, None), "r", None).unwrap(), chain);
         let e = parse_prism(&files(tra, Some(lab)), "r", None).unwrap_err();
         assert_eq!(
@@ -464,7 +483,18 @@ mod tests {
             (
                 files("0 1 1 0.5\n", lab),
                 Part::Tra,
-                "line 1: four columns (FROM CHOICE TO VALUE): an MDP, not a DTMC",
+                "line 1: four numbers (FROM CHOICE TO VALUE): an MDP, not a DTMC",
+            ),
+            // A fourth column is an action's label, or the line is malformed.
+            (
+                files("2 2\n0 1 1 2x\n1 1 1\n", lab),
+                Part::Tra,
+                "line 2: expected `FROM TO PROBABILITY [ACTION]`, found \"0 1 1 2x\"",
+            ),
+            (
+                PrismFiles { trew: Some("0 1 5 go\n".into()), ..files("2 2\n0 1 1\n1 1 1\n", lab) },
+                Part::Trew,
+                "line 1: expected `FROM TO REWARD`, found \"0 1 5 go\"",
             ),
             (files("2 2\n0 1 x\n", lab), Part::Tra, "line 2: not a number: \"x\""),
             (
@@ -477,6 +507,12 @@ mod tests {
                 files("2 2\n0 1 1/2\n1 1 1\n", lab),
                 Part::Tra,
                 "the probabilities out of state 0 add up to 1/2, not exactly 1",
+            ),
+            // Listed twice, even apart and adding up to 1: refused, not added up.
+            (
+                files("2 3\n0 1 1/2\n1 1 1\n0 1 1/2\n", lab),
+                Part::Tra,
+                "state 0 lists a transition to state 1 twice",
             ),
             (
                 files("2 2\n0 1 1\n1 1 1\n", Some("0=init\n")),

@@ -13,8 +13,10 @@
 
 use crate::engine::explicit::{Builder, ExplicitChain};
 use crate::error::Error;
+use crate::render::number::quoted;
 use rug::Rational;
 use std::collections::BTreeMap;
+use std::num::IntErrorKind;
 
 /// The Milton Bradley board, built in.
 pub const CHUTES_AND_LADDERS: &str = include_str!("../../data/games/chutes-and-ladders.txt");
@@ -46,6 +48,19 @@ pub struct BoardRules {
     pub jumps: BTreeMap<u32, u32>,
 }
 
+/// How a line of the rules is written, by its first word; `None` for no such word.
+fn form(word: &str) -> Option<&'static str> {
+    Some(match word {
+        "squares" => "`squares N`, the goal square",
+        "spinner" => "`spinner 1-N`",
+        "die" => "`die W1 W2 ...`, a weight for each face",
+        "overshoot" => "`overshoot stay`, `bounce` or `finish`",
+        "ladder" => "`ladder FROM TO`",
+        "chute" => "`chute FROM TO`",
+        _ => return None,
+    })
+}
+
 impl BoardRules {
     /// Parses a rules file; every refusal names its line.
     pub fn parse(text: &str) -> Result<BoardRules, String> {
@@ -60,8 +75,9 @@ impl BoardRules {
                 continue;
             }
             let words: Vec<&str> = line.split_whitespace().collect();
-            let number =
-                |w: &str| w.parse::<u32>().map_err(|_| format!("line {n}: not a square number: {w:?}"));
+            let number = |w: &str| {
+                w.parse::<u32>().map_err(|_| format!("line {n}: not a square number: {}", quoted(w)))
+            };
             match words[0] {
                 "squares" if words.len() == 2 => {
                     let s = number(words[1])?;
@@ -71,10 +87,14 @@ impl BoardRules {
                     squares = Some(s);
                 }
                 "spinner" if words.len() == 2 => {
-                    let (a, b) = words[1]
-                        .split_once('-')
-                        .ok_or_else(|| format!("line {n}: expected `spinner 1-6`"))?;
-                    let (a, b) = (number(a)?, number(b)?);
+                    let malformed = || format!("line {n}: expected `spinner 1-6`, found {}", quoted(line));
+                    // Digits past a u32 are faces too many, not a malformed line.
+                    let face = |w: &str| match w.parse::<u32>() {
+                        Err(e) if *e.kind() == IntErrorKind::PosOverflow => Ok(u32::MAX),
+                        parsed => parsed.map_err(|_| malformed()),
+                    };
+                    let (a, b) = words[1].split_once('-').ok_or_else(malformed)?;
+                    let (a, b) = (face(a)?, face(b)?);
                     if a != 1 || b < 1 || b as usize > MAX_FACES {
                         return Err(format!(
                             "line {n}: a spinner runs from 1 to at most {MAX_FACES}: `spinner 1-6`"
@@ -133,10 +153,14 @@ impl BoardRules {
                     }
                 }
                 word => {
-                    return Err(format!(
-                        "line {n}: expected squares, spinner, die, overshoot, ladder or chute, found {word:?} with {} values",
-                        words.len() - 1
-                    ));
+                    return Err(match form(word) {
+                        Some(form) => format!("line {n}: expected {form}, found {}", quoted(line)),
+                        None => format!(
+                            "line {n}: expected squares, spinner, die, overshoot, ladder or chute, found {} with {} values",
+                            quoted(word),
+                            words.len() - 1
+                        ),
+                    });
                 }
             }
         }
@@ -404,6 +428,15 @@ mod tests {
                 "the jumps from square 2 lead round in a loop",
             ),
             ("squares x\n", "line 1: not a square number: \"x\""),
+            // A known word with too few or too many values says how it is written.
+            ("squares 10\ndie\n", "line 2: expected `die W1 W2 ...`, a weight for each face, found \"die\""),
+            ("squares 10\nladder 5\n", "line 2: expected `ladder FROM TO`, found \"ladder 5\""),
+            // A spinner of more faces than a u32 holds has too many faces, not a bad square.
+            (
+                "squares 10\nspinner 1-99999999999\n",
+                "line 2: a spinner runs from 1 to at most 1000: `spinner 1-6`",
+            ),
+            ("squares 10\nspinner 1-x\n", "line 2: expected `spinner 1-6`, found \"spinner 1-x\""),
         ];
         for (text, message) in cases {
             assert_eq!(BoardRules::parse(text).unwrap_err(), message, "{text:?}");

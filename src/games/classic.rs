@@ -1,6 +1,7 @@
 //! Small classic chains with known answers: the gambler's ruin, the Knuth-Yao die made of
 //! fair coin flips, and the pass line of craps.
 
+use crate::engine::error::shortened_fraction;
 use crate::engine::explicit::{Builder, ChainError, ExplicitChain};
 use crate::error::Error;
 use rug::Rational;
@@ -24,11 +25,14 @@ pub fn gamblers_ruin(stake: u64, goal: u64, p: &Rational) -> Result<ExplicitChai
         return Err(Error::Invalid(format!("the goal must be from 2 to {MAX_GOAL}, not {goal}")));
     }
     if stake == 0 || stake >= goal {
-        return Err(Error::Invalid(format!("the stake must be between 0 and the goal {goal}, not {stake}")));
+        return Err(Error::Invalid(format!(
+            "the stake must be strictly between 0 and the goal {goal}, not {stake}"
+        )));
     }
     if *p <= 0 || *p >= 1 {
         return Err(Error::Invalid(format!(
-            "the probability of winning a round must be strictly between 0 and 1, not {p}"
+            "the probability of winning a round must be strictly between 0 and 1, not {}",
+            shortened_fraction(p)
         )));
     }
     let lose = Rational::from(1) - p;

@@ -134,6 +134,12 @@ fn finish_building(
 pub fn build(name: &str, params: &GameParams) -> Result<Game, Error> {
     match name {
         "chutes-and-ladders" | "board" => {
+            if !(1..=4).contains(&params.players) {
+                return Err(Error::Invalid(format!(
+                    "a board game has 1 to 4 players (1 for the length of a game, 2 to 4 for who wins), not {}",
+                    params.players
+                )));
+            }
             let text = match (name, &params.rules) {
                 ("board", Some(text)) => text.as_str(),
                 ("board", None) => return Err(Error::Invalid("the board game needs a rules file".into())),

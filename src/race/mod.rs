@@ -43,9 +43,15 @@ pub struct RaceReport {
 /// computing anything.
 pub fn check_length(length: u32) -> Result<(), Error> {
     if length > MAX_LENGTH {
-        return Err(Error::Invalid(format!("the board length must be at most {MAX_LENGTH}, not {length}")));
+        return Err(too_long(length));
     }
     Ok(())
+}
+
+/// The refusal of a board longer than [`MAX_LENGTH`]: `length` as given, which may be too
+/// large for any integer type.
+pub fn too_long(length: impl std::fmt::Display) -> Error {
+    Error::Invalid(format!("the board length must be at most {MAX_LENGTH}, not {length}"))
 }
 
 /// A board length the grid accepts: at most [`MAX_LENGTH`], and 3 or more, so that it has a

@@ -10,10 +10,11 @@
 //! listed once. A face may carry a `probability` ("1/6", "0.25" or a number); then every face
 //! must, and they must sum to exactly 1. Without them the die is fair.
 
+use crate::engine::error::shortened_fraction;
 use crate::error::Error;
 use rug::{Integer, Rational};
 use serde::Deserialize;
-use serde_json::Value;
+use serde_json::{Number, Value};
 use std::path::Path;
 
 /// The built-in game, the text of `data/race/swine-butcher.json`.
@@ -107,9 +108,10 @@ struct DieFile {
 #[serde(deny_unknown_fields)]
 struct FaceFile {
     face: u32,
-    // Signed, so that a negative move gets a clear message rather than a type error.
-    swine: i64,
-    butcher: i64,
+    // Any JSON number, so that a negative, fractional or huge move gets a clear message
+    // rather than serde's type error.
+    swine: Number,
+    butcher: Number,
     probability: Option<Value>,
 }
 
@@ -121,7 +123,7 @@ impl Rules {
     }
 
     pub fn load(path: &Path) -> Result<Rules, Error> {
-        let file = path.display().to_string();
+        let file = crate::input::shown_path(path);
         let text =
             crate::input::read_input(path).map_err(|why| Error::BadRules { file: file.clone(), why })?;
         Rules::from_json(&text, &file)
@@ -186,17 +188,25 @@ fn check_faces(die: DieFile) -> Result<Vec<Face>, String> {
     let denominator = common_denominator(&probabilities)?;
     let mut faces = Vec::with_capacity(listed.len());
     for (f, probability) in listed.into_iter().zip(probabilities) {
-        let distance = |who: &str, d: i64| -> Result<u32, String> {
-            if d < 0 {
-                return Err(format!("face {} moves the {who} by {d}: a move must be zero or more", f.face));
+        let distance = |who: &str, d: &Number| -> Result<u32, String> {
+            if let Some(d) = d.as_u64().and_then(|d| u32::try_from(d).ok()) {
+                return Ok(d);
             }
-            u32::try_from(d).map_err(|_| format!("face {} moves the {who} by {d}: too far", f.face))
+            let value = d.as_f64().unwrap_or_default();
+            let why = if value < 0.0 {
+                "a move must be zero or more".to_string()
+            } else if value.fract() != 0.0 {
+                "a move is a whole number of squares".to_string()
+            } else {
+                format!("out of range, a move is at most {} squares", u32::MAX)
+            };
+            Err(format!("face {} moves the {who} by {d}: {why}", f.face))
         };
         let weight = Integer::from(probability.numer() * &denominator) / probability.denom();
         faces.push(Face {
             face: f.face,
-            swine: distance("swine", f.swine)?,
-            butcher: distance("butcher", f.butcher)?,
+            swine: distance("swine", &f.swine)?,
+            butcher: distance("butcher", &f.butcher)?,
             weight: weight.to_u64().expect("at most the denominator"),
             probability,
         });
@@ -259,13 +269,13 @@ fn face_probabilities(listed: &[FaceFile], sides: u32) -> Result<Vec<Rational>, 
             })?,
         };
         if p < 0 {
-            return Err(format!("face {} has a negative probability, {p}", f.face));
+            return Err(format!("face {} has a negative probability, {}", f.face, shortened_fraction(&p)));
         }
         probabilities.push(p);
     }
     let sum: Rational = probabilities.iter().sum();
     if sum != 1 {
-        return Err(format!("the face probabilities sum to {sum}, not 1"));
+        return Err(format!("the face probabilities sum to {}, not 1", shortened_fraction(&sum)));
     }
     Ok(probabilities)
 }
@@ -279,7 +289,8 @@ fn common_denominator(probabilities: &[Rational]) -> Result<Integer, String> {
     }
     if denominator > u32::MAX {
         return Err(format!(
-            "the probabilities' common denominator {denominator} is too large (at most {})",
+            "the probabilities' common denominator {} is too large (at most {})",
+            shortened_fraction(&Rational::from(denominator)),
             u32::MAX
         ));
     }

@@ -191,35 +191,9 @@ fn compose(mantissa: u64, exp: i64) -> f64 {
     f64::from_bits(((biased as u64) << 52) | (m - HIDDEN))
 }
 
-/// Leading digits kept by [`abbreviated`] for each part of a long fraction.
-const LEADING_DIGITS: usize = 6;
-
-/// The fraction as `p/q` (`n` when whole) if that has at most `max_chars` characters; otherwise an
-/// abbreviation that still names the number: each part too long to show becomes its first six digits
-/// (not rounded), an ellipsis and its digit count, e.g. `119943…(106 digits)/444603…(113 digits)`.
-///
-/// A part is abbreviated only when that makes it shorter (an 18-digit part stays whole), so a short
-/// numerator over a huge denominator keeps its numerator: `1/444603…(113 digits)`. The abbreviation is
-/// the shortest form offered: it may still exceed a very small `max_chars`.
-pub fn abbreviated(value: &Rational, max_chars: usize) -> String {
-    let full = value.to_string();
-    if full.chars().count() <= max_chars {
-        return full;
-    }
-    let numer = abbreviate_integer(value.numer());
-    if *value.denom() == 1 { numer } else { format!("{numer}/{}", abbreviate_integer(value.denom())) }
-}
-
-/// `n` as `ddddd…(N digits)` when that is shorter than its digits, otherwise in full.
-fn abbreviate_integer(n: &Integer) -> String {
-    let text = n.to_string();
-    let (sign, digits) = split_sign(&text);
-    if digits.len() <= LEADING_DIGITS {
-        return text;
-    }
-    let short = format!("{sign}{}…({} digits)", &digits[..LEADING_DIGITS], digits.len());
-    if short.chars().count() < text.len() { short } else { text }
-}
+/// A long fraction abbreviated: defined in the engine, whose refusals shorten a long sum the
+/// same way the output does.
+pub use crate::engine::error::abbreviated;
 
 /// The sign and the digits of an integer's decimal text.
 fn split_sign(text: &str) -> (&str, &str) {

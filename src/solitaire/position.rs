@@ -6,6 +6,7 @@ use super::board::Board;
 use super::moves::MoveTable;
 use super::pegs::Pegs;
 use crate::error::Error;
+use crate::render::number::quoted;
 
 /// The position after `moves` (comma-separated jumps `FROM-OVER-TO` or `FROM-TO`, hole names
 /// as the board names them) played from the full board less `start`; no jumps at all (an
@@ -45,8 +46,12 @@ pub fn play(board: &Board, start: u8, moves: &str) -> Result<Pegs, Error> {
 /// A jump named `FROM-OVER-TO` or `FROM-TO`.
 fn find_jump(board: &Board, text: &str) -> Result<super::board::Jump, Error> {
     let parts: Vec<&str> = text.split('-').collect();
-    let bad =
-        || Error::Invalid(format!("{text:?} is not a jump: write FROM-OVER-TO or FROM-TO, such as F-C-A"));
+    let bad = || {
+        Error::Invalid(format!(
+            "{} is not a jump: write FROM-OVER-TO or FROM-TO, such as F-C-A",
+            quoted(text)
+        ))
+    };
     let holes: Vec<u8> = match parts.len() {
         2 | 3 => parts.iter().map(|p| board.find_hole(p)).collect::<Result<_, _>>()?,
         _ => return Err(bad()),

@@ -23,6 +23,8 @@ pub enum ChainError {
     NoSuchState { state: u64, states: u64 },
     #[error("there is no transition from state {from} to state {to}")]
     NoSuchTransition { from: u64, to: u64 },
+    #[error("state {from} lists a transition to state {to} twice")]
+    RepeatedTransition { from: u64, to: u64 },
     #[error("a transition out of state {state} has probability {probability}, not in (0, 1]")]
     BadProbability { state: u64, probability: String },
     #[error("the probabilities out of state {state} add up to {sum}, not exactly 1")]
@@ -147,6 +149,8 @@ pub struct Builder {
     initial: Vec<u32>,
     labels: BTreeMap<String, Vec<u32>>,
     rewards: BTreeMap<String, RewardRows>,
+    /// Whether two transitions between the same states are refused rather than added up.
+    distinct: bool,
 }
 
 #[derive(Debug, Default)]
@@ -165,7 +169,20 @@ impl Builder {
             return Err(ChainError::TooManyStates { states });
         }
         let rows = std::iter::repeat_with(|| None).take(states as usize).collect();
-        Ok(Builder { states, rows, initial: Vec::new(), labels: BTreeMap::new(), rewards: BTreeMap::new() })
+        Ok(Builder {
+            states,
+            rows,
+            initial: Vec::new(),
+            labels: BTreeMap::new(),
+            rewards: BTreeMap::new(),
+            distinct: false,
+        })
+    }
+
+    /// Refuses, on `finish`, two transitions between the same states: a file lists each once
+    /// (a repeat was edited in or pasted twice), where a game's moves to one state add up.
+    pub fn distinct_transitions(&mut self) {
+        self.distinct = true;
     }
 
     pub fn states(&self) -> u64 {
@@ -185,7 +202,7 @@ impl Builder {
         if probability <= 0 || probability > 1 {
             return Err(ChainError::BadProbability {
                 state: from as u64,
-                probability: crate::error::shortened(&probability.to_string()),
+                probability: crate::error::shortened_fraction(&probability),
             });
         }
         self.rows[from as usize].get_or_insert_with(Vec::new).push((to, probability));
@@ -262,8 +279,9 @@ impl Builder {
     }
 
     /// The chain, once every state has a row summing to exactly 1 and there is an initial
-    /// state. Transitions to the same state are merged; a transition reward on a transition
-    /// that does not exist is refused.
+    /// state. Transitions to the same state are merged (refused after
+    /// [`Builder::distinct_transitions`]); a transition reward on a transition that does not
+    /// exist is refused.
     pub fn finish(self) -> Result<ExplicitChain, ChainError> {
         self.finish_until(&crate::Cancel::new())
     }
@@ -292,6 +310,9 @@ impl Builder {
             for (t, p) in row {
                 sum += &p;
                 if to.len() > start && to.last() == Some(&t) {
+                    if self.distinct {
+                        return Err(ChainError::RepeatedTransition { from: s as u64, to: t.into() });
+                    }
                     *probability.last_mut().expect("a transition") += p;
                 } else {
                     to.push(t);
@@ -301,7 +322,7 @@ impl Builder {
             if sum != 1 {
                 return Err(ChainError::RowSum {
                     state: s as u64,
-                    sum: crate::error::shortened(&sum.to_string()),
+                    sum: crate::error::shortened_fraction(&sum),
                 });
             }
             offsets.push(to.len());
@@ -388,6 +409,25 @@ mod tests {
         b.absorbing(1).unwrap();
         b.initial(0).unwrap();
         assert_eq!(b.finish(), Err(ChainError::RowSum { state: 0, sum: "1/3".into() }));
+    }
+
+    #[test]
+    fn repeated_transitions_add_up_unless_refused() {
+        let build = |distinct: bool| {
+            let mut b = Builder::new(2).unwrap();
+            if distinct {
+                b.distinct_transitions();
+            }
+            b.row(0, [(1, q(1, 2)), (0, q(1, 4)), (1, q(1, 4))]).unwrap();
+            b.absorbing(1).unwrap();
+            b.initial(0).unwrap();
+            b.finish()
+        };
+        assert_eq!(
+            build(false).unwrap().row(0).map(|(t, p)| (t, p.clone())).collect::<Vec<_>>(),
+            [(0, q(1, 4)), (1, q(3, 4))]
+        );
+        assert_eq!(build(true), Err(ChainError::RepeatedTransition { from: 0, to: 1 }));
     }
 
     #[test]

@@ -3,7 +3,10 @@
 use super::{Output, check_file_target, check_threads};
 use crate::cli::args::*;
 use pegchain::Error;
+use pegchain::engine::error::shortened;
 use pegchain::race::{self, Rules, Setup};
+use pegchain::render::number::quoted;
+use std::num::IntErrorKind;
 use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
 
@@ -82,11 +85,20 @@ impl RaceArgs {
 
 /// "A..B" (or "A..=B"): board lengths from A to B, both included.
 fn parse_lengths(text: &str) -> Result<RangeInclusive<u32>, Error> {
-    let bad =
-        || Error::Invalid(format!("--lengths {text:?}: expected A..B, two board lengths such as 8..20"));
+    let bad = || {
+        Error::Invalid(format!("--lengths {}: expected A..B, two board lengths such as 8..20", quoted(text)))
+    };
+    let length = |part: &str| {
+        let part = part.trim();
+        part.parse::<u32>().map_err(|e| match e.kind() {
+            // Digits past a u32: a length too large, not a malformed range.
+            IntErrorKind::PosOverflow => race::too_long(shortened(part)),
+            _ => bad(),
+        })
+    };
     let (a, b) = text.split_once("..").ok_or_else(bad)?;
     let b = b.strip_prefix('=').unwrap_or(b);
-    let (a, b): (u32, u32) = (a.trim().parse().map_err(|_| bad())?, b.trim().parse().map_err(|_| bad())?);
+    let (a, b) = (length(a)?, length(b)?);
     if a > b {
         return Err(Error::Invalid(format!("--lengths {text}: the first length must not exceed the second")));
     }
