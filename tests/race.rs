@@ -378,7 +378,10 @@ fn bad_race_input_gets_one_line_and_exit_code_2() {
     // Refused at once, before 199 and 200 are analysed (once 18 s of work).
     fails_with(&["--lengths", "199..201"], "the board length must be at most 200, not 201");
     fails_with(&["--grid", "--svg", "/no/such/dir/grid.svg"], "no directory /no/such/dir");
-    fails_with(&["--swine", "-3"], "unexpected argument");
+    fails_with(
+        &["--swine", "-3"],
+        "invalid value '-3' for '--swine <SWINE>': a whole number is needed, not a negative one",
+    );
     fails_with(&["--grid", "--length", "2"], "length of 3 or more");
     fails_with(&["--lengths", "12..8"], "must not exceed");
     fails_with(&["--lengths", "twelve"], "expected A..B");
