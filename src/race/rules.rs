@@ -12,6 +12,7 @@
 
 use crate::engine::error::shortened_fraction;
 use crate::error::Error;
+use crate::formats::number::{self, NumberError};
 use rug::{Integer, Rational};
 use serde::Deserialize;
 use serde_json::{Number, Value};
@@ -264,8 +265,12 @@ fn face_probabilities(listed: &[FaceFile], sides: u32) -> Result<Vec<Rational>, 
     for f in listed {
         let p = match &f.probability {
             None => Rational::from((1, sides)),
-            Some(v) => parse_probability(v).ok_or_else(|| {
-                format!("face {}: probability {v} is not a number or a fraction like \"1/6\"", f.face)
+            Some(v) => parse_probability(v).map_err(|(e, text)| {
+                format!(
+                    "face {}: {}",
+                    f.face,
+                    e.why("a probability, a number or a fraction like \"1/6\"", &text)
+                )
             })?,
         };
         if p < 0 {
@@ -297,39 +302,16 @@ fn common_denominator(probabilities: &[Rational]) -> Result<Integer, String> {
     Ok(denominator)
 }
 
-/// "1/6", "0.25", "1e-3" or a JSON number, exactly (a number through its shortest decimal text).
-fn parse_probability(v: &Value) -> Option<Rational> {
+/// "1/6", "0.25", "1e-3" or a JSON number, exactly (a number through its shortest decimal
+/// text), read as chain files' numbers are; or why not, with the text read.
+fn parse_probability(v: &Value) -> Result<Rational, (NumberError, String)> {
     let text = match v {
-        Value::String(s) => s.trim().to_string(),
+        // Spaces around the fraction's bar are the writer's, not the number's.
+        Value::String(s) => s.split('/').map(str::trim).collect::<Vec<_>>().join("/"),
         Value::Number(n) => n.to_string(),
-        _ => return None,
+        other => return Err((NumberError::NotANumber, other.to_string())),
     };
-    if let Some((n, d)) = text.split_once('/') {
-        let n: Integer = n.trim().parse().ok()?;
-        let d: Integer = d.trim().parse().ok()?;
-        return (d != 0).then(|| Rational::from((n, d)));
-    }
-    parse_decimal(&text)
-}
-
-fn parse_decimal(text: &str) -> Option<Rational> {
-    let (mantissa, exponent) = match text.split_once(['e', 'E']) {
-        Some((m, e)) => (m, e.parse::<i32>().ok()?),
-        None => (text, 0),
-    };
-    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
-    let digits = format!("{int}{frac}");
-    let unsigned = digits.trim_start_matches(['-', '+']);
-    if unsigned.is_empty() || !unsigned.bytes().all(|b| b.is_ascii_digit()) || frac.starts_with(['-', '+']) {
-        return None;
-    }
-    if exponent.unsigned_abs() > 1000 || frac.len() > 1000 {
-        return None;
-    }
-    let value = Rational::from(digits.parse::<Integer>().ok()?);
-    let shift = exponent - frac.len() as i32;
-    let scale = Integer::from(Integer::u_pow_u(10, shift.unsigned_abs()));
-    Some(if shift >= 0 { value * scale } else { value / scale })
+    number::parse(&text).map_err(|e| (e, text))
 }
 
 #[cfg(test)]
@@ -387,9 +369,13 @@ mod tests {
         assert_eq!(r.total_weight, 6);
         assert_eq!(r.stay_probability(), Rational::from((1, 2)));
         assert_eq!(r.moving_faces(), [(1, 0, 2), (0, 2, 1)]);
-        assert_eq!(parse_decimal("2.5e-3"), Some(Rational::from((1, 400))));
-        assert_eq!(parse_decimal("1.-5"), None);
-        assert_eq!(parse_decimal("x"), None);
+        let read = |text: &str| parse_probability(&Value::String(text.into())).map_err(|(e, _)| e);
+        assert_eq!(read("2.5e-3"), Ok(Rational::from((1, 400))));
+        assert_eq!(read(" 1 / 6 "), Ok(Rational::from((1, 6))));
+        assert_eq!(read("1e-2000"), Ok(Rational::from((1, Integer::from(Integer::u_pow_u(10, 2000))))));
+        assert_eq!(read("1.-5"), Err(NumberError::NotANumber));
+        assert_eq!(read("x"), Err(NumberError::NotANumber));
+        assert_eq!(read("1e-20000"), Err(NumberError::ExponentTooLarge));
     }
 
     #[test]
@@ -415,6 +401,21 @@ mod tests {
                           {"face": 2, "swine": 0, "butcher": 1, "probability": "2/3"},
                           {"face": 3, "swine": 0, "butcher": 2, "probability": "-1/3"}"#;
         assert!(why(negative).contains("face 3 has a negative probability, -1/3"));
+        let probability = |p: &str| {
+            why(&format!(
+                r#"{{"face": 1, "swine": 1, "butcher": 0, "probability": {p}}},
+                           {{"face": 2, "swine": 0, "butcher": 1, "probability": "1/3"}},
+                           {{"face": 3, "swine": 0, "butcher": 2, "probability": "1/3"}}"#
+            ))
+        };
+        assert_eq!(
+            probability(r#""abc""#),
+            r#"rules file test.json: face 1: not a probability, a number or a fraction like "1/6": "abc""#
+        );
+        assert_eq!(
+            probability(r#""1e-20000""#),
+            r#"rules file test.json: face 1: "1e-20000" has too large an exponent: exponents up to ±10000 are taken"#
+        );
         assert!(why(r#"{"face": 1, "swine": 1}"#).contains("missing field `butcher`"));
         let huge = Rules::from_json(r#"{"die": {"sides": 4000000000, "faces": []}}"#, "x");
         assert!(huge.unwrap_err().to_string().contains("at most 10000 sides"));
