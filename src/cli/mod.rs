@@ -42,7 +42,7 @@ pub fn main() -> ExitCode {
         Err(e) if !e.use_stderr() => return help(e.to_string()),
         Err(e) => {
             if !silent {
-                progress::to_stderr(format_args!(
+                output::to_stderr(format_args!(
                     "pegchain: {} (see pegchain --help)\n",
                     one_line(&e.to_string())
                 ));
@@ -53,7 +53,7 @@ pub fn main() -> ExitCode {
     let _membership = processes::join();
     if let Some((n, me)) = processes::copies_without_mpi() {
         if me == 0 {
-            progress::to_stderr(format_args!(
+            output::to_stderr(format_args!(
                 "pegchain: started as one of {n} processes, but built without the mpi feature: build with `cargo build --release --features mpi` to share the work, or run one process\n"
             ));
         }

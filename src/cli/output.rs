@@ -38,8 +38,7 @@ impl Failure {
     pub fn report(&self) -> ExitCode {
         let line = format!("pegchain: {}\n", pegchain::input::one_line(&self.message()));
         super::interrupt::saying_why();
-        // One write, so that nothing comes between its parts.
-        let _ = std::io::stderr().write_all(line.as_bytes());
+        to_stderr(format_args!("{line}"));
         self.code()
     }
 
@@ -120,6 +119,13 @@ pub fn not_an_input_error(target: &Path) -> Error {
 pub fn write_file(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
     unless_interrupted()?;
     write_file_parts(path, &[bytes])
+}
+
+/// Writes to stderr in one write, so that nothing comes between its parts. A stderr that
+/// cannot be written (a full disk, a closed pipe) loses the line, not the answer: `eprint!`
+/// panics there.
+pub fn to_stderr(text: std::fmt::Arguments<'_>) {
+    let _ = std::io::stderr().write_all(text.to_string().as_bytes());
 }
 
 /// Fails once a signal has come: an answer made after it, on stdout or in files, is not

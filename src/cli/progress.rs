@@ -2,10 +2,11 @@
 //! layer of the exact engine, a bar for simulations. Shown only on a terminal and never with
 //! --quiet; stdout is never touched.
 
+use super::output::to_stderr;
 use pegchain::Board;
 use pegchain::render::number::{grouped, plural};
 use pegchain::solitaire::exact::{Progress, Stage};
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::time::Instant;
 
 /// A progress line on stderr, rewritten for every finished layer, when stderr is a terminal
@@ -257,12 +258,6 @@ impl Drop for Line {
             to_stderr(format_args!("\r\x1b[K"));
         }
     }
-}
-
-/// Writes progress to stderr. A stderr that cannot be written (a full disk, a closed pipe)
-/// loses the progress, not the answer: `eprint!` panics there.
-pub fn to_stderr(text: std::fmt::Arguments<'_>) {
-    let _ = std::io::stderr().write_fmt(text);
 }
 
 /// This process's resident memory, from /proc (0 where there is no /proc).

@@ -3,7 +3,8 @@
 //! CLI reads the latest word a few times a second and rewrites one line on stderr, from the
 //! first second on, only on a terminal and never with --quiet.
 
-use super::progress::{duration_words, resident_bytes, to_stderr};
+use super::output::to_stderr;
+use super::progress::{duration_words, resident_bytes};
 use pegchain::Cancel;
 use pegchain::engine::Report;
 use pegchain::render::number::grouped;
