@@ -26,8 +26,10 @@ fn english_layers(until_pegs: u32) -> Vec<u64> {
     let moves = MoveTable::new(&en);
     let chain = PegChain::new(&moves, Policy::Uniform, &group);
     let mut raw = Vec::new();
-    let mut on_layer =
-        |layer: &Layer<'_, Pegs>| raw.push(layer.states.iter().map(|s| group.orbit_size(*s)).sum());
+    let mut on_layer = |layer: &Layer<'_, Pegs>| {
+        raw.push(layer.states.iter().map(|s| group.orbit_size(*s)).sum());
+        Ok(())
+    };
     let options =
         Options { on_layer: Some(&mut on_layer), until_rank: Some(until_pegs), ..Options::default() };
     propagate(&chain, start_position(&en, centre), Mode::Probability, End::of, options).unwrap();
@@ -49,7 +51,10 @@ fn the_same_first_layers_without_symmetry() {
     let trivial = SymmetryGroup::trivial(33);
     let chain = PegChain::new(&moves, Policy::Uniform, &trivial);
     let mut raw = Vec::new();
-    let mut on_layer = |layer: &Layer<'_, Pegs>| raw.push(layer.states.len() as u64);
+    let mut on_layer = |layer: &Layer<'_, Pegs>| {
+        raw.push(layer.states.len() as u64);
+        Ok(())
+    };
     let options = Options { on_layer: Some(&mut on_layer), until_rank: Some(26), ..Options::default() };
     propagate(&chain, start_position(&en, centre), Mode::Paths, End::of, options).unwrap();
     assert_eq!(raw, A112737[..7]);

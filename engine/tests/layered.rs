@@ -56,7 +56,10 @@ fn gamblers_ruin_by_a_deadline_matches_the_hitting_time_theorem_and_the_reflecti
 #[test]
 fn a_layer_whose_lcm_and_factors_exceed_64_bits_stays_exact() {
     let mut denominators = Vec::new();
-    let mut on_layer = |l: &Layer<'_, Toss>| denominators.push((l.rank, l.denominator.clone()));
+    let mut on_layer = |l: &Layer<'_, Toss>| {
+        denominators.push((l.rank, l.denominator.clone()));
+        Ok(())
+    };
     let options = Options { on_layer: Some(&mut on_layer), ..Options::default() };
     let forward = propagate(&Coins, Toss::Start, Mode::Probability, |s| s, options).unwrap();
 
@@ -88,7 +91,10 @@ fn moves_that_skip_a_rank_merge_buckets_fed_by_two_layers() {
     }
     // Every stone is fed by the two stones above it: each layer holds one state.
     let mut sizes = Vec::new();
-    let mut on_layer = |l: &Layer<'_, u32>| sizes.push((l.rank, l.states.to_vec()));
+    let mut on_layer = |l: &Layer<'_, u32>| {
+        sizes.push((l.rank, l.states.to_vec()));
+        Ok(())
+    };
     let options = Options { on_layer: Some(&mut on_layer), ..Options::default() };
     propagate(&Frog, 5, Mode::Probability, |s| s, options).unwrap();
     assert_eq!(sizes, [(5, vec![5]), (4, vec![4]), (3, vec![3]), (2, vec![2]), (1, vec![1]), (0, vec![0])]);
@@ -120,6 +126,7 @@ fn the_hand_drawn_dag_gives_its_hand_counted_paths_and_probabilities() {
     let mut on_layer = |l: &Layer<'_, Node>| {
         last = Some((l.states.to_vec(), (0..l.states.len()).map(|i| l.numerator(i)).collect::<Vec<_>>()));
         assert_eq!(l.denominator, &[1, 4, 24, 72][3 - l.rank as usize]);
+        Ok(())
     };
     let options = Options { on_layer: Some(&mut on_layer), ..Options::default() };
     let p = propagate(&Dag, S, Mode::Probability, |s| s, options).unwrap();

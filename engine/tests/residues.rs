@@ -47,6 +47,7 @@ fn every_pass_shows_its_layers_and_the_number_of_passes_once_it_is_known() {
             passes.push(l.pass);
         }
         denominators.push(l.denominator.clone());
+        Ok(())
     };
     let options = Options { on_layer: Some(&mut on_layer), ..Options::default() };
     let ends = propagate_by_residues(&chain, start, |s| chain.end(s), 2, options).unwrap();

@@ -52,7 +52,10 @@ fn gambler_on(processes: usize, mode: Mode, cancel_one: bool) -> Vec<Outcome> {
             cancel.cancel();
         }
         let mut layers = Vec::new();
-        let mut on_layer = |l: &Layer<'_, Purse>| layers.push((l.rank, l.total(&[l.states.len() as u64])[0]));
+        let mut on_layer = |l: &Layer<'_, Purse>| {
+            layers.push((l.rank, l.total(&[l.states.len() as u64])[0]));
+            Ok(())
+        };
         let options = Options {
             on_layer: Some(&mut on_layer),
             cancel: Some(&cancel),

@@ -165,8 +165,11 @@ impl Pass {
     pub const ONLY: Pass = Pass { index: 0, of: Some(1) };
 }
 
-/// Sees each finished layer (for statistics and progress).
-pub type LayerCallback<'a, S> = dyn FnMut(&Layer<'_, S>) + 'a;
+/// Sees each finished layer (for statistics and progress); an `Err` (such as an allocation
+/// the caller's count of the layer could not make) stops the run with it. A run shared by
+/// processes calls it in every process, which must all return `Ok` or all `Err` (a callback
+/// can agree by [`Layer::total`]): a process stopped alone would leave the others waiting.
+pub type LayerCallback<'a, S> = dyn FnMut(&Layer<'_, S>) -> Result<(), EngineError> + 'a;
 
 pub struct Options<'a, S, K = ()> {
     /// Refuse, before allocating, a layer whose projected memory exceeds this many bytes.
@@ -338,7 +341,7 @@ where
         )?;
         let n = layer.len();
         if let Some(cb) = options.on_layer.as_mut() {
-            cb(&Layer::of(rank, &layer, (denominator, pass), (exchange, sent)));
+            cb(&Layer::of(rank, &layer, (denominator, pass), (exchange, sent)))?;
         }
         // A step too big for the budget at once is taken in rounds, each building the
         // edges of a range of the parents (and with its parents on disk, in parts, each
@@ -655,7 +658,10 @@ mod tests {
         let with = |cancel| Options { cancel: Some(cancel), ..Options::default() };
         assert!(propagate(&Fan, 10, Mode::Probability, |s| s, with(&cancel)).is_ok());
         // Cancelled while the first layer is shown: that layer's work is dropped.
-        let mut stop = |_: &Layer<'_, u8>| cancel.cancel();
+        let mut stop = |_: &Layer<'_, u8>| {
+            cancel.cancel();
+            Ok(())
+        };
         let options = Options { on_layer: Some(&mut stop), ..with(&cancel) };
         assert_eq!(
             propagate(&Fan, 10, Mode::Probability, |s| s, options),
@@ -666,5 +672,18 @@ mod tests {
             propagate(&Fan, 10, Mode::Paths, |s| s, with(&cancel)),
             Err(EngineError::Cancelled { finished_layers: 0, rank: 1 })
         );
+    }
+
+    #[test]
+    fn a_layer_callbacks_error_stops_the_run_with_it() {
+        let refused = EngineError::AllocationFailed { bytes: 80 };
+        let mut seen = 0;
+        let mut refuse = |_: &Layer<'_, u8>| {
+            seen += 1;
+            Err(refused.clone())
+        };
+        let options = Options { on_layer: Some(&mut refuse), ..Options::default() };
+        assert_eq!(propagate(&Fan, 10, Mode::Probability, |s| s, options), Err(refused));
+        assert_eq!(seen, 1, "the run stops at the first layer's error");
     }
 }

@@ -96,7 +96,7 @@ impl Analysis<'_> {
                 let classes = layer.total(&[layer.states.len() as u64])[0];
                 let sent = sent_by_each(layer);
                 let reduced = local.order() > 1;
-                return progress(&Progress {
+                progress(&Progress {
                     stage,
                     pegs,
                     positions: classes,
@@ -105,14 +105,16 @@ impl Analysis<'_> {
                     pass,
                     start: None,
                 });
+                return Ok(());
             }
-            let (raw, classes) = self.count_layer(layer, &chain);
+            let (raw, classes) = self.count_layer(layer, &chain)?;
             let mut positions = positions.borrow_mut();
             positions.raw += raw;
             positions.up_to_symmetry += classes;
             positions.by_layer.push((layer.rank, raw, classes));
             let sent = sent_by_each(layer);
             progress(&Progress { stage, pegs, positions: raw, classes: false, sent, pass, start: None });
+            Ok(())
         };
         let counted = &positions;
         let mut checkpoint = save.map(|save| move |run: &RunState<Pegs, End>| save(&counted.borrow(), run));
@@ -194,17 +196,25 @@ impl Analysis<'_> {
 
     /// A layer's positions reduced by the group of `chain`: how many raw positions they stand
     /// for, and how many classes under the board's whole group (over every process sharing
-    /// the run).
-    fn count_layer(&self, layer: &Layer<'_, Pegs>, chain: &PegChain<'_>) -> (u64, u64) {
+    /// the run). Refused where the system will not give room for the layer's whole-group
+    /// forms (a word a position, beside the engine's own budget), in every process at once.
+    fn count_layer(&self, layer: &Layer<'_, Pegs>, chain: &PegChain<'_>) -> Result<(u64, u64), EngineError> {
         let states = layer.states;
         let raw: u64 = states.par_iter().map(|s| chain.orbit_size(*s)).sum();
         // Reduced by the whole group already, each state is its own class.
         if chain.group.order() == self.group.order() {
             let counts = layer.total(&[raw, states.len() as u64]);
-            return (counts[0], counts[1]);
+            return Ok((counts[0], counts[1]));
         }
-        let forms: Vec<u64> = states.par_iter().map(|s| self.group.canonical(*s).0).collect();
-        (layer.total(&[raw])[0], layer.distinct(forms))
+        let mut forms: Vec<u64> = Vec::new();
+        let refused = forms.try_reserve_exact(states.len()).is_err();
+        // Every process must know before any of them waits for the others in `distinct`.
+        let counts = layer.total(&[raw, u64::from(refused)]);
+        if counts[1] > 0 {
+            return Err(EngineError::AllocationFailed { bytes: 8 * states.len() as u64 });
+        }
+        states.par_iter().map(|s| self.group.canonical(*s).0).collect_into_vec(&mut forms);
+        Ok((counts[0], layer.distinct(forms)))
     }
 
     /// `evaluate`, saving after every finished layer (with the evaluations `finished` before
