@@ -358,3 +358,40 @@ fn a_refusal_after_the_whole_group_gave_way_does_not_offer_it_again() {
     let whole_group = words(&[&args[..], &["--whole-group"]].concat());
     assert!(whole_group.contains("leaving out --whole-group may need less memory"), "{whole_group}");
 }
+
+/// The starts the whole group's passes answer whole are saved as soon as the passes end: a
+/// run asked to save and answered by them alone (every start of triangle6) leaves one save,
+/// of every class finished, and a run resumed from it prints the same without the passes.
+#[test]
+fn the_whole_groups_answers_are_saved_once_its_passes_end() {
+    use pegchain::solitaire::exact::{Progress, Saving};
+    use pegchain::solitaire::saved::Saved;
+    let board = builtin("triangle6").unwrap();
+    let analysis = Analysis::new(&board);
+    let whole_group = config(Method::WholeGroup, Policy::Uniform);
+    let mut passes = 0;
+    let mut saves: Vec<Vec<u8>> = Vec::new();
+    let mut keep = |bytes: &[u8]| {
+        saves.push(bytes.to_vec());
+        Ok(())
+    };
+    let saving = Saving { save: Some(&mut keep), ..Saving::default() };
+    let mut seen = |p: &Progress| passes += usize::from(p.stage == Stage::Classes);
+    let uninterrupted = analysis.exact_saving(&Starts::All, &whole_group, &mut seen, saving).unwrap();
+    assert!(passes > 0, "the first run makes the passes");
+    assert_eq!(saves.len(), 1, "one save, when the passes end");
+    let save = Saved::decode(&saves[0]).unwrap();
+    let mut finished: Vec<u8> = save.finished.iter().map(|f| f.hole).collect();
+    finished.sort_unstable();
+    let names: Vec<&str> = finished.iter().map(|&h| board.hole_name(h)).collect();
+    assert_eq!(names, ["A", "B", "D", "E", "H"], "a start of each of triangle6's five classes");
+    assert!(save.under_way.is_none());
+
+    let mut steps = 0;
+    let mut seen = |_: &Progress| steps += 1;
+    let saving = Saving { resume: Some(save), ..Saving::default() };
+    let resumed = analysis.exact_saving(&Starts::All, &whole_group, &mut seen, saving).unwrap();
+    assert_eq!(steps, 0, "the resumed run makes no pass and takes no step");
+    same_exact(&resumed, &uninterrupted, "triangle6 resumed from the whole group's save");
+    same_exact(&resumed, &exact("triangle6", Method::Stabilizer, Policy::Uniform), "triangle6, stabilizer");
+}

@@ -118,6 +118,16 @@ impl<'a> Analysis<'a> {
             progress,
         );
         let (whole, counted) = agreed(config.processes.as_ref(), whole)?;
+        // The starts the whole group's passes answered whole are evaluated once they end, and
+        // saved then: a run stopped after them goes on with the starts left.
+        for (hole, figures) in whole.iter().filter(|(_, f)| f.stuck.is_some()) {
+            evaluated.push(self.evaluate(*hole, mode, config, progress, None, None, Some(figures))?);
+        }
+        if let Some(save) = save.as_deref_mut().filter(|_| !evaluated.is_empty()) {
+            let waiting: Vec<(u8, Positions)> =
+                counted.iter().filter(|(h, _)| !evaluated.iter().any(|e| e.hole == *h)).cloned().collect();
+            save(&Saved::encode(&evaluated, &waiting, None)?)?;
+        }
         if let Some(processes) = config.processes.as_ref().filter(|_| config.deal_starts) {
             let reps = self.representatives(&holes, starts, config);
             self.deal_starts(
