@@ -357,6 +357,12 @@ fn bad_models_and_questions_get_one_line() {
     assert_eq!(fraction(&v["target"]["expected_steps"]["average"]), "2");
     let mdp = write("mdp.tra", "2 3\n0 0 0 0.5\n0 0 1 0.5\n1 0 1 1\n");
     fails_with(&["chain", &mdp], "mdp.tra: line 2: four numbers (FROM CHOICE TO VALUE): an MDP, not a DTMC");
+    // An MDP's header, as PRISM writes it, was read as a transition with probability 3.
+    let mdp = write("mdph.tra", "2 2 3\n0 0 0 0.5\n0 0 1 0.5\n1 0 1 1\n");
+    fails_with(
+        &["chain", &mdp],
+        "mdph.tra: line 1: three numbers (STATES CHOICES TRANSITIONS): an MDP's header, not a DTMC's",
+    );
     let few = write("few.drn", "@type: DTMC\n@nr_states\n3\n@model\nstate 0 init\n\taction 0\n\t\t0 : 1\n");
     fails_with(&["chain", &few], "few.drn: line 3: @nr_states declares 3 states, but 1 is listed");
     let tra = write("t.tra", "2 2\n0 1 1\n1 1 x\n");
