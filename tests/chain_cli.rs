@@ -345,6 +345,13 @@ fn bad_models_and_questions_get_one_line() {
     fails_with(&["chain", &twice], "twice.drn: state 0 lists a transition to state 1 twice");
     let twice = write("twice.tra", "2 3\n0 1 0.5\n0 1 0.5\n1 1 1\n");
     fails_with(&["chain", &twice], "twice.tra: state 0 lists a transition to state 1 twice");
+    // A transition's two rewards were added up.
+    let walk = write("rw.tra", "2 2\n0 1 1\n1 1 1\n");
+    write("rw.trew", "2 2\n0 1 5\n0 1 5\n");
+    fails_with(
+        &["chain", &walk],
+        "rw.trew: line 3: state 0 lists a reward for its transition to state 1 twice",
+    );
     let foo = write("foo.drn", "@type: DTMC\n@value_type: foo\n@nr_states\n1\n@model\n");
     fails_with(
         &["chain", &foo],

@@ -565,6 +565,12 @@ mod tests {
                 Part::Trew,
                 "line 2: there is no transition from state 1 to state 0",
             ),
+            // A transition's rewards were added up, 5 and 5 earning 10.
+            (
+                PrismFiles { trew: Some("2 2\n0 1 5\n0 1 5\n".into()), ..files("2 2\n0 1 1\n1 1 1\n", lab) },
+                Part::Trew,
+                "line 3: state 0 lists a reward for its transition to state 1 twice",
+            ),
             (
                 PrismFiles { srew: Some("7 1\n".into()), ..files("2 2\n0 1 1\n1 1 1\n", lab) },
                 Part::Srew,
