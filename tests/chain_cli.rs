@@ -345,6 +345,13 @@ fn bad_models_and_questions_get_one_line() {
     fails_with(&["chain", &twice], "twice.drn: state 0 lists a transition to state 1 twice");
     let twice = write("twice.tra", "2 3\n0 1 0.5\n0 1 0.5\n1 1 1\n");
     fails_with(&["chain", &twice], "twice.tra: state 0 lists a transition to state 1 twice");
+    // A transition's two rewards were added up.
+    let walk = write("rw.tra", "2 2\n0 1 1\n1 1 1\n");
+    write("rw.trew", "2 2\n0 1 5\n0 1 5\n");
+    fails_with(
+        &["chain", &walk],
+        "rw.trew: line 3: state 0 lists a reward for its transition to state 1 twice",
+    );
     let foo = write("foo.drn", "@type: DTMC\n@value_type: foo\n@nr_states\n1\n@model\n");
     fails_with(
         &["chain", &foo],
@@ -357,6 +364,12 @@ fn bad_models_and_questions_get_one_line() {
     assert_eq!(fraction(&v["target"]["expected_steps"]["average"]), "2");
     let mdp = write("mdp.tra", "2 3\n0 0 0 0.5\n0 0 1 0.5\n1 0 1 1\n");
     fails_with(&["chain", &mdp], "mdp.tra: line 2: four numbers (FROM CHOICE TO VALUE): an MDP, not a DTMC");
+    // An MDP's header, as PRISM writes it, was read as a transition with probability 3.
+    let mdp = write("mdph.tra", "2 2 3\n0 0 0 0.5\n0 0 1 0.5\n1 0 1 1\n");
+    fails_with(
+        &["chain", &mdp],
+        "mdph.tra: line 1: three numbers (STATES CHOICES TRANSITIONS): an MDP's header, not a DTMC's",
+    );
     let few = write("few.drn", "@type: DTMC\n@nr_states\n3\n@model\nstate 0 init\n\taction 0\n\t\t0 : 1\n");
     fails_with(&["chain", &few], "few.drn: line 3: @nr_states declares 3 states, but 1 is listed");
     let tra = write("t.tra", "2 2\n0 1 1\n1 1 x\n");

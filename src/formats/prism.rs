@@ -1,9 +1,9 @@
 //! PRISM's explicit files: `.tra` (transitions: a header `STATES TRANSITIONS`, which may be
-//! absent, then `FROM TO PROBABILITY`, a line perhaps ending with its action's label), `.lab`
-//! (labels: `0="init" 1="deadlock" ...` then `STATE: L L ...`), and one reward structure as
-//! `.srew` (`STATE REWARD`) and `.trew` (`FROM TO REWARD`), each with its header line. Lines
-//! starting with `#` or `//` are comments. Initial states are those labelled `init` (state 0
-//! without a `.lab`).
+//! absent, then `FROM TO PROBABILITY`, a line perhaps ending with its action's label; an MDP's
+//! header `STATES CHOICES TRANSITIONS` is refused), `.lab` (labels: `0="init" 1="deadlock" ...`
+//! then `STATE: L L ...`), and one reward structure as `.srew` (`STATE REWARD`) and `.trew`
+//! (`FROM TO REWARD`), each with its header line. Lines starting with `#` or `//` are comments.
+//! Initial states are those labelled `init` (state 0 without a `.lab`).
 
 use super::number::parse;
 use super::{FormatError, check_declared, check_size};
@@ -138,6 +138,12 @@ fn transitions(
             header = Some((n, count));
             continue;
         }
+        if k == 0 && actions && is_mdp_header(&fields) {
+            return Err(FormatError::at(
+                n,
+                "three numbers (STATES CHOICES TRANSITIONS): an MDP's header, not a DTMC's",
+            ));
+        }
         if fields.len() == 4 && fields.iter().all(|f| parse(f).is_ok()) {
             return Err(FormatError::at(n, "four numbers (FROM CHOICE TO VALUE): an MDP, not a DTMC"));
         }
@@ -177,6 +183,18 @@ fn transitions(
     }
     let states = declared.unwrap_or(if rows.is_empty() { 0 } else { max_state + 1 });
     Ok(Rows { states, rows })
+}
+
+/// `STATES CHOICES TRANSITIONS`, the header PRISM writes for an MDP: whole numbers, at least one
+/// choice a state and one transition a choice. The third past 1 tells it from a DTMC's
+/// headerless first line `FROM TO PROBABILITY`, whose probability is at most 1.
+fn is_mdp_header(fields: &[&str]) -> bool {
+    match fields.iter().map(|f| f.parse::<u64>()).collect::<Result<Vec<_>, _>>().as_deref() {
+        Ok(&[states, choices, transitions]) => {
+            1 <= states && states <= choices && choices <= transitions && transitions > 1
+        }
+        _ => false,
+    }
 }
 
 /// An action's label as PRISM names one: a letter or `_`, then letters, digits and `_`.
@@ -485,6 +503,14 @@ mod tests {
                 Part::Tra,
                 "line 1: four numbers (FROM CHOICE TO VALUE): an MDP, not a DTMC",
             ),
+            // An MDP's header was read as the transition 2 -> 3 and refused for its probability 4.
+            (
+                files("2 3 4\n0 0 1 1\n0 1 0 1/2\n0 1 1 1/2\n1 0 1 1\n", lab),
+                Part::Tra,
+                "line 1: three numbers (STATES CHOICES TRANSITIONS): an MDP's header, not a DTMC's",
+            ),
+            // A headerless DTMC's first line is not one: its probability is at most 1.
+            (files("0 1 2\n", lab), Part::Tra, "line 1: probability 2 out of state 0 is not in (0, 1]"),
             // A fourth column is an action's label, or the line is malformed.
             (
                 files("2 2\n0 1 1 2x\n1 1 1\n", lab),
@@ -538,6 +564,12 @@ mod tests {
                 PrismFiles { trew: Some("2 1\n1 0 5\n".into()), ..files("2 2\n0 1 1\n1 1 1\n", lab) },
                 Part::Trew,
                 "line 2: there is no transition from state 1 to state 0",
+            ),
+            // A transition's rewards were added up, 5 and 5 earning 10.
+            (
+                PrismFiles { trew: Some("2 2\n0 1 5\n0 1 5\n".into()), ..files("2 2\n0 1 1\n1 1 1\n", lab) },
+                Part::Trew,
+                "line 3: state 0 lists a reward for its transition to state 1 twice",
             ),
             (
                 PrismFiles { srew: Some("7 1\n".into()), ..files("2 2\n0 1 1\n1 1 1\n", lab) },

@@ -5,6 +5,7 @@
 
 use rug::Rational;
 use std::collections::BTreeMap;
+use std::collections::btree_map::Entry;
 use thiserror::Error;
 
 /// The most states an explicit chain may have: states are `u32` indices.
@@ -25,6 +26,8 @@ pub enum ChainError {
     NoSuchTransition { from: u64, to: u64 },
     #[error("state {from} lists a transition to state {to} twice")]
     RepeatedTransition { from: u64, to: u64 },
+    #[error("state {from} lists a reward for its transition to state {to} twice")]
+    RepeatedTransitionReward { from: u64, to: u64 },
     #[error("a transition out of state {state} has probability {probability}, not in (0, 1]")]
     BadProbability { state: u64, probability: String },
     #[error("the probabilities out of state {state} add up to {sum}, not exactly 1")]
@@ -179,8 +182,9 @@ impl Builder {
         })
     }
 
-    /// Refuses, on `finish`, two transitions between the same states: a file lists each once
-    /// (a repeat was edited in or pasted twice), where a game's moves to one state add up.
+    /// Refuses, on `finish`, two transitions between the same states, and at once a second
+    /// reward for one transition: a file lists each once (a repeat was edited in or pasted
+    /// twice), where a game's moves to one state add up.
     pub fn distinct_transitions(&mut self) {
         self.distinct = true;
     }
@@ -256,7 +260,8 @@ impl Builder {
     }
 
     /// Adds `value` to what the transition `from` -> `to` earns under reward structure `name`;
-    /// a transition not added before is refused.
+    /// a transition not added before is refused, and so is a second reward for it after
+    /// [`Builder::distinct_transitions`].
     pub fn transition_reward(
         &mut self,
         name: &str,
@@ -269,7 +274,11 @@ impl Builder {
         if !row.iter().any(|&(t, _)| t == key.1) {
             return Err(ChainError::NoSuchTransition { from, to });
         }
-        *self.rewards.entry(name.to_string()).or_default().transition.entry(key).or_default() += value;
+        let earned = self.rewards.entry(name.to_string()).or_default().transition.entry(key);
+        if self.distinct && matches!(earned, Entry::Occupied(_)) {
+            return Err(ChainError::RepeatedTransitionReward { from, to });
+        }
+        *earned.or_default() += value;
         Ok(())
     }
 
@@ -453,5 +462,24 @@ mod tests {
         let c = b.finish().unwrap();
         assert_eq!(c.step_reward("r").unwrap(), vec![q(3, 1), q(0, 1)]);
         assert_eq!(c.step_reward("x"), None);
+    }
+
+    /// A transition's second reward adds up, as its second listing does, unless a file's
+    /// transitions are held distinct: then it is refused as soon as it is given.
+    #[test]
+    fn repeated_transition_rewards_add_up_unless_refused() {
+        let build = |distinct: bool| {
+            let mut b = Builder::new(2).unwrap();
+            if distinct {
+                b.distinct_transitions();
+            }
+            b.row(0, [(1, q(1, 1))]).unwrap();
+            b.absorbing(1).unwrap();
+            b.initial(0).unwrap();
+            b.transition_reward("r", 0, 1, q(4, 1)).unwrap();
+            b.transition_reward("r", 0, 1, q(4, 1)).map(|()| b)
+        };
+        assert_eq!(build(false).unwrap().finish().unwrap().step_reward("r").unwrap(), [q(8, 1), q(0, 1)]);
+        assert_eq!(build(true).unwrap_err(), ChainError::RepeatedTransitionReward { from: 0, to: 1 });
     }
 }

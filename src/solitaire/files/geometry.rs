@@ -10,10 +10,12 @@ const MAX_GRID: f64 = 400.0;
 /// Grid cells for layout points. Rows are the distinct y values, one row per smallest
 /// vertical gap; columns are scaled so neighbours in a row are two columns apart. Points
 /// too irregular for a proportional grid are placed by the rank of their x and y instead.
-/// Fails when two points coincide.
-pub fn to_grid(points: &[(f64, f64)]) -> Result<Vec<(i32, i32)>, String> {
+/// Fails when two points coincide, naming the holes numbered from `base`, as the file numbers
+/// them.
+pub fn to_grid(points: &[(f64, f64)], base: i64) -> Result<Vec<(i32, i32)>, String> {
+    let hole = |i: usize| i as i64 + base;
     if let Some(i) = points.iter().position(|(x, y)| !x.is_finite() || !y.is_finite()) {
-        return Err(format!("hole {i} has a coordinate that is not a finite number"));
+        return Err(format!("hole {} has a coordinate that is not a finite number", hole(i)));
     }
     // Points within a millionth of the largest coordinate are one point, so that decimals
     // rounded in a file still meet; the hole farthest out sets that scale.
@@ -25,11 +27,13 @@ pub fn to_grid(points: &[(f64, f64)]) -> Result<Vec<(i32, i32)>, String> {
     let clash = |a: usize, b: usize| {
         let (p, q) = (points[a], points[b]);
         let near = 1e-6 * size(p).max(size(q)).max(1.0);
+        let (a, b) = (hole(a), hole(b));
         if (p.0 - q.0).abs() <= near && (p.1 - q.1).abs() <= near {
             format!("holes {a} and {b} have the same coordinates")
         } else {
             format!(
-                "hole {far}'s coordinates are so large that holes {a} and {b}, a millionth of them apart or less, cannot be told apart"
+                "hole {}'s coordinates are so large that holes {a} and {b}, a millionth of them apart or less, cannot be told apart",
+                hole(far)
             )
         }
     };
@@ -113,7 +117,7 @@ mod tests {
         let points: Vec<(f64, f64)> = (0..5)
             .flat_map(|r| (0..=r).map(move |k| ((2 * k - r) as f64 / 3f64.sqrt(), -(r as f64))))
             .collect();
-        let grid = to_grid(&points).unwrap();
+        let grid = to_grid(&points, 0).unwrap();
         let want: Vec<(i32, i32)> = (0..5).flat_map(|r| (0..=r).map(move |k| (2 * k + 4 - r, r))).collect();
         assert_eq!(grid, want);
     }
@@ -126,20 +130,23 @@ mod tests {
             .iter()
             .map(|&(x, y)| (coordinate_text(x).parse().unwrap(), coordinate_text(y).parse().unwrap()))
             .collect();
-        assert_eq!(to_grid(&text).unwrap(), vec![(2, 0), (4, 0), (0, 1), (2, 1), (4, 1), (6, 1), (2, 2)]);
+        assert_eq!(to_grid(&text, 0).unwrap(), vec![(2, 0), (4, 0), (0, 1), (2, 1), (4, 1), (6, 1), (2, 2)]);
     }
 
     #[test]
     fn coinciding_points_and_irregular_layouts() {
-        assert!(to_grid(&[(0.0, 0.0), (1.0, 0.0), (0.0, 0.0)]).unwrap_err().contains("same coordinates"));
+        let same = [(0.0, 0.0), (1.0, 0.0), (0.0, 0.0)];
+        assert_eq!(to_grid(&same, 0).unwrap_err(), "holes 0 and 2 have the same coordinates");
+        // Numbered as the file numbers its holes.
+        assert_eq!(to_grid(&same, 1).unwrap_err(), "holes 1 and 3 have the same coordinates");
         // Holes a unit apart meet at the scale of a hole at 1e308: it is named, not them alone.
         assert_eq!(
-            to_grid(&[(0.0, 1.0), (1e308, 1e308), (1.0, 0.0), (0.0, 0.0)]).unwrap_err(),
+            to_grid(&[(0.0, 1.0), (1e308, 1e308), (1.0, 0.0), (0.0, 0.0)], 0).unwrap_err(),
             "hole 1's coordinates are so large that holes 0 and 3, a millionth of them apart or less, cannot be told apart"
         );
-        assert!(to_grid(&[(f64::NAN, 0.0)]).is_err());
+        assert!(to_grid(&[(f64::NAN, 0.0)], 0).is_err());
         // A tiny gap would need a huge grid: placed by rank instead.
-        let grid = to_grid(&[(0.0, 0.0), (0.01, 0.0), (1000.0, 0.0)]).unwrap();
+        let grid = to_grid(&[(0.0, 0.0), (0.01, 0.0), (1000.0, 0.0)], 0).unwrap();
         assert_eq!(grid, vec![(0, 0), (2, 0), (4, 0)]);
         assert_eq!(coordinate_text(-0.0), "0");
         assert_eq!(coordinate_text(0.5773502691896258), "0.577350269");

@@ -159,10 +159,11 @@ pub const MAX_NAME_CHARS: usize = 16;
 /// The longest board name, in characters (it heads every report).
 pub const MAX_BOARD_NAME_CHARS: usize = 64;
 
-/// Builds and checks the board, reporting faults against `path`.
-fn build(path: &Path, name: &str, holes: Vec<Hole>, jumps: Vec<Jump>) -> Result<Board, Error> {
+/// Builds and checks the board, reporting faults against `path`, holes numbered from `base`
+/// as the file numbers them.
+fn build(path: &Path, name: &str, holes: Vec<Hole>, jumps: Vec<Jump>, base: i64) -> Result<Board, Error> {
     check_board_name(path, name)?;
-    check_names(path, &holes)?;
+    check_names(path, &holes, base)?;
     let shape = shape_of(holes.len(), &jumps);
     Board::new(name, shape, holes, jumps).map_err(|e| match e {
         Error::BadBoard { why, .. } => fault(path, format!("not a usable board: {why}")),
@@ -224,15 +225,18 @@ fn taken_as_other(name: &str) -> Option<String> {
 /// Names must be usable on the command line and in a drawing: non-empty, at most
 /// `MAX_NAME_CHARS` characters, unique, printable, no spaces, commas, colons or dashes (a
 /// jump is written `F-C-A`), not `.` (an empty hole in a drawn position), and not a word
-/// that means something else where holes are named (`taken_as_other`).
-fn check_names(path: &Path, holes: &[Hole]) -> Result<(), Error> {
+/// that means something else where holes are named (`taken_as_other`). Holes are numbered
+/// from `base`.
+fn check_names(path: &Path, holes: &[Hole], base: i64) -> Result<(), Error> {
+    let number = |i: usize| i as i64 + base;
     for (i, h) in holes.iter().enumerate() {
         let chars = h.name.chars().count();
         if chars > MAX_NAME_CHARS {
             return Err(fault(
                 path,
                 format!(
-                    "hole {i} has a name of {chars} characters ({}), more than {MAX_NAME_CHARS}",
+                    "hole {} has a name of {chars} characters ({}), more than {MAX_NAME_CHARS}",
+                    number(i),
                     shown(&h.name)
                 ),
             ));
@@ -244,16 +248,19 @@ fn check_names(path: &Path, holes: &[Hole]) -> Result<(), Error> {
                 format!(
                     "hole {} has the name {}; names must be non-empty printable text, without spaces, \
                      commas, colons or dashes, and not \".\"",
-                    i,
+                    number(i),
                     shown(&h.name)
                 ),
             ));
         }
         if let Some(why) = taken_as_other(&h.name) {
-            return Err(fault(path, format!("hole {i} has the name {}, {why}", shown(&h.name))));
+            return Err(fault(path, format!("hole {} has the name {}, {why}", number(i), shown(&h.name))));
         }
         if let Some(j) = holes[..i].iter().position(|o| o.name == h.name) {
-            return Err(fault(path, format!("holes {j} and {i} are both named {:?}", h.name)));
+            return Err(fault(
+                path,
+                format!("holes {} and {} are both named {:?}", number(j), number(i), h.name),
+            ));
         }
     }
     Ok(())

@@ -78,7 +78,8 @@ pub fn parse(path: &Path, text: &str) -> Result<BoardFile, Error> {
     let points: Vec<(i32, i32)> = holes.iter().map(|h| (h.x, h.y)).collect();
     let jumps = lattice.jumps(&points);
     let name = board_name(path, options.get("name"));
-    let board = build(path, &name, holes, jumps)?;
+    // A picture numbers no hole: its faults count them from 0, in numbering order.
+    let board = build(path, &name, holes, jumps, 0)?;
     let puzzle = puzzle(path, &options, &board)?;
     Ok(BoardFile { board, puzzle })
 }

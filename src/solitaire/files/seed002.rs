@@ -8,7 +8,8 @@
 //!
 //! - Holes are numbered from 0 in the order of the adjacency CSV's rows, as seed 002's
 //!   example `cracker_board.csv` numbers them (its top hole is 0). Files numbered from 1
-//!   say so with `"index_base": 1`; this applies to the CSV cells and to `start`/`finish`.
+//!   say so with `"index_base": 1`; this applies to the CSV cells, to `start`/`finish`, and
+//!   to the holes the reader's faults name.
 //! - Adjacency CSV: a row per hole, a column per direction, a cell the neighbour in that
 //!   direction (empty: none). A jump goes from a hole to its neighbour in direction d, over
 //!   it, into that neighbour's neighbour in the same direction d.
@@ -93,7 +94,7 @@ fn read_board(
     let layout_path = resolve(&config.layout);
     let layout = read_csv(&layout_path, "layout CSV", read)?;
     let points = points(&layout_path, &layout, n, base)?;
-    let grid = to_grid(&points).map_err(|why| fault(&layout_path, why))?;
+    let grid = to_grid(&points, base).map_err(|why| fault(&layout_path, why))?;
 
     let names = match &config.names {
         Some(names) if names.len() != n => {
@@ -105,7 +106,7 @@ fn read_board(
     let holes = names.into_iter().zip(&grid).map(|(name, &(x, y))| Hole { name, x, y }).collect();
     let jumps = jumps(&adjacency_path, &neighbours, base)?;
     let name = board_name(path, config.name.as_deref());
-    build(path, &name, holes, jumps)
+    build(path, &name, holes, jumps, base)
 }
 
 /// The puzzle fields: start, finish (by default the holes empty at the start), finish
@@ -502,5 +503,33 @@ mod tests {
         assert_eq!(f.board.jumps(), [Jump { from: 0, over: 1, to: 2 }, Jump { from: 2, over: 1, to: 0 }]);
         assert_eq!(f.puzzle.start, Some(Pegs(0b110)));
         assert_eq!(f.puzzle.finish, Some(Pegs(0b001)));
+    }
+
+    /// A fault names a hole as the file numbers it: these named the holes from 0 whatever
+    /// index_base said.
+    #[test]
+    fn one_based_files_are_told_of_their_holes_from_1() {
+        let refusal = |names: &str, layout: &str| {
+            let json = format!(r#"{{"board": "b.csv", "layout": "l.csv", "index_base": 1{names}}}"#);
+            from_memory(&json, &[("b.csv", "2,\n3,1\n,2\n"), ("l.csv", layout)]).unwrap_err().to_string()
+        };
+        assert_eq!(
+            refusal("", "0,0\n1,0\n1,0\n"),
+            "board file dir/l.csv: holes 2 and 3 have the same coordinates"
+        );
+        assert_eq!(
+            refusal("", "0,0\n1,0\n1e300,0\n"),
+            "board file dir/l.csv: hole 3's coordinates are so large that holes 1 and 2, a millionth of them \
+             apart or less, cannot be told apart"
+        );
+        assert_eq!(
+            refusal(r#", "names": ["A", "B", "A"]"#, "0,0\n1,0\n2,0\n"),
+            "board file dir/puzzle.json: holes 1 and 3 are both named \"A\""
+        );
+        assert_eq!(
+            refusal(r#", "names": ["A", "all", "C"]"#, "0,0\n1,0\n2,0\n"),
+            "board file dir/puzzle.json: hole 2 has the name \"all\", which stands for every start hole; \
+             names must not be \"all\" or \"random\""
+        );
     }
 }
