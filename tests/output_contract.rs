@@ -242,6 +242,52 @@ fn a_checkpoint_that_is_not_a_regular_file_is_refused() {
     assert!(std::fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo());
 }
 
+/// A checkpoint that exists already is kept: a run that does not go on from it is refused
+/// before any work (a run started again without `--resume` replaced hours of saves, or any
+/// file of that name, at its first save), and goes on from it with `--resume`. The file a run
+/// by residues keeps beside it (FILE.pass) must be a regular file too: as a FIFO the run
+/// waited forever at its first pass's save, as a directory it failed there.
+#[cfg(unix)]
+#[test]
+fn a_checkpoint_in_place_is_not_replaced_and_its_pass_file_is_checked() {
+    let dir = support::scratch("checkpoint-in-place");
+    let saved = dir.join("run.checkpoint");
+    let path = saved.to_str().unwrap();
+    let args = ["exact", "--board", "triangle5", "--start", "all", "--checkpoint", path];
+    let whole = stdout(&args);
+    let kept = std::fs::read(&saved).unwrap();
+    support::fails_with(
+        &args,
+        &format!(
+            "--checkpoint {path}: the file exists; go on from it with --resume {path}, or remove it to start again"
+        ),
+    );
+    let other = dir.join("other.checkpoint");
+    std::fs::copy(&saved, &other).unwrap();
+    support::fails_with(&[&args[..], &["--resume", other.to_str().unwrap()]].concat(), "the file exists");
+    assert_eq!(std::fs::read(&saved).unwrap(), kept, "the refused runs left the save as it was");
+    assert_eq!(stdout(&[&args[..], &["--resume", path]].concat()), whole);
+
+    let fresh = dir.join("fresh.checkpoint");
+    let fresh_path = fresh.to_str().unwrap();
+    let pass = dir.join("fresh.checkpoint.pass");
+    let by_residues =
+        ["exact", "--board", "triangle6", "--start", "all", "--residues", "1", "--checkpoint", fresh_path];
+    let made = std::process::Command::new("mkfifo").arg(&pass).status().unwrap();
+    assert!(made.success());
+    let beside = |kind: &str| {
+        format!(
+            "--checkpoint {fresh_path}: {} beside it, where a run by --residues keeps the start of its pass, is not a regular file ({kind})",
+            pass.display()
+        )
+    };
+    support::fails_with(&by_residues, &beside("a FIFO"));
+    std::fs::remove_file(&pass).unwrap();
+    std::fs::create_dir(&pass).unwrap();
+    support::fails_with(&by_residues, &beside("a directory"));
+    assert!(!fresh.exists(), "nothing saved");
+}
+
 /// An output never replaces an input of the run, whatever path names it (a link included):
 /// the run is refused in one line, exit 2, and the input is left as it was. Before, `--svg`
 /// naming the chain file, `--drn` naming the rules file and `--checkpoint` naming the board

@@ -16,7 +16,7 @@ pub use simulate::SimulateRequest;
 pub use solve::SolveRequest;
 
 use crate::cli::args::*;
-use crate::cli::checkpoint::{Part, Run};
+use crate::cli::checkpoint::{Part, Run, pass_start};
 use pegchain::render::{Format, Style};
 use pegchain::solitaire::Pegs;
 use pegchain::solitaire::exact::Starts;
@@ -92,19 +92,51 @@ pub fn check_file_target(flag: &str, file: &Path) -> Result<(), Error> {
         .map_err(|e| Error::Invalid(format!("{flag} {}: {}", file.display(), pegchain::input::plain(&e))))
 }
 
-/// `--checkpoint FILE` (or a process's part of it): a file target that is a regular file or
-/// none yet. A save replaces its file and keeps the one before it by renaming, which would
-/// take a device or a FIFO away from the system rather than write into it.
-fn check_checkpoint_target(file: &Path) -> Result<(), Error> {
+/// `--checkpoint FILE` (or a process's part of it, `file`) and `pass`, where a run by
+/// residues keeps the start of its pass beside it: file targets that are regular files or none
+/// yet. A save replaces its file and keeps the one before it by renaming, which would take a
+/// device or a FIFO away from the system rather than write into it (and opening a FIFO to
+/// write waits for a reader).
+fn check_checkpoint_target(file: &Path, pass: &Path) -> Result<(), Error> {
     check_file_target("--checkpoint", file)?;
-    match std::fs::metadata(file) {
-        Ok(meta) if !meta.is_file() => Err(Error::Invalid(format!(
-            "--checkpoint {}: not a regular file ({}); a checkpoint is a file of its own",
-            file.display(),
-            pegchain::input::kind(&meta)
-        ))),
-        _ => Ok(()),
+    let not_regular = |target: &Path| match std::fs::metadata(target) {
+        Ok(meta) if !meta.is_file() => Some(pegchain::input::kind(&meta)),
+        _ => None,
+    };
+    if let Some(kind) = not_regular(file) {
+        return Err(Error::Invalid(format!(
+            "--checkpoint {}: not a regular file ({kind}); a checkpoint is a file of its own",
+            file.display()
+        )));
     }
+    if let Some(kind) = not_regular(pass) {
+        return Err(Error::Invalid(format!(
+            "--checkpoint {}: {} beside it, where a run by --residues keeps the start of its pass, is not a regular file ({kind})",
+            file.display(),
+            pass.display()
+        )));
+    }
+    Ok(())
+}
+
+/// A checkpoint target that holds a file already is refused unless the run goes on from that
+/// very file: a run started again without `--resume` would replace hours of saved work (or any
+/// other file of that name) at its first save.
+fn check_not_replaced(file: &Path, resume: Option<&Path>) -> Result<(), Error> {
+    if std::fs::symlink_metadata(file).is_err() {
+        return Ok(());
+    }
+    let same = |a: &Path, b: &Path| match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    };
+    if resume.is_some_and(|resume| same(file, resume)) {
+        return Ok(());
+    }
+    Err(Error::Invalid(format!(
+        "--checkpoint {0}: the file exists; go on from it with --resume {0}, or remove it to start again",
+        file.display()
+    )))
 }
 
 /// The most worker threads a run may ask for: more would only cost memory.
@@ -155,7 +187,8 @@ impl CheckpointArgs {
     /// to go on from (read and checked against it now).
     fn validate(&self, run: &Run) -> Result<(Option<PathBuf>, Option<Vec<u8>>), Error> {
         if let Some(path) = &self.checkpoint {
-            check_checkpoint_target(path)?;
+            check_checkpoint_target(path, &pass_start(path))?;
+            check_not_replaced(path, self.resume.as_deref())?;
         }
         let saved = match &self.resume {
             Some(path) => Some(crate::cli::checkpoint::load(path, run)?),
@@ -174,8 +207,11 @@ impl CheckpointArgs {
         read: impl FnOnce(&[u8]) -> Result<T, Error>,
     ) -> Result<(Option<PathBuf>, u64, Option<T>), Error> {
         let part = Part { me: exchange.me(), of: exchange.processes(), resumed: 0 };
-        let target =
-            self.checkpoint.as_ref().map_or(Ok(()), |path| check_checkpoint_target(&part.file(path)));
+        let target = self.checkpoint.as_ref().map_or(Ok(()), |path| {
+            let (file, pass) = (part.file(path), part.file(&pass_start(path)));
+            check_checkpoint_target(&file, &pass)?;
+            check_not_replaced(&file, self.resume.as_ref().map(|r| part.file(r)).as_deref())
+        });
         pegchain::solitaire::exact::agree(exchange, target.map(|()| Vec::new()))?;
         let Some(path) = &self.resume else { return Ok((self.checkpoint.clone(), 0, None)) };
         let (number, saved) = crate::cli::checkpoint::load_shared(path, run, exchange, read)?;
