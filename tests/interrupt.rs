@@ -339,6 +339,17 @@ fn a_simulation_interrupted_and_resumed_prints_what_an_uninterrupted_one_does() 
     other("--start", "A", "start plan is a random hole a game, this run's is the games from each of A");
     other("--board", "triangle6", "board is triangle5, this run's is triangle6");
     other("--policy", "peg-first", "policy is uniform");
+    // The checksum covers the header: a seed edited in it is damage, not a save of that seed.
+    let text = std::fs::read_to_string(file).unwrap();
+    let edited = dir.join("edited.checkpoint");
+    std::fs::write(&edited, text.replacen(r#"["seed","3"]"#, r#"["seed","4"]"#, 1)).unwrap();
+    let edited = edited.to_str().unwrap();
+    let mut args = run.to_vec();
+    args[4] = "4";
+    support::fails_with(
+        &[&args[..], &["--resume", edited]].concat(),
+        &format!("pegchain: the checkpoint {edited} is damaged: it does not match its checksum\n"),
+    );
     // A checkpoint that could not be written is refused before the games.
     let missing = dir.join("missing").join("games.checkpoint");
     support::fails_with(&["simulate", "--checkpoint", missing.to_str().unwrap()], "no directory");
@@ -442,14 +453,27 @@ fn an_exact_evaluation_interrupted_and_resumed_prints_what_an_uninterrupted_one_
     let digit = bytes.iter().rposition(|b| (b'0'..=b'8').contains(b)).unwrap();
     let mut edited = bytes.clone();
     edited[digit] += 1;
-    for (name, damaged) in
-        [("cut", bytes[..bytes.len() - 9].to_vec()), ("flipped", flipped), ("edited", edited)]
-    {
+    // The header is covered too: a policy edited in it is damage, not a save of that policy.
+    let header = bytes.iter().position(|&b| b == b'\n').unwrap();
+    let header = String::from_utf8(bytes[..header].to_vec()).unwrap();
+    let policy = [
+        header.replace(r#"["policy","uniform"]"#, r#"["policy","peg-first"]"#).as_bytes(),
+        &bytes[header.len()..],
+    ]
+    .concat();
+    let damages = [
+        ("cut", bytes[..bytes.len() - 9].to_vec(), "uniform"),
+        ("flipped", flipped, "uniform"),
+        ("edited", edited, "uniform"),
+        ("policy", policy, "peg-first"),
+    ];
+    for (name, damaged, policy) in damages {
         let path = dir.join(format!("{name}.checkpoint"));
         std::fs::write(&path, &damaged).unwrap();
+        let path = path.to_str().unwrap();
         support::fails_with(
-            &[&run[..], &["--resume", path.to_str().unwrap()]].concat(),
-            "is damaged: its saved state does not match its checksum",
+            &[&run[..], &["--policy", policy, "--resume", path]].concat(),
+            &format!("pegchain: the checkpoint {path} is damaged: it does not match its checksum\n"),
         );
     }
 }

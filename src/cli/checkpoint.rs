@@ -4,9 +4,10 @@
 //! A checkpoint file is one JSON line naming the run it belongs to (the command and, in a
 //! fixed order, what fixes its answer: version, board, start, seed, ...), then the state the
 //! command saved: `simulate`'s tallies after every wave of games, `exact` and `count`'s
-//! evaluation after every finished layer, `solve`'s search after every branch. A resumed run
-//! prints exactly what an uninterrupted one would; what does not change the answer
-//! (`--threads`, the output format, the memory budget) may change between sessions.
+//! evaluation after every finished layer, `solve`'s search after every branch. The header
+//! records a checksum of itself and the state, so a file edited or damaged is refused. A
+//! resumed run prints exactly what an uninterrupted one would; what does not change the
+//! answer (`--threads`, the output format, the memory budget) may change between sessions.
 //!
 //! A run shared by several processes (under `mpirun`) is saved in parts, one a process:
 //! process p of N saves its part to `FILE.p-of-N` and keeps the part it saved before beside
@@ -85,33 +86,56 @@ fn fingerprint(board: &Board) -> String {
     format!("{} ({hash:016x})", board.jumps().len())
 }
 
+/// The format of checkpoint files: 2 since the checksum covers the header too. A save of
+/// format 1 records none; its checksum, of the state alone, would not match.
+const FORMAT: u32 = 2;
+
 /// The first line of a checkpoint file.
 #[derive(Serialize, Deserialize)]
 struct Header {
     checkpoint: String,
+    #[serde(default = "format_1")]
+    format: u32,
     run: Vec<(String, String)>,
     /// The number of a shared run's save (see [`Part`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     save: Option<u64>,
-    /// The [`checksum`] of the state after this line, in hex: a state edited or damaged on
-    /// disk is refused, not resumed into a wrong answer.
+    /// The [`checksum`] of this line without the sum, then of the state after it, in hex: a
+    /// header or state edited or damaged on disk is refused, not resumed into a wrong answer.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     sum: Option<String>,
 }
 
-/// A 64-bit checksum of `bytes`, in hex, the same on every machine and build: each 8-byte word (the
-/// last padded with zeros, then the length) is mixed in by an xor, a rotation and a multiply
-/// by an odd number. Every step is a bijection of the sum for a given word, so any change
-/// confined to one word always changes the sum; it reads several GB a second.
-fn checksum(bytes: &[u8]) -> String {
+/// Saves of format 1 did not record their format.
+fn format_1() -> u32 {
+    1
+}
+
+impl Header {
+    /// The sum of this header, its own sum left out, and of `state`.
+    fn sum(&self, state: &[u8]) -> String {
+        let covered =
+            Header { checkpoint: self.checkpoint.clone(), run: self.run.clone(), sum: None, ..*self };
+        checksum(&[&serde_json::to_vec(&covered).expect("a header serializes"), state])
+    }
+}
+
+/// A 64-bit checksum of `parts` in turn, in hex, the same on every machine and build: each
+/// 8-byte word of a part (the last padded with zeros, then the part's length) is mixed in by
+/// an xor, a rotation and a multiply by an odd number. Every step is a bijection of the sum
+/// for a given word, so any change confined to one word always changes the sum; it reads
+/// several GB a second.
+fn checksum(parts: &[&[u8]]) -> String {
     let mix = |sum: u64, word: u64| (sum.rotate_left(23) ^ word).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    let mut words = bytes.chunks_exact(8);
-    let mut sum =
-        words.by_ref().fold(0, |sum, w| mix(sum, u64::from_le_bytes(w.try_into().expect("8 bytes"))));
-    let mut last = [0u8; 8];
-    last[..words.remainder().len()].copy_from_slice(words.remainder());
-    sum = mix(sum, u64::from_le_bytes(last));
-    format!("{:016x}", mix(sum, bytes.len() as u64))
+    let mut sum = 0;
+    for bytes in parts {
+        let mut words = bytes.chunks_exact(8);
+        sum = words.by_ref().fold(sum, |sum, w| mix(sum, u64::from_le_bytes(w.try_into().expect("8 bytes"))));
+        let mut last = [0u8; 8];
+        last[..words.remainder().len()].copy_from_slice(words.remainder());
+        sum = mix(mix(sum, u64::from_le_bytes(last)), bytes.len() as u64);
+    }
+    format!("{sum:016x}")
 }
 
 /// The most a checkpoint file may hold: an English or European evaluation saves layers of
@@ -184,17 +208,27 @@ fn load_numbered(path: &Path, run: &Run) -> Result<(Option<u64>, Vec<u8>), Error
     let split = bytes.iter().position(|&b| b == b'\n').unwrap_or(bytes.len());
     let not_one = || Error::Invalid(format!("{name} is not a pegchain {} checkpoint", run.command));
     let header: Header = serde_json::from_slice(&bytes[..split]).map_err(|_| not_one())?;
-    if header.checkpoint != run.command || split == bytes.len() {
+    if split == bytes.len() {
+        return Err(not_one());
+    }
+    if header.format != FORMAT {
+        return Err(Error::Invalid(format!(
+            "the checkpoint {name} is in save format {}, which this pegchain does not read (it reads format {FORMAT})",
+            header.format
+        )));
+    }
+    // Checked first: an edited header is damage, whatever run it is resumed into.
+    let state = &bytes[split + 1..];
+    if header.sum.as_deref() != Some(header.sum(state).as_str()) {
+        return Err(Error::Invalid(format!(
+            "the checkpoint {name} is damaged: it does not match its checksum"
+        )));
+    }
+    if header.checkpoint != run.command {
         return Err(not_one());
     }
     if let Some(why) = difference(&header.run, &run.pairs) {
         return Err(Error::Invalid(format!("the checkpoint {name} belongs to another run: {why}")));
-    }
-    let state = &bytes[split + 1..];
-    if header.sum != Some(checksum(state)) {
-        return Err(Error::Invalid(format!(
-            "the checkpoint {name} is damaged: its saved state does not match its checksum"
-        )));
     }
     Ok((header.save, state.to_vec()))
 }
@@ -223,12 +257,14 @@ pub fn pass_start(path: &Path) -> PathBuf {
 /// a shared run, this process's part as save number `number`, keeping its part before.
 pub fn save(path: &Path, run: &Run, number: u64, state: &[u8]) -> Result<(), Failure> {
     let save = run.shared.map(|_| number);
-    let header = Header {
+    let mut header = Header {
         checkpoint: run.command.to_string(),
+        format: FORMAT,
         run: run.pairs.clone(),
         save,
-        sum: Some(checksum(state)),
+        sum: None,
     };
+    header.sum = Some(header.sum(state));
     let mut line = serde_json::to_vec(&header).expect("a header serializes");
     line.push(b'\n');
     // Two parts, not one copy of a state that may hold a layer of millions of positions.
@@ -354,6 +390,37 @@ mod tests {
         std::fs::write(part(0), b"not a checkpoint").unwrap();
         assert!(
             load().iter().all(|r| r.as_ref().unwrap_err().contains("is not a pegchain exact checkpoint"))
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// The checksum covers the header: a seed edited in it is damage, not a save of that
+    /// seed. A save of format 1, whose checksum covered the state alone, is refused as such.
+    #[test]
+    fn an_edited_header_or_an_older_format_is_refused() {
+        let dir = std::env::temp_dir().join(format!("pegchain-format-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("run.checkpoint");
+        let board = pegchain::solitaire::board::builtin("triangle5").unwrap();
+        let run = |seed: &str| Run::new("simulate", &board, vec![("seed", seed.into())]);
+        save(&path, &run("5"), 1, b"[1,2]").unwrap();
+        assert_eq!(load(&path, &run("5")).unwrap(), b"[1,2]");
+        let refusal = |seed: &str| load(&path, &run(seed)).unwrap_err().to_string();
+        let text = std::fs::read_to_string(&path).unwrap();
+        std::fs::write(&path, text.replace(r#"["seed","5"]"#, r#"["seed","6"]"#)).unwrap();
+        let name = path.display();
+        assert_eq!(refusal("6"), format!("the checkpoint {name} is damaged: it does not match its checksum"));
+        let old = format!(
+            "{{\"checkpoint\":\"simulate\",\"run\":{},\"sum\":\"{}\"}}\n[1,2]",
+            serde_json::to_string(&run("5").pairs).unwrap(),
+            checksum(&[b"[1,2]"])
+        );
+        std::fs::write(&path, old).unwrap();
+        assert_eq!(
+            refusal("5"),
+            format!(
+                "the checkpoint {name} is in save format 1, which this pegchain does not read (it reads format 2)"
+            )
         );
         let _ = std::fs::remove_dir_all(&dir);
     }
