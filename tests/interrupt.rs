@@ -339,6 +339,13 @@ fn a_simulation_interrupted_and_resumed_prints_what_an_uninterrupted_one_does() 
     other("--start", "A", "start plan is a random hole a game, this run's is the games from each of A");
     other("--board", "triangle6", "board is triangle5, this run's is triangle6");
     other("--policy", "peg-first", "policy is uniform");
+    support::fails_with(
+        &[&run[..], &["--no-exact", "--resume", file]].concat(),
+        &format!(
+            "pegchain: the checkpoint {file} belongs to another run: its comparison with exact values is made, \
+             this run's is not made\n"
+        ),
+    );
     // The checksum covers the header: a seed edited in it is damage, not a save of that seed.
     let text = std::fs::read_to_string(file).unwrap();
     let edited = dir.join("edited.checkpoint");
@@ -435,7 +442,7 @@ fn an_exact_evaluation_interrupted_and_resumed_prints_what_an_uninterrupted_one_
     );
     support::fails_with(
         &with(&["exact", "--board", "triangle6", "--start", "all"], file),
-        "belongs to another run: its symmetry is false, this run's is true",
+        "belongs to another run: its symmetry is none, this run's is each start's stabilizer",
     );
     support::fails_with(
         &with(&["exact", "--board", "triangle6", "--start", "A,B", "--no-symmetry"], file),
@@ -476,6 +483,39 @@ fn an_exact_evaluation_interrupted_and_resumed_prints_what_an_uninterrupted_one_
             &format!("pegchain: the checkpoint {path} is damaged: it does not match its checksum\n"),
         );
     }
+}
+
+/// A save resumed by another run is refused in the words of the flags that differ, not in
+/// the values the run keeps.
+#[test]
+fn a_save_of_another_run_is_refused_in_the_words_of_its_flags() {
+    let dir = support::scratch("checkpoint-words");
+    let path = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    let run = ["exact", "--board", "triangle5", "--start", "all", "-q"];
+    let refused = |flags: &[&str], file: &str, why: &str| {
+        support::fails_with(
+            &[&run[..], flags, &["--resume", file]].concat(),
+            &format!("pegchain: the checkpoint {file} belongs to another run: {why}\n"),
+        );
+    };
+    // The whole group's passes leave a save of every start's answer on triangle5.
+    let (whole, each) = (path("whole-group.checkpoint"), path("stabilizer.checkpoint"));
+    support::stdout_bytes(&[&run[..], &["--whole-group", "--checkpoint", &whole]].concat());
+    support::stdout_bytes(&[&run[..], &["--checkpoint", &each]].concat());
+    refused(&[], &whole, "its symmetry is the whole group, this run's is each start's stabilizer");
+    refused(
+        &["--stabilizer"],
+        &whole,
+        "its symmetry is the whole group, this run's is each start's stabilizer",
+    );
+    refused(&["--no-symmetry"], &each, "its symmetry is each start's stabilizer, this run's is none");
+    refused(
+        &["--whole-group"],
+        &each,
+        "its symmetry is each start's stabilizer, this run's is the whole group",
+    );
+    // --stabilizer is the method a default run saved as it goes takes.
+    support::stdout_bytes(&[&run[..], &["--stabilizer", "--resume", &each]].concat());
 }
 
 /// `count` saves and resumes the same way, with whole-number path counts.
@@ -543,6 +583,13 @@ fn a_search_interrupted_and_resumed_prints_what_an_uninterrupted_one_does() {
         support::fails_with(
             &[&other[..], &["--resume", file]].concat(),
             "its limit is 300000, this run's is 300001",
+        );
+        support::fails_with(
+            &[&run[..], &["--distinct", "--resume", file]].concat(),
+            &format!(
+                "pegchain: the checkpoint {file} belongs to another run: its search is for every solution, \
+                 this run's is for distinct solutions\n"
+            ),
         );
     }
 }

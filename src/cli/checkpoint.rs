@@ -66,8 +66,8 @@ impl Run {
         let mut pairs = vec![
             ("pegchain version", env!("CARGO_PKG_VERSION").to_string()),
             ("board", board.name().to_string()),
-            ("holes", board.hole_count().to_string()),
-            ("jumps", fingerprint(board)),
+            ("number of holes", board.hole_count().to_string()),
+            ("jump list", fingerprint(board)),
         ];
         pairs.extend(rest);
         Run { command, pairs: pairs.into_iter().map(|(k, v)| (k.to_string(), v)).collect(), shared: None }
@@ -83,7 +83,7 @@ fn fingerprint(board: &Board) -> String {
             hash = (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3);
         }
     }
-    format!("{} ({hash:016x})", board.jumps().len())
+    format!("{} jumps (hash {hash:016x})", board.jumps().len())
 }
 
 /// The format of checkpoint files: 2 since the checksum covers the header too. A save of
@@ -430,6 +430,6 @@ mod tests {
         let b = |name: &str| pegchain::solitaire::board::builtin(name).unwrap();
         assert_eq!(fingerprint(&b("triangle5")), fingerprint(&b("triangle5")));
         assert_ne!(fingerprint(&b("triangle5")), fingerprint(&b("triangle6")));
-        assert!(fingerprint(&b("triangle5")).starts_with("36 ("));
+        assert!(fingerprint(&b("triangle5")).starts_with("36 jumps (hash "));
     }
 }

@@ -140,11 +140,12 @@ impl CountArgs {
                 Error::Invalid(format!("--spill {}: {}", dir.display(), pegchain::input::plain(&e)))
             })?;
         }
-        // What fixes the answer: the memory budget and where it spills do not.
+        // What fixes the answer: the memory budget and where it spills do not. A save taken
+        // with the default method is the stabilizer method's (see `--stabilizer`).
         let symmetry = match (self.no_symmetry, self.whole_group) {
-            (true, _) => "false",
-            (false, true) => "whole group",
-            (false, false) => "true",
+            (true, _) => "none",
+            (false, true) => "the whole group",
+            (false, false) => "each start's stabilizer",
         };
         let start = match &starts {
             Starts::All => "all".to_string(),
@@ -160,8 +161,9 @@ impl CountArgs {
         // The engine's saves change format between versions: an older one is refused in words.
         fixed.push(("engine save format", pegchain::engine::layered::SAVE_FORMAT.to_string()));
         // A shared run is saved in parts, one a process (see `checkpoint::Part`).
-        if let Some(processes) = &shared {
-            fixed.push(("processes", processes.0.processes().to_string()));
+        let processes = shared.as_ref().map_or(1, |p| p.0.processes());
+        fixed.push(("number of processes", processes.to_string()));
+        if shared.is_some() {
             let sharing = if self.deal_starts { "starts dealt out" } else { "layers shared" };
             fixed.push(("sharing", sharing.to_string()));
         }
