@@ -400,11 +400,17 @@ fn a_run_by_residues_interrupted_and_resumed_prints_what_the_big_numbers_print()
     assert!(resumed == whole, "the resumed run's output differs");
     support::fails_with(
         &[&run[..], &["--residues", "3", "--resume", file]].concat(),
-        "its primes a pass is 2, this run's is 3",
+        &format!(
+            "pegchain: the checkpoint {file} belongs to another run: it was saved by a run with --residues 2, \
+             this one with --residues 3\n"
+        ),
     );
     support::fails_with(
         &[&run[..], &["--resume", file]].concat(),
-        "its primes a pass is 2, this run has none",
+        &format!(
+            "pegchain: the checkpoint {file} belongs to another run: it was saved by a run with --residues 2, \
+             this one without --residues\n"
+        ),
     );
 }
 
@@ -513,6 +519,11 @@ fn a_save_of_another_run_is_refused_in_the_words_of_its_flags() {
         &["--whole-group"],
         &each,
         "its symmetry is each start's stabilizer, this run's is the whole group",
+    );
+    refused(
+        &["--residues", "3"],
+        &each,
+        "it was saved by a run without --residues, this one with --residues 3",
     );
     // --stabilizer is the method a default run saved as it goes takes.
     support::stdout_bytes(&[&run[..], &["--stabilizer", "--resume", &each]].concat());

@@ -233,18 +233,29 @@ fn load_numbered(path: &Path, run: &Run) -> Result<(Option<u64>, Vec<u8>), Error
     Ok((header.save, state.to_vec()))
 }
 
-/// The first way the saved run differs from this one, in words.
+/// The first way the saved run differs from this one, in words. A field named by its flag
+/// (`--residues`) is recorded by the runs given that flag only, and worded as the flag.
 fn difference(saved: &[(String, String)], run: &[(String, String)]) -> Option<String> {
-    for (what, value) in run {
-        match saved.iter().find(|(k, _)| k == what) {
-            Some((_, v)) if v == value => continue,
-            Some((_, v)) => return Some(format!("its {what} is {v}, this run's is {value}")),
-            None => return Some(format!("it does not record the {what}")),
-        }
+    fn value<'a>(pairs: &'a [(String, String)], what: &str) -> Option<&'a str> {
+        pairs.iter().find(|(k, _)| k == what).map(|(_, v)| v.as_str())
     }
-    // What the saved run recorded and this one does not have (`--residues`, say).
-    let (what, value) = saved.iter().find(|(k, _)| !run.iter().any(|(r, _)| r == k))?;
-    Some(format!("its {what} is {value}, this run has none"))
+    // This run's fields, then what only the saved run recorded.
+    for (what, _) in run.iter().chain(saved) {
+        let (was, is) = (value(saved, what), value(run, what));
+        if was == is {
+            continue;
+        }
+        let with = |v: Option<&str>| v.map_or(format!("without {what}"), |v| format!("with {what} {v}"));
+        return Some(match (was, is) {
+            (was, is) if what.starts_with("--") => {
+                format!("it was saved by a run {}, this one {}", with(was), with(is))
+            }
+            (Some(was), Some(is)) => format!("its {what} is {was}, this run's is {is}"),
+            (Some(was), None) => format!("its {what} is {was}, this run has none"),
+            (None, _) => format!("it does not record the {what}"),
+        });
+    }
+    None
 }
 
 /// Where `--checkpoint FILE` keeps the state the latest pass of a run by residues began
@@ -347,6 +358,21 @@ mod tests {
         assert_eq!(difference(&run("1"), &run("2")).unwrap(), "its seed is 1, this run's is 2");
         assert_eq!(difference(&run("1")[..1], &run("1")).unwrap(), "it does not record the seed");
         assert_eq!(difference(&run("1"), &run("1")[..1]).unwrap(), "its seed is 1, this run has none");
+        let residues = |k: &str| [run("1"), vec![("--residues".into(), k.into())]].concat();
+        let (without, with) =
+            ("it was saved by a run without --residues", "it was saved by a run with --residues 2");
+        assert_eq!(
+            difference(&run("1"), &residues("3")).unwrap(),
+            format!("{without}, this one with --residues 3")
+        );
+        assert_eq!(
+            difference(&residues("2"), &residues("3")).unwrap(),
+            format!("{with}, this one with --residues 3")
+        );
+        assert_eq!(
+            difference(&residues("2"), &run("1")).unwrap(),
+            format!("{with}, this one without --residues")
+        );
     }
 
     /// Two processes played by threads save parts in step; `load_shared` finds the latest

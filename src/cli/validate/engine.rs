@@ -156,7 +156,7 @@ impl CountArgs {
             fixed.push(("policy", policy.to_string()));
         }
         if let Some(k) = residues {
-            fixed.push(("primes a pass", k.to_string()));
+            fixed.push(("--residues", k.to_string()));
         }
         // The engine's saves change format between versions: an older one is refused in words.
         fixed.push(("engine save format", pegchain::engine::layered::SAVE_FORMAT.to_string()));
