@@ -527,6 +527,16 @@ fn a_save_of_another_run_is_refused_in_the_words_of_its_flags() {
     );
     // --stabilizer is the method a default run saved as it goes takes.
     support::stdout_bytes(&[&run[..], &["--stabilizer", "--resume", &each]].concat());
+    // `ends` and `count` make one evaluation and go on from each other's saves; a save of
+    // another command is refused naming the command run.
+    let (ends, count) = (["ends", "--board", "triangle5", "-q"], ["count", "--board", "triangle5", "-q"]);
+    let saved = path("ends.checkpoint");
+    support::stdout_bytes(&[&ends[..], &["--checkpoint", &saved]].concat());
+    support::stdout_bytes(&[&count[..], &["--resume", &saved]].concat());
+    support::fails_with(
+        &[&ends[..], &["--resume", &each]].concat(),
+        &format!("pegchain: {each} is not a pegchain ends checkpoint\n"),
+    );
 }
 
 /// `count` saves and resumes the same way, with whole-number path counts.

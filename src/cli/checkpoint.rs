@@ -27,7 +27,7 @@ use std::path::{Path, PathBuf};
 
 /// The run a checkpoint belongs to.
 pub struct Run {
-    /// The command that saves it (`simulate`, `exact`, `count`, `solve`).
+    /// The command that saves it (`simulate`, `exact`, `count`, `ends`, `solve`).
     pub command: &'static str,
     /// What fixes the answer, as (what, value) in a fixed order.
     pub pairs: Vec<(String, String)>,
@@ -84,6 +84,12 @@ fn fingerprint(board: &Board) -> String {
         }
     }
     format!("{} jumps (hash {hash:016x})", board.jumps().len())
+}
+
+/// The command a save of `command` records: `ends` is `count`'s evaluation, and each goes on
+/// from the other's saves.
+fn saved_as(command: &str) -> &str {
+    if command == "ends" { "count" } else { command }
 }
 
 /// The format of checkpoint files: 2 since the checksum covers the header too. A save of
@@ -224,7 +230,7 @@ fn load_numbered(path: &Path, run: &Run) -> Result<(Option<u64>, Vec<u8>), Error
             "the checkpoint {name} is damaged: it does not match its checksum"
         )));
     }
-    if header.checkpoint != run.command {
+    if header.checkpoint != saved_as(run.command) {
         return Err(not_one());
     }
     if let Some(why) = difference(&header.run, &run.pairs) {
@@ -269,7 +275,7 @@ pub fn pass_start(path: &Path) -> PathBuf {
 pub fn save(path: &Path, run: &Run, number: u64, state: &[u8]) -> Result<(), Failure> {
     let save = run.shared.map(|_| number);
     let mut header = Header {
-        checkpoint: run.command.to_string(),
+        checkpoint: saved_as(run.command).to_string(),
         format: FORMAT,
         run: run.pairs.clone(),
         save,

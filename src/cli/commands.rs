@@ -96,7 +96,7 @@ pub fn exact(args: ExactArgs) -> Answer {
 }
 
 pub fn count(args: CountArgs) -> Answer {
-    let mut req = args.validate()?;
+    let mut req = args.validate("count")?;
     super::limits::return_big_blocks(req.return_freed_memory);
     if let Some(r) = count_position(&req)? {
         return answer(&PositionCountView::count(&req.board, &r), req.output);
@@ -106,7 +106,7 @@ pub fn count(args: CountArgs) -> Answer {
 }
 
 pub fn ends(args: CountArgs) -> Answer {
-    let mut req = args.validate()?;
+    let mut req = args.validate("ends")?;
     super::limits::return_big_blocks(req.return_freed_memory);
     if let Some(r) = count_position(&req)? {
         return answer(&PositionCountView::ends(&req.board, &r), req.output);

@@ -92,12 +92,13 @@ impl ExactArgs {
 }
 
 impl CountArgs {
-    pub fn validate(&self) -> Result<EngineRequest, Error> {
-        self.validate_with("count", Policy::Uniform, None)
+    /// `command` is `count` or `ends`, the same evaluation.
+    pub fn validate(&self, command: &'static str) -> Result<EngineRequest, Error> {
+        self.validate_with(command, Policy::Uniform, None)
     }
 
-    /// `command` is `exact` or `count` (which `ends` shares): it names the checkpoints, which
-    /// also record `residues` (a run by residues saves its passes, not big numbers).
+    /// `command` is `exact`, `count` or `ends`: it names the checkpoints, which also record
+    /// `residues` (a run by residues saves its passes, not big numbers).
     fn validate_with(
         &self,
         command: &'static str,
