@@ -324,6 +324,16 @@ fn a_simulation_interrupted_and_resumed_prints_what_an_uninterrupted_one_does() 
     assert!(ended.stdout().is_empty());
     let resumed = support::stdout_bytes(&[&run[..], &["--resume", file, "--threads", "1"]].concat());
     assert!(resumed == whole, "the resumed run's output differs");
+    // The throughput line counts the games this run played, not those it resumed.
+    let loud: Vec<&str> = run.iter().copied().filter(|a| *a != "-q").collect();
+    let out = support::pegchain().args([&loud[..], &["--resume", file]].concat()).output().unwrap();
+    let said = String::from_utf8(out.stderr).unwrap();
+    let (played, rest) = said.split_once(" games in ").unwrap();
+    let (_, rest) = rest.split_once(" s, after ").unwrap();
+    let (resumed, rate) = rest.split_once(" resumed from the checkpoint: ").unwrap();
+    let (played, resumed): (u64, u64) = (played.parse().unwrap(), resumed.parse().unwrap());
+    assert!(resumed > 0 && played + resumed == 60_000_000, "{said}");
+    assert!(rate.contains(" million games per second on ") && said.lines().count() == 1, "{said}");
     // Another seed, board or game count is refused with one line naming the difference.
     let other = |flag: &str, value: &str, what: &str| {
         let mut args = run.to_vec();
@@ -356,6 +366,16 @@ fn a_simulation_interrupted_and_resumed_prints_what_an_uninterrupted_one_does() 
     support::fails_with(
         &[&args[..], &["--resume", edited]].concat(),
         &format!("pegchain: the checkpoint {edited} is damaged: it does not match its checksum\n"),
+    );
+    // A save of the whole run leaves none to play.
+    let finished = dir.join("finished.checkpoint");
+    let finished = finished.to_str().unwrap();
+    let small = ["simulate", "--games", "1000", "--checkpoint", finished];
+    support::stdout_bytes(&small);
+    let out = support::pegchain().args([&small[..3], &["--resume", finished]].concat()).output().unwrap();
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap(),
+        "1000 games resumed from the checkpoint, none left to play\n"
     );
     // A checkpoint that could not be written is refused before the games.
     let missing = dir.join("missing").join("games.checkpoint");
