@@ -324,6 +324,16 @@ fn a_simulation_interrupted_and_resumed_prints_what_an_uninterrupted_one_does() 
     assert!(ended.stdout().is_empty());
     let resumed = support::stdout_bytes(&[&run[..], &["--resume", file, "--threads", "1"]].concat());
     assert!(resumed == whole, "the resumed run's output differs");
+    // The throughput line counts the games this run played, not those it resumed.
+    let loud: Vec<&str> = run.iter().copied().filter(|a| *a != "-q").collect();
+    let out = support::pegchain().args([&loud[..], &["--resume", file]].concat()).output().unwrap();
+    let said = String::from_utf8(out.stderr).unwrap();
+    let (played, rest) = said.split_once(" games in ").unwrap();
+    let (_, rest) = rest.split_once(" s, after ").unwrap();
+    let (resumed, rate) = rest.split_once(" resumed from the checkpoint: ").unwrap();
+    let (played, resumed): (u64, u64) = (played.parse().unwrap(), resumed.parse().unwrap());
+    assert!(resumed > 0 && played + resumed == 60_000_000, "{said}");
+    assert!(rate.contains(" million games per second on ") && said.lines().count() == 1, "{said}");
     // Another seed, board or game count is refused with one line naming the difference.
     let other = |flag: &str, value: &str, what: &str| {
         let mut args = run.to_vec();
@@ -339,6 +349,34 @@ fn a_simulation_interrupted_and_resumed_prints_what_an_uninterrupted_one_does() 
     other("--start", "A", "start plan is a random hole a game, this run's is the games from each of A");
     other("--board", "triangle6", "board is triangle5, this run's is triangle6");
     other("--policy", "peg-first", "policy is uniform");
+    support::fails_with(
+        &[&run[..], &["--no-exact", "--resume", file]].concat(),
+        &format!(
+            "pegchain: the checkpoint {file} belongs to another run: its comparison with exact values is made, \
+             this run's is not made\n"
+        ),
+    );
+    // The checksum covers the header: a seed edited in it is damage, not a save of that seed.
+    let text = std::fs::read_to_string(file).unwrap();
+    let edited = dir.join("edited.checkpoint");
+    std::fs::write(&edited, text.replacen(r#"["seed","3"]"#, r#"["seed","4"]"#, 1)).unwrap();
+    let edited = edited.to_str().unwrap();
+    let mut args = run.to_vec();
+    args[4] = "4";
+    support::fails_with(
+        &[&args[..], &["--resume", edited]].concat(),
+        &format!("pegchain: the checkpoint {edited} is damaged: it does not match its checksum\n"),
+    );
+    // A save of the whole run leaves none to play.
+    let finished = dir.join("finished.checkpoint");
+    let finished = finished.to_str().unwrap();
+    let small = ["simulate", "--games", "1000", "--checkpoint", finished];
+    support::stdout_bytes(&small);
+    let out = support::pegchain().args([&small[..3], &["--resume", finished]].concat()).output().unwrap();
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap(),
+        "1000 games resumed from the checkpoint, none left to play\n"
+    );
     // A checkpoint that could not be written is refused before the games.
     let missing = dir.join("missing").join("games.checkpoint");
     support::fails_with(&["simulate", "--checkpoint", missing.to_str().unwrap()], "no directory");
@@ -382,11 +420,17 @@ fn a_run_by_residues_interrupted_and_resumed_prints_what_the_big_numbers_print()
     assert!(resumed == whole, "the resumed run's output differs");
     support::fails_with(
         &[&run[..], &["--residues", "3", "--resume", file]].concat(),
-        "its primes a pass is 2, this run's is 3",
+        &format!(
+            "pegchain: the checkpoint {file} belongs to another run: it was saved by a run with --residues 2, \
+             this one with --residues 3\n"
+        ),
     );
     support::fails_with(
         &[&run[..], &["--resume", file]].concat(),
-        "its primes a pass is 2, this run has none",
+        &format!(
+            "pegchain: the checkpoint {file} belongs to another run: it was saved by a run with --residues 2, \
+             this one without --residues\n"
+        ),
     );
 }
 
@@ -424,7 +468,7 @@ fn an_exact_evaluation_interrupted_and_resumed_prints_what_an_uninterrupted_one_
     );
     support::fails_with(
         &with(&["exact", "--board", "triangle6", "--start", "all"], file),
-        "belongs to another run: its symmetry is false, this run's is true",
+        "belongs to another run: its symmetry is none, this run's is each start's stabilizer",
     );
     support::fails_with(
         &with(&["exact", "--board", "triangle6", "--start", "A,B", "--no-symmetry"], file),
@@ -442,16 +486,77 @@ fn an_exact_evaluation_interrupted_and_resumed_prints_what_an_uninterrupted_one_
     let digit = bytes.iter().rposition(|b| (b'0'..=b'8').contains(b)).unwrap();
     let mut edited = bytes.clone();
     edited[digit] += 1;
-    for (name, damaged) in
-        [("cut", bytes[..bytes.len() - 9].to_vec()), ("flipped", flipped), ("edited", edited)]
-    {
+    // The header is covered too: a policy edited in it is damage, not a save of that policy.
+    let header = bytes.iter().position(|&b| b == b'\n').unwrap();
+    let header = String::from_utf8(bytes[..header].to_vec()).unwrap();
+    let policy = [
+        header.replace(r#"["policy","uniform"]"#, r#"["policy","peg-first"]"#).as_bytes(),
+        &bytes[header.len()..],
+    ]
+    .concat();
+    let damages = [
+        ("cut", bytes[..bytes.len() - 9].to_vec(), "uniform"),
+        ("flipped", flipped, "uniform"),
+        ("edited", edited, "uniform"),
+        ("policy", policy, "peg-first"),
+    ];
+    for (name, damaged, policy) in damages {
         let path = dir.join(format!("{name}.checkpoint"));
         std::fs::write(&path, &damaged).unwrap();
+        let path = path.to_str().unwrap();
         support::fails_with(
-            &[&run[..], &["--resume", path.to_str().unwrap()]].concat(),
-            "is damaged: its saved state does not match its checksum",
+            &[&run[..], &["--policy", policy, "--resume", path]].concat(),
+            &format!("pegchain: the checkpoint {path} is damaged: it does not match its checksum\n"),
         );
     }
+}
+
+/// A save resumed by another run is refused in the words of the flags that differ, not in
+/// the values the run keeps.
+#[test]
+fn a_save_of_another_run_is_refused_in_the_words_of_its_flags() {
+    let dir = support::scratch("checkpoint-words");
+    let path = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    let run = ["exact", "--board", "triangle5", "--start", "all", "-q"];
+    let refused = |flags: &[&str], file: &str, why: &str| {
+        support::fails_with(
+            &[&run[..], flags, &["--resume", file]].concat(),
+            &format!("pegchain: the checkpoint {file} belongs to another run: {why}\n"),
+        );
+    };
+    // The whole group's passes leave a save of every start's answer on triangle5.
+    let (whole, each) = (path("whole-group.checkpoint"), path("stabilizer.checkpoint"));
+    support::stdout_bytes(&[&run[..], &["--whole-group", "--checkpoint", &whole]].concat());
+    support::stdout_bytes(&[&run[..], &["--checkpoint", &each]].concat());
+    refused(&[], &whole, "its symmetry is the whole group, this run's is each start's stabilizer");
+    refused(
+        &["--stabilizer"],
+        &whole,
+        "its symmetry is the whole group, this run's is each start's stabilizer",
+    );
+    refused(&["--no-symmetry"], &each, "its symmetry is each start's stabilizer, this run's is none");
+    refused(
+        &["--whole-group"],
+        &each,
+        "its symmetry is each start's stabilizer, this run's is the whole group",
+    );
+    refused(
+        &["--residues", "3"],
+        &each,
+        "it was saved by a run without --residues, this one with --residues 3",
+    );
+    // --stabilizer is the method a default run saved as it goes takes.
+    support::stdout_bytes(&[&run[..], &["--stabilizer", "--resume", &each]].concat());
+    // `ends` and `count` make one evaluation and go on from each other's saves; a save of
+    // another command is refused naming the command run.
+    let (ends, count) = (["ends", "--board", "triangle5", "-q"], ["count", "--board", "triangle5", "-q"]);
+    let saved = path("ends.checkpoint");
+    support::stdout_bytes(&[&ends[..], &["--checkpoint", &saved]].concat());
+    support::stdout_bytes(&[&count[..], &["--resume", &saved]].concat());
+    support::fails_with(
+        &[&ends[..], &["--resume", &each]].concat(),
+        &format!("pegchain: {each} is not a pegchain ends checkpoint\n"),
+    );
 }
 
 /// `count` saves and resumes the same way, with whole-number path counts.
@@ -519,6 +624,13 @@ fn a_search_interrupted_and_resumed_prints_what_an_uninterrupted_one_does() {
         support::fails_with(
             &[&other[..], &["--resume", file]].concat(),
             "its limit is 300000, this run's is 300001",
+        );
+        support::fails_with(
+            &[&run[..], &["--distinct", "--resume", file]].concat(),
+            &format!(
+                "pegchain: the checkpoint {file} belongs to another run: its search is for every solution, \
+                 this run's is for distinct solutions\n"
+            ),
         );
     }
 }

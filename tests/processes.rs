@@ -418,7 +418,7 @@ mod under_mpirun {
         if extra.is_empty() {
             let first_part = part(0, false);
             let part_alone = [&run[..], &["--resume", first_part.to_str().unwrap()]].concat();
-            refused(&plain(&part_alone), "its processes is 2, this run has none");
+            refused(&plain(&part_alone), "its number of processes is 2, this run's is 1");
         }
         // Process 0 now holds only its newest save, process 1 only the one before.
         std::fs::remove_file(part(0, true)).unwrap();

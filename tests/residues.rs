@@ -150,5 +150,8 @@ fn every_pass_by_residues_begins_from_a_small_save_that_a_run_goes_on_from() {
     assert!(out == stdout_bytes(&args));
     let pass = format!("{file}.pass");
     assert!(stdout_bytes(&[&by_residues[..], &["--resume", &pass]].concat()) == out);
-    fails_with(&[&args[..], &["--residues", "2", "--resume", &pass]].concat(), "its primes a pass is 1");
+    fails_with(
+        &[&args[..], &["--residues", "2", "--resume", &pass]].concat(),
+        "it was saved by a run with --residues 1, this one with --residues 2",
+    );
 }

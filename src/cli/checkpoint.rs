@@ -4,9 +4,10 @@
 //! A checkpoint file is one JSON line naming the run it belongs to (the command and, in a
 //! fixed order, what fixes its answer: version, board, start, seed, ...), then the state the
 //! command saved: `simulate`'s tallies after every wave of games, `exact` and `count`'s
-//! evaluation after every finished layer, `solve`'s search after every branch. A resumed run
-//! prints exactly what an uninterrupted one would; what does not change the answer
-//! (`--threads`, the output format, the memory budget) may change between sessions.
+//! evaluation after every finished layer, `solve`'s search after every branch. The header
+//! records a checksum of itself and the state, so a file edited or damaged is refused. A
+//! resumed run prints exactly what an uninterrupted one would; what does not change the
+//! answer (`--threads`, the output format, the memory budget) may change between sessions.
 //!
 //! A run shared by several processes (under `mpirun`) is saved in parts, one a process:
 //! process p of N saves its part to `FILE.p-of-N` and keeps the part it saved before beside
@@ -26,7 +27,7 @@ use std::path::{Path, PathBuf};
 
 /// The run a checkpoint belongs to.
 pub struct Run {
-    /// The command that saves it (`simulate`, `exact`, `count`, `solve`).
+    /// The command that saves it (`simulate`, `exact`, `count`, `ends`, `solve`).
     pub command: &'static str,
     /// What fixes the answer, as (what, value) in a fixed order.
     pub pairs: Vec<(String, String)>,
@@ -65,8 +66,8 @@ impl Run {
         let mut pairs = vec![
             ("pegchain version", env!("CARGO_PKG_VERSION").to_string()),
             ("board", board.name().to_string()),
-            ("holes", board.hole_count().to_string()),
-            ("jumps", fingerprint(board)),
+            ("number of holes", board.hole_count().to_string()),
+            ("jump list", fingerprint(board)),
         ];
         pairs.extend(rest);
         Run { command, pairs: pairs.into_iter().map(|(k, v)| (k.to_string(), v)).collect(), shared: None }
@@ -82,36 +83,65 @@ fn fingerprint(board: &Board) -> String {
             hash = (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3);
         }
     }
-    format!("{} ({hash:016x})", board.jumps().len())
+    format!("{} jumps (hash {hash:016x})", board.jumps().len())
 }
+
+/// The command a save of `command` records: `ends` is `count`'s evaluation, and each goes on
+/// from the other's saves.
+fn saved_as(command: &str) -> &str {
+    if command == "ends" { "count" } else { command }
+}
+
+/// The format of checkpoint files: 2 since the checksum covers the header too. A save of
+/// format 1 records none; its checksum, of the state alone, would not match.
+const FORMAT: u32 = 2;
 
 /// The first line of a checkpoint file.
 #[derive(Serialize, Deserialize)]
 struct Header {
     checkpoint: String,
+    #[serde(default = "format_1")]
+    format: u32,
     run: Vec<(String, String)>,
     /// The number of a shared run's save (see [`Part`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     save: Option<u64>,
-    /// The [`checksum`] of the state after this line, in hex: a state edited or damaged on
-    /// disk is refused, not resumed into a wrong answer.
+    /// The [`checksum`] of this line without the sum, then of the state after it, in hex: a
+    /// header or state edited or damaged on disk is refused, not resumed into a wrong answer.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     sum: Option<String>,
 }
 
-/// A 64-bit checksum of `bytes`, in hex, the same on every machine and build: each 8-byte word (the
-/// last padded with zeros, then the length) is mixed in by an xor, a rotation and a multiply
-/// by an odd number. Every step is a bijection of the sum for a given word, so any change
-/// confined to one word always changes the sum; it reads several GB a second.
-fn checksum(bytes: &[u8]) -> String {
+/// Saves of format 1 did not record their format.
+fn format_1() -> u32 {
+    1
+}
+
+impl Header {
+    /// The sum of this header, its own sum left out, and of `state`.
+    fn sum(&self, state: &[u8]) -> String {
+        let covered =
+            Header { checkpoint: self.checkpoint.clone(), run: self.run.clone(), sum: None, ..*self };
+        checksum(&[&serde_json::to_vec(&covered).expect("a header serializes"), state])
+    }
+}
+
+/// A 64-bit checksum of `parts` in turn, in hex, the same on every machine and build: each
+/// 8-byte word of a part (the last padded with zeros, then the part's length) is mixed in by
+/// an xor, a rotation and a multiply by an odd number. Every step is a bijection of the sum
+/// for a given word, so any change confined to one word always changes the sum; it reads
+/// several GB a second.
+fn checksum(parts: &[&[u8]]) -> String {
     let mix = |sum: u64, word: u64| (sum.rotate_left(23) ^ word).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    let mut words = bytes.chunks_exact(8);
-    let mut sum =
-        words.by_ref().fold(0, |sum, w| mix(sum, u64::from_le_bytes(w.try_into().expect("8 bytes"))));
-    let mut last = [0u8; 8];
-    last[..words.remainder().len()].copy_from_slice(words.remainder());
-    sum = mix(sum, u64::from_le_bytes(last));
-    format!("{:016x}", mix(sum, bytes.len() as u64))
+    let mut sum = 0;
+    for bytes in parts {
+        let mut words = bytes.chunks_exact(8);
+        sum = words.by_ref().fold(sum, |sum, w| mix(sum, u64::from_le_bytes(w.try_into().expect("8 bytes"))));
+        let mut last = [0u8; 8];
+        last[..words.remainder().len()].copy_from_slice(words.remainder());
+        sum = mix(mix(sum, u64::from_le_bytes(last)), bytes.len() as u64);
+    }
+    format!("{sum:016x}")
 }
 
 /// The most a checkpoint file may hold: an English or European evaluation saves layers of
@@ -184,33 +214,54 @@ fn load_numbered(path: &Path, run: &Run) -> Result<(Option<u64>, Vec<u8>), Error
     let split = bytes.iter().position(|&b| b == b'\n').unwrap_or(bytes.len());
     let not_one = || Error::Invalid(format!("{name} is not a pegchain {} checkpoint", run.command));
     let header: Header = serde_json::from_slice(&bytes[..split]).map_err(|_| not_one())?;
-    if header.checkpoint != run.command || split == bytes.len() {
+    if split == bytes.len() {
+        return Err(not_one());
+    }
+    if header.format != FORMAT {
+        return Err(Error::Invalid(format!(
+            "the checkpoint {name} is in save format {}, which this pegchain does not read (it reads format {FORMAT})",
+            header.format
+        )));
+    }
+    // Checked first: an edited header is damage, whatever run it is resumed into.
+    let state = &bytes[split + 1..];
+    if header.sum.as_deref() != Some(header.sum(state).as_str()) {
+        return Err(Error::Invalid(format!(
+            "the checkpoint {name} is damaged: it does not match its checksum"
+        )));
+    }
+    if header.checkpoint != saved_as(run.command) {
         return Err(not_one());
     }
     if let Some(why) = difference(&header.run, &run.pairs) {
         return Err(Error::Invalid(format!("the checkpoint {name} belongs to another run: {why}")));
     }
-    let state = &bytes[split + 1..];
-    if header.sum != Some(checksum(state)) {
-        return Err(Error::Invalid(format!(
-            "the checkpoint {name} is damaged: its saved state does not match its checksum"
-        )));
-    }
     Ok((header.save, state.to_vec()))
 }
 
-/// The first way the saved run differs from this one, in words.
+/// The first way the saved run differs from this one, in words. A field named by its flag
+/// (`--residues`) is recorded by the runs given that flag only, and worded as the flag.
 fn difference(saved: &[(String, String)], run: &[(String, String)]) -> Option<String> {
-    for (what, value) in run {
-        match saved.iter().find(|(k, _)| k == what) {
-            Some((_, v)) if v == value => continue,
-            Some((_, v)) => return Some(format!("its {what} is {v}, this run's is {value}")),
-            None => return Some(format!("it does not record the {what}")),
-        }
+    fn value<'a>(pairs: &'a [(String, String)], what: &str) -> Option<&'a str> {
+        pairs.iter().find(|(k, _)| k == what).map(|(_, v)| v.as_str())
     }
-    // What the saved run recorded and this one does not have (`--residues`, say).
-    let (what, value) = saved.iter().find(|(k, _)| !run.iter().any(|(r, _)| r == k))?;
-    Some(format!("its {what} is {value}, this run has none"))
+    // This run's fields, then what only the saved run recorded.
+    for (what, _) in run.iter().chain(saved) {
+        let (was, is) = (value(saved, what), value(run, what));
+        if was == is {
+            continue;
+        }
+        let with = |v: Option<&str>| v.map_or(format!("without {what}"), |v| format!("with {what} {v}"));
+        return Some(match (was, is) {
+            (was, is) if what.starts_with("--") => {
+                format!("it was saved by a run {}, this one {}", with(was), with(is))
+            }
+            (Some(was), Some(is)) => format!("its {what} is {was}, this run's is {is}"),
+            (Some(was), None) => format!("its {what} is {was}, this run has none"),
+            (None, _) => format!("it does not record the {what}"),
+        });
+    }
+    None
 }
 
 /// Where `--checkpoint FILE` keeps the state the latest pass of a run by residues began
@@ -223,12 +274,14 @@ pub fn pass_start(path: &Path) -> PathBuf {
 /// a shared run, this process's part as save number `number`, keeping its part before.
 pub fn save(path: &Path, run: &Run, number: u64, state: &[u8]) -> Result<(), Failure> {
     let save = run.shared.map(|_| number);
-    let header = Header {
-        checkpoint: run.command.to_string(),
+    let mut header = Header {
+        checkpoint: saved_as(run.command).to_string(),
+        format: FORMAT,
         run: run.pairs.clone(),
         save,
-        sum: Some(checksum(state)),
+        sum: None,
     };
+    header.sum = Some(header.sum(state));
     let mut line = serde_json::to_vec(&header).expect("a header serializes");
     line.push(b'\n');
     // Two parts, not one copy of a state that may hold a layer of millions of positions.
@@ -311,6 +364,21 @@ mod tests {
         assert_eq!(difference(&run("1"), &run("2")).unwrap(), "its seed is 1, this run's is 2");
         assert_eq!(difference(&run("1")[..1], &run("1")).unwrap(), "it does not record the seed");
         assert_eq!(difference(&run("1"), &run("1")[..1]).unwrap(), "its seed is 1, this run has none");
+        let residues = |k: &str| [run("1"), vec![("--residues".into(), k.into())]].concat();
+        let (without, with) =
+            ("it was saved by a run without --residues", "it was saved by a run with --residues 2");
+        assert_eq!(
+            difference(&run("1"), &residues("3")).unwrap(),
+            format!("{without}, this one with --residues 3")
+        );
+        assert_eq!(
+            difference(&residues("2"), &residues("3")).unwrap(),
+            format!("{with}, this one with --residues 3")
+        );
+        assert_eq!(
+            difference(&residues("2"), &run("1")).unwrap(),
+            format!("{with}, this one without --residues")
+        );
     }
 
     /// Two processes played by threads save parts in step; `load_shared` finds the latest
@@ -358,11 +426,42 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
     }
 
+    /// The checksum covers the header: a seed edited in it is damage, not a save of that
+    /// seed. A save of format 1, whose checksum covered the state alone, is refused as such.
+    #[test]
+    fn an_edited_header_or_an_older_format_is_refused() {
+        let dir = std::env::temp_dir().join(format!("pegchain-format-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("run.checkpoint");
+        let board = pegchain::solitaire::board::builtin("triangle5").unwrap();
+        let run = |seed: &str| Run::new("simulate", &board, vec![("seed", seed.into())]);
+        save(&path, &run("5"), 1, b"[1,2]").unwrap();
+        assert_eq!(load(&path, &run("5")).unwrap(), b"[1,2]");
+        let refusal = |seed: &str| load(&path, &run(seed)).unwrap_err().to_string();
+        let text = std::fs::read_to_string(&path).unwrap();
+        std::fs::write(&path, text.replace(r#"["seed","5"]"#, r#"["seed","6"]"#)).unwrap();
+        let name = path.display();
+        assert_eq!(refusal("6"), format!("the checkpoint {name} is damaged: it does not match its checksum"));
+        let old = format!(
+            "{{\"checkpoint\":\"simulate\",\"run\":{},\"sum\":\"{}\"}}\n[1,2]",
+            serde_json::to_string(&run("5").pairs).unwrap(),
+            checksum(&[b"[1,2]"])
+        );
+        std::fs::write(&path, old).unwrap();
+        assert_eq!(
+            refusal("5"),
+            format!(
+                "the checkpoint {name} is in save format 1, which this pegchain does not read (it reads format 2)"
+            )
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
     #[test]
     fn boards_with_other_jumps_have_other_fingerprints() {
         let b = |name: &str| pegchain::solitaire::board::builtin(name).unwrap();
         assert_eq!(fingerprint(&b("triangle5")), fingerprint(&b("triangle5")));
         assert_ne!(fingerprint(&b("triangle5")), fingerprint(&b("triangle6")));
-        assert!(fingerprint(&b("triangle5")).starts_with("36 ("));
+        assert!(fingerprint(&b("triangle5")).starts_with("36 jumps (hash "));
     }
 }

@@ -96,7 +96,7 @@ pub fn exact(args: ExactArgs) -> Answer {
 }
 
 pub fn count(args: CountArgs) -> Answer {
-    let mut req = args.validate()?;
+    let mut req = args.validate("count")?;
     super::limits::return_big_blocks(req.return_freed_memory);
     if let Some(r) = count_position(&req)? {
         return answer(&PositionCountView::count(&req.board, &r), req.output);
@@ -106,7 +106,7 @@ pub fn count(args: CountArgs) -> Answer {
 }
 
 pub fn ends(args: CountArgs) -> Answer {
-    let mut req = args.validate()?;
+    let mut req = args.validate("ends")?;
     super::limits::return_big_blocks(req.return_freed_memory);
     if let Some(r) = count_position(&req)? {
         return answer(&PositionCountView::ends(&req.board, &r), req.output);
@@ -148,12 +148,19 @@ pub fn simulate(args: SimulateArgs) -> Answer {
     let mut saver = Saver::new(req.checkpoint.as_deref(), &req.run);
     let mut on_wave =
         |tallies: &[RunTally]| saver.save(&serde_json::to_vec(tallies).expect("tallies serialize"));
-    bar.inc(req.resume.iter().map(RunTally::games).sum());
+    let resumed = req.resume.iter().map(RunTally::games).sum();
+    bar.inc(resumed);
     let waves = Waves { resume: req.resume.clone(), on_wave: &mut on_wave };
     let r = pegchain::solitaire::estimates::run_in_waves(&req.board, &req.config, &|n| bar.inc(n), waves);
     bar.finish_and_clear();
     let r = saver.outcome(r)?;
-    progress::throughput(total, r.play_time.as_secs_f64(), req.config.threads, req.quiet);
+    progress::throughput(
+        total.saturating_sub(resumed),
+        resumed,
+        r.play_time.as_secs_f64(),
+        req.config.threads,
+        req.quiet,
+    );
     answer(&SimulateView::new(&req.board, &r), req.output)
 }
 
@@ -168,7 +175,7 @@ fn simulate_from_position(
         pegchain::solitaire::estimates::run_from_position(&req.board, position, &req.config, &|n| bar.inc(n));
     bar.finish_and_clear();
     let r = r?;
-    progress::throughput(games, r.play_time.as_secs_f64(), req.config.threads, req.quiet);
+    progress::throughput(games, 0, r.play_time.as_secs_f64(), req.config.threads, req.quiet);
     answer(&PositionSimulateView::new(&req.board, &r), req.output)
 }
 

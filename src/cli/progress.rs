@@ -280,15 +280,23 @@ pub fn games_bar(total: u64, quiet: bool) -> indicatif::ProgressBar {
     bar
 }
 
-/// The throughput line of a simulation, on stderr unless --quiet.
-pub fn throughput(games: u64, seconds: f64, threads: usize, quiet: bool) {
-    if !quiet {
-        let threads = if threads == 0 { rayon::current_num_threads() } else { threads };
-        to_stderr(format_args!(
-            "{games} games in {seconds:.2} s: {:.2} million games per second on {threads} threads\n",
-            games as f64 / seconds / 1e6
-        ));
+/// The throughput line of a simulation, on stderr unless --quiet: of the `games` this run
+/// played in `seconds`, not the `resumed` ones a checkpoint held.
+pub fn throughput(games: u64, resumed: u64, seconds: f64, threads: usize, quiet: bool) {
+    if quiet {
+        return;
     }
+    if resumed > 0 && games == 0 {
+        to_stderr(format_args!("{resumed} games resumed from the checkpoint, none left to play\n"));
+        return;
+    }
+    let threads = if threads == 0 { rayon::current_num_threads() } else { threads };
+    let after =
+        if resumed > 0 { format!(", after {resumed} resumed from the checkpoint") } else { String::new() };
+    to_stderr(format_args!(
+        "{games} games in {seconds:.2} s{after}: {:.2} million games per second on {threads} threads\n",
+        games as f64 / seconds / 1e6
+    ));
 }
 
 /// Games a calibration plays: enough to time, a few milliseconds on any board.

@@ -92,12 +92,13 @@ impl ExactArgs {
 }
 
 impl CountArgs {
-    pub fn validate(&self) -> Result<EngineRequest, Error> {
-        self.validate_with("count", Policy::Uniform, None)
+    /// `command` is `count` or `ends`, the same evaluation.
+    pub fn validate(&self, command: &'static str) -> Result<EngineRequest, Error> {
+        self.validate_with(command, Policy::Uniform, None)
     }
 
-    /// `command` is `exact` or `count` (which `ends` shares): it names the checkpoints, which
-    /// also record `residues` (a run by residues saves its passes, not big numbers).
+    /// `command` is `exact`, `count` or `ends`: it names the checkpoints, which also record
+    /// `residues` (a run by residues saves its passes, not big numbers).
     fn validate_with(
         &self,
         command: &'static str,
@@ -140,11 +141,12 @@ impl CountArgs {
                 Error::Invalid(format!("--spill {}: {}", dir.display(), pegchain::input::plain(&e)))
             })?;
         }
-        // What fixes the answer: the memory budget and where it spills do not.
+        // What fixes the answer: the memory budget and where it spills do not. A save taken
+        // with the default method is the stabilizer method's (see `--stabilizer`).
         let symmetry = match (self.no_symmetry, self.whole_group) {
-            (true, _) => "false",
-            (false, true) => "whole group",
-            (false, false) => "true",
+            (true, _) => "none",
+            (false, true) => "the whole group",
+            (false, false) => "each start's stabilizer",
         };
         let start = match &starts {
             Starts::All => "all".to_string(),
@@ -155,13 +157,14 @@ impl CountArgs {
             fixed.push(("policy", policy.to_string()));
         }
         if let Some(k) = residues {
-            fixed.push(("primes a pass", k.to_string()));
+            fixed.push(("--residues", k.to_string()));
         }
         // The engine's saves change format between versions: an older one is refused in words.
         fixed.push(("engine save format", pegchain::engine::layered::SAVE_FORMAT.to_string()));
         // A shared run is saved in parts, one a process (see `checkpoint::Part`).
-        if let Some(processes) = &shared {
-            fixed.push(("processes", processes.0.processes().to_string()));
+        let processes = shared.as_ref().map_or(1, |p| p.0.processes());
+        fixed.push(("number of processes", processes.to_string()));
+        if shared.is_some() {
             let sharing = if self.deal_starts { "starts dealt out" } else { "layers shared" };
             fixed.push(("sharing", sharing.to_string()));
         }

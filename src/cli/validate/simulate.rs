@@ -89,7 +89,7 @@ fn simulate_run(board: &Board, c: &SimConfig) -> Run {
             ("start plan", plan),
             ("policy", c.policy.to_string()),
             ("seed", c.seed.to_string()),
-            ("exact values", c.exact.to_string()),
+            ("comparison with exact values", if c.exact { "made" } else { "not made" }.into()),
         ],
     )
 }

@@ -74,7 +74,7 @@ impl SolveArgs {
             ),
             ("method", method.to_string()),
             ("limit", limit.map_or("none".to_string(), |n| n.to_string())),
-            ("distinct", self.distinct.to_string()),
+            ("search", if self.distinct { "for distinct solutions" } else { "for every solution" }.into()),
         ];
         let run = Run::new("solve", &board, fixed);
         let (checkpoint, saved) = self.saving.validate(&run)?;

@@ -16,7 +16,8 @@ fn parse(args: &[&str]) -> Command {
 fn engine(args: &[&str]) -> Result<EngineRequest, String> {
     match parse(args) {
         Command::Exact(a) => a.validate(),
-        Command::Count(a) | Command::Ends(a) => a.validate(),
+        Command::Count(a) => a.validate("count"),
+        Command::Ends(a) => a.validate("ends"),
         other => panic!("not an engine command: {other:?}"),
     }
     .map_err(|e| e.to_string())
