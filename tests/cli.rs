@@ -225,3 +225,18 @@ fn a_full_stderr_costs_the_progress_not_the_answer() {
         serde_json::from_slice::<serde_json::Value>(&pegchain().args(args).output().unwrap().stdout).unwrap()
     );
 }
+
+/// The throughput line names its threads in the singular when there is one ("on 1 threads"
+/// was printed).
+#[test]
+fn the_throughput_line_counts_its_threads_in_words() {
+    for (threads, words) in [("1", " on 1 thread\n"), ("2", " on 2 threads\n")] {
+        let out = support::pegchain()
+            .args(["simulate", "--games", "1000", "--seed", "1", "--threads", threads])
+            .output()
+            .unwrap();
+        let said = String::from_utf8(out.stderr).unwrap();
+        assert!(out.status.success() && said.ends_with(words), "{said:?}");
+        assert!(said.starts_with("1000 games in "), "{said:?}");
+    }
+}

@@ -294,8 +294,9 @@ pub fn throughput(games: u64, resumed: u64, seconds: f64, threads: usize, quiet:
     let after =
         if resumed > 0 { format!(", after {resumed} resumed from the checkpoint") } else { String::new() };
     to_stderr(format_args!(
-        "{games} games in {seconds:.2} s{after}: {:.2} million games per second on {threads} threads\n",
-        games as f64 / seconds / 1e6
+        "{games} games in {seconds:.2} s{after}: {:.2} million games per second on {}\n",
+        games as f64 / seconds / 1e6,
+        plural(threads as u64, "thread", "threads")
     ));
 }
 
@@ -323,9 +324,10 @@ pub fn warn_if_long(total: u64, threads: usize, quiet: bool, calibrate: impl Fn(
     let seconds = projected_seconds(total, threads, calibrate);
     if seconds > LONG_RUN_SECONDS {
         to_stderr(format_args!(
-            "{} games: about {} on {threads} threads (from a calibration of {} games)\n",
+            "{} games: about {} on {} (from a calibration of {} games)\n",
             grouped(total),
             duration_words(seconds),
+            plural(threads as u64, "thread", "threads"),
             grouped(CALIBRATION_GAMES)
         ));
     }
