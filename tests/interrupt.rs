@@ -190,6 +190,26 @@ fn sigint_during_every_start_says_how_many_starts_were_finished() {
     assert!(ended.stdout().is_empty());
 }
 
+/// A run stopped before its first save says that nothing was saved, where a later `--resume`
+/// would only find no such file: the whole group's passes on triangle7 save nothing until
+/// they end (about 45 s).
+#[test]
+fn a_run_stopped_before_its_first_save_says_so() {
+    let dir = support::scratch("interrupt-before-a-save");
+    let saved = dir.join("run.checkpoint");
+    let path = saved.to_str().unwrap();
+    let args =
+        ["exact", "--board", "triangle7", "--start", "all", "--whole-group", "-q", "--checkpoint", path];
+    let ended = Run::start("before-a-save", &args).signal_after(SECOND, "INT");
+    let err = ended.interrupted(130);
+    assert!(
+        err.starts_with("pegchain: interrupted: whole-group forward pass over the classes: ")
+            && err.ends_with(" pegs; no checkpoint was saved yet\n"),
+        "{err}"
+    );
+    assert!(!saved.exists());
+}
+
 #[test]
 fn sigterm_stops_the_exact_engine_with_exit_code_143() {
     let args = ["exact", "--board", "triangle8", "--start", "A", "-q"];

@@ -334,7 +334,7 @@ impl<'a> Saver<'a> {
     /// The run's result, or the failed save that stopped it. In a shared run a failed save
     /// stops every process, but only the process that failed knows why: the processes meet
     /// here (each calls it once), and each reports the first failed save, in its words.
-    pub fn outcome<T>(self, result: Result<T, Error>) -> Result<T, Failure> {
+    pub fn outcome<T>(mut self, result: Result<T, Error>) -> Result<T, Failure> {
         let failure = match (self.run.shared, super::processes::shared()) {
             (Some(_), Some(processes)) => {
                 let mine = self.failure.as_ref().map_or(Vec::new(), |f| f.message().into_bytes());
@@ -343,11 +343,29 @@ impl<'a> Saver<'a> {
                     .find(|why| !why.is_empty())
                     .map(|why| Failure::Runtime(String::from_utf8_lossy(&why).into_owned()))
             }
-            _ => self.failure,
+            _ => self.failure.take(),
         };
         match failure {
             Some(failure) => Err(failure),
-            None => Ok(result?),
+            None => result.map_err(|e| match Failure::from(e) {
+                Failure::Interrupted(done) => Failure::Interrupted(self.interrupted_words(done)),
+                other => other,
+            }),
+        }
+    }
+
+    /// `done`, the words of an interruption, saying so where a save was asked for and none is
+    /// on disk: the run has nothing for `--resume` to go on from (stopped before its first
+    /// save), where a later `--resume` would only find no such file.
+    pub fn interrupted_words(&self, done: String) -> String {
+        let Some(path) = self.path else { return done };
+        let file = match self.run.shared {
+            Some(part) => part.file(path),
+            None => path.to_path_buf(),
+        };
+        match file.exists() {
+            true => done,
+            false => format!("{done}; no checkpoint was saved yet"),
         }
     }
 }

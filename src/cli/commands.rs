@@ -307,17 +307,20 @@ fn stream_solutions(req: &mut SolveRequest, out: &mut Stream<impl Write>) -> Res
         },
         saving,
     );
+    // Said before the saver is done with: whether a save is on disk to go on from.
+    let stopped = summary.as_ref().ok().filter(|s| s.interrupted).map(|s| {
+        let found = pegchain::render::number::plural(s.found, "solution", "solutions");
+        saver.interrupted_words(format!("{found} found"))
+    });
     let summary = saver.outcome(summary)?;
     if open {
         let distinct = distinct.map(|d| (d.count(), d.symmetries()));
         out.put(&writer.foot(&SolveFooter::new(&summary, distinct), count));
     }
-    if summary.interrupted {
-        let found = pegchain::render::number::grouped(summary.found);
-        let noun = if summary.found == 1 { "solution" } else { "solutions" };
-        return Err(Failure::Interrupted(format!("{found} {noun} found")));
+    match stopped {
+        Some(done) => Err(Failure::Interrupted(done)),
+        None => Ok(()),
     }
-    Ok(())
 }
 
 pub fn chain(args: super::args::ChainArgs) -> Answer {
