@@ -38,13 +38,23 @@ pub fn read_save(path: &Path, max: u64) -> Result<Vec<u8>, String> {
 /// The files read as inputs by this process, by device and inode (whatever path named them).
 static INPUTS: Mutex<Vec<(u64, u64)>> = Mutex::new(Vec::new());
 
+/// The file `path` names (following links), by device and inode; `None` where there is none.
+fn identity(path: &Path) -> Option<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::metadata(path).ok().map(|meta| (meta.dev(), meta.ino()))
+}
+
 /// Whether `path` names a file this process has read as an input (following links): a write
 /// over it would destroy what the run was given (`--svg` naming the chain file, say).
 pub fn is_input(path: &Path) -> bool {
-    use std::os::unix::fs::MetadataExt;
-    let Ok(meta) = std::fs::metadata(path) else { return false };
+    let Some(file) = identity(path) else { return false };
     let inputs = INPUTS.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-    inputs.contains(&(meta.dev(), meta.ino()))
+    inputs.contains(&file)
+}
+
+/// Whether two paths name one existing file, whatever links or hard links lead to it.
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    identity(a).is_some_and(|file| identity(b) == Some(file))
 }
 
 fn read_regular(path: &Path, max: u64, input: bool) -> Result<Vec<u8>, String> {

@@ -126,11 +126,7 @@ fn check_not_replaced(file: &Path, resume: Option<&Path>) -> Result<(), Error> {
     if std::fs::symlink_metadata(file).is_err() {
         return Ok(());
     }
-    let same = |a: &Path, b: &Path| match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => false,
-    };
-    if resume.is_some_and(|resume| same(file, resume)) {
+    if resume.is_some_and(|resume| pegchain::input::same_file(file, resume)) {
         return Ok(());
     }
     Err(Error::Invalid(format!(
