@@ -760,3 +760,28 @@ fn sigint_stops_the_server_at_once_telling_the_client_under_way() {
     assert!(answer.starts_with("HTTP/1.1 503"), "{answer}");
     assert!(answer.ends_with(r#"{"error":"the server is stopping"}"#), "{answer}");
 }
+
+/// A search whose checkpoint cannot be saved (its directory removed under it) stops with one
+/// line naming the file and exit 1, and still ends its JSON document, whose footer says the
+/// search is incomplete and unsaved. Before, stdout stopped inside the array of solutions.
+#[test]
+fn a_search_whose_save_fails_still_ends_its_document() {
+    let dir = support::scratch("solve-unsaved");
+    let gone = dir.join("gone");
+    std::fs::create_dir(&gone).unwrap();
+    let file = gone.join("solve.checkpoint");
+    let file = file.to_str().unwrap();
+    let args = ["solve", "--board", "english", "--start", "d4", "--all", "--json", "--checkpoint", file];
+    let run = Run::start("solve-unsaved", &args);
+    std::thread::sleep(Duration::from_millis(500));
+    std::fs::remove_dir(&gone).unwrap();
+    let ended = run.signal_after(Duration::from_millis(500), "INT");
+    let err = ended.stderr();
+    assert_eq!(ended.status.code(), Some(1), "{err}");
+    assert_eq!(err.lines().count(), 1, "one line: {err}");
+    assert!(err.starts_with(&format!("pegchain: cannot write {file}")), "{err}");
+    let out = ended.stdout();
+    serde_json::from_slice::<IgnoredAny>(&out).expect("one valid JSON document");
+    let tail = String::from_utf8_lossy(&out[out.len().saturating_sub(300)..]).into_owned();
+    assert!(tail.contains("\"complete\": false") && tail.contains("\"unsaved\": true"), "{tail}");
+}

@@ -240,9 +240,10 @@ pub fn race(args: RaceArgs) -> Answer {
 
 /// Runs a search, writing each solution as it is found: `--all` never holds them all.
 /// A closed pipe (`| head`) ends the search quietly; any other failed write is a failure.
-/// A signal ends the search early, but the document is still closed (JSON stays valid,
-/// its footer saying `"complete": false, "interrupted": true`) before the interruption is
-/// reported: streaming keeps memory flat, so the output is closed rather than buffered.
+/// A signal or a failed save ends the search early, but the document is still closed (JSON
+/// stays valid, its footer saying `"complete": false` and `"interrupted": true` or
+/// `"unsaved": true`) before the stop is reported: streaming keeps memory flat, so the output
+/// is closed rather than buffered.
 pub fn solve(args: SolveArgs) -> Answer {
     let mut req = args.validate()?;
     let mut out = Stream::new(std::io::BufWriter::new(std::io::stdout().lock()));
@@ -312,11 +313,12 @@ fn stream_solutions(req: &mut SolveRequest, out: &mut Stream<impl Write>) -> Res
         let found = pegchain::render::number::plural(s.found, "solution", "solutions");
         saver.interrupted_words(format!("{found} found"))
     });
-    let summary = saver.outcome(summary)?;
-    if open {
+    // Closed before a failed save is reported, as before an interruption.
+    if let (true, Ok(summary)) = (open, &summary) {
         let distinct = distinct.map(|d| (d.count(), d.symmetries()));
-        out.put(&writer.foot(&SolveFooter::new(&summary, distinct), count));
+        out.put(&writer.foot(&SolveFooter::new(summary, distinct), count));
     }
+    saver.outcome(summary)?;
     match stopped {
         Some(done) => Err(Failure::Interrupted(done)),
         None => Ok(()),

@@ -162,7 +162,7 @@ fn solve_output(format: Format, show: bool, summary: &Summary, distinct: Option<
 }
 
 fn summary(found: u64, complete: bool) -> Summary {
-    Summary { found, complete, interrupted: false, positions: 0, ruled_out_by_parity: false }
+    Summary { found, complete, interrupted: false, positions: 0, unsaved: false, ruled_out_by_parity: false }
 }
 
 #[test]
@@ -185,6 +185,7 @@ fn solve_json_is_one_document_whatever_was_found() {
         (summary(0, true), None),
         (parity, None),
         (summary(2, true), Some((1, 2))),
+        (Summary { unsaved: true, ..summary(2, false) }, None),
     ] {
         let text = solve_output(Format::Json, false, &s, distinct);
         let v: serde_json::Value = serde_json::from_str(&text).expect("one JSON document");
@@ -203,6 +204,7 @@ fn solve_footers_say_how_the_search_ended() {
         ("distinct, exhaustive", summary(2, true), Some((1, 2))),
         ("distinct, one symmetry", summary(2, true), Some((2, 1))),
         ("distinct, stopped", summary(2, false), Some((1, 2))),
+        ("unsaved", Summary { unsaved: true, interrupted: true, ..summary(2, false) }, None),
     ];
     let text: String = cases
         .iter()

@@ -123,6 +123,10 @@ pub struct SolveFooter {
     /// that an interrupted stream still ends as one valid document.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub interrupted: bool,
+    /// A checkpoint could not be saved, which stopped the search: present, and true, only
+    /// then, so that the stream still ends as one valid document.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub unsaved: bool,
     /// The position classes alone showed there is none.
     pub ruled_out_by_parity: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -135,6 +139,7 @@ impl SolveFooter {
             found: Big::of(summary.found),
             complete: summary.complete,
             interrupted: summary.interrupted,
+            unsaved: summary.unsaved,
             ruled_out_by_parity: summary.ruled_out_by_parity,
             distinct: distinct
                 .map(|(classes, symmetries)| DistinctView { classes: Big::of(classes), symmetries }),
@@ -284,6 +289,9 @@ fn footer_text(f: &SolveFooter, shown: u64, more: Option<&str>) -> String {
         );
     }
     let solutions = plural(found, "solution", "solutions");
+    if f.unsaved {
+        return format!("{lead}Stopped after {solutions}: the checkpoint could not be saved.\n");
+    }
     if f.interrupted {
         return format!("{lead}Interrupted after {solutions}: the search was not finished.\n");
     }

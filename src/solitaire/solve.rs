@@ -129,6 +129,9 @@ pub struct Summary {
     pub interrupted: bool,
     /// Positions the search expanded (DFS) or held (BFS).
     pub positions: u64,
+    /// A save handed to `saving.save` failed, which stopped the search (the solutions
+    /// passed on so far stand).
+    pub unsaved: bool,
     /// No search was needed: a parity invariant of the board (a position class) differs
     /// between the start and every possible finish.
     pub ruled_out_by_parity: bool,
@@ -228,7 +231,8 @@ impl<'a> Solver<'a> {
 
     /// `run`, going on from `saving.resume` (the solutions passed on before it are not
     /// passed on again) and handing the search's state to `saving.save` every
-    /// `SAVE_EVERY` and when the cancel token stops it. A failed save stops the search.
+    /// `SAVE_EVERY` and when the cancel token stops it. A failed save stops the search, and the
+    /// summary says so (`unsaved`): what was passed on stands, and the caller ends its output.
     pub fn run_saving(
         &self,
         problem: &Problem,
@@ -242,6 +246,7 @@ impl<'a> Solver<'a> {
                 complete: true,
                 interrupted: false,
                 positions: 0,
+                unsaved: false,
                 ruled_out_by_parity: true,
             });
         }
@@ -273,14 +278,12 @@ impl<'a> Solver<'a> {
             Method::Dfs => search.dfs(),
             Method::Bfs => search.bfs(),
         };
-        if search.unsaved {
-            return Err(Error::Invalid("the search was not saved".into()));
-        }
         Ok(Summary {
             found: search.found,
             complete: outcome.is_continue(),
             interrupted: search.interrupted,
             positions: search.positions,
+            unsaved: search.unsaved,
             ruled_out_by_parity: false,
         })
     }
@@ -723,6 +726,37 @@ mod tests {
                 assert!(seen == whole, "{method} resumed after {stop_after} solutions");
                 assert_eq!(summary, full, "{method} resumed after {stop_after}: the summary");
             }
+        }
+    }
+
+    /// A failed save stops the search where it stood: the solutions passed on stand, and the
+    /// summary says it is incomplete and unsaved (not an error, so the caller can end its output).
+    #[test]
+    fn a_failed_save_stops_the_search_and_says_so() {
+        let board = builtin("triangle5").unwrap();
+        let problem = Problem::new(&board, start_position(&board, 0), Finish::Count(1)).unwrap();
+        for method in [Method::Dfs, Method::Bfs] {
+            let solver = Solver::new(&board);
+            let mut save = |_: &SearchState| Err(());
+            let saving = SearchSaving { resume: None, save: Some(&mut save) };
+            let mut seen = 0u64;
+            let summary = solver
+                .run_saving(
+                    &problem,
+                    method,
+                    &mut |_| {
+                        seen += 1;
+                        if seen == 100 {
+                            solver.cancel.cancel();
+                        }
+                        ControlFlow::Continue(())
+                    },
+                    saving,
+                )
+                .unwrap();
+            assert!(summary.unsaved && !summary.complete, "{method}: {summary:?}");
+            assert_eq!(summary.found, seen, "{method}");
+            assert!(seen < 29_760, "{method} went on after the failed save");
         }
     }
 
