@@ -254,7 +254,7 @@ fn bad_files_get_one_line_naming_the_file_and_the_fault() {
         ),
     );
     let f = json("dup.json", r#"{"board": "ok.csv", "layout": "line3.csv", "names": ["a", "b", "a"]}"#);
-    fails_with(&["show", "--board", &f], "holes 0 and 2 are both named \"a\"");
+    fails_with(&["show", "--board", &f], "hole 0 and hole 2 are both named \"a\"");
     let f = json("start.json", r#"{"board": "ok.csv", "layout": "line3.csv", "start": [0, 3]}"#);
     fails_with(&["solve", "--board", &f], "start names hole 3, not on the board (holes are 0 to 2)");
     // A start with no peg is said to be empty, in either format.
@@ -293,6 +293,14 @@ fn bad_files_get_one_line_naming_the_file_and_the_fault() {
     fails_with(
         &["show", "--board", &p],
         &format!("board file {p}: line 2: hole \"o\" at column 2 is off the square lattice"),
+    );
+    // A picture numbers no hole: its faults place the holes they name.
+    let p = write("dup.txt", "lattice: square\nx y z\n    x\n");
+    fails_with(
+        &["show", "--board", &p],
+        &format!(
+            "board file {p}: the hole at line 2, column 1 and the hole at line 3, column 5 are both named \"x\"\n"
+        ),
     );
     let p = write("nolattice.txt", "o o o\n");
     fails_with(&["show", "--board", &p], "no `lattice:` line");

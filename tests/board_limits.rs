@@ -213,7 +213,10 @@ fn names_that_read_as_numbers_or_start_words_are_refused() {
     let f = dir.join("numbers.txt");
     std::fs::write(&f, "lattice: square\nx 1 y\n").unwrap();
     let f = f.display().to_string();
-    fails_with(&["show", "--board", &f], "hole 1 has the name \"1\", which reads as a hole number");
+    fails_with(
+        &["show", "--board", &f],
+        "the hole at line 2, column 3 has the name \"1\", which reads as a hole number",
+    );
     // Names that merely hold digits or those words are names like any other.
     names[14] = "all2".into();
     names[13] = "h2random".into();

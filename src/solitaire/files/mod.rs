@@ -159,17 +159,27 @@ pub const MAX_NAME_CHARS: usize = 16;
 /// The longest board name, in characters (it heads every report).
 pub const MAX_BOARD_NAME_CHARS: usize = 64;
 
-/// Builds and checks the board, reporting faults against `path`, holes numbered from `base`
-/// as the file numbers them.
-fn build(path: &Path, name: &str, holes: Vec<Hole>, jumps: Vec<Jump>, base: i64) -> Result<Board, Error> {
+/// Builds and checks the board, reporting faults against `path`, each hole called as
+/// `hole` calls it: by its number as the file numbers them, or by its place in a picture.
+fn build(
+    path: &Path,
+    name: &str,
+    holes: Vec<Hole>,
+    jumps: Vec<Jump>,
+    hole: &HoleCalled,
+) -> Result<Board, Error> {
     check_board_name(path, name)?;
-    check_names(path, &holes, base)?;
+    check_names(path, &holes, hole)?;
     let shape = shape_of(holes.len(), &jumps);
     Board::new(name, shape, holes, jumps).map_err(|e| match e {
         Error::BadBoard { why, .. } => fault(path, format!("not a usable board: {why}")),
         other => other,
     })
 }
+
+/// How a file's faults call hole `i` (in the board's order): "hole 3", "line 2: the hole at
+/// column 5".
+type HoleCalled<'a> = dyn Fn(usize) -> String + 'a;
 
 /// A name quoted for a one-line message, or its start if it is long: the messages that
 /// show it give its length themselves.
@@ -225,18 +235,17 @@ fn taken_as_other(name: &str) -> Option<String> {
 /// Names must be usable on the command line and in a drawing: non-empty, at most
 /// `MAX_NAME_CHARS` characters, unique, printable, no spaces, commas, colons or dashes (a
 /// jump is written `F-C-A`), not `.` (an empty hole in a drawn position), and not a word
-/// that means something else where holes are named (`taken_as_other`). Holes are numbered
-/// from `base`.
-fn check_names(path: &Path, holes: &[Hole], base: i64) -> Result<(), Error> {
-    let number = |i: usize| i as i64 + base;
+/// that means something else where holes are named (`taken_as_other`). Holes are called
+/// as `hole` calls them.
+fn check_names(path: &Path, holes: &[Hole], hole: &HoleCalled) -> Result<(), Error> {
     for (i, h) in holes.iter().enumerate() {
         let chars = h.name.chars().count();
         if chars > MAX_NAME_CHARS {
             return Err(fault(
                 path,
                 format!(
-                    "hole {} has a name of {chars} characters ({}), more than {MAX_NAME_CHARS}",
-                    number(i),
+                    "{} has a name of {chars} characters ({}), more than {MAX_NAME_CHARS}",
+                    hole(i),
                     shown(&h.name)
                 ),
             ));
@@ -246,21 +255,18 @@ fn check_names(path: &Path, holes: &[Hole], base: i64) -> Result<(), Error> {
             return Err(fault(
                 path,
                 format!(
-                    "hole {} has the name {}; names must be non-empty printable text, without spaces, \
+                    "{} has the name {}; names must be non-empty printable text, without spaces, \
                      commas, colons or dashes, and not \".\"",
-                    number(i),
+                    hole(i),
                     shown(&h.name)
                 ),
             ));
         }
         if let Some(why) = taken_as_other(&h.name) {
-            return Err(fault(path, format!("hole {} has the name {}, {why}", number(i), shown(&h.name))));
+            return Err(fault(path, format!("{} has the name {}, {why}", hole(i), shown(&h.name))));
         }
         if let Some(j) = holes[..i].iter().position(|o| o.name == h.name) {
-            return Err(fault(
-                path,
-                format!("holes {} and {} are both named {:?}", number(j), number(i), h.name),
-            ));
+            return Err(fault(path, format!("{} and {} are both named {:?}", hole(j), hole(i), h.name)));
         }
     }
     Ok(())

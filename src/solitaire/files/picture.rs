@@ -78,8 +78,12 @@ pub fn parse(path: &Path, text: &str) -> Result<BoardFile, Error> {
     let points: Vec<(i32, i32)> = holes.iter().map(|h| (h.x, h.y)).collect();
     let jumps = lattice.jumps(&points);
     let name = board_name(path, options.get("name"));
-    // A picture numbers no hole: its faults count them from 0, in numbering order.
-    let board = build(path, &name, holes, jumps, 0)?;
+    // A picture numbers no hole: its faults call each by its place in the picture.
+    let place = |i: usize| {
+        let word = &words[order[i]];
+        format!("the hole at line {}, column {}", word.line, word.col + 1)
+    };
+    let board = build(path, &name, holes, jumps, &place)?;
     let puzzle = puzzle(path, &options, &board)?;
     Ok(BoardFile { board, puzzle })
 }
@@ -527,7 +531,11 @@ mod tests {
                 .contains("line 2: hole \"o\" at column 6 is off the square lattice")
         );
         assert!(err("lattice: triangular\nA B\nC D\n").contains("off the triangular lattice"));
-        assert!(err("lattice: square\nA B A\n").contains("holes 0 and 2 are both named \"A\""));
+        assert!(
+            err("lattice: square\nA B A\n").contains(
+                "the hole at line 2, column 1 and the hole at line 2, column 5 are both named \"A\""
+            )
+        );
         assert!(err("lattice: square\nA B\n").contains("not a usable board: it has no jumps"));
         assert!(
             err("lattice: square\nempty: Z\nA B C\n")

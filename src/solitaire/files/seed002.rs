@@ -106,7 +106,7 @@ fn read_board(
     let holes = names.into_iter().zip(&grid).map(|(name, &(x, y))| Hole { name, x, y }).collect();
     let jumps = jumps(&adjacency_path, &neighbours, base)?;
     let name = board_name(path, config.name.as_deref());
-    build(path, &name, holes, jumps, base)
+    build(path, &name, holes, jumps, &|i| format!("hole {}", i as i64 + base))
 }
 
 /// The puzzle fields: start, finish (by default the holes empty at the start), finish
@@ -524,7 +524,7 @@ mod tests {
         );
         assert_eq!(
             refusal(r#", "names": ["A", "B", "A"]"#, "0,0\n1,0\n2,0\n"),
-            "board file dir/puzzle.json: holes 1 and 3 are both named \"A\""
+            "board file dir/puzzle.json: hole 1 and hole 3 are both named \"A\""
         );
         assert_eq!(
             refusal(r#", "names": ["A", "all", "C"]"#, "0,0\n1,0\n2,0\n"),
