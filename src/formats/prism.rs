@@ -144,7 +144,11 @@ fn transitions(
                 "three numbers (STATES CHOICES TRANSITIONS): an MDP's header, not a DTMC's",
             ));
         }
-        if fields.len() == 4 && fields.iter().all(|f| parse(f).is_ok()) {
+        // An MDP's line is four numbers, and in a .tra maybe an action after them.
+        let mdp_line = |numbers: &[&str]| numbers.len() == 4 && numbers.iter().all(|f| parse(f).is_ok());
+        if mdp_line(&fields)
+            || (actions && fields.len() == 5 && is_action(fields[4]) && mdp_line(&fields[..4]))
+        {
             return Err(FormatError::at(n, "four numbers (FROM CHOICE TO VALUE): an MDP, not a DTMC"));
         }
         if actions && fields.len() == 4 && is_action(fields[3]) {
@@ -500,6 +504,11 @@ mod tests {
         let cases = [
             (
                 files("0 1 1 0.5\n", lab),
+                Part::Tra,
+                "line 1: four numbers (FROM CHOICE TO VALUE): an MDP, not a DTMC",
+            ),
+            (
+                files("0 1 1 0.5 go\n", lab),
                 Part::Tra,
                 "line 1: four numbers (FROM CHOICE TO VALUE): an MDP, not a DTMC",
             ),
