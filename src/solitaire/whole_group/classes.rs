@@ -129,6 +129,18 @@ impl Elements {
         out
     }
 
+    /// `mask` closed under `fixing`, the elements that fix its class (a bit each): `g·c` and
+    /// `g·t·c` are one position for `t` fixing `c`, and counting raw positions needs every
+    /// element that names a reachable one.
+    #[inline]
+    pub(crate) fn closed(&self, mut mask: u64, fixing: u64) -> u64 {
+        // The identity (bit 0) adds nothing.
+        for t in Bits(fixing & !1) {
+            mask |= self.times(mask, t);
+        }
+        mask
+    }
+
     /// [`Elements::times`], element by element.
     fn times_one_by_one(&self, mask: u64, k: usize) -> u64 {
         let mut out = 0;
@@ -229,7 +241,7 @@ fn reach_until(
     let mask_bits = (starts.len() * order) as u32;
     let packed = group.perms()[0].len() as u32 + mask_bits <= u64::BITS;
     // The first layer: each start in its class, with every element taking the class to it.
-    let mut layer: Vec<(Pegs, u64)> = starts
+    let layer: Vec<(Pegs, u64)> = starts
         .iter()
         .enumerate()
         .map(|(s, &start)| {
@@ -240,7 +252,7 @@ fn reach_until(
             (class, mask)
         })
         .collect();
-    layer = merged(layer);
+    let (mut layer, mut per_start) = closed(group, &children_of, &elements, starts.len(), merged(layer));
     let mut pegs = starts.first().map_or(0, |s| s.count());
     // The bytes of the layers kept; how many times the layer before it the last layer held,
     // and how many pairs the chunks handed over for each of its classes: the next step's
@@ -250,7 +262,7 @@ fn reach_until(
         if cancel.is_cancelled() {
             return Err(interrupted("forward pass over the classes", layers.len(), pegs));
         }
-        let raw = count_layer(group, &children_of, &elements, &layer, pegs, &mut positions);
+        let raw = count_layer(&per_start, pegs, &mut positions);
         progress(Stage::Classes, pegs, raw);
         if let Some(budget) = budget {
             // The layers kept and this one's pairs, with the next layer's: its pairs as the
@@ -287,7 +299,7 @@ fn reach_until(
         let classes = layer.len() as u64;
         kept += classes * size_of::<Pegs>() as u64 + starts.len() as u64 * Members::bytes(classes);
         layers.push(layer.par_iter().map(|&(class, _)| class).collect());
-        layer = closed(group, &children_of, &elements, next);
+        (layer, per_start) = closed(group, &children_of, &elements, starts.len(), next);
         growth = layer.len() as f64 / classes as f64;
         repeats = pairs as f64 / layer.len().max(1) as f64;
         pegs = pegs.saturating_sub(1);
@@ -357,45 +369,28 @@ fn unions<T: Copy + Send + Sync>(
     concatenated(runs)
 }
 
-/// Each mask closed under the class's stabilizer: `g·c` and `g·t·c` are one position for `t`
-/// fixing `c`, and the counts below need every element that names a reachable position.
+/// Each mask closed under its class's stabilizer ([`Elements::closed`]), with each start's
+/// raw positions and classes in the layer, counted from the closed masks.
 fn closed(
     group: &SymmetryGroup,
     children: &Children,
     elements: &Elements,
+    starts: usize,
     mut layer: Vec<(Pegs, u64)>,
-) -> Vec<(Pegs, u64)> {
-    layer.par_iter_mut().for_each(|(class, mask)| {
-        // The identity (bit 0) adds nothing.
-        for t in Bits(children.fixing(group, *class) & !1) {
-            *mask |= elements.times(*mask, t);
-        }
-    });
-    layer
-}
-
-/// Adds one layer to each start's positions, and returns its raw positions, all starts
-/// together.
-fn count_layer(
-    group: &SymmetryGroup,
-    children: &Children,
-    elements: &Elements,
-    layer: &[(Pegs, u64)],
-    pegs: u32,
-    positions: &mut [Positions],
-) -> u64 {
+) -> (Vec<(Pegs, u64)>, Vec<(u64, u64)>) {
     let order = elements.order;
-    let starts = positions.len();
-    let per_start: Vec<(u64, u64)> = layer
-        .par_iter()
+    let per_start = layer
+        .par_iter_mut()
         .fold(
             || vec![(0u64, 0u64); starts],
-            |mut acc, &(class, mask)| {
-                let fixing = u64::from(children.fixing(group, class).count_ones());
+            |mut acc, (class, mask)| {
+                let fixing = children.fixing(group, *class);
+                *mask = elements.closed(*mask, fixing);
+                let stabilizer = u64::from(fixing.count_ones());
                 for (s, slot) in acc.iter_mut().enumerate() {
-                    let bits = (mask >> (s * order)) & (u64::MAX >> (64 - order));
+                    let bits = (*mask >> (s * order)) & (u64::MAX >> (64 - order));
                     if bits != 0 {
-                        slot.0 += bits.count_ones() as u64 / fixing;
+                        slot.0 += u64::from(bits.count_ones()) / stabilizer;
                         slot.1 += 1;
                     }
                 }
@@ -406,8 +401,14 @@ fn count_layer(
             || vec![(0, 0); starts],
             |a, b| a.iter().zip(&b).map(|(x, y)| (x.0 + y.0, x.1 + y.1)).collect(),
         );
+    (layer, per_start)
+}
+
+/// Adds one layer's raw positions and classes (`per_start`, from [`closed`]) to each start's
+/// positions, and returns its raw positions, all starts together.
+fn count_layer(per_start: &[(u64, u64)], pegs: u32, positions: &mut [Positions]) -> u64 {
     let mut total = 0;
-    for (p, &(raw, classes)) in positions.iter_mut().zip(&per_start) {
+    for (p, &(raw, classes)) in positions.iter_mut().zip(per_start) {
         if raw > 0 {
             p.raw += raw;
             p.up_to_symmetry += classes;

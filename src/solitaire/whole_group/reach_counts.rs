@@ -21,7 +21,6 @@ use crate::solitaire::pegs::Pegs;
 use crate::solitaire::slots::slot_of;
 use crate::solitaire::whole_group::classes::Elements;
 use crate::solitaire::whole_group::{CHUNK, Game, LayerDone, interrupted};
-use crate::solitaire::words::Bits;
 use crate::solitaire::words::cut;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -270,11 +269,8 @@ impl Table {
                 let mut raw = 0;
                 for (slot, word) in part.iter_mut().zip(found) {
                     let class = words.class(word);
-                    let (mut bits, fixing) = (words.elements(word), children.fixing(group, class));
-                    // The identity (bit 0) adds nothing.
-                    for t in Bits(fixing & !1) {
-                        bits |= elements.times(bits, t);
-                    }
+                    let fixing = children.fixing(group, class);
+                    let bits = elements.closed(words.elements(word), fixing);
                     raw += u64::from(bits.count_ones()) / u64::from(fixing.count_ones());
                     *slot = words.pack(class, bits);
                 }
