@@ -377,7 +377,7 @@ fn closed(
     elements: &Elements,
     starts: usize,
     mut layer: Vec<(Pegs, u64)>,
-) -> (Vec<(Pegs, u64)>, Vec<(u64, u64)>) {
+) -> (Vec<(Pegs, u64)>, Vec<StartCount>) {
     let order = elements.order;
     let per_start = layer
         .par_iter_mut()
@@ -404,9 +404,12 @@ fn closed(
     (layer, per_start)
 }
 
+/// A start's raw positions and classes in a layer.
+type StartCount = (u64, u64);
+
 /// Adds one layer's raw positions and classes (`per_start`, from [`closed`]) to each start's
 /// positions, and returns its raw positions, all starts together.
-fn count_layer(per_start: &[(u64, u64)], pegs: u32, positions: &mut [Positions]) -> u64 {
+fn count_layer(per_start: &[StartCount], pegs: u32, positions: &mut [Positions]) -> u64 {
     let mut total = 0;
     for (p, &(raw, classes)) in positions.iter_mut().zip(per_start) {
         if raw > 0 {
