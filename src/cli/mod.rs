@@ -61,6 +61,7 @@ pub fn main() -> ExitCode {
     }
     interrupt::install(processes::speaks());
     let outcome = only_shared_commands(&cli.command)
+        .and_then(|()| start_workers(&cli.command))
         .and_then(|()| run(cli.command))
         .and_then(|text| output::unless_interrupted().map(|()| text));
     // Every process of a shared run has the whole answer (or the same error): one speaks.
@@ -74,6 +75,30 @@ pub fn main() -> ExitCode {
     };
     processes::settle();
     code
+}
+
+/// Starts the worker threads of a command whose work is parallel from its start, here where
+/// a failure can be worded: left to the first parallel call, a system that refused threads
+/// (a limit on processes, an address space of a few megabytes) aborted the run with a panic.
+/// Other commands start them only if they need them: each worker's first allocation reserves
+/// an arena of address space (64 MB with glibc), which an address-space limit may not spare.
+fn start_workers(command: &Command) -> Result<(), output::Failure> {
+    let parallel = matches!(
+        command,
+        Command::Exact(_)
+            | Command::Count(_)
+            | Command::Ends(_)
+            | Command::Simulate(_)
+            | Command::Audit(_)
+            | Command::Coach(_)
+            | Command::Serve(_)
+    );
+    if !parallel {
+        return Ok(());
+    }
+    rayon::ThreadPoolBuilder::new().build_global().map_err(|e| {
+        output::Failure::Runtime(format!("cannot start the worker threads: {}", one_line(&e.to_string())))
+    })
 }
 
 /// Under `mpirun`, the commands whose work the processes share; any other is refused
