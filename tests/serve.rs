@@ -417,6 +417,38 @@ async fn a_connection_that_sends_no_whole_request_is_closed_after_the_idle_timeo
     }
 }
 
+/// A client that asks and never reads its answers (requests sent back to back, nothing read)
+/// has its connection closed once the server's writes have waited `--idle-timeout`: it was
+/// held for ever, and 512 such clients locked every other one out.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_that_reads_no_answer_is_closed_after_the_idle_timeout() {
+    use std::time::Duration;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let server = Server::start_with(&["--idle-timeout", "1"]);
+    let address: std::net::SocketAddr = server.base.trim_start_matches("http://").parse().unwrap();
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.set_recv_buffer_size(4096).unwrap();
+    let mut stream = socket.connect(address).await.unwrap();
+    // 2,000 answers of the boards (about 17 KB each, 33 MB in all): far more than the sockets'
+    // buffers hold.
+    let requests = "GET /api/boards HTTP/1.1\r\nHost: x\r\n\r\n".repeat(2000);
+    stream.write_all(requests.as_bytes()).await.unwrap();
+    tokio::time::sleep(Duration::from_secs(5)).await;
+    // Read now: the server gave up writing long ago, so what it had sent is all there is.
+    let mut received = 0usize;
+    let mut chunk = vec![0u8; 1 << 16];
+    let read = async {
+        while let Ok(n @ 1..) = stream.read(&mut chunk).await {
+            received += n;
+        }
+    };
+    tokio::time::timeout(Duration::from_secs(20), read).await.expect("the connection was closed");
+    let answer = get(&format!("{}/api/boards", server.base)).await.1.len();
+    assert!(received < 1000 * answer, "{received} bytes: the server wrote on to a client that reads nothing");
+    let (status, _) = get(&format!("{}/api/boards", server.base)).await;
+    assert_eq!(status, 200);
+}
+
 /// `--idle-timeout` outside 1 to 3600 seconds is refused in one line.
 #[test]
 fn an_idle_timeout_out_of_range_is_refused_in_one_line() {

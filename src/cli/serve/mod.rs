@@ -14,6 +14,7 @@
 
 mod held;
 mod json_errors;
+mod write_timeout;
 
 use crate::cli::interrupt;
 use crate::cli::output::{self, Failure};
@@ -177,7 +178,7 @@ const LAST_ANSWERS: Duration = Duration::from_secs(5);
 /// Serves `app` on every connection `listener` accepts until `stop`, as `axum::serve` does,
 /// and also closes a connection that sends no whole request head for `idle_timeout` (a client
 /// that connects and sends nothing, or a head byte by byte, would otherwise hold it for
-/// ever).
+/// ever), or reads nothing of its answer for as long.
 async fn serve_connections(
     listener: tokio::net::TcpListener,
     app: Router,
@@ -203,10 +204,12 @@ async fn serve_connections(
             continue;
         };
         let service = hyper_util::service::TowerToHyperService::new(app.clone());
+        // An answer the client reads nothing of for as long fails too: the connection is closed.
+        let stream = write_timeout::WriteTimeout::new(json_errors::JsonErrors::new(stream), idle_timeout);
         let connection = hyper::server::conn::http1::Builder::new()
             .timer(TokioTimer::new())
             .header_read_timeout(idle_timeout)
-            .serve_connection(TokioIo::new(json_errors::JsonErrors::new(stream)), service);
+            .serve_connection(TokioIo::new(stream), service);
         let connection = graceful.watch(connection);
         tokio::spawn(async move {
             // A connection that fails (closed by the client, timed out) concerns no one else.
