@@ -172,8 +172,11 @@ async fn serve(req: ServeRequest) -> Result<(), Failure> {
 /// The most connections served at once: more wait to be accepted, so that clients holding
 /// connections open cannot use up the process's file descriptors.
 const MAX_CONNECTIONS: usize = 512;
-/// How long answers under way are given to finish once the server is stopped (Ctrl-C).
-const LAST_ANSWERS: Duration = Duration::from_secs(5);
+/// How long answers under way are given to finish once the server is stopped (Ctrl-C): their
+/// computations are stopped with it, so their 503s go out at once. Short, since a connection
+/// with half a request head sent, or a client reading nothing, holds the stop for all of it
+/// (it was 5 s, and held Ctrl-C for 5 s).
+const LAST_ANSWERS: Duration = Duration::from_secs(1);
 
 /// Serves `app` on every connection `listener` accepts until `stop`, as `axum::serve` does,
 /// and also closes a connection that sends no whole request head for `idle_timeout` (a client
