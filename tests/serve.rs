@@ -107,8 +107,20 @@ async fn bad_requests_get_a_one_line_json_error() {
         (format!("{b}/api/coach?board=triangle5&start=A&moves=A-B-C"), 422, "is not a jump"),
         (format!("{b}/nowhere"), 404, "no such page"),
     ];
+    // A long name is quoted in short, as on the command line: these were echoed whole.
+    let long = "x".repeat(60_000);
+    let short = format!("{:?}... (60000 characters)", "x".repeat(40));
+    let cases = [
+        cases,
+        vec![
+            (format!("{b}/api/coach?board={long}&pegs=A"), 404, short.as_str()),
+            (format!("{b}/api/coach?board=triangle5&pegs=A&policy={long}"), 400, short.as_str()),
+        ],
+    ]
+    .concat();
     for (url, status, words) in cases {
         let (got, body) = get(&url).await;
+        assert!(body.len() < 500, "{} bytes: {}", body.len(), &body[..200]);
         assert_eq!(got, status, "{url}: {body}");
         assert_eq!(body.lines().count(), 1, "{body}");
         let v: serde_json::Value = serde_json::from_str(&body).unwrap();

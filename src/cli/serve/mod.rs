@@ -27,6 +27,7 @@ use axum::routing::get;
 use held::{Held, Holding};
 use pegchain::input::plain;
 use pegchain::render::coach::CoachView;
+use pegchain::render::number::quoted;
 use pegchain::solitaire::Pegs;
 use pegchain::solitaire::coach::Coach;
 use pegchain::solitaire::position::{parse_position, play};
@@ -298,7 +299,7 @@ fn read_query(
     };
     let Some(board) = shared.boards.iter().find(|b| b.name() == q.board).cloned() else {
         let names: Vec<&str> = shared.boards.iter().map(|b| b.name()).collect();
-        let why = format!("unknown board {:?}; the boards are {}", q.board, names.join(", "));
+        let why = format!("unknown board {}; the boards are {}", quoted(&q.board), names.join(", "));
         return Err((StatusCode::NOT_FOUND, why));
     };
     let policy: Policy = q.policy.parse().map_err(|e: String| (StatusCode::BAD_REQUEST, e))?;
