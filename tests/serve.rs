@@ -85,6 +85,7 @@ async fn bad_requests_get_a_one_line_json_error() {
         ),
         (format!("{b}/api/coach?board=triangle5&pegs=A,A"), 422, "names hole A twice"),
         (format!("{b}/api/coach?board=triangle5&pegs=Z9"), 422, "has no hole"),
+        (format!("{b}/api/coach?board=triangle5&pegs=A,,C"), 422, "the position's list has an empty item"),
         (format!("{b}/api/coach?board=triangle5&pegs=A&policy=lazy"), 400, "policy"),
         (format!("{b}/api/coach?board=european&start=d4"), 422, "too many for the coach"),
         (
