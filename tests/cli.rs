@@ -130,6 +130,18 @@ fn bad_input_gets_one_line_and_exit_code_2() {
     fails_with(&["exact", "--policy", "greedy"], "unknown policy");
     // A jump of 100,000 characters was echoed whole, in one line of 100 KB.
     let long = "a".repeat(100_000);
+    // So were a policy's name, a game's and a count of games.
+    fails_with(&["game", &long], &format!("unknown game {:?}... (100000 characters)", "a".repeat(40)));
+    fails_with(
+        &["simulate", "--games", &long],
+        &format!("--games takes a whole number of games of at least 1, not {:?}...", "a".repeat(40)),
+    );
+    for command in ["coach", "exact"] {
+        fails_with(
+            &[command, "--board", "triangle5", "--start", "A", "--policy", &long],
+            &format!("unknown policy {:?}... (100000 characters); known: uniform", "a".repeat(40)),
+        );
+    }
     for command in ["solve", "exact"] {
         fails_with(
             &[command, "--board", "english", "--start", "d4", "--moves", &long],

@@ -122,6 +122,32 @@ fn the_text_shows_the_positions_pegs_left_as_exact_gives_them() {
     assert!(last.contains("Pegs left at the end with random play from here: 1: 1.00000\n"), "{last}");
 }
 
+/// `--full` (text or Markdown) shows every jump's exact P(one peg) and expected pegs left, as
+/// the table's footer promises: the columns were decimals only, whatever the style.
+#[test]
+fn full_fractions_show_every_jumps_exact_odds() {
+    let v = json(&["coach", "--start", "A", "--moves", "F-C-A,D-E-F"]);
+    for format in [&[][..], &["--markdown"][..]] {
+        let mut args = vec!["coach", "--start", "A", "--moves", "F-C-A,D-E-F", "--full"];
+        args.extend_from_slice(format);
+        let text = stdout(&args);
+        for j in v["jumps"].as_array().unwrap() {
+            let row = text
+                .lines()
+                .find(|l| l.trim_start_matches("| ").starts_with(j["jump"].as_str().unwrap()))
+                .unwrap_or_else(|| panic!("{format:?}: {text}"));
+            for value in ["win", "expected_pegs_left"] {
+                let fraction = j[value]["fraction"].as_str().unwrap();
+                assert!(row.contains(fraction), "{format:?} {value} {fraction}: {row}");
+            }
+        }
+    }
+    // Without --full the table stays as narrow as it was.
+    let text = stdout(&["coach", "--start", "A", "--moves", "F-C-A,D-E-F"]);
+    assert!(!text.contains("48862183/3048192000"), "{text}");
+    assert!(text.contains("Exact fractions: --json, --csv or --markdown --full."), "{text}");
+}
+
 #[test]
 fn hopeless_and_best_jumps_are_marked() {
     let v = json(&["coach", "--start", "A", "--moves", "F-C-A,D-E-F"]);

@@ -761,6 +761,28 @@ fn sigint_stops_the_server_at_once_telling_the_client_under_way() {
     assert!(answer.ends_with(r#"{"error":"the server is stopping"}"#), "{answer}");
 }
 
+/// Ctrl-C stops `serve` at once also while a client holds a connection with half a request
+/// head sent: the server waited 5 s for it (and for a client reading none of its answer).
+#[test]
+fn sigint_stops_the_server_at_once_with_a_half_sent_request() {
+    use std::io::Write;
+    let run = Run::start("serve-half", &["serve", "--port", "0", "--board", "triangle5"]);
+    let started = Instant::now();
+    let address = loop {
+        let said = std::fs::read_to_string(run.dir.join("stdout")).unwrap();
+        if let Some(url) = said.split_whitespace().find(|w| w.starts_with("http://")) {
+            break url.trim_start_matches("http://").trim_end_matches('/').to_string();
+        }
+        assert!(started.elapsed() < Duration::from_secs(10), "no address: {said}");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let mut half = std::net::TcpStream::connect(&address).unwrap();
+    half.write_all(b"GET /api/boards HTTP/1.1\r\nHost: x\r\n").unwrap();
+    let ended = run.signal_after(Duration::from_millis(500), "INT");
+    assert_eq!(ended.interrupted(130), "pegchain: interrupted: the server stopped\n");
+    drop(half);
+}
+
 /// A search whose checkpoint cannot be saved (its directory removed under it) stops with one
 /// line naming the file and exit 1, and still ends its JSON document, whose footer says the
 /// search is incomplete and unsaved. Before, stdout stopped inside the array of solutions.

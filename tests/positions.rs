@@ -207,6 +207,13 @@ fn bad_positions_get_one_line() {
         &["coach", "--start", "A", "--moves", "F-C-A,,D-E-F"],
         "jump 2 of the jumps played is empty: jumps are separated by single commas",
     );
+    // So is a hole left out of a position's list (the coach answered "A,,C" as A and C).
+    for (command, position) in [("coach", "A,,C"), ("exact", "A, ,C"), ("count", "A,C,")] {
+        fails_with(
+            &[command, "--position", position],
+            "the position's list has an empty item: holes are separated by single commas",
+        );
+    }
     fails_with(&["exact", "--moves", "F-C-A"], "--moves plays from one start hole");
     fails_with(&["count", "--start", "A,B", "--moves", "F-C-A"], "--moves plays from one start hole");
     fails_with(&["exact", "--position", "A,Q"], "has no hole \"Q\"");

@@ -85,6 +85,7 @@ async fn bad_requests_get_a_one_line_json_error() {
         ),
         (format!("{b}/api/coach?board=triangle5&pegs=A,A"), 422, "names hole A twice"),
         (format!("{b}/api/coach?board=triangle5&pegs=Z9"), 422, "has no hole"),
+        (format!("{b}/api/coach?board=triangle5&pegs=A,,C"), 422, "the position's list has an empty item"),
         (format!("{b}/api/coach?board=triangle5&pegs=A&policy=lazy"), 400, "policy"),
         (format!("{b}/api/coach?board=european&start=d4"), 422, "too many for the coach"),
         (
@@ -107,8 +108,20 @@ async fn bad_requests_get_a_one_line_json_error() {
         (format!("{b}/api/coach?board=triangle5&start=A&moves=A-B-C"), 422, "is not a jump"),
         (format!("{b}/nowhere"), 404, "no such page"),
     ];
+    // A long name is quoted in short, as on the command line: these were echoed whole.
+    let long = "x".repeat(60_000);
+    let short = format!("{:?}... (60000 characters)", "x".repeat(40));
+    let cases = [
+        cases,
+        vec![
+            (format!("{b}/api/coach?board={long}&pegs=A"), 404, short.as_str()),
+            (format!("{b}/api/coach?board=triangle5&pegs=A&policy={long}"), 400, short.as_str()),
+        ],
+    ]
+    .concat();
     for (url, status, words) in cases {
         let (got, body) = get(&url).await;
+        assert!(body.len() < 500, "{} bytes: {}", body.len(), &body[..200]);
         assert_eq!(got, status, "{url}: {body}");
         assert_eq!(body.lines().count(), 1, "{body}");
         let v: serde_json::Value = serde_json::from_str(&body).unwrap();
@@ -415,6 +428,38 @@ async fn a_connection_that_sends_no_whole_request_is_closed_after_the_idle_timeo
         let (status, _) = get(&format!("{}/api/boards", server.base)).await;
         assert_eq!(status, 200);
     }
+}
+
+/// A client that asks and never reads its answers (requests sent back to back, nothing read)
+/// has its connection closed once the server's writes have waited `--idle-timeout`: it was
+/// held for ever, and 512 such clients locked every other one out.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_that_reads_no_answer_is_closed_after_the_idle_timeout() {
+    use std::time::Duration;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let server = Server::start_with(&["--idle-timeout", "1"]);
+    let address: std::net::SocketAddr = server.base.trim_start_matches("http://").parse().unwrap();
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.set_recv_buffer_size(4096).unwrap();
+    let mut stream = socket.connect(address).await.unwrap();
+    // 2,000 answers of the boards (about 17 KB each, 33 MB in all): far more than the sockets'
+    // buffers hold.
+    let requests = "GET /api/boards HTTP/1.1\r\nHost: x\r\n\r\n".repeat(2000);
+    stream.write_all(requests.as_bytes()).await.unwrap();
+    tokio::time::sleep(Duration::from_secs(5)).await;
+    // Read now: the server gave up writing long ago, so what it had sent is all there is.
+    let mut received = 0usize;
+    let mut chunk = vec![0u8; 1 << 16];
+    let read = async {
+        while let Ok(n @ 1..) = stream.read(&mut chunk).await {
+            received += n;
+        }
+    };
+    tokio::time::timeout(Duration::from_secs(20), read).await.expect("the connection was closed");
+    let answer = get(&format!("{}/api/boards", server.base)).await.1.len();
+    assert!(received < 1000 * answer, "{received} bytes: the server wrote on to a client that reads nothing");
+    let (status, _) = get(&format!("{}/api/boards", server.base)).await;
+    assert_eq!(status, 200);
 }
 
 /// `--idle-timeout` outside 1 to 3600 seconds is refused in one line.

@@ -9,7 +9,7 @@ use crate::engine::explicit::sample::{self, Tally};
 use crate::engine::explicit::{ExplicitChain, linear::SolveError};
 use crate::engine::walk::Walks;
 use crate::error::Error;
-use crate::render::number::grouped;
+use crate::render::number::{grouped, quoted};
 use rug::{Integer, Rational};
 
 /// Which states count as reached.
@@ -339,7 +339,7 @@ fn target_set(chain: &ExplicitChain, target: &Target) -> Result<(Vec<bool>, Stri
             let set = chain.label_set(name).ok_or_else(|| {
                 let known: Vec<&str> = chain.labels().keys().map(String::as_str).collect();
                 let known = if known.is_empty() { "none".to_string() } else { known.join(", ") };
-                Error::Invalid(format!("the model has no label {name:?} (its labels: {known})"))
+                Error::Invalid(format!("the model has no label {} (its labels: {known})", quoted(name)))
             })?;
             Ok((set, name.clone()))
         }
@@ -364,7 +364,7 @@ fn step_reward(chain: &ExplicitChain, name: &str) -> Result<Vec<Rational>, Error
     chain.step_reward(name).ok_or_else(|| {
         let known: Vec<&str> = chain.rewards().keys().map(String::as_str).collect();
         let known = if known.is_empty() { "none".to_string() } else { known.join(", ") };
-        Error::Invalid(format!("the model has no reward structure {name:?} (its rewards: {known})"))
+        Error::Invalid(format!("the model has no reward structure {} (its rewards: {known})", quoted(name)))
     })
 }
 

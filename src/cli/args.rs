@@ -102,7 +102,7 @@ pub struct ServeArgs {
     #[arg(long, value_name = "FILE")]
     pub board: Option<String>,
     /// Close a connection that sends no complete request head for this many seconds (an idle
-    /// kept-alive one too), 1 to 3600
+    /// kept-alive one too), or reads none of its answer for as long, 1 to 3600
     #[arg(long, allow_negative_numbers = true, value_name = "SECONDS", default_value_t = 30, value_parser = whole::<u64>)]
     pub idle_timeout: u64,
 }

@@ -226,7 +226,11 @@ pub fn build(name: &str, params: &GameParams) -> Result<Game, Error> {
         }),
         _ => {
             let known: Vec<&str> = GAMES.iter().map(|g| g.0).collect();
-            Err(Error::Invalid(format!("unknown game {name:?}; the games are {}", known.join(", "))))
+            Err(Error::Invalid(format!(
+                "unknown game {}; the games are {}",
+                crate::render::number::quoted(name),
+                known.join(", ")
+            )))
         }
     }
 }

@@ -145,7 +145,7 @@ impl Report for CoachView {
             doc.para("No jump is left: the game is over.");
             return doc;
         }
-        let mut table = Table::new(vec![
+        let mut columns = vec![
             left("jump"),
             right("P(one peg)"),
             right("bits"),
@@ -153,7 +153,13 @@ impl Report for CoachView {
             left("finish holes"),
             right("winning continuations"),
             left(""),
-        ]);
+        ];
+        // With --full, the exact fractions too (the footer's promise).
+        let full = style.full_fractions;
+        if full {
+            columns.extend([left("P(one peg), exact"), left("E[pegs left], exact")]);
+        }
+        let mut table = Table::new(columns);
         for j in &self.jumps {
             let mark = if j.best {
                 "best for a random player"
@@ -164,7 +170,7 @@ impl Report for CoachView {
             };
             let finish =
                 if j.prospects.winnable { j.prospects.finish_holes.join(" ") } else { "none".into() };
-            table.row(vec![
+            let mut row = vec![
                 j.jump.clone(),
                 j.odds.win.win.decimal(),
                 j.odds.win.bits_text(),
@@ -172,10 +178,16 @@ impl Report for CoachView {
                 finish,
                 j.prospects.winning_continuations.grouped(),
                 mark.to_string(),
-            ]);
+            ];
+            if full {
+                row.extend([j.odds.win.win.fraction(style), j.odds.expected_pegs_left.fraction(style)]);
+            }
+            table.row(row);
         }
         doc.table(table);
-        doc.para("Exact fractions: --json, --csv or --markdown --full.");
+        if !full {
+            doc.para("Exact fractions: --json, --csv or --markdown --full.");
+        }
         doc
     }
 

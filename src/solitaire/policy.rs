@@ -73,10 +73,13 @@ impl fmt::Display for Policy {
 impl FromStr for Policy {
     type Err = String;
     fn from_str(s: &str) -> Result<Policy, String> {
-        POLICIES
-            .into_iter()
-            .find(|p| p.name() == s.to_ascii_lowercase())
-            .ok_or_else(|| format!("unknown policy {s:?}; known: uniform, peg-first, hole-first"))
+        POLICIES.into_iter().find(|p| p.name() == s.to_ascii_lowercase()).ok_or_else(|| {
+            // Quoted in short: an error is one short line whatever it quotes.
+            format!(
+                "unknown policy {}; known: uniform, peg-first, hole-first",
+                crate::render::number::quoted(s)
+            )
+        })
     }
 }
 

@@ -68,8 +68,15 @@ fn find_jump(board: &Board, text: &str) -> Result<super::board::Jump, Error> {
 }
 
 /// The pegs named in `text`: hole names separated by commas or spaces, or the board as
-/// `show` draws a position (names for pegs, `.` for empty holes).
+/// `show` draws a position (names for pegs, `.` for empty holes). An empty item between
+/// commas is refused, as among jumps: a hole left out of a list (`A,,C`) is more likely a
+/// slip than meant.
 pub fn parse_position(board: &Board, text: &str) -> Result<Pegs, Error> {
+    if text.contains(',') && text.split(',').any(|item| item.trim().is_empty()) {
+        return Err(Error::Invalid(
+            "the position's list has an empty item: holes are separated by single commas".into(),
+        ));
+    }
     let mut pos = Pegs::EMPTY;
     for token in text.split(|c: char| c == ',' || c.is_whitespace()).filter(|t| !t.is_empty() && *t != ".") {
         let hole = board.find_hole(token)?;
@@ -122,5 +129,7 @@ mod tests {
         assert!(parse_position(&b, "A,A").is_err());
         assert!(parse_position(&b, "Z9").is_err());
         assert!(parse_position(&b, " . ").is_err());
+        assert!(parse_position(&b, "A,,B").unwrap_err().to_string().contains("has an empty item"));
+        assert!(parse_position(&b, "A,B,").is_err());
     }
 }

@@ -14,6 +14,7 @@
 
 mod held;
 mod json_errors;
+mod write_timeout;
 
 use crate::cli::interrupt;
 use crate::cli::output::{self, Failure};
@@ -26,6 +27,7 @@ use axum::routing::get;
 use held::{Held, Holding};
 use pegchain::input::plain;
 use pegchain::render::coach::CoachView;
+use pegchain::render::number::quoted;
 use pegchain::solitaire::Pegs;
 use pegchain::solitaire::coach::Coach;
 use pegchain::solitaire::position::{parse_position, play};
@@ -171,13 +173,16 @@ async fn serve(req: ServeRequest) -> Result<(), Failure> {
 /// The most connections served at once: more wait to be accepted, so that clients holding
 /// connections open cannot use up the process's file descriptors.
 const MAX_CONNECTIONS: usize = 512;
-/// How long answers under way are given to finish once the server is stopped (Ctrl-C).
-const LAST_ANSWERS: Duration = Duration::from_secs(5);
+/// How long answers under way are given to finish once the server is stopped (Ctrl-C): their
+/// computations are stopped with it, so their 503s go out at once. Short, since a connection
+/// with half a request head sent, or a client reading nothing, holds the stop for all of it
+/// (it was 5 s, and held Ctrl-C for 5 s).
+const LAST_ANSWERS: Duration = Duration::from_secs(1);
 
 /// Serves `app` on every connection `listener` accepts until `stop`, as `axum::serve` does,
 /// and also closes a connection that sends no whole request head for `idle_timeout` (a client
 /// that connects and sends nothing, or a head byte by byte, would otherwise hold it for
-/// ever).
+/// ever), or reads nothing of its answer for as long.
 async fn serve_connections(
     listener: tokio::net::TcpListener,
     app: Router,
@@ -203,10 +208,12 @@ async fn serve_connections(
             continue;
         };
         let service = hyper_util::service::TowerToHyperService::new(app.clone());
+        // An answer the client reads nothing of for as long fails too: the connection is closed.
+        let stream = write_timeout::WriteTimeout::new(json_errors::JsonErrors::new(stream), idle_timeout);
         let connection = hyper::server::conn::http1::Builder::new()
             .timer(TokioTimer::new())
             .header_read_timeout(idle_timeout)
-            .serve_connection(TokioIo::new(json_errors::JsonErrors::new(stream)), service);
+            .serve_connection(TokioIo::new(stream), service);
         let connection = graceful.watch(connection);
         tokio::spawn(async move {
             // A connection that fails (closed by the client, timed out) concerns no one else.
@@ -292,7 +299,7 @@ fn read_query(
     };
     let Some(board) = shared.boards.iter().find(|b| b.name() == q.board).cloned() else {
         let names: Vec<&str> = shared.boards.iter().map(|b| b.name()).collect();
-        let why = format!("unknown board {:?}; the boards are {}", q.board, names.join(", "));
+        let why = format!("unknown board {}; the boards are {}", quoted(&q.board), names.join(", "));
         return Err((StatusCode::NOT_FOUND, why));
     };
     let policy: Policy = q.policy.parse().map_err(|e: String| (StatusCode::BAD_REQUEST, e))?;

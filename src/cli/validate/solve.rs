@@ -137,7 +137,7 @@ fn file_finish(puzzle: &Puzzle) -> Option<Finish> {
 fn holes(board: &Board, list: &str) -> Result<Pegs, Error> {
     let holes = hole_list(board, "--finish", list.split(',').filter(|p| !p.trim().is_empty()))?;
     if holes.is_empty() {
-        return Err(Error::Invalid(format!("no holes in {list:?}")));
+        return Err(Error::Invalid(format!("no holes in {}", pegchain::render::number::quoted(list))));
     }
     Ok(holes.into_iter().fold(Pegs::EMPTY, Pegs::with))
 }
