@@ -748,7 +748,8 @@ fn sigint_stops_the_server_at_once_telling_the_client_under_way() {
     };
     let client = std::thread::spawn(move || {
         let mut stream = std::net::TcpStream::connect(address).unwrap();
-        let head = "GET /api/coach?board=english&start=d4 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
+        let head =
+            "GET /api/coach?board=english&start=d4 HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n";
         stream.write_all(head.as_bytes()).unwrap();
         let mut answer = String::new();
         let _ = stream.read_to_string(&mut answer);
@@ -777,7 +778,7 @@ fn sigint_stops_the_server_at_once_with_a_half_sent_request() {
         std::thread::sleep(Duration::from_millis(20));
     };
     let mut half = std::net::TcpStream::connect(&address).unwrap();
-    half.write_all(b"GET /api/boards HTTP/1.1\r\nHost: x\r\n").unwrap();
+    half.write_all(b"GET /api/boards HTTP/1.1\r\nHost: localhost\r\n").unwrap();
     let ended = run.signal_after(Duration::from_millis(500), "INT");
     assert_eq!(ended.interrupted(130), "pegchain: interrupted: the server stopped\n");
     drop(half);

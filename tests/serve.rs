@@ -335,8 +335,10 @@ fn status_of(answer: &str, request: &str) -> u16 {
 async fn requests_the_http_library_refuses_get_a_one_line_json_error_too() {
     let server = Server::start();
     let address = server.base.trim_start_matches("http://").to_string();
-    let long_address = format!("GET /api/coach?board={} HTTP/1.1\r\nHost: x\r\n\r\n", "x".repeat(70_000));
-    let long_head = format!("GET /api/boards HTTP/1.1\r\nHost: x\r\nX: {}\r\n\r\n", "y".repeat(2_000_000));
+    let long_address =
+        format!("GET /api/coach?board={} HTTP/1.1\r\nHost: localhost\r\n\r\n", "x".repeat(70_000));
+    let long_head =
+        format!("GET /api/boards HTTP/1.1\r\nHost: localhost\r\nX: {}\r\n\r\n", "y".repeat(2_000_000));
     let cases = [
         ("garbage\r\n\r\n".to_string(), 400, "not a request the server can read"),
         (long_address, 414, "the request's address is too long"),
@@ -363,7 +365,7 @@ async fn requests_the_http_library_refuses_get_a_one_line_json_error_too() {
     ];
     let versions = ["HTTP/1.1", "HTTP/1.1", "HTTP/1.1", "HTTP/1.0", "HTTP/2.0", "HTTP/9", "", "http/1.1"];
     let headers = [
-        "Host: x",
+        "Host: localhost",
         "Accept: */*",
         "X-Y: z",
         "Content-Length: abc",
@@ -398,6 +400,35 @@ async fn requests_the_http_library_refuses_get_a_one_line_json_error_too() {
     assert_eq!(status, 200);
 }
 
+/// A request addressed by a name other than localhost is refused (403, one-line JSON) before
+/// any handler sees it: a web page elsewhere could point such a name at 127.0.0.1 (DNS
+/// rebinding) and ask the server through it as its own origin. Addresses and localhost are
+/// answered, and a request with no Host header, which no browser sends.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_request_addressed_by_another_name_is_refused() {
+    let server = Server::start();
+    let address = server.base.trim_start_matches("http://").trim_end_matches('/').to_string();
+    let port = address.rsplit_once(':').unwrap().1;
+    let ask = |host: &str| match host.is_empty() {
+        true => "GET /api/boards HTTP/1.0\r\n\r\n".to_string(),
+        false => format!("GET /api/boards HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"),
+    };
+    for (host, status) in [
+        (format!("evil.example:{port}"), 403),
+        ("localhost.evil.example".to_string(), 403),
+        (format!("localhost:{port}"), 200),
+        (address.clone(), 200),
+        (String::new(), 200),
+    ] {
+        let request = ask(&host);
+        let answer = raw(&address, request.as_bytes()).await;
+        assert_eq!(status_of(&answer, &request), status, "{host}: {answer}");
+        if status == 403 {
+            assert!(answer.contains("addressed to its IP address or localhost"), "{answer}");
+        }
+    }
+}
+
 /// A client that connects and sends nothing, or half a request head, or one request and then
 /// nothing on a kept-alive connection, has its connection closed after `--idle-timeout`
 /// (it was held for ever before); the server answers others all the while.
@@ -407,8 +438,11 @@ async fn a_connection_that_sends_no_whole_request_is_closed_after_the_idle_timeo
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let server = Server::start_with(&["--idle-timeout", "1"]);
     let address = server.base.trim_start_matches("http://").to_string();
-    let heads: [&[u8]; 3] =
-        [b"", b"GET /api/boards HTTP/1.1\r\nHost: x\r\n", b"GET /api/boards HTTP/1.1\r\nHost: x\r\n\r\n"];
+    let heads: [&[u8]; 3] = [
+        b"",
+        b"GET /api/boards HTTP/1.1\r\nHost: localhost\r\n",
+        b"GET /api/boards HTTP/1.1\r\nHost: localhost\r\n\r\n",
+    ];
     for head in heads {
         let mut stream = tokio::net::TcpStream::connect(&address).await.unwrap();
         stream.write_all(head).await.unwrap();
@@ -444,7 +478,7 @@ async fn a_client_that_reads_no_answer_is_closed_after_the_idle_timeout() {
     let mut stream = socket.connect(address).await.unwrap();
     // 2,000 answers of the boards (about 17 KB each, 33 MB in all): far more than the sockets'
     // buffers hold.
-    let requests = "GET /api/boards HTTP/1.1\r\nHost: x\r\n\r\n".repeat(2000);
+    let requests = "GET /api/boards HTTP/1.1\r\nHost: localhost\r\n\r\n".repeat(2000);
     stream.write_all(requests.as_bytes()).await.unwrap();
     tokio::time::sleep(Duration::from_secs(5)).await;
     // Read now: the server gave up writing long ago, so what it had sent is all there is.

@@ -12,6 +12,7 @@
 //! search, by a forward pass at most. Bad requests get a 4xx with a one-line JSON error, those
 //! hyper refuses before any handler sees them included ([`json_errors`]).
 
+mod addressed;
 mod held;
 mod json_errors;
 mod write_timeout;
@@ -144,6 +145,7 @@ async fn serve(req: ServeRequest) -> Result<(), Failure> {
         .fallback(not_found)
         .method_not_allowed_fallback(not_allowed)
         .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(axum::middleware::from_fn_with_state(local.ip(), addressed_here))
         .with_state(shared.clone());
     // The only place a port chosen by the system (--port 0) is told: a server whose address
     // could not be written (a full disk) stops rather than serve where no one can find it.
@@ -234,6 +236,24 @@ async fn page() -> Response {
 fn error(status: StatusCode, message: &str) -> Response {
     let body = serde_json::json!({ "error": message }).to_string();
     (status, [(header::CONTENT_TYPE, "application/json")], body).into_response()
+}
+
+/// Refuses a request addressed by a name a web page elsewhere may have pointed at this
+/// machine ([`addressed`]), before any handler sees it.
+async fn addressed_here(
+    State(bound): State<std::net::IpAddr>,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    let host = request.headers().get(header::HOST).map(|h| h.as_bytes());
+    if !addressed::answered(bound, host) {
+        return error(
+            StatusCode::FORBIDDEN,
+            "the server answers requests addressed to its IP address or localhost: another name \
+             for this machine is how a web page elsewhere would reach it",
+        );
+    }
+    next.run(request).await
 }
 
 async fn not_found() -> Response {

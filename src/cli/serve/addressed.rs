@@ -1,0 +1,67 @@
+//! A server on this machine's loopback answers only requests addressed to it by an IP address
+//! or `localhost`. A web page open elsewhere in the user's browser could otherwise point a
+//! name of its own at 127.0.0.1 (DNS rebinding), then ask the server through that name, as
+//! its own origin: set it computing and read its answers. A browser always sends the name it
+//! asked (the `Host` header), so such requests are refused (403). A server bound to another
+//! address (`--host 0.0.0.0`) was opened to the network on purpose and answers any name.
+
+use std::net::IpAddr;
+
+/// Whether a server bound to `bound` answers a request whose `Host` header is `host` (None
+/// where the request has none, as HTTP/1.0 allows: no browser sends such a request).
+pub fn answered(bound: IpAddr, host: Option<&[u8]>) -> bool {
+    if !bound.is_loopback() {
+        return true;
+    }
+    let Some(host) = host else { return true };
+    let Ok(host) = std::str::from_utf8(host) else { return false };
+    let name = match host.strip_prefix('[') {
+        // An IPv6 address, in brackets, then perhaps a port.
+        Some(rest) => return rest.split_once(']').is_some_and(|(ip, _)| ip.parse::<IpAddr>().is_ok()),
+        None => host
+            .rsplit_once(':')
+            .filter(|(_, port)| port.bytes().all(|b| b.is_ascii_digit()))
+            .map_or(host, |(name, _)| name),
+    };
+    let name = name.trim_end_matches('.').to_ascii_lowercase();
+    name.parse::<IpAddr>().is_ok() || name == "localhost" || name.ends_with(".localhost")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::answered;
+
+    #[test]
+    fn loopback_answers_addresses_and_localhost_only() {
+        let loopback = "127.0.0.1".parse().unwrap();
+        for host in [
+            "127.0.0.1:8000",
+            "127.0.0.1",
+            "localhost:8000",
+            "LOCALHOST",
+            "localhost.",
+            "app.localhost:1",
+            "[::1]:8000",
+            "[::1]",
+            "192.168.1.7:8000",
+        ] {
+            assert!(answered(loopback, Some(host.as_bytes())), "{host}");
+        }
+        for host in
+            ["evil.example:8000", "evil.example", "localhost.evil.example", "[evil]:80", "x", "", "\u{fffd}"]
+        {
+            assert!(!answered(loopback, Some(host.as_bytes())), "{host}");
+        }
+        assert!(!answered(loopback, Some(b"\xff:80")));
+        assert!(answered(loopback, None));
+        assert!(answered("::1".parse().unwrap(), Some(b"[::1]:80")));
+        assert!(!answered("::1".parse().unwrap(), Some(b"evil.example")));
+    }
+
+    #[test]
+    fn a_server_open_to_the_network_answers_any_name() {
+        for bound in ["0.0.0.0", "192.168.1.7", "::"] {
+            assert!(answered(bound.parse().unwrap(), Some(b"mymachine.lan:8000")), "{bound}");
+        }
+    }
+}
