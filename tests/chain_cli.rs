@@ -585,3 +585,165 @@ fn a_setting_the_game_would_ignore_is_refused() {
     let ring = stdout(&["game", "herman", "--processes", "3"]);
     assert!(ring.contains("ring of 3 processes"), "{ring}");
 }
+
+/// Values quoted from a rules file, a game's, label's or reward's name and a `--simulate`
+/// count were shown whole (a 100,000-digit face weight made a 100,000-character line), and a
+/// model's labels were all listed; now each is cut to its first 40 characters and its length,
+/// and the list to its first ten names.
+#[test]
+fn long_values_in_rules_names_and_counts_are_cut_short() {
+    let dir = scratch("long-game-messages");
+    let rules = dir.join("long.txt");
+    let long = "9".repeat(100_000);
+    let cut = format!("\"{}\"... (100000 characters)", "9".repeat(40));
+    let path = rules.to_str().unwrap();
+    std::fs::write(&rules, format!("squares 5\ndie 1 {long}\n")).unwrap();
+    fails_with(&["game", "board", "--rules", path], &format!("line 2: not a face weight: {cut}"));
+    std::fs::write(&rules, format!("squares 5\nspinner 1-2\novershoot {long}\n")).unwrap();
+    fails_with(
+        &["game", "board", "--rules", path],
+        &format!("line 3: overshoot is stay, bounce or finish, not {cut}"),
+    );
+    fails_with(&["game", &long], &format!("unknown game {cut}; the games are chutes-and-ladders"));
+    fails_with(
+        &["game", "craps", "--target", &long],
+        &format!("the model has no label {cut} (its labels: lose, over, win)"),
+    );
+    fails_with(
+        &["game", "craps", "--target", "win", "--reward", &long],
+        &format!("the model has no reward structure {cut} (its rewards: rolls)"),
+    );
+    fails_with(
+        &["game", "craps", "--target", "win", "--simulate", &long],
+        &format!("--simulate takes at most 18446744073709551615 runs, not {cut}"),
+    );
+    let word = "x".repeat(100_000);
+    fails_with(
+        &["game", "craps", "--target", "win", "--simulate", &word],
+        &format!(
+            "--simulate takes a whole number of runs of at least 1, not \"{}\"... (100000 characters)",
+            "x".repeat(40)
+        ),
+    );
+    // Thirty labels: ten are named.
+    let drn = dir.join("labels.drn");
+    let labels: Vec<String> = (0..30).map(|i| format!("l{i:02}")).collect();
+    std::fs::write(
+        &drn,
+        format!(
+            "@type: DTMC\n@nr_states\n1\n@model\nstate 0 init {}\n\taction 0\n\t\t0 : 1\n",
+            labels.join(" ")
+        ),
+    )
+    .unwrap();
+    fails_with(
+        &["chain", drn.to_str().unwrap(), "--target", "nope"],
+        "the model has no label \"nope\" (its labels: init, l00, l01, l02, l03, l04, l05, l06, l07, l08, and 21 more)",
+    );
+}
+
+/// A rules file's second `squares`, `spinner`/`die` or `overshoot` line silently replaced the
+/// first (`squares 3` then `squares 5` answered for 5 squares); now it is refused naming both
+/// lines.
+#[test]
+fn a_rules_setting_given_twice_is_refused() {
+    let dir = scratch("rules-twice");
+    let rules = dir.join("twice.txt");
+    let path = rules.to_str().unwrap();
+    for (text, message) in [
+        (
+            "squares 3\nspinner 1-2\nsquares 5\n",
+            "line 3: the goal square (`squares`) is already given on line 1",
+        ),
+        ("squares 3\nspinner 1-2\ndie 1 1\n", "line 3: the spinner or die is already given on line 2"),
+        (
+            "squares 3\novershoot stay\nspinner 1-2\novershoot bounce\n",
+            "line 4: the overshoot rule is already given on line 2",
+        ),
+        (
+            "squares 3\nspinner 1-2\nfoo 1\n",
+            "line 3: expected squares, spinner, die, overshoot, ladder or chute, found \"foo\" with 1 value",
+        ),
+    ] {
+        std::fs::write(&rules, text).unwrap();
+        fails_with(&["game", "board", "--rules", path], message);
+    }
+    // Given once, each still counts: 3 squares, a fair 1-2 spinner, E[turns] = 3.
+    std::fs::write(&rules, "squares 3\nspinner 1-2\novershoot stay\n").unwrap();
+    let v = json(&["game", "board", "--rules", path]);
+    assert_eq!(fraction(&v["target"]["expected_steps"]["average"]), "3");
+}
+
+/// A DRN file naming one reward model twice had the two added up into one (rewards 1 and 2
+/// gave an expected reward of 3); now it is refused with its line.
+#[test]
+fn a_drn_reward_model_named_twice_is_refused() {
+    let dir = scratch("reward-twice");
+    let drn = dir.join("r.drn");
+    let model = |names: &str, rewards: &str| {
+        format!(
+            "@type: DTMC\n@reward_models\n{names}\n@nr_states\n2\n@model\nstate 0 [{rewards}] init\n\taction 0\n\t\t1 : 1\n\
+             state 1 [{}] goal\n\taction 0\n\t\t1 : 1\n",
+            rewards.split(',').map(|_| "0").collect::<Vec<_>>().join(",")
+        )
+    };
+    std::fs::write(&drn, model("r r", "1, 2")).unwrap();
+    fails_with(&["chain", drn.to_str().unwrap()], "r.drn: line 3: reward model \"r\" is named twice");
+    std::fs::write(&drn, model("r s", "1, 2")).unwrap();
+    let v = json(&["chain", drn.to_str().unwrap(), "--target", "goal", "--reward", "s"]);
+    assert_eq!(fraction(&v["target"]["expected_reward"]["average"]), "2");
+}
+
+/// A race every player finishes within a few rounds said "no player has arrived with
+/// probability 0 only ... which this answer does not solve" (and "After 1 rounds"); the chances
+/// are then exact, and the text says so.
+#[test]
+fn a_race_decided_within_its_rounds_says_its_chances_are_exact() {
+    let dir = scratch("race-exact");
+    let tra = dir.join("w.tra");
+    // From 0: to 2 at once (1/2) or through 1 (1/2). Player 1 wins at once with 1/2, or in
+    // round 2 when player 2 did not finish at once: 1/2 + 1/2 * 1/2 = 3/4.
+    std::fs::write(&tra, "0 1 1/2\n0 2 1/2\n1 2 1\n2 2 1\n").unwrap();
+    let args = ["chain", tra.to_str().unwrap(), "--target-states", "2", "--players", "2"];
+    let text = stdout(&args);
+    assert!(
+        text.contains("Within 2 rounds some player has surely arrived, so the chances below are exact"),
+        "{text}"
+    );
+    assert!(!text.contains("does not solve"), "{text}");
+    let v = json(&args);
+    assert_eq!(fraction(&v["race"]["undecided"]), "0");
+    assert_eq!(fraction(&v["race"]["chances"][0]["lower"]), "3/4");
+    assert_eq!(fraction(&v["race"]["chances"][0]["upper"]), "3/4");
+    assert_eq!(fraction(&v["race"]["chances"][1]["lower"]), "1/4");
+    // A race that is not decided keeps its bounds' wording.
+    let text = stdout(&["game", "chutes-and-ladders", "--players", "3"]);
+    assert!(
+        text.contains("After 576 rounds no player has arrived with probability 9.82686e-31 only"),
+        "{text}"
+    );
+}
+
+/// Where the chain ends was listed in the solver's order, so two players of a board game read
+/// player 2 before player 1; now the ends are in the order of their states.
+#[test]
+fn the_ends_are_listed_in_state_order() {
+    let dir = scratch("ends-order");
+    let rules = dir.join("three.txt");
+    std::fs::write(&rules, "squares 3\nspinner 1-2\n").unwrap();
+    // One player: T = 2 with 1/2, else 3, 4, ... with 1/4, 1/8, ...; player 1 wins with
+    // 1/2 + sum over k >= 3 of 2^-(k-1) 2^-(k-2) = 1/2 + 1/6 = 2/3.
+    let v = json(&["game", "board", "--rules", rules.to_str().unwrap(), "--players", "2"]);
+    let ends = v["ends"].as_array().unwrap();
+    assert_eq!(ends[0]["labels"][0], "player1_wins");
+    assert_eq!(fraction(&ends[0]["probability"]), "2/3");
+    assert_eq!(ends[1]["labels"][0], "player2_wins");
+    assert_eq!(fraction(&ends[1]["probability"]), "1/3");
+    let csv = stdout(&["game", "board", "--rules", rules.to_str().unwrap(), "--players", "2", "--csv"]);
+    assert_eq!(
+        csv,
+        "states,labels,probability,decimal\n18,player1_wins,2/3,0.6666666666666666\n19,player2_wins,1/3,0.3333333333333333\n"
+    );
+    let help = stdout(&["game", "--help"]);
+    assert!(help.contains("the Knuth-Yao die, craps, Herman's ring"), "{help}");
+}

@@ -77,7 +77,7 @@ pub enum Command {
     /// List the built-in games that `game` answers
     Games(GamesArgs),
     /// A built-in game as a Markov chain, answered exactly: Chutes and Ladders, your own board
-    /// game, the gambler's ruin, the Knuth-Yao die, craps
+    /// game, the gambler's ruin, the Knuth-Yao die, craps, Herman's ring
     Game(GameArgs),
     /// Write a chain the tool builds (a peg-solitaire start, the dice race, a game) as DRN or
     /// PRISM explicit files, so that Storm or PRISM can check it

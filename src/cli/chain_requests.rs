@@ -2,7 +2,7 @@
 //! the question built, every file to be written checked before any computing.
 
 use super::args::{ChainArgs, ExportArgs, GameArgs, GameSettings, QuestionArgs};
-use super::validate::{Output, check_file_target, check_threads, parse_games};
+use super::validate::{Output, check_file_target, check_threads, parse_count};
 use pegchain::Error;
 use pegchain::chains::{MAX_RACE_PLACES, Question, RaceQuestion, Simulation, Target};
 use pegchain::engine::explicit::ExplicitChain;
@@ -45,7 +45,7 @@ impl QuestionArgs {
         };
         let simulation = match &self.simulate {
             Some(text) => {
-                let runs = parse_games("--simulate", text)?;
+                let runs = parse_count("--simulate", text, "runs")?;
                 if self.max_steps == 0 {
                     return Err(Error::Invalid("--max-steps must be at least 1".into()));
                 }

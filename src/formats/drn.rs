@@ -228,6 +228,16 @@ impl Header {
             )),
             "@reward_models" => {
                 self.rewards = line.split_whitespace().map(str::to_string).collect();
+                // Two structures of one name would be added up into one, silently.
+                let mut seen = std::collections::HashSet::new();
+                for name in &self.rewards {
+                    if !seen.insert(name) {
+                        return Err(FormatError::at(
+                            n,
+                            format!("reward model {} is named twice", quoted(name)),
+                        ));
+                    }
+                }
                 Ok(())
             }
             "@nr_states" => {

@@ -472,14 +472,22 @@ fn race_document(doc: &mut Doc, race: &RaceView, target: &str) {
     doc.para(format!(
         "Each player walks the chain on its own, one step a turn; the first to reach {target} wins."
     ));
-    doc.para(format!(
-        "After {rounds} rounds no player has arrived with probability {left} only: each chance \
-         lies between the chance of winning within those rounds and that plus {left}, two exact \
-         fractions (in --json and --csv). The exact chances are fractions of the players' product \
-         chain, which this answer does not solve.",
-        rounds = grouped(race.rounds),
-        left = race.undecided.decimal()
-    ));
+    let rounds = plural(race.rounds.into(), "round", "rounds");
+    if race.undecided.0 == 0 {
+        // Nothing is left undecided: the bounds meet, and the chances are exact.
+        doc.para(format!(
+            "Within {rounds} some player has surely arrived, so the chances below are exact (their \
+             fractions in --json and --csv)."
+        ));
+    } else {
+        doc.para(format!(
+            "After {rounds} no player has arrived with probability {left} only: each chance \
+             lies between the chance of winning within those rounds and that plus {left}, two exact \
+             fractions (in --json and --csv). The exact chances are fractions of the players' product \
+             chain, which this answer does not solve.",
+            left = race.undecided.decimal()
+        ));
+    }
     let places = race.places;
     let mut table = Table::new(vec![
         right("player"),
