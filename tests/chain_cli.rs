@@ -747,3 +747,33 @@ fn the_ends_are_listed_in_state_order() {
     let help = stdout(&["game", "--help"]);
     assert!(help.contains("the Knuth-Yao die, craps, Herman's ring"), "{help}");
 }
+
+/// A file saved with a byte order mark (as Windows Notepad may save it) had the mark read
+/// as part of its first word: `found "\u{feff}squares"`, `not a state number: "\u{feff}0"`.
+/// Now the mark is skipped, in rules files and in model files alike.
+#[test]
+fn a_byte_order_mark_at_the_start_of_a_file_is_skipped() {
+    let dir = scratch("byte-order-mark");
+    let write = |name: &str, text: &str| {
+        let p = dir.join(name);
+        std::fs::write(&p, [&b"\xEF\xBB\xBF"[..], text.as_bytes()].concat()).unwrap();
+        p.display().to_string()
+    };
+    let rules = write("rules.txt", "squares 3\r\nspinner 1-2\r\n");
+    let v = json(&["game", "board", "--rules", &rules]);
+    assert_eq!(fraction(&v["target"]["expected_steps"]["average"]), "3");
+    let drn = write(
+        "walk.drn",
+        "@type: DTMC\n@nr_states\n2\n@model\nstate 0 init\n\taction 0\n\t\t0 : 1/3\n\t\t1 : 2/3\nstate 1 goal\n\taction 0\n\t\t1 : 1\n",
+    );
+    let v = json(&["chain", &drn, "--target", "goal"]);
+    assert_eq!(fraction(&v["target"]["expected_steps"]["average"]), "3/2");
+    let tra = write("walk.tra", "2 3\n0 0 1/3\n0 1 2/3\n1 1 1\n");
+    write("walk.lab", "0=\"init\" 1=\"goal\"\n0: 0\n1: 1\n");
+    let v = json(&["chain", &tra, "--target", "goal"]);
+    assert_eq!(fraction(&v["target"]["expected_steps"]["average"]), "3/2");
+    // A byte that is not UTF-8 is still placed by its offset in the file.
+    let bad = dir.join("bad.drn");
+    std::fs::write(&bad, b"\xEF\xBB\xBF@type\xFF").unwrap();
+    fails_with(&["chain", bad.to_str().unwrap()], "bad.drn: not UTF-8 text (an invalid byte at offset 8)");
+}

@@ -251,13 +251,8 @@ fn stopped_or_invalid(file: &Path, e: &FormatError, stop: &pegchain::Cancel) -> 
 fn read_text(path: &Path) -> Result<String, Error> {
     let bytes = pegchain::input::read_bytes(path, MAX_MODEL_BYTES)
         .map_err(|why| Error::Invalid(format!("model file {}: {why}", shown_path(path))))?;
-    String::from_utf8(bytes).map_err(|e| {
-        Error::Invalid(format!(
-            "model file {}: not UTF-8 text (an invalid byte at offset {})",
-            shown_path(path),
-            e.utf8_error().valid_up_to()
-        ))
-    })
+    pegchain::input::utf8_text(bytes)
+        .map_err(|why| Error::Invalid(format!("model file {}: {why}", shown_path(path))))
 }
 
 impl GameSettings {
