@@ -777,3 +777,27 @@ fn a_byte_order_mark_at_the_start_of_a_file_is_skipped() {
     std::fs::write(&bad, b"\xEF\xBB\xBF@type\xFF").unwrap();
     fails_with(&["chain", bad.to_str().unwrap()], "bad.drn: not UTF-8 text (an invalid byte at offset 8)");
 }
+
+/// `--visits` from an initial state the chain never leaves printed a table with a header and
+/// no rows; now it says why no transient state is visited (JSON keeps its empty list).
+#[test]
+fn visits_from_a_state_where_the_chain_ends_say_why_there_are_none() {
+    let dir = scratch("visits-recurrent");
+    let tra = dir.join("stay.tra");
+    std::fs::write(&tra, "2 3\n0 0 1\n1 0 1/2\n1 1 1/2\n").unwrap();
+    let args = ["chain", tra.to_str().unwrap(), "--visits"];
+    let text = stdout(&args);
+    assert!(
+        text.contains("State 0 lies where the chain ends (an absorbing state or a closed class), so no transient state is ever visited from it."),
+        "{text}"
+    );
+    assert!(!text.contains("expected visits"), "{text}");
+    let v = json(&args);
+    assert_eq!(v["visits_from"], 0);
+    assert_eq!(v["visits"].as_array().unwrap().len(), 0);
+    // From a transient state the table is there: state 1 stays with 1/2, 2 visits.
+    std::fs::write(dir.join("stay.lab"), "0=\"init\"\n1: 0\n").unwrap();
+    let v = json(&args);
+    assert_eq!(v["visits_from"], 1);
+    assert_eq!(fraction(&v["visits"][0]["expected_visits"]), "2");
+}

@@ -362,15 +362,23 @@ impl Report for ChainView {
         }
         if let (Some(from), Some(visits)) = (self.visits_from, &self.visits) {
             doc.heading(format!("Expected visits to each transient state from state {from}"));
-            let mut table = Table::new(vec![right("state"), right("expected visits"), right("decimal")]);
-            for v in visits {
-                table.row(vec![
-                    v.state.to_string(),
-                    v.expected_visits.fraction(style),
-                    v.expected_visits.decimal(),
-                ]);
+            if visits.is_empty() {
+                // An empty table said nothing of why.
+                doc.para(format!(
+                    "State {from} lies where the chain ends (an absorbing state or a closed class), so no \
+                     transient state is ever visited from it."
+                ));
+            } else {
+                let mut table = Table::new(vec![right("state"), right("expected visits"), right("decimal")]);
+                for v in visits {
+                    table.row(vec![
+                        v.state.to_string(),
+                        v.expected_visits.fraction(style),
+                        v.expected_visits.decimal(),
+                    ]);
+                }
+                doc.table(table);
             }
-            doc.table(table);
         }
         if let Some(e) = &self.simulation {
             doc.heading(format!("Simulation: {} runs, seed {}", grouped(e.runs), e.seed));
