@@ -692,6 +692,12 @@ fn a_drn_reward_model_named_twice_is_refused() {
     std::fs::write(&drn, model("r s", "1, 2")).unwrap();
     let v = json(&["chain", drn.to_str().unwrap(), "--target", "goal", "--reward", "s"]);
     assert_eq!(fraction(&v["target"]["expected_reward"]["average"]), "2");
+    // One value for two models: "1 reward values" read "1 reward value".
+    std::fs::write(&drn, model("r s", "1")).unwrap();
+    fails_with(
+        &["chain", drn.to_str().unwrap()],
+        "r.drn: line 7: 1 reward value, but @reward_models names 2",
+    );
 }
 
 /// A race every player finishes within a few rounds said "no player has arrived with

@@ -306,7 +306,10 @@ fn reward_list(n: usize, list: &str, rewards: usize) -> Result<Vec<Rational>, Fo
     if values.len() != rewards {
         return Err(FormatError::at(
             n,
-            format!("{} reward values, but @reward_models names {rewards}", values.len()),
+            format!(
+                "{}, but @reward_models names {rewards}",
+                crate::render::number::plural(values.len() as u64, "reward value", "reward values")
+            ),
         ));
     }
     values.iter().map(|v| parse(v).map_err(|e| FormatError::at(n, e.why("a reward value", v)))).collect()
