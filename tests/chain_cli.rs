@@ -807,3 +807,17 @@ fn visits_from_a_state_where_the_chain_ends_say_why_there_are_none() {
     assert_eq!(v["visits_from"], 1);
     assert_eq!(fraction(&v["visits"][0]["expected_visits"]), "2");
 }
+
+/// With several initial states the text said "The first initial states:" when every one was
+/// listed, and "... and 2038 more" without the thousands separator the text's counts carry.
+#[test]
+fn the_initial_states_listed_say_how_many_are_left_out() {
+    // Herman's ring of 3: every state initial; the two with three tokens take 4/3 steps.
+    let text = stdout(&["game", "herman", "--processes", "3"]);
+    assert!(text.contains("\nThe initial states:\n"), "{text}");
+    assert!(!text.contains("more (all of them"), "{text}");
+    assert!(text.contains("expected steps         1/3 (0.333333)"), "{text}");
+    let text = stdout(&["game", "herman", "--processes", "11"]);
+    assert!(text.contains("\nThe first 10 initial states:\n"), "{text}");
+    assert!(text.contains("\n... and 2,038 more (all of them in --json and --csv)\n"), "{text}");
+}

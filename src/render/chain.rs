@@ -549,14 +549,22 @@ fn target_document(doc: &mut Doc, t: &TargetView, several: bool, style: Style) {
         doc.para("The target is missed with positive probability, so the expected steps are infinite.");
     }
     if several {
-        doc.para("The first initial states:");
+        // "The first" only when some are left out.
+        doc.para(if t.initial.len() > LISTED {
+            format!("The first {LISTED} initial states:")
+        } else {
+            "The initial states:".to_string()
+        });
         let mut table = Table::new(vec![right("initial state"), right("P(reach)"), right("expected steps")]);
         for i in t.initial.iter().take(LISTED) {
             table.row(vec![i.state.to_string(), i.reach.decimal(), maybe_text(&i.expected_steps, style)]);
         }
         doc.table(table);
         if t.initial.len() > LISTED {
-            doc.para(format!("... and {} more (all of them in --json and --csv)", t.initial.len() - LISTED));
+            doc.para(format!(
+                "... and {} more (all of them in --json and --csv)",
+                grouped((t.initial.len() - LISTED) as u64)
+            ));
         }
     }
     if let Some(d) = &t.distribution {
