@@ -821,3 +821,17 @@ fn the_initial_states_listed_say_how_many_are_left_out() {
     assert!(text.contains("\nThe first 10 initial states:\n"), "{text}");
     assert!(text.contains("\n... and 2,038 more (all of them in --json and --csv)\n"), "{text}");
 }
+
+/// A chain file declaring more states than memory holds was refused with "a chain of
+/// 400000001 states and 1 transitions"; now the counts are grouped and take their noun's number.
+#[test]
+fn a_chain_too_large_for_memory_is_refused_in_counted_words() {
+    let dir = scratch("too-large-words");
+    let tra = dir.join("far.tra");
+    // 4 billion states need 256 GB, past any budget of this machine or a reader's.
+    std::fs::write(&tra, "0 4000000000 1\n").unwrap();
+    fails_with(
+        &["chain", tra.to_str().unwrap()],
+        "far.tra: a chain of 4,000,000,001 states and 1 transition is projected to need 256 GB, over the memory budget of",
+    );
+}
