@@ -752,6 +752,8 @@ fn the_ends_are_listed_in_state_order() {
     );
     let help = stdout(&["game", "--help"]);
     assert!(help.contains("the Knuth-Yao die, craps, Herman's ring"), "{help}");
+    // The rules file's lines are in the help, not only in the README.
+    assert!(help.contains("`squares N` (the goal), `spinner 1-N` or `die W1 W2 ...`"), "{help}");
 }
 
 /// A file saved with a byte order mark (as Windows Notepad may save it) had the mark read
