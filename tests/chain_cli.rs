@@ -837,3 +837,31 @@ fn a_chain_too_large_for_memory_is_refused_in_counted_words() {
         "far.tra: a chain of 4,000,000,001 states and 1 transition is projected to need 256 GB, over the memory budget of",
     );
 }
+
+/// A race whose rounds ran out before its bounds were 10^-places apart said "no player has
+/// arrived with probability 8.79451e-892 only" (or "1.00000 only"), as if it had got as close
+/// as asked; now it says the mass left is more than asked and why.
+#[test]
+fn a_race_stopped_by_its_rounds_says_it_is_short_of_the_places_asked() {
+    let dir = scratch("race-short");
+    let tra = dir.join("slow.tra");
+    // Each turn a player arrives with 1/20: player 1 wins with (1/20) / (1 - (19/20)^2) = 20/39.
+    // 10^-1000 would need 22,443 rounds; 20,000 are summed, leaving (19/20)^40000.
+    std::fs::write(&tra, "0 0 19/20\n0 1 1/20\n1 1 1\n").unwrap();
+    let args = ["chain", tra.to_str().unwrap(), "--target-states", "1", "--players", "2", "--places", "1000"];
+    let text = stdout(&args);
+    assert!(
+        text.contains(
+            "After 20,000 rounds no player has arrived with probability 8.79451e-892, more than the 10^-1000 asked \
+             (the race stopped at the most rounds it sums):"
+        ),
+        "{text}"
+    );
+    let v = json(&args);
+    let exact = rug::Rational::from((20, 39));
+    let bound = |k: &str| fraction(&v["race"]["chances"][0][k]).parse::<rug::Rational>().unwrap();
+    assert!(bound("lower") < exact && exact < bound("upper"));
+    // Pinned as asked, it keeps "only".
+    let text = stdout(&["chain", tra.to_str().unwrap(), "--target-states", "1", "--players", "2"]);
+    assert!(text.contains(" only: each chance lies between"), "{text}");
+}

@@ -488,8 +488,15 @@ fn race_document(doc: &mut Doc, race: &RaceView, target: &str) {
              fractions in --json and --csv)."
         ));
     } else {
+        // The rounds may run out before the bounds are 10^-places apart: then "only" was wrong.
+        let asked = Rational::from((1, rug::Integer::from(rug::Integer::u_pow_u(10, race.places))));
+        let short = if race.undecided.0 > asked {
+            format!(", more than the 10^-{} asked (the race stopped at the most rounds it sums)", race.places)
+        } else {
+            " only".to_string()
+        };
         doc.para(format!(
-            "After {rounds} no player has arrived with probability {left} only: each chance \
+            "After {rounds} no player has arrived with probability {left}{short}: each chance \
              lies between the chance of winning within those rounds and that plus {left}, two exact \
              fractions (in --json and --csv). The exact chances are fractions of the players' product \
              chain, which this answer does not solve.",
