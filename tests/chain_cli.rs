@@ -865,3 +865,14 @@ fn a_race_stopped_by_its_rounds_says_it_is_short_of_the_places_asked() {
     let text = stdout(&["chain", tra.to_str().unwrap(), "--target-states", "1", "--players", "2"]);
     assert!(text.contains(" only: each chance lies between"), "{text}");
 }
+
+/// A DRN state with no transitions was refused without its line ("state 1 has no
+/// transitions"), where the README promises the file and line; now its state line is named.
+#[test]
+fn a_drn_state_without_transitions_is_named_by_its_line() {
+    let dir = scratch("drn-no-transitions");
+    let drn = dir.join("dead.drn");
+    std::fs::write(&drn, "@type: DTMC\n@nr_states\n3\n@model\nstate 0 init\n\taction 0\n\t\t1 : 1\nstate 1 goal\nstate 2\n\taction 0\n\t\t2 : 1\n")
+        .unwrap();
+    fails_with(&["chain", drn.to_str().unwrap()], "dead.drn: line 8: state 1 has no transitions");
+}

@@ -100,8 +100,13 @@ pub fn parse_drn_until(
     let mut choices = 0u64;
     let finish_row = |b: &mut Builder, current: Option<(u64, usize)>, row: &mut Vec<(u64, Rational)>| {
         if let Some((state, line)) = current {
+            // Named by its state line here; the chain's own check knows no line.
+            if row.is_empty() {
+                let e = crate::engine::explicit::ChainError::NoTransitions { state };
+                return Err(FormatError::chain(Some(line), e));
+            }
             let sum: Rational = row.iter().map(|(_, p)| p).sum();
-            if sum != 1 && !row.is_empty() {
+            if sum != 1 {
                 let e = crate::engine::explicit::ChainError::RowSum { state, sum: shortened_fraction(&sum) };
                 return Err(FormatError::chain(Some(line), e));
             }
@@ -537,7 +542,8 @@ state 12 [0] six done
         assert!(parse_drn(&choices("2"), None).is_ok());
         assert!(parse_drn(&format!("{head}{walk}"), None).is_ok());
         let no_action = "@type: DTMC\n@nr_states\n2\n@nr_choices\n2\n@model\nstate 0 init\n\taction 0\n\t\t1 : 1\nstate 1\n";
-        assert_eq!(error(no_action), "line 5: @nr_choices declares 2 choices, but 1 is listed");
+        // The state without an action is named first, by its line: the count's shortfall follows from it.
+        assert_eq!(error(no_action), "line 10: state 1 has no transitions");
         let huge = "@type: DTMC\n@parameters\n\n@nr_states\n4000000000\n@model\n";
         assert!(parse_drn(huge, Some(1 << 30)).unwrap_err().to_string().contains("over the memory budget"));
     }
