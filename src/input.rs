@@ -18,9 +18,21 @@ pub const MAX_INPUT_BYTES: u64 = 1 << 20;
 /// The text of the regular file at `path`, or why it cannot be read, in words meant to
 /// follow the file's name ("not a regular file (a FIFO)").
 pub fn read_input(path: &Path) -> Result<String, String> {
-    let bytes = read_bytes(path, MAX_INPUT_BYTES)?;
-    String::from_utf8(bytes)
-        .map_err(|e| format!("not UTF-8 text (an invalid byte at offset {})", e.utf8_error().valid_up_to()))
+    utf8_text(read_bytes(path, MAX_INPUT_BYTES)?)
+}
+
+/// The UTF-8 BOM that Windows editors (Notepad) may put at the start of a text file.
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// A file's bytes as text, without the byte order mark an editor may have put first (it was
+/// read as part of the first word: `"\u{feff}squares"`), or where the first byte that is not
+/// UTF-8 lies in the file.
+pub fn utf8_text(mut bytes: Vec<u8>) -> Result<String, String> {
+    let skipped = if bytes.starts_with(BOM) { BOM.len() } else { 0 };
+    bytes.drain(..skipped);
+    String::from_utf8(bytes).map_err(|e| {
+        format!("not UTF-8 text (an invalid byte at offset {})", e.utf8_error().valid_up_to() + skipped)
+    })
 }
 
 /// The bytes of the regular file at `path`, at most `max` of them, or why they cannot be

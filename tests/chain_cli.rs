@@ -585,3 +585,294 @@ fn a_setting_the_game_would_ignore_is_refused() {
     let ring = stdout(&["game", "herman", "--processes", "3"]);
     assert!(ring.contains("ring of 3 processes"), "{ring}");
 }
+
+/// Values quoted from a rules file, a game's, label's or reward's name and a `--simulate`
+/// count were shown whole (a 100,000-digit face weight made a 100,000-character line), and a
+/// model's labels were all listed; now each is cut to its first 40 characters and its length,
+/// and the list to its first ten names.
+#[test]
+fn long_values_in_rules_names_and_counts_are_cut_short() {
+    let dir = scratch("long-game-messages");
+    let rules = dir.join("long.txt");
+    let long = "9".repeat(100_000);
+    let cut = format!("\"{}\"... (100000 characters)", "9".repeat(40));
+    let path = rules.to_str().unwrap();
+    std::fs::write(&rules, format!("squares 5\ndie 1 {long}\n")).unwrap();
+    fails_with(&["game", "board", "--rules", path], &format!("line 2: not a face weight: {cut}"));
+    std::fs::write(&rules, format!("squares 5\nspinner 1-2\novershoot {long}\n")).unwrap();
+    fails_with(
+        &["game", "board", "--rules", path],
+        &format!("line 3: overshoot is stay, bounce or finish, not {cut}"),
+    );
+    fails_with(&["game", &long], &format!("unknown game {cut}; the games are chutes-and-ladders"));
+    fails_with(
+        &["game", "craps", "--target", &long],
+        &format!("the model has no label {cut} (its labels: lose, over, win)"),
+    );
+    fails_with(
+        &["game", "craps", "--target", "win", "--reward", &long],
+        &format!("the model has no reward structure {cut} (its rewards: rolls)"),
+    );
+    fails_with(
+        &["game", "craps", "--target", "win", "--simulate", &long],
+        &format!("--simulate takes at most 18446744073709551615 runs, not {cut}"),
+    );
+    let word = "x".repeat(100_000);
+    fails_with(
+        &["game", "craps", "--target", "win", "--simulate", &word],
+        &format!(
+            "--simulate takes a whole number of runs of at least 1, not \"{}\"... (100000 characters)",
+            "x".repeat(40)
+        ),
+    );
+    // Thirty labels: ten are named.
+    let drn = dir.join("labels.drn");
+    let labels: Vec<String> = (0..30).map(|i| format!("l{i:02}")).collect();
+    std::fs::write(
+        &drn,
+        format!(
+            "@type: DTMC\n@nr_states\n1\n@model\nstate 0 init {}\n\taction 0\n\t\t0 : 1\n",
+            labels.join(" ")
+        ),
+    )
+    .unwrap();
+    fails_with(
+        &["chain", drn.to_str().unwrap(), "--target", "nope"],
+        "the model has no label \"nope\" (its labels: init, l00, l01, l02, l03, l04, l05, l06, l07, l08, and 21 more)",
+    );
+}
+
+/// A rules file's second `squares`, `spinner`/`die` or `overshoot` line silently replaced the
+/// first (`squares 3` then `squares 5` answered for 5 squares); now it is refused naming both
+/// lines.
+#[test]
+fn a_rules_setting_given_twice_is_refused() {
+    let dir = scratch("rules-twice");
+    let rules = dir.join("twice.txt");
+    let path = rules.to_str().unwrap();
+    for (text, message) in [
+        (
+            "squares 3\nspinner 1-2\nsquares 5\n",
+            "line 3: the goal square (`squares`) is already given on line 1",
+        ),
+        ("squares 3\nspinner 1-2\ndie 1 1\n", "line 3: the spinner or die is already given on line 2"),
+        (
+            "squares 3\novershoot stay\nspinner 1-2\novershoot bounce\n",
+            "line 4: the overshoot rule is already given on line 2",
+        ),
+        (
+            "squares 3\nspinner 1-2\nfoo 1\n",
+            "line 3: expected squares, spinner, die, overshoot, ladder or chute, found \"foo\" with 1 value",
+        ),
+    ] {
+        std::fs::write(&rules, text).unwrap();
+        fails_with(&["game", "board", "--rules", path], message);
+    }
+    // Given once, each still counts: 3 squares, a fair 1-2 spinner, E[turns] = 3.
+    std::fs::write(&rules, "squares 3\nspinner 1-2\novershoot stay\n").unwrap();
+    let v = json(&["game", "board", "--rules", path]);
+    assert_eq!(fraction(&v["target"]["expected_steps"]["average"]), "3");
+}
+
+/// A DRN file naming one reward model twice had the two added up into one (rewards 1 and 2
+/// gave an expected reward of 3); now it is refused with its line.
+#[test]
+fn a_drn_reward_model_named_twice_is_refused() {
+    let dir = scratch("reward-twice");
+    let drn = dir.join("r.drn");
+    let model = |names: &str, rewards: &str| {
+        format!(
+            "@type: DTMC\n@reward_models\n{names}\n@nr_states\n2\n@model\nstate 0 [{rewards}] init\n\taction 0\n\t\t1 : 1\n\
+             state 1 [{}] goal\n\taction 0\n\t\t1 : 1\n",
+            rewards.split(',').map(|_| "0").collect::<Vec<_>>().join(",")
+        )
+    };
+    std::fs::write(&drn, model("r r", "1, 2")).unwrap();
+    fails_with(&["chain", drn.to_str().unwrap()], "r.drn: line 3: reward model \"r\" is named twice");
+    std::fs::write(&drn, model("r s", "1, 2")).unwrap();
+    let v = json(&["chain", drn.to_str().unwrap(), "--target", "goal", "--reward", "s"]);
+    assert_eq!(fraction(&v["target"]["expected_reward"]["average"]), "2");
+    // One value for two models: "1 reward values" read "1 reward value".
+    std::fs::write(&drn, model("r s", "1")).unwrap();
+    fails_with(
+        &["chain", drn.to_str().unwrap()],
+        "r.drn: line 7: 1 reward value, but @reward_models names 2",
+    );
+}
+
+/// A race every player finishes within a few rounds said "no player has arrived with
+/// probability 0 only ... which this answer does not solve" (and "After 1 rounds"); the chances
+/// are then exact, and the text says so.
+#[test]
+fn a_race_decided_within_its_rounds_says_its_chances_are_exact() {
+    let dir = scratch("race-exact");
+    let tra = dir.join("w.tra");
+    // From 0: to 2 at once (1/2) or through 1 (1/2). Player 1 wins at once with 1/2, or in
+    // round 2 when player 2 did not finish at once: 1/2 + 1/2 * 1/2 = 3/4.
+    std::fs::write(&tra, "0 1 1/2\n0 2 1/2\n1 2 1\n2 2 1\n").unwrap();
+    let args = ["chain", tra.to_str().unwrap(), "--target-states", "2", "--players", "2"];
+    let text = stdout(&args);
+    assert!(
+        text.contains("Within 2 rounds some player has surely arrived, so the chances below are exact"),
+        "{text}"
+    );
+    assert!(!text.contains("does not solve"), "{text}");
+    let v = json(&args);
+    assert_eq!(fraction(&v["race"]["undecided"]), "0");
+    assert_eq!(fraction(&v["race"]["chances"][0]["lower"]), "3/4");
+    assert_eq!(fraction(&v["race"]["chances"][0]["upper"]), "3/4");
+    assert_eq!(fraction(&v["race"]["chances"][1]["lower"]), "1/4");
+    // A race that is not decided keeps its bounds' wording.
+    let text = stdout(&["game", "chutes-and-ladders", "--players", "3"]);
+    assert!(
+        text.contains("After 576 rounds no player has arrived with probability 9.82686e-31 only"),
+        "{text}"
+    );
+}
+
+/// Where the chain ends was listed in the solver's order, so two players of a board game read
+/// player 2 before player 1; now the ends are in the order of their states.
+#[test]
+fn the_ends_are_listed_in_state_order() {
+    let dir = scratch("ends-order");
+    let rules = dir.join("three.txt");
+    std::fs::write(&rules, "squares 3\nspinner 1-2\n").unwrap();
+    // One player: T = 2 with 1/2, else 3, 4, ... with 1/4, 1/8, ...; player 1 wins with
+    // 1/2 + sum over k >= 3 of 2^-(k-1) 2^-(k-2) = 1/2 + 1/6 = 2/3.
+    let v = json(&["game", "board", "--rules", rules.to_str().unwrap(), "--players", "2"]);
+    let ends = v["ends"].as_array().unwrap();
+    assert_eq!(ends[0]["labels"][0], "player1_wins");
+    assert_eq!(fraction(&ends[0]["probability"]), "2/3");
+    assert_eq!(ends[1]["labels"][0], "player2_wins");
+    assert_eq!(fraction(&ends[1]["probability"]), "1/3");
+    let csv = stdout(&["game", "board", "--rules", rules.to_str().unwrap(), "--players", "2", "--csv"]);
+    assert_eq!(
+        csv,
+        "states,labels,probability,decimal\n18,player1_wins,2/3,0.6666666666666666\n19,player2_wins,1/3,0.3333333333333333\n"
+    );
+    let help = stdout(&["game", "--help"]);
+    assert!(help.contains("the Knuth-Yao die, craps, Herman's ring"), "{help}");
+    // The rules file's lines are in the help, not only in the README.
+    assert!(help.contains("`squares N` (the goal), `spinner 1-N` or `die W1 W2 ...`"), "{help}");
+}
+
+/// A file saved with a byte order mark (as Windows Notepad may save it) had the mark read
+/// as part of its first word: `found "\u{feff}squares"`, `not a state number: "\u{feff}0"`.
+/// Now the mark is skipped, in rules files and in model files alike.
+#[test]
+fn a_byte_order_mark_at_the_start_of_a_file_is_skipped() {
+    let dir = scratch("byte-order-mark");
+    let write = |name: &str, text: &str| {
+        let p = dir.join(name);
+        std::fs::write(&p, [&b"\xEF\xBB\xBF"[..], text.as_bytes()].concat()).unwrap();
+        p.display().to_string()
+    };
+    let rules = write("rules.txt", "squares 3\r\nspinner 1-2\r\n");
+    let v = json(&["game", "board", "--rules", &rules]);
+    assert_eq!(fraction(&v["target"]["expected_steps"]["average"]), "3");
+    let drn = write(
+        "walk.drn",
+        "@type: DTMC\n@nr_states\n2\n@model\nstate 0 init\n\taction 0\n\t\t0 : 1/3\n\t\t1 : 2/3\nstate 1 goal\n\taction 0\n\t\t1 : 1\n",
+    );
+    let v = json(&["chain", &drn, "--target", "goal"]);
+    assert_eq!(fraction(&v["target"]["expected_steps"]["average"]), "3/2");
+    let tra = write("walk.tra", "2 3\n0 0 1/3\n0 1 2/3\n1 1 1\n");
+    write("walk.lab", "0=\"init\" 1=\"goal\"\n0: 0\n1: 1\n");
+    let v = json(&["chain", &tra, "--target", "goal"]);
+    assert_eq!(fraction(&v["target"]["expected_steps"]["average"]), "3/2");
+    // A byte that is not UTF-8 is still placed by its offset in the file.
+    let bad = dir.join("bad.drn");
+    std::fs::write(&bad, b"\xEF\xBB\xBF@type\xFF").unwrap();
+    fails_with(&["chain", bad.to_str().unwrap()], "bad.drn: not UTF-8 text (an invalid byte at offset 8)");
+}
+
+/// `--visits` from an initial state the chain never leaves printed a table with a header and
+/// no rows; now it says why no transient state is visited (JSON keeps its empty list).
+#[test]
+fn visits_from_a_state_where_the_chain_ends_say_why_there_are_none() {
+    let dir = scratch("visits-recurrent");
+    let tra = dir.join("stay.tra");
+    std::fs::write(&tra, "2 3\n0 0 1\n1 0 1/2\n1 1 1/2\n").unwrap();
+    let args = ["chain", tra.to_str().unwrap(), "--visits"];
+    let text = stdout(&args);
+    assert!(
+        text.contains("State 0 lies where the chain ends (an absorbing state or a closed class), so no transient state is ever visited from it."),
+        "{text}"
+    );
+    assert!(!text.contains("expected visits"), "{text}");
+    let v = json(&args);
+    assert_eq!(v["visits_from"], 0);
+    assert_eq!(v["visits"].as_array().unwrap().len(), 0);
+    // From a transient state the table is there: state 1 stays with 1/2, 2 visits.
+    std::fs::write(dir.join("stay.lab"), "0=\"init\"\n1: 0\n").unwrap();
+    let v = json(&args);
+    assert_eq!(v["visits_from"], 1);
+    assert_eq!(fraction(&v["visits"][0]["expected_visits"]), "2");
+}
+
+/// With several initial states the text said "The first initial states:" when every one was
+/// listed, and "... and 2038 more" without the thousands separator the text's counts carry.
+#[test]
+fn the_initial_states_listed_say_how_many_are_left_out() {
+    // Herman's ring of 3: every state initial; the two with three tokens take 4/3 steps.
+    let text = stdout(&["game", "herman", "--processes", "3"]);
+    assert!(text.contains("\nThe initial states:\n"), "{text}");
+    assert!(!text.contains("more (all of them"), "{text}");
+    assert!(text.contains("expected steps         1/3 (0.333333)"), "{text}");
+    let text = stdout(&["game", "herman", "--processes", "11"]);
+    assert!(text.contains("\nThe first 10 initial states:\n"), "{text}");
+    assert!(text.contains("\n... and 2,038 more (all of them in --json and --csv)\n"), "{text}");
+}
+
+/// A chain file declaring more states than memory holds was refused with "a chain of
+/// 400000001 states and 1 transitions"; now the counts are grouped and take their noun's number.
+#[test]
+fn a_chain_too_large_for_memory_is_refused_in_counted_words() {
+    let dir = scratch("too-large-words");
+    let tra = dir.join("far.tra");
+    // 4 billion states need 256 GB, past any budget of this machine or a reader's.
+    std::fs::write(&tra, "0 4000000000 1\n").unwrap();
+    fails_with(
+        &["chain", tra.to_str().unwrap()],
+        "far.tra: a chain of 4,000,000,001 states and 1 transition is projected to need 256 GB, over the memory budget of",
+    );
+}
+
+/// A race whose rounds ran out before its bounds were 10^-places apart said "no player has
+/// arrived with probability 8.79451e-892 only" (or "1.00000 only"), as if it had got as close
+/// as asked; now it says the mass left is more than asked and why.
+#[test]
+fn a_race_stopped_by_its_rounds_says_it_is_short_of_the_places_asked() {
+    let dir = scratch("race-short");
+    let tra = dir.join("slow.tra");
+    // Each turn a player arrives with 1/20: player 1 wins with (1/20) / (1 - (19/20)^2) = 20/39.
+    // 10^-1000 would need 22,443 rounds; 20,000 are summed, leaving (19/20)^40000.
+    std::fs::write(&tra, "0 0 19/20\n0 1 1/20\n1 1 1\n").unwrap();
+    let args = ["chain", tra.to_str().unwrap(), "--target-states", "1", "--players", "2", "--places", "1000"];
+    let text = stdout(&args);
+    assert!(
+        text.contains(
+            "After 20,000 rounds no player has arrived with probability 8.79451e-892, more than the 10^-1000 asked \
+             (the race stopped at the most rounds it sums):"
+        ),
+        "{text}"
+    );
+    let v = json(&args);
+    let exact = rug::Rational::from((20, 39));
+    let bound = |k: &str| fraction(&v["race"]["chances"][0][k]).parse::<rug::Rational>().unwrap();
+    assert!(bound("lower") < exact && exact < bound("upper"));
+    // Pinned as asked, it keeps "only".
+    let text = stdout(&["chain", tra.to_str().unwrap(), "--target-states", "1", "--players", "2"]);
+    assert!(text.contains(" only: each chance lies between"), "{text}");
+}
+
+/// A DRN state with no transitions was refused without its line ("state 1 has no
+/// transitions"), where the README promises the file and line; now its state line is named.
+#[test]
+fn a_drn_state_without_transitions_is_named_by_its_line() {
+    let dir = scratch("drn-no-transitions");
+    let drn = dir.join("dead.drn");
+    std::fs::write(&drn, "@type: DTMC\n@nr_states\n3\n@model\nstate 0 init\n\taction 0\n\t\t1 : 1\nstate 1 goal\nstate 2\n\taction 0\n\t\t2 : 1\n")
+        .unwrap();
+    fails_with(&["chain", drn.to_str().unwrap()], "dead.drn: line 8: state 1 has no transitions");
+}

@@ -337,8 +337,7 @@ fn target_set(chain: &ExplicitChain, target: &Target) -> Result<(Vec<bool>, Stri
     match target {
         Target::Label(name) => {
             let set = chain.label_set(name).ok_or_else(|| {
-                let known: Vec<&str> = chain.labels().keys().map(String::as_str).collect();
-                let known = if known.is_empty() { "none".to_string() } else { known.join(", ") };
+                let known = names(chain.labels().keys());
                 Error::Invalid(format!("the model has no label {} (its labels: {known})", quoted(name)))
             })?;
             Ok((set, name.clone()))
@@ -362,10 +361,24 @@ fn target_set(chain: &ExplicitChain, target: &Target) -> Result<(Vec<bool>, Stri
 
 fn step_reward(chain: &ExplicitChain, name: &str) -> Result<Vec<Rational>, Error> {
     chain.step_reward(name).ok_or_else(|| {
-        let known: Vec<&str> = chain.rewards().keys().map(String::as_str).collect();
-        let known = if known.is_empty() { "none".to_string() } else { known.join(", ") };
+        let known = names(chain.rewards().keys());
         Error::Invalid(format!("the model has no reward structure {} (its rewards: {known})", quoted(name)))
     })
+}
+
+/// A model's names as a message lists them: the first few, each cut short if long, and how
+/// many more there are, so that a model of thousands of labels still gets one readable line.
+fn names<'a>(all: impl ExactSizeIterator<Item = &'a String>) -> String {
+    const LISTED: usize = 10;
+    let count = all.len();
+    if count == 0 {
+        return "none".to_string();
+    }
+    let shown: Vec<String> = all.take(LISTED).map(|n| crate::engine::error::shortened(n)).collect();
+    match count - shown.len() {
+        0 => shown.join(", "),
+        more => format!("{}, and {more} more", shown.join(", ")),
+    }
 }
 
 fn target_answer(
@@ -469,9 +482,12 @@ fn distribution(
     })
 }
 
+/// The ends in the order of their first states (the solver finds them in another order,
+/// which put a game's player 2 before player 1).
 fn ends_answer(chain: &ExplicitChain, ends: &Ends) -> Vec<End> {
     let count = chain.initial().len() as u32;
-    ends.bottoms
+    let mut answer: Vec<End> = ends
+        .bottoms
         .iter()
         .enumerate()
         .map(|(i, states)| {
@@ -487,5 +503,7 @@ fn ends_answer(chain: &ExplicitChain, ends: &Ends) -> Vec<End> {
                 .collect();
             End { states: states.clone(), labels, probability }
         })
-        .collect()
+        .collect();
+    answer.sort_by_key(|e| e.states[0]);
+    answer
 }

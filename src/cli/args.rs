@@ -77,7 +77,7 @@ pub enum Command {
     /// List the built-in games that `game` answers
     Games(GamesArgs),
     /// A built-in game as a Markov chain, answered exactly: Chutes and Ladders, your own board
-    /// game, the gambler's ruin, the Knuth-Yao die, craps
+    /// game, the gambler's ruin, the Knuth-Yao die, craps, Herman's ring
     Game(GameArgs),
     /// Write a chain the tool builds (a peg-solitaire start, the dice race, a game) as DRN or
     /// PRISM explicit files, so that Storm or PRISM can check it
@@ -215,7 +215,9 @@ pub struct GameSettings {
     /// --places sets another) [default: 1]
     #[arg(long, allow_negative_numbers = true, value_parser = whole::<u32>)]
     pub players: Option<u32>,
-    /// A board game's rules file (game `board`)
+    /// A board game's rules file (game `board`): a line each, `squares N` (the goal), `spinner
+    /// 1-N` or `die W1 W2 ...` (face weights), `ladder FROM TO`, `chute FROM TO`, `overshoot
+    /// stay|bounce|finish`; `#` starts a comment (data/games/chutes-and-ladders.txt is one)
     #[arg(long, value_name = "FILE")]
     pub rules: Option<PathBuf>,
     /// The gambler's money at the start (gamblers-ruin) [default: 5]

@@ -2,7 +2,7 @@
 //! the question built, every file to be written checked before any computing.
 
 use super::args::{ChainArgs, ExportArgs, GameArgs, GameSettings, QuestionArgs};
-use super::validate::{Output, check_file_target, check_threads, parse_games};
+use super::validate::{Output, check_file_target, check_threads, parse_count};
 use pegchain::Error;
 use pegchain::chains::{MAX_RACE_PLACES, Question, RaceQuestion, Simulation, Target};
 use pegchain::engine::explicit::ExplicitChain;
@@ -45,7 +45,7 @@ impl QuestionArgs {
         };
         let simulation = match &self.simulate {
             Some(text) => {
-                let runs = parse_games("--simulate", text)?;
+                let runs = parse_count("--simulate", text, "runs")?;
                 if self.max_steps == 0 {
                     return Err(Error::Invalid("--max-steps must be at least 1".into()));
                 }
@@ -251,13 +251,8 @@ fn stopped_or_invalid(file: &Path, e: &FormatError, stop: &pegchain::Cancel) -> 
 fn read_text(path: &Path) -> Result<String, Error> {
     let bytes = pegchain::input::read_bytes(path, MAX_MODEL_BYTES)
         .map_err(|why| Error::Invalid(format!("model file {}: {why}", shown_path(path))))?;
-    String::from_utf8(bytes).map_err(|e| {
-        Error::Invalid(format!(
-            "model file {}: not UTF-8 text (an invalid byte at offset {})",
-            shown_path(path),
-            e.utf8_error().valid_up_to()
-        ))
-    })
+    pegchain::input::utf8_text(bytes)
+        .map_err(|why| Error::Invalid(format!("model file {}: {why}", shown_path(path))))
 }
 
 impl GameSettings {

@@ -100,8 +100,13 @@ pub fn parse_drn_until(
     let mut choices = 0u64;
     let finish_row = |b: &mut Builder, current: Option<(u64, usize)>, row: &mut Vec<(u64, Rational)>| {
         if let Some((state, line)) = current {
+            // Named by its state line here; the chain's own check knows no line.
+            if row.is_empty() {
+                let e = crate::engine::explicit::ChainError::NoTransitions { state };
+                return Err(FormatError::chain(Some(line), e));
+            }
             let sum: Rational = row.iter().map(|(_, p)| p).sum();
-            if sum != 1 && !row.is_empty() {
+            if sum != 1 {
                 let e = crate::engine::explicit::ChainError::RowSum { state, sum: shortened_fraction(&sum) };
                 return Err(FormatError::chain(Some(line), e));
             }
@@ -228,6 +233,16 @@ impl Header {
             )),
             "@reward_models" => {
                 self.rewards = line.split_whitespace().map(str::to_string).collect();
+                // Two structures of one name would be added up into one, silently.
+                let mut seen = std::collections::HashSet::new();
+                for name in &self.rewards {
+                    if !seen.insert(name) {
+                        return Err(FormatError::at(
+                            n,
+                            format!("reward model {} is named twice", quoted(name)),
+                        ));
+                    }
+                }
                 Ok(())
             }
             "@nr_states" => {
@@ -296,7 +311,10 @@ fn reward_list(n: usize, list: &str, rewards: usize) -> Result<Vec<Rational>, Fo
     if values.len() != rewards {
         return Err(FormatError::at(
             n,
-            format!("{} reward values, but @reward_models names {rewards}", values.len()),
+            format!(
+                "{}, but @reward_models names {rewards}",
+                crate::render::number::plural(values.len() as u64, "reward value", "reward values")
+            ),
         ));
     }
     values.iter().map(|v| parse(v).map_err(|e| FormatError::at(n, e.why("a reward value", v)))).collect()
@@ -524,7 +542,8 @@ state 12 [0] six done
         assert!(parse_drn(&choices("2"), None).is_ok());
         assert!(parse_drn(&format!("{head}{walk}"), None).is_ok());
         let no_action = "@type: DTMC\n@nr_states\n2\n@nr_choices\n2\n@model\nstate 0 init\n\taction 0\n\t\t1 : 1\nstate 1\n";
-        assert_eq!(error(no_action), "line 5: @nr_choices declares 2 choices, but 1 is listed");
+        // The state without an action is named first, by its line: the count's shortfall follows from it.
+        assert_eq!(error(no_action), "line 10: state 1 has no transitions");
         let huge = "@type: DTMC\n@parameters\n\n@nr_states\n4000000000\n@model\n";
         assert!(parse_drn(huge, Some(1 << 30)).unwrap_err().to_string().contains("over the memory budget"));
     }

@@ -94,8 +94,9 @@ pub fn check_size(states: u64, transitions: u64, budget: Option<u64>) -> Result<
     let bytes = planned_bytes(states, transitions);
     match budget {
         Some(budget) if bytes > budget => Err(FormatError::whole(format!(
-            "a chain of {states} states and {transitions} transitions is projected to need {}, over the memory \
-             budget of {}",
+            "a chain of {} and {} is projected to need {}, over the memory budget of {}",
+            crate::render::number::plural(states, "state", "states"),
+            crate::render::number::plural(transitions, "transition", "transitions"),
             crate::render::number::bytes(bytes),
             crate::render::number::bytes(budget)
         ))),

@@ -13,7 +13,7 @@
 
 use crate::engine::explicit::{Builder, ExplicitChain};
 use crate::error::Error;
-use crate::render::number::quoted;
+use crate::render::number::{plural, quoted};
 use rug::Rational;
 use std::collections::BTreeMap;
 use std::num::IntErrorKind;
@@ -68,6 +68,8 @@ impl BoardRules {
         let mut faces = None;
         let mut overshoot = None;
         let mut jumps: BTreeMap<u32, (u32, usize)> = BTreeMap::new();
+        // The line each setting was given on: a second one is refused, not let override it.
+        let mut given: BTreeMap<&str, usize> = BTreeMap::new();
         for (i, raw) in text.lines().enumerate() {
             let n = i + 1;
             let line = raw.split('#').next().unwrap_or("").trim();
@@ -78,6 +80,17 @@ impl BoardRules {
             let number = |w: &str| {
                 w.parse::<u32>().map_err(|_| format!("line {n}: not a square number: {}", quoted(w)))
             };
+            let setting = match words[0] {
+                "squares" => Some("the goal square (`squares`)"),
+                "spinner" | "die" => Some("the spinner or die"),
+                "overshoot" => Some("the overshoot rule"),
+                _ => None,
+            };
+            if let Some(what) = setting
+                && let Some(first) = given.insert(what, n)
+            {
+                return Err(format!("line {n}: {what} is already given on line {first}"));
+            }
             match words[0] {
                 "squares" if words.len() == 2 => {
                     let s = number(words[1])?;
@@ -112,7 +125,7 @@ impl BoardRules {
                             w.parse::<u64>()
                                 .ok()
                                 .filter(|&x| x <= u32::MAX as u64)
-                                .ok_or_else(|| format!("line {n}: not a face weight: {w:?}"))
+                                .ok_or_else(|| format!("line {n}: not a face weight: {}", quoted(w)))
                         })
                         .collect();
                     let weights = weights?;
@@ -135,7 +148,8 @@ impl BoardRules {
                         "finish" => Overshoot::Finish,
                         other => {
                             return Err(format!(
-                                "line {n}: overshoot is stay, bounce or finish, not {other:?}"
+                                "line {n}: overshoot is stay, bounce or finish, not {}",
+                                quoted(other)
                             ));
                         }
                     });
@@ -156,9 +170,9 @@ impl BoardRules {
                     return Err(match form(word) {
                         Some(form) => format!("line {n}: expected {form}, found {}", quoted(line)),
                         None => format!(
-                            "line {n}: expected squares, spinner, die, overshoot, ladder or chute, found {} with {} values",
+                            "line {n}: expected squares, spinner, die, overshoot, ladder or chute, found {} with {}",
                             quoted(word),
-                            words.len() - 1
+                            plural(words.len() as u64 - 1, "value", "values")
                         ),
                     });
                 }

@@ -9,6 +9,7 @@ pub mod herman;
 use crate::Cancel;
 use crate::engine::explicit::ExplicitChain;
 use crate::error::Error;
+use crate::render::number::quoted;
 use board::BoardRules;
 use rug::Rational;
 
@@ -226,11 +227,7 @@ pub fn build(name: &str, params: &GameParams) -> Result<Game, Error> {
         }),
         _ => {
             let known: Vec<&str> = GAMES.iter().map(|g| g.0).collect();
-            Err(Error::Invalid(format!(
-                "unknown game {}; the games are {}",
-                crate::render::number::quoted(name),
-                known.join(", ")
-            )))
+            Err(Error::Invalid(format!("unknown game {}; the games are {}", quoted(name), known.join(", "))))
         }
     }
 }

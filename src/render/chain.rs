@@ -362,15 +362,23 @@ impl Report for ChainView {
         }
         if let (Some(from), Some(visits)) = (self.visits_from, &self.visits) {
             doc.heading(format!("Expected visits to each transient state from state {from}"));
-            let mut table = Table::new(vec![right("state"), right("expected visits"), right("decimal")]);
-            for v in visits {
-                table.row(vec![
-                    v.state.to_string(),
-                    v.expected_visits.fraction(style),
-                    v.expected_visits.decimal(),
-                ]);
+            if visits.is_empty() {
+                // An empty table said nothing of why.
+                doc.para(format!(
+                    "State {from} lies where the chain ends (an absorbing state or a closed class), so no \
+                     transient state is ever visited from it."
+                ));
+            } else {
+                let mut table = Table::new(vec![right("state"), right("expected visits"), right("decimal")]);
+                for v in visits {
+                    table.row(vec![
+                        v.state.to_string(),
+                        v.expected_visits.fraction(style),
+                        v.expected_visits.decimal(),
+                    ]);
+                }
+                doc.table(table);
             }
-            doc.table(table);
         }
         if let Some(e) = &self.simulation {
             doc.heading(format!("Simulation: {} runs, seed {}", grouped(e.runs), e.seed));
@@ -472,14 +480,29 @@ fn race_document(doc: &mut Doc, race: &RaceView, target: &str) {
     doc.para(format!(
         "Each player walks the chain on its own, one step a turn; the first to reach {target} wins."
     ));
-    doc.para(format!(
-        "After {rounds} rounds no player has arrived with probability {left} only: each chance \
-         lies between the chance of winning within those rounds and that plus {left}, two exact \
-         fractions (in --json and --csv). The exact chances are fractions of the players' product \
-         chain, which this answer does not solve.",
-        rounds = grouped(race.rounds),
-        left = race.undecided.decimal()
-    ));
+    let rounds = plural(race.rounds.into(), "round", "rounds");
+    if race.undecided.0 == 0 {
+        // Nothing is left undecided: the bounds meet, and the chances are exact.
+        doc.para(format!(
+            "Within {rounds} some player has surely arrived, so the chances below are exact (their \
+             fractions in --json and --csv)."
+        ));
+    } else {
+        // The rounds may run out before the bounds are 10^-places apart: then "only" was wrong.
+        let asked = Rational::from((1, rug::Integer::from(rug::Integer::u_pow_u(10, race.places))));
+        let short = if race.undecided.0 > asked {
+            format!(", more than the 10^-{} asked (the race stopped at the most rounds it sums)", race.places)
+        } else {
+            " only".to_string()
+        };
+        doc.para(format!(
+            "After {rounds} no player has arrived with probability {left}{short}: each chance \
+             lies between the chance of winning within those rounds and that plus {left}, two exact \
+             fractions (in --json and --csv). The exact chances are fractions of the players' product \
+             chain, which this answer does not solve.",
+            left = race.undecided.decimal()
+        ));
+    }
     let places = race.places;
     let mut table = Table::new(vec![
         right("player"),
@@ -533,14 +556,22 @@ fn target_document(doc: &mut Doc, t: &TargetView, several: bool, style: Style) {
         doc.para("The target is missed with positive probability, so the expected steps are infinite.");
     }
     if several {
-        doc.para("The first initial states:");
+        // "The first" only when some are left out.
+        doc.para(if t.initial.len() > LISTED {
+            format!("The first {LISTED} initial states:")
+        } else {
+            "The initial states:".to_string()
+        });
         let mut table = Table::new(vec![right("initial state"), right("P(reach)"), right("expected steps")]);
         for i in t.initial.iter().take(LISTED) {
             table.row(vec![i.state.to_string(), i.reach.decimal(), maybe_text(&i.expected_steps, style)]);
         }
         doc.table(table);
         if t.initial.len() > LISTED {
-            doc.para(format!("... and {} more (all of them in --json and --csv)", t.initial.len() - LISTED));
+            doc.para(format!(
+                "... and {} more (all of them in --json and --csv)",
+                grouped((t.initial.len() - LISTED) as u64)
+            ));
         }
     }
     if let Some(d) = &t.distribution {

@@ -17,7 +17,6 @@ pub use solve::SolveRequest;
 
 use crate::cli::args::*;
 use crate::cli::checkpoint::{Part, Run, pass_start};
-use pegchain::render::number::quoted;
 use pegchain::render::{Format, Style};
 use pegchain::solitaire::Pegs;
 use pegchain::solitaire::exact::Starts;
@@ -151,12 +150,16 @@ pub fn check_threads(threads: usize) -> Result<usize, Error> {
 
 /// A count of games: a whole number of at least one.
 pub fn parse_games(flag: &str, text: &str) -> Result<u64, Error> {
-    let bad = || {
-        Error::Invalid(format!("{flag} takes a whole number of games of at least 1, not {}", quoted(text)))
-    };
+    parse_count(flag, text, "games")
+}
+
+/// A count of `what` (games, a chain's runs): a whole number of at least one.
+pub fn parse_count(flag: &str, text: &str, what: &str) -> Result<u64, Error> {
+    let shown = pegchain::render::number::quoted(text);
+    let bad = || Error::Invalid(format!("{flag} takes a whole number of {what} of at least 1, not {shown}"));
     let n: u64 = text.replace(['_', ','], "").parse().map_err(|e: std::num::ParseIntError| {
         if *e.kind() == std::num::IntErrorKind::PosOverflow {
-            Error::Invalid(format!("{flag} takes at most {} games, not {}", u64::MAX, quoted(text)))
+            Error::Invalid(format!("{flag} takes at most {} {what}, not {shown}", u64::MAX))
         } else {
             bad()
         }
