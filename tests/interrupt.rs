@@ -33,6 +33,20 @@ impl Run {
         Run { child, dir }
     }
 
+    /// The address a `serve` run says it serves on ("pegchain: serving the coach on
+    /// http://127.0.0.1:PORT/ (Ctrl-C stops it)"), as HOST:PORT, once said.
+    fn served_address(&self) -> String {
+        let started = Instant::now();
+        loop {
+            let said = std::fs::read_to_string(self.dir.join("stdout")).unwrap();
+            if let Some(url) = said.split_whitespace().find(|w| w.starts_with("http://")) {
+                return url.trim_start_matches("http://").trim_end_matches('/').to_string();
+            }
+            assert!(started.elapsed() < Duration::from_secs(10), "no address: {said}");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
     /// Sends `signal` ("INT", "TERM", "KILL") once `after` has passed, and waits for the end
     /// (killing the run if it outlives `STOP_WITHIN`, so that a failing test cannot hang).
     fn signal_after(self, after: Duration, signal: &str) -> Ended {
@@ -736,16 +750,7 @@ fn sigint_stops_the_reading_of_a_large_model_file() {
 fn sigint_stops_the_server_at_once_telling_the_client_under_way() {
     use std::io::{Read, Write};
     let run = Run::start("serve", &["serve", "--port", "0"]);
-    // "pegchain: serving the coach on http://127.0.0.1:PORT/ (Ctrl-C stops it)"
-    let started = Instant::now();
-    let address = loop {
-        let said = std::fs::read_to_string(run.dir.join("stdout")).unwrap();
-        if let Some(url) = said.split_whitespace().find(|w| w.starts_with("http://")) {
-            break url.trim_start_matches("http://").trim_end_matches('/').to_string();
-        }
-        assert!(started.elapsed() < Duration::from_secs(10), "no address: {said}");
-        std::thread::sleep(Duration::from_millis(20));
-    };
+    let address = run.served_address();
     let client = std::thread::spawn(move || {
         let mut stream = std::net::TcpStream::connect(address).unwrap();
         let head =
@@ -768,15 +773,7 @@ fn sigint_stops_the_server_at_once_telling_the_client_under_way() {
 fn sigint_stops_the_server_at_once_with_a_half_sent_request() {
     use std::io::Write;
     let run = Run::start("serve-half", &["serve", "--port", "0", "--board", "triangle5"]);
-    let started = Instant::now();
-    let address = loop {
-        let said = std::fs::read_to_string(run.dir.join("stdout")).unwrap();
-        if let Some(url) = said.split_whitespace().find(|w| w.starts_with("http://")) {
-            break url.trim_start_matches("http://").trim_end_matches('/').to_string();
-        }
-        assert!(started.elapsed() < Duration::from_secs(10), "no address: {said}");
-        std::thread::sleep(Duration::from_millis(20));
-    };
+    let address = run.served_address();
     let mut half = std::net::TcpStream::connect(&address).unwrap();
     half.write_all(b"GET /api/boards HTTP/1.1\r\nHost: localhost\r\n").unwrap();
     let ended = run.signal_after(Duration::from_millis(500), "INT");
