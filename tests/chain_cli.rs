@@ -543,7 +543,10 @@ fn long_sums_and_names_are_cut_short_in_messages() {
     );
     let tra = dir.join("e.tra");
     std::fs::write(&tra, "2 3\n0 0 1e-10000\n0 1 1\n1 1 1\n").unwrap();
-    fails_with(&["chain", tra.to_str().unwrap()], &format!("e.tra: the probabilities out of state 0 {sum}"));
+    fails_with(
+        &["chain", tra.to_str().unwrap()],
+        &format!("e.tra: line 2: the probabilities out of state 0 {sum}"),
+    );
     fails_with(
         &["game", "gamblers-ruin", "--p", "1e1000"],
         "the probability of winning a round must be strictly between 0 and 1, not 100000…(1001 digits)",

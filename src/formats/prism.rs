@@ -8,7 +8,7 @@
 use super::number::parse;
 use super::{FormatError, check_declared, check_size};
 use crate::engine::error::shortened_fraction;
-use crate::engine::explicit::{Builder, ExplicitChain};
+use crate::engine::explicit::{Builder, ChainError, ExplicitChain};
 use crate::render::number::quoted;
 use rug::Rational;
 use std::collections::{BTreeMap, HashMap};
@@ -71,8 +71,14 @@ pub fn parse_prism_until(
     check_size(states, moves.rows.len() as u64, budget).map_err(at(Part::Tra))?;
     let mut b = Builder::new(states).map_err(|e| at(Part::Tra)(FormatError::whole(e.to_string())))?;
     b.distinct_transitions();
+    // The line where each run of a state's transitions begins (files list them state by
+    // state): a row that does not add up to one is named by it.
+    let mut runs: Vec<(u64, usize)> = Vec::new();
     for (k, (from, to, p, line)) in moves.rows.into_iter().enumerate() {
         super::poll(cancel, k as u64, line).map_err(at(Part::Tra))?;
+        if runs.last().is_none_or(|&(state, _)| state != from) {
+            runs.push((from, line));
+        }
         if p <= 0 || p > 1 {
             return Err(at(Part::Tra)(FormatError::at(
                 line,
@@ -101,7 +107,13 @@ pub fn parse_prism_until(
                 .map_err(|e| at(Part::Trew)(FormatError::at(line, e.to_string())))?;
         }
     }
-    b.finish().map_err(|e| at(Part::Tra)(FormatError::whole(e.to_string())))
+    b.finish().map_err(|e| {
+        let line = match &e {
+            ChainError::RowSum { state, .. } => runs.iter().find(|(s, _)| s == state).map(|&(_, line)| line),
+            _ => None,
+        };
+        at(Part::Tra)(FormatError::chain(line, e))
+    })
 }
 
 struct Rows {
@@ -538,10 +550,16 @@ mod tests {
                 "line 1: state 18446744073709551615 past the 4294967295 states a chain may have",
             ),
             (files("2 2\n0 5 1\n", lab), Part::Tra, "line 2: state 5 past the 2 states of the header"),
+            // Named by the line where the state's transitions begin.
             (
                 files("2 2\n0 1 1/2\n1 1 1\n", lab),
                 Part::Tra,
-                "the probabilities out of state 0 add up to 1/2, not exactly 1",
+                "line 2: the probabilities out of state 0 add up to 1/2, not exactly 1",
+            ),
+            (
+                files("1 1 1\n0 1 1/4\n0 0 1/4\n", lab),
+                Part::Tra,
+                "line 2: the probabilities out of state 0 add up to 1/2, not exactly 1",
             ),
             // Listed twice, even apart and adding up to 1: refused, not added up.
             (
