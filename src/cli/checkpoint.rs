@@ -399,15 +399,22 @@ mod tests {
         );
     }
 
+    /// A directory of this test process's own, made empty, and the checkpoint path in it.
+    fn scratch(name: &str) -> (PathBuf, PathBuf) {
+        let dir = std::env::temp_dir().join(format!("pegchain-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("run.checkpoint");
+        (dir, path)
+    }
+
     /// Two processes played by threads save parts in step; `load_shared` finds the latest
     /// save both hold (the newest, or the one before where a process's newest is missing),
     /// and refuses alike on both when none is common or one part is unreadable.
     #[test]
     fn processes_go_on_from_the_latest_save_every_one_holds() {
         use pegchain::engine::InMemory;
-        let dir = std::env::temp_dir().join(format!("pegchain-parts-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("run.checkpoint");
+        let (dir, path) = scratch("parts");
         let board = pegchain::solitaire::board::builtin("triangle5").unwrap();
         let run_of = |me: usize| {
             let mut run = Run::new("exact", &board, vec![("processes", "2".into())]);
@@ -448,9 +455,7 @@ mod tests {
     /// seed. A save of format 1, whose checksum covered the state alone, is refused as such.
     #[test]
     fn an_edited_header_or_an_older_format_is_refused() {
-        let dir = std::env::temp_dir().join(format!("pegchain-format-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("run.checkpoint");
+        let (dir, path) = scratch("format");
         let board = pegchain::solitaire::board::builtin("triangle5").unwrap();
         let run = |seed: &str| Run::new("simulate", &board, vec![("seed", seed.into())]);
         save(&path, &run("5"), 1, b"[1,2]").unwrap();
