@@ -879,3 +879,36 @@ fn a_drn_state_without_transitions_is_named_by_its_line() {
         .unwrap();
     fails_with(&["chain", drn.to_str().unwrap()], "dead.drn: line 8: state 1 has no transitions");
 }
+
+/// With several initial states the variance row summarises each state's variance; the
+/// variance of a run from a uniformly drawn initial state also counts the spread of their
+/// means. Here T = 0 from state 0 and T ~ geometric(1/2) on 1, 2, ... from state 1 (mean 2,
+/// variance 2): each state's variance averages 1, but the mixture has E[T] = 1 and E[T^2] =
+/// (2 + 2^2) / 2 = 3, so variance 2.
+#[test]
+fn the_variance_from_a_uniform_initial_state_counts_the_spread_of_the_means() {
+    let dir = scratch("uniform-variance");
+    let drn = dir.join("two.drn");
+    std::fs::write(
+        &drn,
+        "@type: DTMC\n@nr_states\n2\n@model\nstate 0 init goal\n\taction 0\n\t\t0 : 1\nstate 1 init\n\taction 0\n\t\t0 : 1/2\n\t\t1 : 1/2\n",
+    )
+    .unwrap();
+    let args = ["chain", drn.to_str().unwrap(), "--target", "goal"];
+    let v = json(&args);
+    assert_eq!(fraction(&v["target"]["variance_steps"]["average"]), "1");
+    assert_eq!(fraction(&v["target"]["variance_steps_uniform"]), "2");
+    let text = stdout(&args);
+    assert!(
+        text.contains(
+            "From an initial state drawn uniformly, the steps have variance 2: the states' average variance"
+        ),
+        "{text}"
+    );
+    // One initial state: the two are one figure, and the sentence is left out.
+    std::fs::write(&drn, "@type: DTMC\n@nr_states\n1\n@model\nstate 0 init goal\n\taction 0\n\t\t0 : 1\n")
+        .unwrap();
+    let v = json(&args);
+    assert_eq!(fraction(&v["target"]["variance_steps_uniform"]), "0");
+    assert!(!stdout(&args).contains("drawn uniformly"));
+}

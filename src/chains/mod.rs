@@ -136,7 +136,12 @@ pub struct TargetAnswer {
     pub initial: Vec<StateAnswer>,
     pub reach: Summary,
     pub steps: Option<Summary>,
+    /// Each initial state's variance of the steps, summarised (its average is not the
+    /// variance of a run from a uniformly drawn initial state: that is `uniform_variance`).
     pub variance: Option<Summary>,
+    /// The variance of the steps of a run from a uniformly drawn initial state: the states'
+    /// average variance plus the variance of their means (`None` when infinite).
+    pub uniform_variance: Option<Rational>,
     pub reward: Option<(String, Option<Summary>)>,
     pub distribution: Option<Distribution>,
 }
@@ -158,9 +163,8 @@ pub struct Estimate {
     pub tally: Tally,
     /// The exact values for a uniformly drawn initial state.
     pub reach: Rational,
-    /// The steps' mean and variance (finite only when every initial state reaches the
-    /// target surely): the variance is that of a run from a uniformly drawn initial state,
-    /// E\[var\] + Var(mean) over the initial states.
+    /// The steps' mean and variance for a uniformly drawn initial state (finite only when
+    /// every initial state reaches the target surely): `TargetAnswer::uniform_variance`.
     pub steps: Option<(Rational, Rational)>,
 }
 
@@ -263,7 +267,7 @@ pub fn analyse(chain: &ExplicitChain, question: &Question, cancel: &Cancel) -> R
                 simulation: sim,
                 tally,
                 reach: t.reach.average.clone(),
-                steps: mixed_steps(t),
+                steps: t.steps.as_ref().map(|s| s.average.clone()).zip(t.uniform_variance.clone()),
             });
         }
     }
@@ -408,6 +412,7 @@ fn target_answer(
         Summary::of(initial.iter().map(|a| Some(&a.reach))).expect("a chain has an initial state");
     let steps_summary = Summary::of(initial.iter().map(|a| a.steps.as_ref().map(|s| &s.0)));
     let variance = Summary::of(initial.iter().map(|a| a.steps.as_ref().map(|s| &s.1)));
+    let uniform_variance = uniform_variance(&initial);
     let reward = reward.map(|(name, _)| {
         let summary = Summary::of(initial.iter().map(|a| a.reward.as_ref().and_then(|r| r.as_ref())));
         (name, summary)
@@ -421,21 +426,21 @@ fn target_answer(
         reach: reach_summary,
         steps: steps_summary,
         variance,
+        uniform_variance,
         reward,
         distribution,
     })
 }
 
-/// The mean and variance of the steps from a uniformly drawn initial state (`None` when
-/// infinite from some initial state): the law of total variance over the initial states.
-fn mixed_steps(t: &TargetAnswer) -> Option<(Rational, Rational)> {
-    let each: Option<Vec<&(Rational, Rational)>> = t.initial.iter().map(|a| a.steps.as_ref()).collect();
+/// The variance of the steps from a uniformly drawn initial state (`None` when infinite from
+/// some initial state), by the law of total variance: E(var) + E(mean^2) - E(mean)^2.
+fn uniform_variance(initial: &[StateAnswer]) -> Option<Rational> {
+    let each: Option<Vec<&(Rational, Rational)>> = initial.iter().map(|a| a.steps.as_ref()).collect();
     let each = each?;
     let n = Rational::from(each.len() as u64);
     let mean = each.iter().map(|s| &s.0).sum::<Rational>() / &n;
     let second: Rational = each.iter().map(|(m, v)| v + Rational::from(m * m)).sum();
-    let variance = second / &n - Rational::from(&mean * &mean);
-    Some((mean, variance))
+    Some(second / &n - Rational::from(&mean * &mean))
 }
 
 fn distribution(

@@ -88,8 +88,13 @@ pub struct TargetView {
     pub steps_finite: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub expected_steps: Option<SummaryView>,
+    /// Each initial state's variance, summarised.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub variance_steps: Option<SummaryView>,
+    /// The variance of a run from a uniformly drawn initial state (with several initial
+    /// states, more than their average variance by the spread of their means).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub variance_steps_uniform: Maybe,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reward: Option<String>,
     #[serde(skip_serializing_if = "summary_infinite", serialize_with = "flat_summary")]
@@ -294,6 +299,7 @@ fn target_view(t: &TargetAnswer) -> TargetView {
         steps_finite: t.steps.is_some(),
         expected_steps: t.steps.as_ref().map(SummaryView::of),
         variance_steps: t.variance.as_ref().map(SummaryView::of),
+        variance_steps_uniform: t.uniform_variance.as_ref().map(Value::of),
         reward: t.reward.as_ref().map(|(name, _)| name.clone()),
         expected_reward: t.reward.as_ref().map(|(_, s)| s.as_ref().map(SummaryView::of)),
         initial: t
@@ -552,6 +558,13 @@ fn target_document(doc: &mut Doc, t: &TargetView, several: bool, style: Style) {
         }
     }
     doc.table(table);
+    if let (true, Some(uniform)) = (several, &t.variance_steps_uniform) {
+        doc.para(format!(
+            "From an initial state drawn uniformly, the steps have variance {}: the states' average \
+             variance plus the spread of their means.",
+            uniform.fraction_and_decimal(style)
+        ));
+    }
     if t.expected_steps.is_none() {
         doc.para("The target is missed with positive probability, so the expected steps are infinite.");
     }
