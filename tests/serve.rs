@@ -429,6 +429,39 @@ async fn a_request_addressed_by_another_name_is_refused() {
     }
 }
 
+/// A page of another web site cannot read the server's answers, but its plain GET (a script's,
+/// or an image's) would still set the server computing: browsers mark such requests
+/// (`Sec-Fetch-Site`, `Origin`), and they are refused before any work.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_request_from_another_web_sites_page_is_refused() {
+    let server = Server::start();
+    let address = server.base.trim_start_matches("http://").trim_end_matches('/').to_string();
+    let ask = |headers: &str| {
+        format!(
+            "GET /api/coach?board=triangle5&start=A HTTP/1.1\r\nHost: {address}\r\n{headers}Connection: close\r\n\r\n"
+        )
+    };
+    let own = format!("Origin: http://{address}\r\nSec-Fetch-Site: same-origin\r\n");
+    for (headers, status) in [
+        ("Sec-Fetch-Site: cross-site\r\n", 403),
+        ("Sec-Fetch-Site: same-site\r\n", 403),
+        ("Origin: https://evil.example\r\n", 403),
+        ("Origin: null\r\n", 403),
+        ("Sec-Fetch-Site: none\r\n", 200),
+        (own.as_str(), 200),
+        ("", 200),
+    ] {
+        let request = ask(headers);
+        let answer = raw(&address, request.as_bytes()).await;
+        assert_eq!(status_of(&answer, &request), status, "{headers}: {answer}");
+        if status == 403 {
+            assert!(answer.contains("not a request from another web site's page"), "{answer}");
+        } else {
+            assert!(answer.contains("\"command\": \"coach\""), "{answer}");
+        }
+    }
+}
+
 /// A client that connects and sends nothing, or half a request head, or one request and then
 /// nothing on a kept-alive connection, has its connection closed after `--idle-timeout`
 /// (it was held for ever before); the server answers others all the while.

@@ -4,6 +4,12 @@
 //! its own origin: set it computing and read its answers. A browser always sends the name it
 //! asked (the `Host` header), so such requests are refused (403). A server bound to another
 //! address (`--host 0.0.0.0`) was opened to the network on purpose and answers any name.
+//!
+//! Nor does any server answer a request another web site's page made: such a page cannot read
+//! the answer (the server allows no other origin), but a plain GET, by a script or an image,
+//! would still set the server computing. Browsers say who asks: `Sec-Fetch-Site` (`cross-site`
+//! or `same-site` for another page, `same-origin` for the server's own, `none` for an address
+//! typed by the user) and, on a script's request, `Origin`. Tools such as curl send neither.
 
 use std::net::IpAddr;
 
@@ -27,9 +33,56 @@ pub fn answered(bound: IpAddr, host: Option<&[u8]>) -> bool {
     name.parse::<IpAddr>().is_ok() || name == "localhost" || name.ends_with(".localhost")
 }
 
+/// Whether a request with these `Origin`, `Sec-Fetch-Site` and `Host` headers comes from the
+/// server's own page, the user, or a tool: not from another web site's page.
+pub fn from_here(origin: Option<&[u8]>, fetch_site: Option<&[u8]>, host: Option<&[u8]>) -> bool {
+    if let Some(site) = fetch_site {
+        if !matches!(site, b"same-origin" | b"none") {
+            return false;
+        }
+    }
+    match origin {
+        None => true,
+        // An origin is `scheme://host[:port]`, the host and port as the page's own `Host`.
+        Some(origin) => match (origin.windows(3).position(|w| w == b"://"), host) {
+            (Some(at), Some(host)) => origin[at + 3..].eq_ignore_ascii_case(host),
+            _ => false,
+        },
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::answered;
+    use super::{answered, from_here};
+
+    #[test]
+    fn only_the_servers_own_page_the_user_and_tools_are_answered() {
+        let host = Some(&b"127.0.0.1:8000"[..]);
+        let yes: [(Option<&[u8]>, Option<&[u8]>); 5] = [
+            (None, None),
+            (None, Some(b"same-origin")),
+            (None, Some(b"none")),
+            (Some(b"http://127.0.0.1:8000"), Some(b"same-origin")),
+            (Some(b"http://127.0.0.1:8000"), None),
+        ];
+        for (origin, site) in yes {
+            assert!(from_here(origin, site, host), "{origin:?} {site:?}");
+        }
+        let no: [(Option<&[u8]>, Option<&[u8]>); 7] = [
+            (None, Some(b"cross-site")),
+            (None, Some(b"same-site")),
+            (Some(b"https://evil.example"), Some(b"cross-site")),
+            (Some(b"https://evil.example"), None),
+            (Some(b"http://localhost:3000"), None),
+            (Some(b"null"), None),
+            (Some(b"http://127.0.0.1:8000"), Some(b"cross-site")),
+        ];
+        for (origin, site) in no {
+            assert!(!from_here(origin, site, host), "{origin:?} {site:?}");
+        }
+        assert!(!from_here(Some(b"http://127.0.0.1:8000"), None, None));
+        assert!(from_here(Some(b"http://LOCALHOST:8000"), None, Some(b"localhost:8000")));
+    }
 
     #[test]
     fn loopback_answers_addresses_and_localhost_only() {

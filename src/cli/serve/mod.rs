@@ -239,7 +239,7 @@ fn error(status: StatusCode, message: &str) -> Response {
 }
 
 /// Refuses a request addressed by a name a web page elsewhere may have pointed at this
-/// machine ([`addressed`]), before any handler sees it.
+/// machine, or made by another web site's page ([`addressed`]), before any handler sees it.
 async fn addressed_here(
     State(bound): State<std::net::IpAddr>,
     request: axum::extract::Request,
@@ -251,6 +251,15 @@ async fn addressed_here(
             StatusCode::FORBIDDEN,
             "the server answers requests addressed to its IP address or localhost: another name \
              for this machine is how a web page elsewhere would reach it",
+        );
+    }
+    let headers = request.headers();
+    let asked = |name: &str| headers.get(name).map(|h| h.as_bytes());
+    if !addressed::from_here(asked("origin"), asked("sec-fetch-site"), host) {
+        return error(
+            StatusCode::FORBIDDEN,
+            "the server answers its own page, and requests typed or sent by tools: not a request \
+             from another web site's page",
         );
     }
     next.run(request).await
