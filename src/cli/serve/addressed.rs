@@ -36,10 +36,8 @@ pub fn answered(bound: IpAddr, host: Option<&[u8]>) -> bool {
 /// Whether a request with these `Origin`, `Sec-Fetch-Site` and `Host` headers comes from the
 /// server's own page, the user, or a tool: not from another web site's page.
 pub fn from_here(origin: Option<&[u8]>, fetch_site: Option<&[u8]>, host: Option<&[u8]>) -> bool {
-    if let Some(site) = fetch_site {
-        if !matches!(site, b"same-origin" | b"none") {
-            return false;
-        }
+    if fetch_site.is_some_and(|site| !matches!(site, b"same-origin" | b"none")) {
+        return false;
     }
     match origin {
         None => true,
@@ -55,10 +53,13 @@ pub fn from_here(origin: Option<&[u8]>, fetch_site: Option<&[u8]>, host: Option<
 mod tests {
     use super::{answered, from_here};
 
+    /// A request's `Origin` and `Sec-Fetch-Site` headers.
+    type Asked<'a> = (Option<&'a [u8]>, Option<&'a [u8]>);
+
     #[test]
     fn only_the_servers_own_page_the_user_and_tools_are_answered() {
         let host = Some(&b"127.0.0.1:8000"[..]);
-        let yes: [(Option<&[u8]>, Option<&[u8]>); 5] = [
+        let yes: [Asked; 5] = [
             (None, None),
             (None, Some(b"same-origin")),
             (None, Some(b"none")),
@@ -68,7 +69,7 @@ mod tests {
         for (origin, site) in yes {
             assert!(from_here(origin, site, host), "{origin:?} {site:?}");
         }
-        let no: [(Option<&[u8]>, Option<&[u8]>); 7] = [
+        let no: [Asked; 7] = [
             (None, Some(b"cross-site")),
             (None, Some(b"same-site")),
             (Some(b"https://evil.example"), Some(b"cross-site")),
