@@ -153,6 +153,15 @@ fn every_markdown_document_has_its_tables() {
         let text = run(&with(args, "--markdown"));
         assert!(text.lines().any(|l| l.starts_with("|") && l.contains("---")), "{args:?}: no table");
         assert!(text.ends_with('\n'));
+        // Every column is named: the line above each rule is its table's header.
+        let lines: Vec<&str> = text.lines().collect();
+        for pair in lines.windows(2).filter(|p| p[1].starts_with("|:") || p[1].starts_with("|-")) {
+            assert!(
+                !pair[0].contains("|  |") && !pair[0].contains("||"),
+                "{args:?}: a nameless column: {}",
+                pair[0]
+            );
+        }
     }
 }
 

@@ -152,7 +152,7 @@ impl Report for CoachView {
             right("E[pegs left]"),
             left("finish holes"),
             right("winning continuations"),
-            left(""),
+            left("note"),
         ];
         // With --full, the exact fractions too (the footer's promise).
         let full = style.full_fractions;

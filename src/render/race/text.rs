@@ -104,7 +104,7 @@ fn distribution(t: &TurnsView, style: Style) -> Table {
 fn simulation(d: &mut Doc, s: &RaceSimulation) {
     d.heading(format!("Simulation: {}, seed {}", plural(s.games, "game", "games"), s.seed));
     let mut t = Table::new(vec![
-        left(""),
+        left("figure"),
         right("wins"),
         right("simulated"),
         left("95% interval"),

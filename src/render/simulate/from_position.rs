@@ -51,7 +51,7 @@ impl Report for PositionSimulateView {
             self.seed,
             grouped(self.overall.win.games)
         ));
-        let mut all = Table::new(estimate_columns(&[""]));
+        let mut all = Table::new(estimate_columns(&["sample"]));
         all.row([vec!["all games".to_string()], self.overall.win.cells()].concat());
         d.table(all);
         match &self.overall.chi_square {

@@ -165,7 +165,7 @@ impl SimulationView {
             "Policy {} ({}), seed {}. Start: {}.",
             self.policy, self.policy_words, self.seed, self.plan
         ));
-        let mut all = Table::new(estimate_columns(&[""]));
+        let mut all = Table::new(estimate_columns(&["sample"]));
         all.row([vec!["all games".to_string()], self.overall.win.cells()].concat());
         d.table(all);
         match &self.overall.chi_square {
