@@ -229,6 +229,17 @@ fn three_players_race_on_the_one_player_chain() {
         &["chain", drn, "--target", "finish", "--players", "0"],
         "--players takes 1 to 64 players, not 0",
     );
+    // One player races no one: the chain's own answers, as `game --players 1` gives them
+    // (it ran a race of one, "Who wins: 1 player").
+    let alone = json(&["chain", drn, "--target", "finish", "--players", "1"]);
+    assert_eq!(alone, json(&["chain", drn, "--target", "finish"]));
+    let game = json(&["game", "chutes-and-ladders", "--players", "1"]);
+    assert_eq!(alone["target"]["expected_steps"], game["target"]["expected_steps"]);
+    assert!(alone.get("race").is_none() && game.get("race").is_none(), "{alone}");
+    fails_with(
+        &["chain", drn, "--target", "finish", "--players", "1", "--places", "5"],
+        "this answer has none",
+    );
 }
 
 #[test]

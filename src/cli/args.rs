@@ -191,7 +191,7 @@ pub struct ChainArgs {
     pub question: QuestionArgs,
     /// N players, each walking its own copy of the chain from the (first) initial state,
     /// taking turns: each one's chance of reaching the target first, between exact bounds
-    /// 10^-30 apart (--places sets another)
+    /// 10^-30 apart (--places sets another); 1 is the chain's own answers, with no race
     #[arg(long, allow_negative_numbers = true, value_name = "N", value_parser = whole::<u32>)]
     pub players: Option<u32>,
     #[command(flatten)]

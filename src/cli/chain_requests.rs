@@ -167,7 +167,8 @@ impl ChainArgs {
                 "--players takes 1 to {MAX_RACE_PLAYERS} players, not {players}"
             )));
         }
-        question.race = self.question.race(self.players)?;
+        // One player races no one: the chain's own answers are that player's, as in `game`.
+        question.race = self.question.race(self.players.filter(|&p| p > 1))?;
         let output = self.output.validate();
         self.question.fits_csv(output, &question)?;
         let budget = super::limits::read(None).budget().map(|b| b.bytes);
