@@ -122,6 +122,11 @@ fn a_negative_number_is_refused_as_the_flags_value() {
 fn bad_input_gets_one_line_and_exit_code_2() {
     fails_with(&["exact", "--board", "hexagon"], "unknown board \"hexagon\"");
     fails_with(&["exact", "--start", "P"], "has no hole \"P\"");
+    // Holes are also taken by number: one past the last is told the range.
+    fails_with(
+        &["exact", "--start", "16"],
+        "has no hole \"16\"; its holes are A B C D E F G H I J K L M N O (or their numbers, 1 to 15)",
+    );
     fails_with(&["exact", "--start", "0"], "has no hole \"0\"");
     fails_with(&["count", "--start", "f3"], "has no hole \"f3\"");
     // A hole named twice, by name or by number, is a slip (as in a position), not one row.

@@ -148,7 +148,12 @@ impl Board {
         found.map(|h| h as u8).ok_or_else(|| Error::UnknownHole {
             board: self.name.clone(),
             hole: text.to_string(),
-            holes: self.holes.iter().map(|h| h.name.as_str()).collect::<Vec<_>>().join(" "),
+            // Numbers are taken too: a number past the last is told the range.
+            holes: format!(
+                "{} (or their numbers, 1 to {})",
+                self.holes.iter().map(|h| h.name.as_str()).collect::<Vec<_>>().join(" "),
+                self.holes.len()
+            ),
         })
     }
 
