@@ -262,11 +262,12 @@ pub struct ExportArgs {
     #[arg(long, value_name = "BOARD", conflicts_with = "race")]
     pub board: Option<String>,
     /// The empty hole at the start (with --board)
-    #[arg(long, allow_negative_numbers = true, requires = "board")]
+    #[arg(long, allow_negative_numbers = true)]
     pub start: Option<String>,
     /// How the random player picks a jump (with --board): uniform, peg-first, hole-first
-    #[arg(long, default_value = "uniform")]
-    pub policy: String,
+    /// [default: uniform]
+    #[arg(long)]
+    pub policy: Option<String>,
     /// Export the dice race of seed 004 (the built-in rules, the default start)
     #[arg(long)]
     pub race: bool,
