@@ -311,6 +311,25 @@ fn race_simulates_with_a_seed() {
     assert_eq!(v["simulation"], threads["simulation"]);
 }
 
+/// `--seed` and `--threads` set the simulation: without `--simulate` they were ignored (`race
+/// --seed 5` printed the exact report, exit 0, as if the seed had been used). Now refused; with
+/// `--simulate` the default seed is still 4.
+#[test]
+fn seed_and_threads_without_a_simulation_are_refused() {
+    let refused: [(&[&str], &str); 4] = [
+        (&["--seed", "5"], "--seed"),
+        (&["--threads", "2"], "--threads"),
+        (&["--grid", "--seed", "5"], "--seed"),
+        (&["--lengths", "8..10", "--threads", "1"], "--threads"),
+    ];
+    for (args, flag) in refused {
+        fails_with(args, &format!("{flag} is a setting of the simulation: use it with --simulate N"));
+    }
+    let v = json(&["--simulate", "200000"]);
+    assert_eq!(v["simulation"]["seed"], 4);
+    assert_eq!(v["simulation"]["swine_wins"]["wins"], 102_171);
+}
+
 #[test]
 fn race_grid_as_table_csv_and_svg() {
     pegchain()
