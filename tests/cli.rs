@@ -2,7 +2,7 @@
 
 mod support;
 use predicates::prelude::*;
-use support::{assert_decimals_are_nearest, fails_with, json, pegchain, stdout};
+use support::{assert_decimals_are_nearest, fails_with, json, pegchain, scratch, stdout};
 
 #[test]
 fn exact_json_has_the_documented_fields() {
@@ -206,6 +206,33 @@ fn a_target_that_cannot_be_written_is_refused_before_the_run() {
     fails_with(&["solve", "--start", "A", "--checkpoint", "/proc/self/run.ck"], no_new_file);
     fails_with(&["race", "--grid", "--svg", "/proc/self/grid.svg"], no_new_file);
     fails_with(&["export", "--race", "--drn", "/proc/self/race.drn"], no_new_file);
+}
+
+/// A directory the files go into (`audit --svg DIR`, `boards --export --out DIR`, made if
+/// missing) where no file can be made is refused before the run, exit 2: the audit used to
+/// play its games and then fail (`cannot write /proc/classes.svg`, exit 1), and a path under
+/// a file failed the same way (`cannot create plots.txt/sub: Not a directory`).
+#[test]
+fn an_output_directory_that_takes_no_file_is_refused_before_the_run() {
+    let dir = scratch("out-dirs");
+    let file = dir.join("plots.txt");
+    std::fs::write(&file, "mine").unwrap();
+    let under_file = file.join("sub");
+    let under_file = under_file.to_str().unwrap();
+    let no_new_file = "no new file can be made in /proc: No such file or directory";
+    fails_with(&["audit", "--games", "1000", "-q", "--svg", "/proc"], &format!("--svg /proc: {no_new_file}"));
+    fails_with(
+        &["boards", "--export", "triangle4", "--out", "/proc/x"],
+        &format!("--out /proc/x: {no_new_file}"),
+    );
+    let not_a_dir = format!("{} is not a directory", file.display());
+    fails_with(&["audit", "--games", "1000", "-q", "--svg", under_file], &not_a_dir);
+    fails_with(&["boards", "--export", "triangle4", "--out", under_file], &not_a_dir);
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "mine");
+    // A directory still missing, under one that takes files, is made and written into.
+    let new = dir.join("new/plots");
+    stdout(&["boards", "--export", "triangle4", "--out", new.to_str().unwrap()]);
+    assert!(new.join("triangle4.json").is_file());
 }
 
 /// The binary, with its streams set by the test (assert_cmd's command does not set them).

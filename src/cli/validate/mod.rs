@@ -66,12 +66,14 @@ fn refuse_format(output: Output, unfit: &[Format], why: &str) -> Result<Output, 
     }
 }
 
-/// A directory `flag` writes `what` into: one, or a name for a new one, not a file.
+/// A directory `flag` writes `what` into: one, or a name for a new one, not a file, where
+/// files can be made.
 fn check_out_dir(flag: &str, dir: &Path, what: &str) -> Result<(), Error> {
     if dir.exists() && !dir.is_dir() {
         return Err(Error::Invalid(format!("{flag} {}: not a directory ({what})", dir.display())));
     }
-    Ok(())
+    crate::cli::files::check_out_dir(dir)
+        .map_err(|e| Error::Invalid(format!("{flag} {}: {}", dir.display(), pegchain::input::plain(&e))))
 }
 
 /// A file `flag` will write: not an input read so far, not a directory, and in a directory
