@@ -218,3 +218,23 @@ fn bad_simulation_requests_get_one_line_and_exit_code_2() {
         "--svg /proc/no/such/dir: no new file can be made in /proc: No such file or directory",
     );
 }
+
+/// From triangle4's A one peg is never left: the exact value of the wins is 0, which the
+/// first table and the JSON gave, but the pegs-left table showed `-` (not computed) beside
+/// it and the CSV's one-peg rows left `exact` empty. Now 0 in every format.
+#[test]
+fn an_impossible_count_of_pegs_left_is_exactly_zero_in_every_format() {
+    let args = ["simulate", "--board", "triangle4", "--start", "A", "--games", "100", "-q"];
+    let run = |format: &[&str]| String::from_utf8(stdout_bytes(&[&args[..], format].concat())).unwrap();
+    let json: Value = serde_json::from_str(&run(&["--json"])).unwrap();
+    assert_eq!(json["overall"]["exact"]["fraction"], "0");
+    assert_eq!(json["overall"]["games_by_pegs_left"]["1"], 0);
+    let text = run(&[]);
+    assert!(text.contains("\n        1      0      0            0\n"), "{text}");
+    assert!(text.contains("\n        3    100  1.000      1.00000\n"), "{text}");
+    let csv = run(&["--csv"]);
+    for scope in ["overall,,", "class,1,A", "start,1,A"] {
+        assert!(csv.contains(&format!("\n{scope},1,100,0,0,0,0.03699349820698568,,0,0,,,\n")), "{csv}");
+        assert!(csv.contains(&format!("\n{scope},3,100,100,1,,,,1,1,,,\n")), "{csv}");
+    }
+}
