@@ -330,6 +330,19 @@ fn seed_and_threads_without_a_simulation_are_refused() {
     assert_eq!(v["simulation"]["swine_wins"]["wins"], 102_171);
 }
 
+/// A die of one face said "Die: 1 faces, fair: ...".
+#[test]
+fn a_die_of_one_face_is_said_in_the_singular() {
+    let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("one-face.json");
+    std::fs::write(&path, r#"{"die": {"sides": 1, "faces": [{"face": 1, "swine": 1, "butcher": 0}]}}"#)
+        .unwrap();
+    pegchain()
+        .args(["race", "--rules", path.to_str().unwrap()])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("\nDie: 1 face, fair: 1 swine +1.\n"));
+}
+
 #[test]
 fn race_grid_as_table_csv_and_svg() {
     pegchain()

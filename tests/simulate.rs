@@ -238,3 +238,28 @@ fn an_impossible_count_of_pegs_left_is_exactly_zero_in_every_format() {
         assert!(csv.contains(&format!("\n{scope},3,100,100,1,,,,1,1,,,\n")), "{csv}");
     }
 }
+
+/// One game is one game: `--games 1` said "hole A empty; 1 games." (and "1 games from each",
+/// "1 games in each symmetry class", "1 games from this position", the audit's plots "1
+/// games from a uniformly random empty hole").
+#[test]
+fn one_game_is_said_in_the_singular() {
+    let text = |args: &[&str]| String::from_utf8(stdout_bytes(&[args, &["-q"]].concat())).unwrap();
+    let start = text(&["simulate", "--games", "1", "--start", "A"]);
+    assert!(start.contains("seed 2015. Start: hole A empty; 1 game.\n"), "{start}");
+    let all = text(&["simulate", "--games", "1", "--start", "all"]);
+    assert!(all.contains("Start: each hole empty in turn; 1 game from each, 15 in all.\n"), "{all}");
+    let classes = text(&["simulate", "--per-class", "1"]);
+    assert!(classes.contains("Start: 1 game in each symmetry class, the empty hole drawn"), "{classes}");
+    let position = text(&["simulate", "--games", "1", "--position", "A,B,D"]);
+    assert!(position.contains("seed 2015; 1 game from this position.\n"), "{position}");
+    let many = text(&["simulate", "--games", "2", "--start", "A"]);
+    assert!(many.contains("Start: hole A empty; 2 games.\n"), "{many}");
+    let dir = std::env::temp_dir().join(format!("pegchain-one-game-{}", std::process::id()));
+    text(&["audit", "--games", "1", "--svg", dir.to_str().unwrap()]);
+    let running = std::fs::read_to_string(dir.join("running.svg")).unwrap();
+    assert!(running.contains(">Simulated: 1 game from a uniformly random empty hole,"), "{running}");
+    let classes = std::fs::read_to_string(dir.join("classes.svg")).unwrap();
+    assert!(!classes.contains("1 games"), "{classes}");
+    std::fs::remove_dir_all(dir).unwrap();
+}

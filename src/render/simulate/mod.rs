@@ -8,7 +8,7 @@
 pub mod estimate;
 pub mod from_position;
 
-use crate::render::number::grouped;
+use crate::render::number::{grouped, plural};
 use crate::render::{Column, Doc, Report, Style, Table, left, right};
 use crate::solitaire::board::{Board, SymmetryGroup};
 use crate::solitaire::estimates::{SimReport, StartPlan};
@@ -125,21 +125,21 @@ fn start_token(board: &Board, plan: &StartPlan, games: u64) -> (String, u64) {
 
 /// The start plan in words: "a uniformly random empty hole for every game; 100,000 games".
 fn plan_text(board: &Board, plan: &StartPlan, total: u64, per_run: u64) -> String {
-    let (n, all) = (grouped(per_run), grouped(total));
+    let (n, all) = (plural(per_run, "game", "games"), grouped(total));
     match plan {
-        StartPlan::Random => format!("a uniformly random empty hole for every game; {n} games"),
+        StartPlan::Random => format!("a uniformly random empty hole for every game; {n}"),
         StartPlan::Each(holes) if holes.len() == 1 => {
-            format!("hole {} empty; {n} games", board.hole_name(holes[0]))
+            format!("hole {} empty; {n}", board.hole_name(holes[0]))
         }
         StartPlan::Each(holes) if holes.len() == board.hole_count() => {
-            format!("each hole empty in turn; {n} games from each, {all} in all")
+            format!("each hole empty in turn; {n} from each, {all} in all")
         }
         StartPlan::Each(holes) => format!(
-            "each of the holes {} empty in turn; {n} games from each, {all} in all",
+            "each of the holes {} empty in turn; {n} from each, {all} in all",
             names(board, holes).join(" ")
         ),
         StartPlan::PerClass(_) => {
-            format!("{n} games in each symmetry class, the empty hole drawn within the class; {all} in all")
+            format!("{n} in each symmetry class, the empty hole drawn within the class; {all} in all")
         }
     }
 }
