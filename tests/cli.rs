@@ -279,3 +279,23 @@ fn the_throughput_line_counts_its_threads_in_words() {
         assert!(said.starts_with("1000 games in "), "{said:?}");
     }
 }
+
+/// `--full` shows long fractions whole; `show`, `boards` and `export` print none, and took it
+/// without a word (`show --full` drew the board, exit 0). Now refused, naming the flag.
+#[test]
+fn full_is_refused_where_no_fraction_is_printed() {
+    let dir = scratch("full-without-fractions");
+    let drn = dir.join("x.drn");
+    let out = dir.join("boards");
+    let refused: [(&[&str], &str); 4] = [
+        (&["show", "--full"], "show"),
+        (&["boards", "--full"], "boards"),
+        (&["boards", "--export", "triangle4", "--out", out.to_str().unwrap(), "--full"], "boards"),
+        (&["export", "--race", "--drn", drn.to_str().unwrap(), "--full"], "export"),
+    ];
+    for (args, command) in refused {
+        fails_with(args, &format!("--full shows long fractions whole, and {command} prints none"));
+    }
+    assert!(!drn.exists() && !out.exists());
+    assert!(stdout(&["show", "--markdown"]).contains("# Board triangle5"));
+}

@@ -374,6 +374,7 @@ pub fn prism_file(prefix: &std::path::Path, ext: &str) -> PathBuf {
 
 impl ExportArgs {
     pub fn validate(&self) -> Result<ExportRequest, Error> {
+        let output = self.output.validate_without_fractions("export")?;
         if self.drn.is_none() && self.prism.is_none() {
             return Err(Error::Invalid(
                 "say where to write the chain: --drn FILE and/or --prism PREFIX".into(),
@@ -445,14 +446,7 @@ impl ExportArgs {
                 "say which chain to write: --game NAME, --board B --start H, or --race".into(),
             ));
         };
-        Ok(ExportRequest {
-            what,
-            chain,
-            reward,
-            drn: self.drn.clone(),
-            prism: self.prism.clone(),
-            output: self.output.validate(),
-        })
+        Ok(ExportRequest { what, chain, reward, drn: self.drn.clone(), prism: self.prism.clone(), output })
     }
 }
 

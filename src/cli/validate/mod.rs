@@ -45,6 +45,16 @@ impl OutputArgs {
         };
         Output { format, style: Style { full_fractions: self.full } }
     }
+
+    /// For a command that prints no fraction, where `--full` would be ignored: refused.
+    pub fn validate_without_fractions(&self, command: &str) -> Result<Output, Error> {
+        if self.full {
+            return Err(Error::Invalid(format!(
+                "--full shows long fractions whole, and {command} prints none"
+            )));
+        }
+        Ok(self.validate())
+    }
 }
 
 /// The flag that asks for `format`.
