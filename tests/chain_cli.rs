@@ -600,6 +600,32 @@ fn a_setting_the_game_would_ignore_is_refused() {
     assert!(ring.contains("ring of 3 processes"), "{ring}");
 }
 
+/// `--start` and `--policy` belong to a peg-solitaire export: with `--race` or `--game` they
+/// were ignored and the chain written (`export --race --policy peg-first` wrote the race, exit
+/// 0), since clap drops a `requires` when a conflicting flag is given. Now refused, with no
+/// file written; with `--board` they still choose the chain.
+#[test]
+fn export_refuses_board_settings_without_a_board() {
+    let dir = scratch("export-board-settings");
+    let drn = dir.join("x.drn");
+    let drn = drn.to_str().unwrap();
+    let refused: [(&[&str], &str); 4] = [
+        (&["export", "--race", "--policy", "peg-first", "--drn", drn], "--policy"),
+        (&["export", "--race", "--start", "A", "--drn", drn], "--start"),
+        (&["export", "--game", "craps", "--start", "A", "--drn", drn], "--start"),
+        (&["export", "--game", "herman", "--policy", "uniform", "--drn", drn], "--policy"),
+    ];
+    for (args, flag) in refused {
+        fails_with(args, &format!("{flag} is a setting of a peg-solitaire export (--board B)"));
+        assert!(!dir.join("x.drn").exists(), "{args:?}");
+    }
+    fails_with(&["export", "--start", "A", "--drn", drn], "--start is a setting of a peg-solitaire export");
+    let doc =
+        json(&["export", "--board", "triangle4", "--start", "A", "--policy", "peg-first", "--drn", drn]);
+    assert_eq!(doc["chain"], "triangle4, start A, peg-first random play");
+    assert_eq!(doc["states"], 23);
+}
+
 /// Values quoted from a rules file, a game's, label's or reward's name and a `--simulate`
 /// count were shown whole (a 100,000-digit face weight made a 100,000-character line), and a
 /// model's labels were all listed; now each is cut to its first 40 characters and its length,

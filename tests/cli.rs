@@ -2,7 +2,7 @@
 
 mod support;
 use predicates::prelude::*;
-use support::{assert_decimals_are_nearest, fails_with, json, pegchain, stdout};
+use support::{assert_decimals_are_nearest, fails_with, json, pegchain, scratch, stdout};
 
 #[test]
 fn exact_json_has_the_documented_fields() {
@@ -213,6 +213,33 @@ fn a_target_that_cannot_be_written_is_refused_before_the_run() {
     fails_with(&["export", "--race", "--drn", "/proc/self/race.drn"], no_new_file);
 }
 
+/// A directory the files go into (`audit --svg DIR`, `boards --export --out DIR`, made if
+/// missing) where no file can be made is refused before the run, exit 2: the audit used to
+/// play its games and then fail (`cannot write /proc/classes.svg`, exit 1), and a path under
+/// a file failed the same way (`cannot create plots.txt/sub: Not a directory`).
+#[test]
+fn an_output_directory_that_takes_no_file_is_refused_before_the_run() {
+    let dir = scratch("out-dirs");
+    let file = dir.join("plots.txt");
+    std::fs::write(&file, "mine").unwrap();
+    let under_file = file.join("sub");
+    let under_file = under_file.to_str().unwrap();
+    let no_new_file = "no new file can be made in /proc: No such file or directory";
+    fails_with(&["audit", "--games", "1000", "-q", "--svg", "/proc"], &format!("--svg /proc: {no_new_file}"));
+    fails_with(
+        &["boards", "--export", "triangle4", "--out", "/proc/x"],
+        &format!("--out /proc/x: {no_new_file}"),
+    );
+    let not_a_dir = format!("{} is not a directory", file.display());
+    fails_with(&["audit", "--games", "1000", "-q", "--svg", under_file], &not_a_dir);
+    fails_with(&["boards", "--export", "triangle4", "--out", under_file], &not_a_dir);
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "mine");
+    // A directory still missing, under one that takes files, is made and written into.
+    let new = dir.join("new/plots");
+    stdout(&["boards", "--export", "triangle4", "--out", new.to_str().unwrap()]);
+    assert!(new.join("triangle4.json").is_file());
+}
+
 /// The binary, with its streams set by the test (assert_cmd's command does not set them).
 fn binary() -> std::process::Command {
     std::process::Command::new(env!("CARGO_BIN_EXE_pegchain"))
@@ -256,4 +283,24 @@ fn the_throughput_line_counts_its_threads_in_words() {
         assert!(out.status.success() && said.ends_with(words), "{said:?}");
         assert!(said.starts_with("1000 games in "), "{said:?}");
     }
+}
+
+/// `--full` shows long fractions whole; `show`, `boards` and `export` print none, and took it
+/// without a word (`show --full` drew the board, exit 0). Now refused, naming the flag.
+#[test]
+fn full_is_refused_where_no_fraction_is_printed() {
+    let dir = scratch("full-without-fractions");
+    let drn = dir.join("x.drn");
+    let out = dir.join("boards");
+    let refused: [(&[&str], &str); 4] = [
+        (&["show", "--full"], "show"),
+        (&["boards", "--full"], "boards"),
+        (&["boards", "--export", "triangle4", "--out", out.to_str().unwrap(), "--full"], "boards"),
+        (&["export", "--race", "--drn", drn.to_str().unwrap(), "--full"], "export"),
+    ];
+    for (args, command) in refused {
+        fails_with(args, &format!("--full shows long fractions whole, and {command} prints none"));
+    }
+    assert!(!drn.exists() && !out.exists());
+    assert!(stdout(&["show", "--markdown"]).contains("# Board triangle5"));
 }

@@ -311,6 +311,38 @@ fn race_simulates_with_a_seed() {
     assert_eq!(v["simulation"], threads["simulation"]);
 }
 
+/// `--seed` and `--threads` set the simulation: without `--simulate` they were ignored (`race
+/// --seed 5` printed the exact report, exit 0, as if the seed had been used). Now refused; with
+/// `--simulate` the default seed is still 4.
+#[test]
+fn seed_and_threads_without_a_simulation_are_refused() {
+    let refused: [(&[&str], &str); 4] = [
+        (&["--seed", "5"], "--seed"),
+        (&["--threads", "2"], "--threads"),
+        (&["--grid", "--seed", "5"], "--seed"),
+        (&["--lengths", "8..10", "--threads", "1"], "--threads"),
+    ];
+    for (args, flag) in refused {
+        fails_with(args, &format!("{flag} is a setting of the simulation: use it with --simulate N"));
+    }
+    let v = json(&["--simulate", "200000"]);
+    assert_eq!(v["simulation"]["seed"], 4);
+    assert_eq!(v["simulation"]["swine_wins"]["wins"], 102_171);
+}
+
+/// A die of one face said "Die: 1 faces, fair: ...".
+#[test]
+fn a_die_of_one_face_is_said_in_the_singular() {
+    let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("one-face.json");
+    std::fs::write(&path, r#"{"die": {"sides": 1, "faces": [{"face": 1, "swine": 1, "butcher": 0}]}}"#)
+        .unwrap();
+    pegchain()
+        .args(["race", "--rules", path.to_str().unwrap()])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("\nDie: 1 face, fair: 1 swine +1.\n"));
+}
+
 #[test]
 fn race_grid_as_table_csv_and_svg() {
     pegchain()

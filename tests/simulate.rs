@@ -8,7 +8,7 @@ use pegchain::solitaire::board::builtin;
 use pegchain::solitaire::estimates::{self, SimConfig, StartPlan};
 use rug::Rational;
 use serde_json::Value;
-use support::{fails_at_run_time_with, fails_with, stdout_bytes};
+use support::{fails_with, stdout_bytes};
 
 fn per_class(policy: Policy, games: u64, seed: u64) -> estimates::SimReport {
     let board = builtin("triangle5").unwrap();
@@ -213,8 +213,53 @@ fn bad_simulation_requests_get_one_line_and_exit_code_2() {
     fails_with(&["simulate", "--per-class", "0"], "--per-class takes a whole number");
     fails_with(&["audit", "--games", "0"], "--games takes a whole number");
     fails_with(&["simulate", "--threads", "100000"], "--threads takes 0 (one per core) to 1024");
-    fails_at_run_time_with(
+    fails_with(
         &["audit", "--svg", "/proc/no/such/dir", "--games", "1000", "-q"],
-        "cannot create",
+        "--svg /proc/no/such/dir: no new file can be made in /proc: No such file or directory",
     );
+}
+
+/// From triangle4's A one peg is never left: the exact value of the wins is 0, which the
+/// first table and the JSON gave, but the pegs-left table showed `-` (not computed) beside
+/// it and the CSV's one-peg rows left `exact` empty. Now 0 in every format.
+#[test]
+fn an_impossible_count_of_pegs_left_is_exactly_zero_in_every_format() {
+    let args = ["simulate", "--board", "triangle4", "--start", "A", "--games", "100", "-q"];
+    let run = |format: &[&str]| String::from_utf8(stdout_bytes(&[&args[..], format].concat())).unwrap();
+    let json: Value = serde_json::from_str(&run(&["--json"])).unwrap();
+    assert_eq!(json["overall"]["exact"]["fraction"], "0");
+    assert_eq!(json["overall"]["games_by_pegs_left"]["1"], 0);
+    let text = run(&[]);
+    assert!(text.contains("\n        1      0      0            0\n"), "{text}");
+    assert!(text.contains("\n        3    100  1.000      1.00000\n"), "{text}");
+    let csv = run(&["--csv"]);
+    for scope in ["overall,,", "class,1,A", "start,1,A"] {
+        assert!(csv.contains(&format!("\n{scope},1,100,0,0,0,0.03699349820698568,,0,0,,,\n")), "{csv}");
+        assert!(csv.contains(&format!("\n{scope},3,100,100,1,,,,1,1,,,\n")), "{csv}");
+    }
+}
+
+/// One game is one game: `--games 1` said "hole A empty; 1 games." (and "1 games from each",
+/// "1 games in each symmetry class", "1 games from this position", the audit's plots "1
+/// games from a uniformly random empty hole").
+#[test]
+fn one_game_is_said_in_the_singular() {
+    let text = |args: &[&str]| String::from_utf8(stdout_bytes(&[args, &["-q"]].concat())).unwrap();
+    let start = text(&["simulate", "--games", "1", "--start", "A"]);
+    assert!(start.contains("seed 2015. Start: hole A empty; 1 game.\n"), "{start}");
+    let all = text(&["simulate", "--games", "1", "--start", "all"]);
+    assert!(all.contains("Start: each hole empty in turn; 1 game from each, 15 in all.\n"), "{all}");
+    let classes = text(&["simulate", "--per-class", "1"]);
+    assert!(classes.contains("Start: 1 game in each symmetry class, the empty hole drawn"), "{classes}");
+    let position = text(&["simulate", "--games", "1", "--position", "A,B,D"]);
+    assert!(position.contains("seed 2015; 1 game from this position.\n"), "{position}");
+    let many = text(&["simulate", "--games", "2", "--start", "A"]);
+    assert!(many.contains("Start: hole A empty; 2 games.\n"), "{many}");
+    let dir = std::env::temp_dir().join(format!("pegchain-one-game-{}", std::process::id()));
+    text(&["audit", "--games", "1", "--svg", dir.to_str().unwrap()]);
+    let running = std::fs::read_to_string(dir.join("running.svg")).unwrap();
+    assert!(running.contains(">Simulated: 1 game from a uniformly random empty hole,"), "{running}");
+    let classes = std::fs::read_to_string(dir.join("classes.svg")).unwrap();
+    assert!(!classes.contains("1 games"), "{classes}");
+    std::fs::remove_dir_all(dir).unwrap();
 }

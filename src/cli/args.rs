@@ -262,11 +262,12 @@ pub struct ExportArgs {
     #[arg(long, value_name = "BOARD", conflicts_with = "race")]
     pub board: Option<String>,
     /// The empty hole at the start (with --board)
-    #[arg(long, allow_negative_numbers = true, requires = "board")]
+    #[arg(long, allow_negative_numbers = true)]
     pub start: Option<String>,
     /// How the random player picks a jump (with --board): uniform, peg-first, hole-first
-    #[arg(long, default_value = "uniform")]
-    pub policy: String,
+    /// [default: uniform]
+    #[arg(long)]
+    pub policy: Option<String>,
     /// Export the dice race of seed 004 (the built-in rules, the default start)
     #[arg(long)]
     pub race: bool,
@@ -493,12 +494,13 @@ pub struct RaceArgs {
     /// Cross-check with N simulated games
     #[arg(long, allow_negative_numbers = true, value_name = "N", value_parser = whole::<u64>)]
     pub simulate: Option<u64>,
-    /// Seed of the simulation
-    #[arg(long, allow_negative_numbers = true, default_value_t = 4, value_parser = whole::<u64>)]
-    pub seed: u64,
-    /// Threads for the simulation, 0 = all cores (the result does not depend on it)
-    #[arg(long, allow_negative_numbers = true, default_value_t = 0, value_parser = whole::<usize>)]
-    pub threads: usize,
+    /// Seed of the simulation (with --simulate) [default: 4]
+    #[arg(long, allow_negative_numbers = true, value_parser = whole::<u64>)]
+    pub seed: Option<u64>,
+    /// Threads for the simulation (with --simulate), 0 = all cores (the result does not depend
+    /// on it) [default: 0]
+    #[arg(long, allow_negative_numbers = true, value_parser = whole::<usize>)]
+    pub threads: Option<usize>,
     #[command(flatten)]
     pub output: OutputArgs,
     /// No progress bar or time estimate on stderr

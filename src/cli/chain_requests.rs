@@ -374,6 +374,7 @@ pub fn prism_file(prefix: &std::path::Path, ext: &str) -> PathBuf {
 
 impl ExportArgs {
     pub fn validate(&self) -> Result<ExportRequest, Error> {
+        let output = self.output.validate_without_fractions("export")?;
         if self.drn.is_none() && self.prism.is_none() {
             return Err(Error::Invalid(
                 "say where to write the chain: --drn FILE and/or --prism PREFIX".into(),
@@ -408,6 +409,12 @@ impl ExportArgs {
         if let (None, Some((_, flag))) = (&self.game, self.settings.given().first()) {
             return Err(Error::Invalid(format!("{flag} is a setting of a game (--game NAME)")));
         }
+        // clap lets a flag's `requires` go unmet when a flag it conflicts with is given, so
+        // `--race --start A` was taken and --start ignored: checked here instead.
+        let board_flags = [("--start", self.start.is_some()), ("--policy", self.policy.is_some())];
+        if let (None, Some((flag, _))) = (&self.board, board_flags.iter().find(|(_, given)| *given)) {
+            return Err(Error::Invalid(format!("{flag} is a setting of a peg-solitaire export (--board B)")));
+        }
         let (what, chain, reward) = if let Some(name) = &self.game {
             let game = self.settings.build(name, true)?;
             let reward = game.reward.clone().or_else(|| game.chain.rewards().keys().next().cloned());
@@ -419,7 +426,10 @@ impl ExportArgs {
                 .as_deref()
                 .ok_or_else(|| Error::Invalid("--board needs --start HOLE (the empty hole)".into()))?;
             let hole = board.find_hole(start)?;
-            let policy: pegchain::Policy = self.policy.parse().map_err(Error::Invalid)?;
+            let policy = match &self.policy {
+                Some(text) => text.parse().map_err(Error::Invalid)?,
+                None => pegchain::Policy::default(),
+            };
             let stop = super::interrupt::token();
             let chain = pegchain::solitaire::explicit::chain(&board, hole, policy, MAX_EXPORT_STATES, &stop)?;
             (format!("{board_name}, start {}, {policy} random play", board.hole_name(hole)), chain, None)
@@ -436,14 +446,7 @@ impl ExportArgs {
                 "say which chain to write: --game NAME, --board B --start H, or --race".into(),
             ));
         };
-        Ok(ExportRequest {
-            what,
-            chain,
-            reward,
-            drn: self.drn.clone(),
-            prism: self.prism.clone(),
-            output: self.output.validate(),
-        })
+        Ok(ExportRequest { what, chain, reward, drn: self.drn.clone(), prism: self.prism.clone(), output })
     }
 }
 

@@ -227,6 +227,23 @@ pub fn check_spill_dir(dir: &Path) -> io::Result<()> {
     probe(&dir.join("spill"))
 }
 
+/// Fails, before a run starts, for a directory that files are to be written into (made first
+/// if missing, with its missing parents) where none could be: its nearest existing ancestor
+/// must be a directory that takes a new file (`--svg /proc` failed only after the audit's
+/// games were played). The probe is removed.
+pub fn check_out_dir(dir: &Path) -> io::Result<()> {
+    let existing = dir
+        .ancestors()
+        .map(|a| if a.as_os_str().is_empty() { Path::new(".") } else { a })
+        .find(|a| a.exists())
+        .unwrap_or(Path::new("."));
+    if !existing.is_dir() {
+        let why = format!("{} is not a directory", existing.display());
+        return Err(io::Error::new(io::ErrorKind::NotADirectory, why));
+    }
+    probe(&existing.join("probe"))
+}
+
 /// Fails, before a run starts, for a file target that could not be written as it will be: a
 /// file whose directory takes no temporary beside it (a search that ended before its first
 /// save used to succeed having saved nothing). A device or a FIFO is written in place: nothing

@@ -4,7 +4,7 @@
 //!
 //! Every figure that shows simulated games says how many and with which seed.
 
-use super::number::{grouped, significant_exact};
+use super::number::{grouped, plural, significant_exact};
 use super::svg::{Chart, Scale, Swatch, decade_ticks, nice_step, ticks};
 use crate::engine::stats::wilson95;
 use crate::solitaire::audit::{AuditReport, CLAIM_P};
@@ -35,8 +35,8 @@ fn claim() -> f64 {
 /// "4,000,000 games from a uniformly random empty hole, uniform random jumps, seed 2015".
 fn simulated(r: &AuditReport) -> String {
     format!(
-        "{} games from a uniformly random empty hole, uniform random jumps, seed {}",
-        grouped(r.simulation.overall.games),
+        "{} from a uniformly random empty hole, uniform random jumps, seed {}",
+        plural(r.simulation.overall.games, "game", "games"),
         r.config.seed
     )
 }
@@ -111,8 +111,8 @@ fn class_labels(r: &AuditReport, sims: &[Option<&Estimate>]) -> Vec<(f64, String
         .enumerate()
         .map(|(i, (cl, sim))| {
             let holes: Vec<&str> = cl.holes.iter().map(|&h| board.hole_name(h)).collect();
-            let games = grouped(sim.map_or(0, |e| e.games));
-            (i as f64 + 0.5, format!("{}: {}\n{games} games", cl.class + 1, holes.join(" ")))
+            let games = plural(sim.map_or(0, |e| e.games), "game", "games");
+            (i as f64 + 0.5, format!("{}: {}\n{games}", cl.class + 1, holes.join(" ")))
         })
         .collect()
 }

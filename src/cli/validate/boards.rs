@@ -24,7 +24,7 @@ pub struct BoardsRequest {
 
 impl BoardsArgs {
     pub fn validate(&self) -> Result<BoardsRequest, Error> {
-        let output = self.output.validate();
+        let output = self.output.validate_without_fractions("boards")?;
         let Some(spec) = &self.export else { return Ok(BoardsRequest { export: None, output }) };
         check_out_dir("--out", &self.out, "an export writes its board files into a directory")?;
         let (board, puzzle) = pegchain::solitaire::load_board_and_puzzle(spec)?;
@@ -47,7 +47,7 @@ pub struct ShowRequest {
 impl ShowArgs {
     pub fn validate(&self) -> Result<ShowRequest, Error> {
         let output = refuse_format(
-            self.output.validate(),
+            self.output.validate_without_fractions("show")?,
             &[Format::Csv],
             "show draws the board, and a drawing is no table (--json lists the holes and jumps)",
         )?;

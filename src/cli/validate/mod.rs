@@ -45,6 +45,16 @@ impl OutputArgs {
         };
         Output { format, style: Style { full_fractions: self.full } }
     }
+
+    /// For a command that prints no fraction, where `--full` would be ignored: refused.
+    pub fn validate_without_fractions(&self, command: &str) -> Result<Output, Error> {
+        if self.full {
+            return Err(Error::Invalid(format!(
+                "--full shows long fractions whole, and {command} prints none"
+            )));
+        }
+        Ok(self.validate())
+    }
 }
 
 /// The flag that asks for `format`.
@@ -66,12 +76,14 @@ fn refuse_format(output: Output, unfit: &[Format], why: &str) -> Result<Output, 
     }
 }
 
-/// A directory `flag` writes `what` into: one, or a name for a new one, not a file.
+/// A directory `flag` writes `what` into: one, or a name for a new one, not a file, where
+/// files can be made.
 fn check_out_dir(flag: &str, dir: &Path, what: &str) -> Result<(), Error> {
     if dir.exists() && !dir.is_dir() {
         return Err(Error::Invalid(format!("{flag} {}: not a directory ({what})", dir.display())));
     }
-    Ok(())
+    crate::cli::files::check_out_dir(dir)
+        .map_err(|e| Error::Invalid(format!("{flag} {}: {}", dir.display(), pegchain::input::plain(&e))))
 }
 
 /// A file `flag` will write: not an input read so far, not a directory, and in a directory

@@ -15,6 +15,9 @@ fn check_svg_file(file: &Path) -> Result<(), Error> {
     check_file_target("--svg", file)
 }
 
+/// The simulation's seed unless `--seed` is given: the seed's number, 004.
+const DEFAULT_SEED: u64 = 4;
+
 /// What `race` is asked to compute.
 pub enum RaceJob {
     Game {
@@ -49,7 +52,15 @@ impl RaceArgs {
         if self.svg.is_some() && !self.grid {
             return Err(Error::Invalid("--svg draws the grid's heat map: use it with --grid".into()));
         }
-        check_threads(self.threads)?;
+        if self.simulate.is_none() {
+            let given = [("--seed", self.seed.is_some()), ("--threads", self.threads.is_some())];
+            if let Some((flag, _)) = given.iter().find(|(_, given)| *given) {
+                return Err(Error::Invalid(format!(
+                    "{flag} is a setting of the simulation: use it with --simulate N"
+                )));
+            }
+        }
+        let threads = check_threads(self.threads.unwrap_or(0))?;
         let rules = match &self.rules {
             Some(path) => Rules::load(path)?,
             None => Rules::default_game(),
@@ -73,7 +84,7 @@ impl RaceArgs {
         } else {
             let simulate = match self.simulate {
                 Some(0) => return Err(Error::Invalid("--simulate needs at least one game".into())),
-                Some(n) => Some((n, self.seed, self.threads)),
+                Some(n) => Some((n, self.seed.unwrap_or(DEFAULT_SEED), threads)),
                 None => None,
             };
             race::check_length(length)?;

@@ -11,6 +11,7 @@ mod text;
 pub use heatmap::grid_svg;
 
 use super::Report;
+use super::number::plural;
 use super::simulate::estimate::{Compared, Proportion, Value};
 use crate::race::{CrossCheck, Face, Grid, RaceReport, Rules, Simulation, TurnRow, Turns};
 use rug::Rational;
@@ -61,7 +62,7 @@ fn die_text(rules: &Rules) -> String {
         rules.faces.iter().map(|f| format!("{} {} (p {})", f.face, effect(f), f.probability)).collect()
     };
     let fair = if rules.is_fair() { ", fair" } else { "" };
-    format!("{} faces{fair}: {}", rules.faces.len(), faces.join(" | "))
+    format!("{}{fair}: {}", plural(rules.faces.len() as u64, "face", "faces"), faces.join(" | "))
 }
 
 fn effect(f: &Face) -> String {

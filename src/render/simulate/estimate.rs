@@ -170,6 +170,13 @@ impl EstimateView {
             }),
         }
     }
+
+    /// The exact probability of ending with `pegs` pegs: 0 where the distribution leaves it
+    /// out as impossible, none without exact values.
+    pub fn exact_pegs_left(&self, pegs: usize) -> Option<Value> {
+        let zero = || Value(rug::Rational::new());
+        self.pegs_left.as_ref().map(|d| d.get(&pegs).cloned().unwrap_or_else(zero))
+    }
 }
 
 /// Headers of [`Proportion::cells`].

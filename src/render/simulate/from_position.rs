@@ -5,7 +5,7 @@
 use super::estimate::{BoardInfo, EstimateView};
 use super::{CSV_COLUMNS, csv_rows, estimate_columns, pegs_left_table};
 use crate::render::doc::{Doc, Table, left};
-use crate::render::number::grouped;
+use crate::render::number::plural;
 use crate::render::position::At;
 use crate::render::{Report, Style};
 use crate::solitaire::board::{Board, SymmetryGroup};
@@ -45,11 +45,11 @@ impl Report for PositionSimulateView {
         let mut d = Doc::default();
         self.at.head(&mut d, &self.board);
         d.para(format!(
-            "Simulation: policy {} ({}), seed {}; {} games from this position.",
+            "Simulation: policy {} ({}), seed {}; {} from this position.",
             self.policy,
             self.policy_words,
             self.seed,
-            grouped(self.overall.win.games)
+            plural(self.overall.win.games, "game", "games")
         ));
         let mut all = Table::new(estimate_columns(&["sample"]));
         all.row([vec!["all games".to_string()], self.overall.win.cells()].concat());

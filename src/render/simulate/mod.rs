@@ -8,11 +8,11 @@
 pub mod estimate;
 pub mod from_position;
 
-use crate::render::number::grouped;
+use crate::render::number::{grouped, plural};
 use crate::render::{Column, Doc, Report, Style, Table, left, right};
 use crate::solitaire::board::{Board, SymmetryGroup};
 use crate::solitaire::estimates::{SimReport, StartPlan};
-use estimate::{BoardInfo, Classes, ESTIMATE_HEADERS, EstimateView, Value, names, proportion};
+use estimate::{BoardInfo, Classes, ESTIMATE_HEADERS, EstimateView, names, proportion};
 use serde::Serialize;
 
 /// The document of `simulate`.
@@ -125,21 +125,21 @@ fn start_token(board: &Board, plan: &StartPlan, games: u64) -> (String, u64) {
 
 /// The start plan in words: "a uniformly random empty hole for every game; 100,000 games".
 fn plan_text(board: &Board, plan: &StartPlan, total: u64, per_run: u64) -> String {
-    let (n, all) = (grouped(per_run), grouped(total));
+    let (n, all) = (plural(per_run, "game", "games"), grouped(total));
     match plan {
-        StartPlan::Random => format!("a uniformly random empty hole for every game; {n} games"),
+        StartPlan::Random => format!("a uniformly random empty hole for every game; {n}"),
         StartPlan::Each(holes) if holes.len() == 1 => {
-            format!("hole {} empty; {n} games", board.hole_name(holes[0]))
+            format!("hole {} empty; {n}", board.hole_name(holes[0]))
         }
         StartPlan::Each(holes) if holes.len() == board.hole_count() => {
-            format!("each hole empty in turn; {n} games from each, {all} in all")
+            format!("each hole empty in turn; {n} from each, {all} in all")
         }
         StartPlan::Each(holes) => format!(
-            "each of the holes {} empty in turn; {n} games from each, {all} in all",
+            "each of the holes {} empty in turn; {n} from each, {all} in all",
             names(board, holes).join(" ")
         ),
         StartPlan::PerClass(_) => {
-            format!("{n} games in each symmetry class, the empty hole drawn within the class; {all} in all")
+            format!("{n} in each symmetry class, the empty hole drawn within the class; {all} in all")
         }
     }
 }
@@ -214,7 +214,7 @@ fn estimate_columns(labels: &[&str]) -> Vec<Column> {
 fn pegs_left_table(e: &EstimateView) -> Table {
     let mut t = Table::new(vec![right("pegs left"), right("games"), right("share"), right("probability")]);
     for (&pegs, &n) in &e.games_by_pegs_left {
-        let exact = e.pegs_left.as_ref().and_then(|d| d.get(&pegs)).map_or("-".into(), Value::decimal);
+        let exact = e.exact_pegs_left(pegs).map_or("-".into(), |p| p.decimal());
         t.row(vec![pegs.to_string(), grouped(n), proportion(share(n, e.win.games)), exact]);
     }
     t
@@ -258,7 +258,7 @@ impl SimulationView {
 
 fn csv_rows(t: &mut Table, scope: [&str; 3], e: &EstimateView) {
     for (&pegs, &n) in &e.games_by_pegs_left {
-        let exact = e.pegs_left.as_ref().and_then(|d| d.get(&pegs));
+        let exact = e.exact_pegs_left(pegs);
         let win = pegs == 1;
         let p = &e.win;
         let mut row: Vec<String> = scope.iter().map(|s| s.to_string()).collect();
@@ -266,8 +266,10 @@ fn csv_rows(t: &mut Table, scope: [&str; 3], e: &EstimateView) {
         row.push(if win { p.compared.ci95[0].to_string() } else { String::new() });
         row.push(if win { p.compared.ci95[1].to_string() } else { String::new() });
         row.push(p.compared.z.filter(|_| win).map_or(String::new(), |z| z.to_string()));
-        row.push(exact.map_or(String::new(), |p| p.0.to_string()));
-        row.push(exact.map_or(String::new(), |p| crate::render::number::nearest_f64(&p.0).to_string()));
+        row.push(exact.as_ref().map_or(String::new(), |p| p.0.to_string()));
+        row.push(
+            exact.as_ref().map_or(String::new(), |p| crate::render::number::nearest_f64(&p.0).to_string()),
+        );
         let chi = e.chi_square.as_ref().filter(|_| win);
         row.push(chi.map_or(String::new(), |c| c.statistic.to_string()));
         row.push(chi.map_or(String::new(), |c| c.df.to_string()));
