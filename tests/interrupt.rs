@@ -365,7 +365,8 @@ fn a_simulation_interrupted_and_resumed_prints_what_an_uninterrupted_one_does() 
     let (played, rest) = said.split_once(" games in ").unwrap();
     let (_, rest) = rest.split_once(" s, after ").unwrap();
     let (resumed, rate) = rest.split_once(" resumed from the checkpoint: ").unwrap();
-    let (played, resumed): (u64, u64) = (played.parse().unwrap(), resumed.parse().unwrap());
+    let number = |n: &str| n.replace(',', "").parse::<u64>().unwrap();
+    let (played, resumed) = (number(played), number(resumed));
     assert!(resumed > 0 && played + resumed == 60_000_000, "{said}");
     assert!(rate.contains(" million games per second on ") && said.lines().count() == 1, "{said}");
     // Another seed, board or game count is refused with one line naming the difference.
@@ -409,7 +410,7 @@ fn a_simulation_interrupted_and_resumed_prints_what_an_uninterrupted_one_does() 
     let out = support::pegchain().args([&small[..3], &["--resume", finished]].concat()).output().unwrap();
     assert_eq!(
         String::from_utf8(out.stderr).unwrap(),
-        "1000 games resumed from the checkpoint, none left to play\n"
+        "1,000 games resumed from the checkpoint, none left to play\n"
     );
     // A checkpoint that could not be written is refused before the games.
     let missing = dir.join("missing").join("games.checkpoint");

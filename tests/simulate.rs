@@ -262,4 +262,11 @@ fn one_game_is_said_in_the_singular() {
     let classes = std::fs::read_to_string(dir.join("classes.svg")).unwrap();
     assert!(!classes.contains("1 games"), "{classes}");
     std::fs::remove_dir_all(dir).unwrap();
+    // The timing line on stderr likewise, its counts grouped as everywhere else.
+    let out = support::pegchain().args(["simulate", "--games", "1", "--start", "A"]).output().unwrap();
+    let said = String::from_utf8(out.stderr).unwrap();
+    assert!(said.starts_with("1 game in "), "{said}");
+    let out = support::pegchain().args(["simulate", "--games", "20000"]).output().unwrap();
+    let said = String::from_utf8(out.stderr).unwrap();
+    assert!(said.starts_with("20,000 games in "), "{said}");
 }

@@ -287,14 +287,18 @@ pub fn throughput(games: u64, resumed: u64, seconds: f64, threads: usize, quiet:
         return;
     }
     if resumed > 0 && games == 0 {
-        to_stderr(format_args!("{resumed} games resumed from the checkpoint, none left to play\n"));
+        let resumed = plural(resumed, "game", "games");
+        to_stderr(format_args!("{resumed} resumed from the checkpoint, none left to play\n"));
         return;
     }
     let threads = if threads == 0 { rayon::current_num_threads() } else { threads };
-    let after =
-        if resumed > 0 { format!(", after {resumed} resumed from the checkpoint") } else { String::new() };
+    let after = match resumed {
+        0 => String::new(),
+        _ => format!(", after {} resumed from the checkpoint", grouped(resumed)),
+    };
     to_stderr(format_args!(
-        "{games} games in {seconds:.2} s{after}: {:.2} million games per second on {}\n",
+        "{} in {seconds:.2} s{after}: {:.2} million games per second on {}\n",
+        plural(games, "game", "games"),
         games as f64 / seconds / 1e6,
         plural(threads as u64, "thread", "threads")
     ));

@@ -174,7 +174,8 @@ fn bad_races_are_refused_before_computing() {
     assert!(refused(race(&["--lengths", "5..9"])).contains("the swine must start before the river"));
     assert!(refused(race(&["--butcher", "7"])).contains("the butcher must start behind the swine"));
     assert!(refused(race(&["--simulate", "0"])).contains("at least one game"));
-    assert!(refused(race(&["--threads", "100000"])).contains("--threads takes 0"));
+    assert!(refused(race(&["--simulate", "10", "--threads", "100000"])).contains("--threads takes 0"));
+    assert!(refused(race(&["--threads", "2"])).contains("--threads is a setting of the simulation"));
     assert!(refused(race(&["--svg", "x.svg"])).contains("use it with --grid"));
     assert!(refused(race(&["--grid", "--svg", "/no/such/dir/x.svg"])).contains("no directory /no/such/dir"));
     assert!(refused(race(&["--grid", "--svg", "src"])).contains("a directory, not a file name"));
