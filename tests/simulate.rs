@@ -190,8 +190,24 @@ fn audit_outputs_markdown_json_and_plots() {
         assert!(!v[section].is_null(), "missing {section}");
     }
     assert_eq!(v["tip"]["games_by_pegs_left"]["1"], "29760");
+    assert!(v.get("plots").is_none(), "no plots without --svg");
     let dir = std::env::temp_dir().join(format!("pegchain-svg-{}", std::process::id()));
-    stdout_bytes(&["audit", "--games", "200000", "-q", "--svg", dir.to_str().unwrap()]);
+    let text = String::from_utf8(stdout_bytes(&[
+        "audit",
+        "--games",
+        "200000",
+        "-q",
+        "--svg",
+        dir.to_str().unwrap(),
+    ]))
+    .unwrap();
+    // The run says where its plots are, as race --grid --svg does.
+    let d = dir.display();
+    let written = format!("Plots written to {d}/classes.svg, {d}/pegs_left.svg, {d}/running.svg.\n");
+    assert!(text.ends_with(&written), "{text}");
+    let json = &["audit", "--games", "2000", "-q", "--json", "--svg", dir.to_str().unwrap()];
+    let v: Value = serde_json::from_slice(&stdout_bytes(json)).unwrap();
+    assert_eq!(v["plots"][2], format!("{d}/running.svg"));
     for name in ["classes.svg", "pegs_left.svg", "running.svg"] {
         let svg = std::fs::read_to_string(dir.join(name)).unwrap();
         assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"), "{name}");

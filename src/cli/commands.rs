@@ -188,14 +188,16 @@ pub fn audit(args: AuditArgs) -> Answer {
     let r = pegchain::solitaire::audit::run(&req.config, &|n| bar.inc(n));
     bar.finish_and_clear();
     let r = r?;
+    let mut view = AuditView::new(&r);
     if let Some(dir) = &req.svg {
         let files: Vec<_> = pegchain::render::plots::audit_plots(&r)
             .into_iter()
             .map(|(name, svg)| (dir.join(name), svg.into_bytes()))
             .collect();
         output::write_files_in(dir, &files)?;
+        view.plots = files.iter().map(|(path, _)| path.display().to_string()).collect();
     }
-    answer(&AuditView::new(&r), req.output)
+    answer(&view, req.output)
 }
 
 pub fn race(args: RaceArgs) -> Answer {

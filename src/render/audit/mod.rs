@@ -27,6 +27,9 @@ pub struct AuditView {
     pub hypotheses: Vec<HypothesisView>,
     pub active_information: Vec<AssistView>,
     pub tip: TipView,
+    /// The plots' files, when `--svg` wrote them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub plots: Vec<String>,
 }
 
 /// The published claim, and the values its rounding stands for.
@@ -156,6 +159,7 @@ impl AuditView {
                 })
                 .collect(),
             tip: tip(&board, &Classes::of(&group), r),
+            plots: Vec::new(),
         }
     }
 }
@@ -216,6 +220,9 @@ impl Report for AuditView {
         self.hypotheses_section(&mut d);
         self.assists_section(&mut d);
         self.tip_section(&mut d);
+        if !self.plots.is_empty() {
+            d.para(format!("Plots written to {}.", self.plots.join(", ")));
+        }
         d
     }
 
