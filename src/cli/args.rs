@@ -161,7 +161,7 @@ pub struct QuestionArgs {
     /// Seed of the simulation: the same seed gives the same output for any --threads
     #[arg(long, allow_negative_numbers = true, default_value_t = DEFAULT_SEED, value_parser = whole::<u64>)]
     pub seed: u64,
-    /// Worker threads for the simulation (0 = one per core)
+    /// Worker threads for the simulation (0 = one per core, at most 1024)
     #[arg(long, allow_negative_numbers = true, default_value_t = 0, value_parser = whole::<usize>)]
     pub threads: usize,
     /// A simulated run still going after this many steps is counted as cut short
@@ -401,7 +401,7 @@ pub struct ExactArgs {
 pub struct SimulateArgs {
     #[command(flatten)]
     pub board: BoardArgs,
-    /// Number of games (with --start all: per start hole)
+    /// Number of games, at least 1 (with --start all: per start hole)
     #[arg(long, default_value = "1000000", allow_negative_numbers = true)]
     pub games: String,
     /// Seed of the random streams: the same seed gives the same output for any --threads
@@ -425,7 +425,7 @@ pub struct SimulateArgs {
     /// How the random player picks a jump: uniform, peg-first, hole-first
     #[arg(long, default_value = "uniform")]
     pub policy: String,
-    /// Worker threads (0 = one per core); the output does not depend on it
+    /// Worker threads (0 = one per core, at most 1024); the output does not depend on it
     #[arg(long, allow_negative_numbers = true, default_value_t = 0, value_parser = whole::<usize>)]
     pub threads: usize,
     /// Compare with the exact engine even on a board over 21 holes (it may take long)
@@ -451,7 +451,7 @@ pub struct AuditArgs {
     /// Seed of the simulation
     #[arg(long, allow_negative_numbers = true, default_value_t = DEFAULT_SEED, value_parser = whole::<u64>)]
     pub seed: u64,
-    /// Worker threads (0 = one per core); the output does not depend on it
+    /// Worker threads (0 = one per core, at most 1024); the output does not depend on it
     #[arg(long, allow_negative_numbers = true, default_value_t = 0, value_parser = whole::<usize>)]
     pub threads: usize,
     #[command(flatten)]
@@ -469,7 +469,8 @@ pub const DEFAULT_SEED: u64 = 2015;
 
 #[derive(Args, Debug)]
 pub struct RaceArgs {
-    /// Squares on the board; the river is on the last [default: 12, or the rules file's]
+    /// Squares on the board, 2 to 200; the river is on the last [default: 12, or the rules
+    /// file's]
     #[arg(long, allow_negative_numbers = true, value_parser = whole::<u32>)]
     pub length: Option<u32>,
     /// The swine's start square [default: 7, or the rules file's]
@@ -497,8 +498,8 @@ pub struct RaceArgs {
     /// Seed of the simulation (with --simulate) [default: 4]
     #[arg(long, allow_negative_numbers = true, value_parser = whole::<u64>)]
     pub seed: Option<u64>,
-    /// Threads for the simulation (with --simulate), 0 = all cores (the result does not depend
-    /// on it) [default: 0]
+    /// Threads for the simulation (with --simulate), 0 = all cores, at most 1024 (the result
+    /// does not depend on it) [default: 0]
     #[arg(long, allow_negative_numbers = true, value_parser = whole::<usize>)]
     pub threads: Option<usize>,
     #[command(flatten)]
