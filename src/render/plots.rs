@@ -185,7 +185,7 @@ fn running(r: &AuditReport) -> String {
         (y0, y1),
         Scale::Linear,
     );
-    let (x_step, y_step) = (nice_step(games, 5), nice_step(y1 - y0, 7));
+    let (x_step, y_step) = (games_step(games), nice_step(y1 - y0, 7));
     c.axes(
         &ticks(0.0, games * 1.03, x_step, |v| games_label(v, x_step)),
         &ticks(y0, y1, y_step, |v| tick_label(v, y_step)),
@@ -240,6 +240,16 @@ fn running_legend(c: &mut Chart, r: &AuditReport, few: bool, claim_shown: bool) 
 }
 
 /// A count of games on an axis: 500, 250k, 1.5M.
+/// A step between ticks of games played: a whole number of games (a run of one game had
+/// ticks at 0.2, 0.4, ...).
+fn games_step(games: f64) -> f64 {
+    match nice_step(games, 5) {
+        s if s < 1.0 => 1.0,
+        s if s.fract() != 0.0 => 5.0, // 2.5
+        s => s,
+    }
+}
+
 fn games_label(v: f64, step: f64) -> String {
     match step {
         _ if v == 0.0 => "0".into(),
@@ -263,5 +273,15 @@ mod tests {
         assert_eq!(games_label(4000.0, 2000.0), "4k");
         assert_eq!(games_label(40.0, 20.0), "40");
         assert_eq!(games_label(2.5e5, 2.5e5), "0.25M");
+    }
+
+    #[test]
+    fn games_are_ticked_in_whole_games() {
+        assert_eq!(games_step(1.0), 1.0);
+        assert_eq!(games_step(3.0), 1.0);
+        assert_eq!(games_step(12.0), 5.0);
+        assert_eq!(games_step(40.0), 10.0);
+        assert_eq!(games_step(120.0), 25.0);
+        assert_eq!(games_step(4e6), 1e6);
     }
 }
