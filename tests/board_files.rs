@@ -487,3 +487,21 @@ fn one_jump_and_one_game_are_said_in_the_singular() {
     fails_with(&["show", "--board", named.to_str().unwrap()], "names has 1 entry for the 3 holes\n");
 }
 
+/// An adjacency or layout CSV given as the board was read as a picture and refused for its
+/// missing `lattice:` line, which sent the user to the wrong format. Now it names the JSON
+/// file that a seed 002 board is given by.
+#[test]
+fn a_csv_given_as_the_board_points_to_its_json_file() {
+    for part in ["triangle5.adjacency.csv", "triangle5.layout.csv"] {
+        let csv = board_file(part);
+        for command in ["show", "exact", "solve"] {
+            fails_with(
+                &[command, "--board", &csv],
+                &format!(
+                    "pegchain: board file {csv}: a CSV is one part of a seed 002 board, not a board file: give \
+                     the .json file that names it (\"board\": adjacency CSV, \"layout\": layout CSV), or a picture\n"
+                ),
+            );
+        }
+    }
+}
