@@ -281,7 +281,7 @@ fn the_throughput_line_counts_its_threads_in_words() {
             .unwrap();
         let said = String::from_utf8(out.stderr).unwrap();
         assert!(out.status.success() && said.ends_with(words), "{said:?}");
-        assert!(said.starts_with("1000 games in "), "{said:?}");
+        assert!(said.starts_with("1,000 games in "), "{said:?}");
     }
 }
 
