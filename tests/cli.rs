@@ -286,14 +286,19 @@ fn the_throughput_line_counts_its_threads_in_words() {
 }
 
 /// `--full` shows long fractions whole; `show`, `boards` and `export` print none, and took it
-/// without a word (`show --full` drew the board, exit 0). Now refused, naming the flag.
+/// without a word (`show --full` drew the board, exit 0). Now refused, naming the flag. So do
+/// `count`, `ends` and `solve`, which print counts and jumps (`count --full` printed as
+/// without it).
 #[test]
 fn full_is_refused_where_no_fraction_is_printed() {
     let dir = scratch("full-without-fractions");
     let drn = dir.join("x.drn");
     let out = dir.join("boards");
-    let refused: [(&[&str], &str); 4] = [
+    let refused: [(&[&str], &str); 7] = [
         (&["show", "--full"], "show"),
+        (&["count", "--board", "triangle4", "--full"], "count"),
+        (&["ends", "--board", "triangle4", "--markdown", "--full"], "ends"),
+        (&["solve", "--start", "A", "--full"], "solve"),
         (&["boards", "--full"], "boards"),
         (&["boards", "--export", "triangle4", "--out", out.to_str().unwrap(), "--full"], "boards"),
         (&["export", "--race", "--drn", drn.to_str().unwrap(), "--full"], "export"),
@@ -303,4 +308,5 @@ fn full_is_refused_where_no_fraction_is_printed() {
     }
     assert!(!drn.exists() && !out.exists());
     assert!(stdout(&["show", "--markdown"]).contains("# Board triangle5"));
+    assert!(stdout(&["exact", "--board", "triangle4", "--start", "A", "--full"]).contains("start  class"));
 }
