@@ -310,3 +310,18 @@ fn full_is_refused_where_no_fraction_is_printed() {
     assert!(stdout(&["show", "--markdown"]).contains("# Board triangle5"));
     assert!(stdout(&["exact", "--board", "triangle4", "--start", "A", "--full"]).contains("start  class"));
 }
+
+/// The help gives the ranges the flags are checked against: `--residues` (1 to 64), `solve
+/// --finish-count` (1 to the board's holes) and `--limit` (at least 1) were refused past them
+/// with no word of it in `--help`.
+#[test]
+fn help_gives_the_ranges_exact_and_solve_check() {
+    let help = stdout(&["exact", "--help"]);
+    assert!(help.contains("modulo K primes (K from 1 to 64;"), "{help}");
+    fails_with(&["exact", "--residues", "65"], "--residues takes 1 to 64 primes a pass, not 65\n");
+    let help = stdout(&["solve", "--help"]);
+    assert!(help.contains("no jump possible (K from 1 to the board's holes)"), "{help}");
+    assert!(help.contains("Find up to N solutions, N at least 1 "), "{help}");
+    fails_with(&["solve", "--start", "A", "--finish-count", "16"], "between 1 and 15, not 16\n");
+    fails_with(&["solve", "--start", "A", "--limit", "0"], "--limit must be at least 1\n");
+}
