@@ -325,3 +325,20 @@ fn help_gives_the_ranges_exact_and_solve_check() {
     fails_with(&["solve", "--start", "A", "--finish-count", "16"], "between 1 and 15, not 16\n");
     fails_with(&["solve", "--start", "A", "--limit", "0"], "--limit must be at least 1\n");
 }
+
+/// `--help` said `solve` saves its checkpoint "after every branch"; it saves every 5 seconds
+/// and when stopped, so a search that ends sooner leaves no file.
+#[test]
+fn the_checkpoint_help_says_when_solve_saves() {
+    let help = stdout(&["solve", "--help"]);
+    assert!(
+        help.contains("solve: every 5 seconds and when stopped, so a search that ends sooner saves none;"),
+        "{help}"
+    );
+    assert!(!help.contains("after every branch"), "{help}");
+    let dir = scratch("solve-checkpoint-help");
+    let save = dir.join("s.ckpt");
+    let solved = stdout(&["solve", "--start", "A", "--checkpoint", save.to_str().unwrap()]);
+    assert!(solved.contains("\n1. D-B-A, "), "{solved}");
+    assert!(!save.exists());
+}
