@@ -390,10 +390,10 @@ pub struct ExactArgs {
     /// How the random player picks a jump: uniform, peg-first, hole-first
     #[arg(long, default_value = "uniform")]
     pub policy: String,
-    /// Keep each numerator as its residues modulo K primes (K from 1 to 64; 8 bytes each) instead of in
-    /// full, and follow the board once per K primes until they fix every fraction (Chinese
-    /// remainder theorem): the same output in less memory and more time, for boards whose
-    /// numerators outgrow memory
+    /// Keep each numerator as its residues modulo K primes (K from 1 to 64; 8 bytes each)
+    /// instead of in full, and follow the board once per K primes until they fix every
+    /// fraction (Chinese remainder theorem): the same output in less memory and more time, for
+    /// boards whose numerators outgrow memory
     #[arg(long, allow_negative_numbers = true, value_name = "K", value_parser = whole::<u32>)]
     pub residues: Option<u32>,
 }

@@ -7,7 +7,8 @@
 //! evaluation after every finished layer, `solve`'s search every 5 seconds and when stopped.
 //! The header records a checksum of itself and the state, so a file edited or damaged is
 //! refused. A resumed run prints exactly what an uninterrupted one would; what does not
-//! change the answer (`--threads`, the output format, the memory budget) may change between sessions.
+//! change the answer (`--threads`, the output format, the memory budget) may change between
+//! sessions.
 //!
 //! A run shared by several processes (under `mpirun`) is saved in parts, one a process:
 //! process p of N saves its part to `FILE.p-of-N` and keeps the part it saved before beside
