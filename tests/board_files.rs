@@ -460,3 +460,48 @@ fn a_failed_export_leaves_no_file_behind() {
     // A board off any lattice cannot be drawn as a picture: refused before writing.
     refused_as_picture("odd", "0,0\n1,0\n3,0\n", "", "cannot export the board as odd.txt");
 }
+
+/// One jump, one game, one entry: a board of one jump (A over B into C, not back) said
+/// `Board b (3 holes, 1 jumps, ...)`, `count` `Start A: 1 games`, and a file naming one hole
+/// for three `names has 1 entries`. Now each in the singular; the plural stays for more.
+#[test]
+fn one_jump_and_one_game_are_said_in_the_singular() {
+    let dir = scratch("singular");
+    std::fs::write(dir.join("one.csv"), "1,\n2,\n,\n").unwrap();
+    std::fs::write(dir.join("line.csv"), "0,0\n1,0\n2,0\n").unwrap();
+    let board = dir.join("b.json");
+    std::fs::write(&board, r#"{"board": "one.csv", "layout": "line.csv"}"#).unwrap();
+    let b = board.to_str().unwrap();
+    let counted = stdout(&["count", "--board", b]);
+    assert!(counted.starts_with("Board b (3 holes, 1 jump, symmetry group of order 1)\n"), "{counted}");
+    for start in ["A", "B", "C"] {
+        assert!(counted.contains(&format!("\nStart {start}: 1 game\n")), "{counted}");
+    }
+    assert!(!counted.contains("1 games") && !counted.contains("1 jumps"), "{counted}");
+    assert!(stdout(&["exact", "--board", b]).starts_with("Board b (3 holes, 1 jump, "));
+    let many = stdout(&["count", "--board", "triangle5", "--start", "A"]);
+    assert!(many.starts_with("Board triangle5 (15 holes, 36 jumps, symmetry group of order 6)\n"), "{many}");
+    assert!(many.contains("\nStart A: 568,630 games\n"), "{many}");
+    let named = dir.join("named.json");
+    std::fs::write(&named, r#"{"board": "one.csv", "layout": "line.csv", "names": ["X"]}"#).unwrap();
+    fails_with(&["show", "--board", named.to_str().unwrap()], "names has 1 entry for the 3 holes\n");
+}
+
+/// An adjacency or layout CSV given as the board was read as a picture and refused for its
+/// missing `lattice:` line, which sent the user to the wrong format. Now it names the JSON
+/// file that a seed 002 board is given by.
+#[test]
+fn a_csv_given_as_the_board_points_to_its_json_file() {
+    for part in ["triangle5.adjacency.csv", "triangle5.layout.csv"] {
+        let csv = board_file(part);
+        for command in ["show", "exact", "solve"] {
+            fails_with(
+                &[command, "--board", &csv],
+                &format!(
+                    "pegchain: board file {csv}: a CSV is one part of a seed 002 board, not a board file: give \
+                     the .json file that names it (\"board\": adjacency CSV, \"layout\": layout CSV), or a picture\n"
+                ),
+            );
+        }
+    }
+}

@@ -281,19 +281,24 @@ fn the_throughput_line_counts_its_threads_in_words() {
             .unwrap();
         let said = String::from_utf8(out.stderr).unwrap();
         assert!(out.status.success() && said.ends_with(words), "{said:?}");
-        assert!(said.starts_with("1000 games in "), "{said:?}");
+        assert!(said.starts_with("1,000 games in "), "{said:?}");
     }
 }
 
 /// `--full` shows long fractions whole; `show`, `boards` and `export` print none, and took it
-/// without a word (`show --full` drew the board, exit 0). Now refused, naming the flag.
+/// without a word (`show --full` drew the board, exit 0). Now refused, naming the flag. So do
+/// `count`, `ends` and `solve`, which print counts and jumps (`count --full` printed as
+/// without it).
 #[test]
 fn full_is_refused_where_no_fraction_is_printed() {
     let dir = scratch("full-without-fractions");
     let drn = dir.join("x.drn");
     let out = dir.join("boards");
-    let refused: [(&[&str], &str); 4] = [
+    let refused: [(&[&str], &str); 7] = [
         (&["show", "--full"], "show"),
+        (&["count", "--board", "triangle4", "--full"], "count"),
+        (&["ends", "--board", "triangle4", "--markdown", "--full"], "ends"),
+        (&["solve", "--start", "A", "--full"], "solve"),
         (&["boards", "--full"], "boards"),
         (&["boards", "--export", "triangle4", "--out", out.to_str().unwrap(), "--full"], "boards"),
         (&["export", "--race", "--drn", drn.to_str().unwrap(), "--full"], "export"),
@@ -303,4 +308,37 @@ fn full_is_refused_where_no_fraction_is_printed() {
     }
     assert!(!drn.exists() && !out.exists());
     assert!(stdout(&["show", "--markdown"]).contains("# Board triangle5"));
+    assert!(stdout(&["exact", "--board", "triangle4", "--start", "A", "--full"]).contains("start  class"));
+}
+
+/// The help gives the ranges the flags are checked against: `--residues` (1 to 64), `solve
+/// --finish-count` (1 to the board's holes) and `--limit` (at least 1) were refused past them
+/// with no word of it in `--help`.
+#[test]
+fn help_gives_the_ranges_exact_and_solve_check() {
+    let help = stdout(&["exact", "--help"]);
+    assert!(help.contains("modulo K primes (K from 1 to 64;"), "{help}");
+    fails_with(&["exact", "--residues", "65"], "--residues takes 1 to 64 primes a pass, not 65\n");
+    let help = stdout(&["solve", "--help"]);
+    assert!(help.contains("no jump possible (K from 1 to the board's holes)"), "{help}");
+    assert!(help.contains("Find up to N solutions, N at least 1 "), "{help}");
+    fails_with(&["solve", "--start", "A", "--finish-count", "16"], "between 1 and 15, not 16\n");
+    fails_with(&["solve", "--start", "A", "--limit", "0"], "--limit must be at least 1\n");
+}
+
+/// `--help` said `solve` saves its checkpoint "after every branch"; it saves every 5 seconds
+/// and when stopped, so a search that ends sooner leaves no file.
+#[test]
+fn the_checkpoint_help_says_when_solve_saves() {
+    let help = stdout(&["solve", "--help"]);
+    assert!(
+        help.contains("solve: every 5 seconds and when stopped, so a search that ends sooner saves none;"),
+        "{help}"
+    );
+    assert!(!help.contains("after every branch"), "{help}");
+    let dir = scratch("solve-checkpoint-help");
+    let save = dir.join("s.ckpt");
+    let solved = stdout(&["solve", "--start", "A", "--checkpoint", save.to_str().unwrap()]);
+    assert!(solved.contains("\n1. D-B-A, "), "{solved}");
+    assert!(!save.exists());
 }

@@ -287,8 +287,9 @@ pub struct ExportArgs {
 pub struct CheckpointArgs {
     /// Save the run to FILE as it goes, whole, replacing the last save (simulate: after every
     /// wave of games; exact, count, ends: after every finished layer, and by --residues the
-    /// start of the latest pass in FILE.pass too, a few kB; solve: after every branch; under
-    /// mpirun, process p of N saves its part to FILE.p-of-N)
+    /// start of the latest pass in FILE.pass too, a few kB; solve: every 5 seconds and when
+    /// stopped, so a search that ends sooner saves none; under mpirun, process p of N saves its
+    /// part to FILE.p-of-N)
     #[arg(long, value_name = "FILE")]
     pub checkpoint: Option<PathBuf>,
     /// Go on from the run saved in FILE by --checkpoint with the same flags; the output is
@@ -389,10 +390,10 @@ pub struct ExactArgs {
     /// How the random player picks a jump: uniform, peg-first, hole-first
     #[arg(long, default_value = "uniform")]
     pub policy: String,
-    /// Keep each numerator as its residues modulo K primes (8 bytes each) instead of in
-    /// full, and follow the board once per K primes until they fix every fraction (Chinese
-    /// remainder theorem): the same output in less memory and more time, for boards whose
-    /// numerators outgrow memory
+    /// Keep each numerator as its residues modulo K primes (K from 1 to 64; 8 bytes each)
+    /// instead of in full, and follow the board once per K primes until they fix every
+    /// fraction (Chinese remainder theorem): the same output in less memory and more time, for
+    /// boards whose numerators outgrow memory
     #[arg(long, allow_negative_numbers = true, value_name = "K", value_parser = whole::<u32>)]
     pub residues: Option<u32>,
 }
@@ -544,10 +545,10 @@ pub struct SolveArgs {
     /// (default: one peg left, in any hole)
     #[arg(long, allow_negative_numbers = true, value_name = "HOLES", conflicts_with = "finish_count")]
     pub finish: Option<String>,
-    /// Finish with K pegs left and no jump possible
+    /// Finish with K pegs left and no jump possible (K from 1 to the board's holes)
     #[arg(long, allow_negative_numbers = true, value_name = "K", value_parser = whole::<u32>)]
     pub finish_count: Option<u32>,
-    /// Find up to N solutions (default 1; with --distinct, every distinct one)
+    /// Find up to N solutions, N at least 1 (default 1; with --distinct, every distinct one)
     #[arg(long, allow_negative_numbers = true, value_name = "N", conflicts_with = "all", value_parser = whole::<u64>)]
     pub limit: Option<u64>,
     /// Find every solution, listed as found and counted at the end

@@ -4,10 +4,11 @@
 //! A checkpoint file is one JSON line naming the run it belongs to (the command and, in a
 //! fixed order, what fixes its answer: version, board, start, seed, ...), then the state the
 //! command saved: `simulate`'s tallies after every wave of games, `exact` and `count`'s
-//! evaluation after every finished layer, `solve`'s search after every branch. The header
-//! records a checksum of itself and the state, so a file edited or damaged is refused. A
-//! resumed run prints exactly what an uninterrupted one would; what does not change the
-//! answer (`--threads`, the output format, the memory budget) may change between sessions.
+//! evaluation after every finished layer, `solve`'s search every 5 seconds and when stopped.
+//! The header records a checksum of itself and the state, so a file edited or damaged is
+//! refused. A resumed run prints exactly what an uninterrupted one would; what does not
+//! change the answer (`--threads`, the output format, the memory budget) may change between
+//! sessions.
 //!
 //! A run shared by several processes (under `mpirun`) is saved in parts, one a process:
 //! process p of N saves its part to `FILE.p-of-N` and keeps the part it saved before beside

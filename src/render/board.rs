@@ -3,6 +3,7 @@
 //! the files an export wrote).
 
 use super::doc::{Doc, Table, left, right};
+use super::number::plural;
 use super::{Report, Style};
 use crate::solitaire::board::{Board, Jump};
 use serde::Serialize;
@@ -49,8 +50,11 @@ impl BoardInfo {
             k => format!(" fixing the {k} holes in no jump"),
         };
         format!(
-            "Board {} ({} holes, {} jumps, symmetry group of order {}{fixed})",
-            self.name, self.holes, self.jumps, self.symmetry_order
+            "Board {} ({}, {}, symmetry group of order {}{fixed})",
+            self.name,
+            plural(self.holes as u64, "hole", "holes"),
+            plural(self.jumps as u64, "jump", "jumps"),
+            self.symmetry_order
         )
     }
 }

@@ -140,7 +140,7 @@ impl Report for CountView {
         }
         d.table(t);
         for s in &self.starts {
-            d.heading(format!("Start {}: {} games", s.start, s.games.grouped()));
+            d.heading(format!("Start {}: {}", s.start, s.games.plural("game", "games")));
             let by_pegs: Vec<String> =
                 s.games_by_pegs_left.iter().map(|(n, c)| format!("{n}: {}", c.grouped())).collect();
             d.para(format!("By pegs left: {}", by_pegs.join("; ")));

@@ -111,6 +111,11 @@ impl Big {
         grouped(&self.0)
     }
 
+    /// `1 game`, `568,630 games`.
+    pub fn plural(&self, one: &str, many: &str) -> String {
+        format!("{} {}", self.grouped(), if self.0 == 1 { one } else { many })
+    }
+
     /// `568630`: the CSV cell.
     pub fn plain(&self) -> String {
         number::big(&self.0)

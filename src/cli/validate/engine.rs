@@ -94,6 +94,8 @@ impl ExactArgs {
 impl CountArgs {
     /// `command` is `count` or `ends`, the same evaluation.
     pub fn validate(&self, command: &'static str) -> Result<EngineRequest, Error> {
+        // count and ends print counts, never a fraction: --full would be ignored.
+        self.output.validate_without_fractions(command)?;
         self.validate_with(command, Policy::Uniform, None)
     }
 

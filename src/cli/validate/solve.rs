@@ -98,7 +98,7 @@ impl SolveArgs {
 
     /// The output format; drawings (`--show`) fit only text and Markdown.
     fn output(&self) -> Result<Output, Error> {
-        let output = self.output.validate();
+        let output = self.output.validate_without_fractions("solve")?;
         if !self.show {
             return Ok(output);
         }

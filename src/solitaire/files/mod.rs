@@ -61,11 +61,18 @@ impl FromStr for Format {
 }
 
 /// Reads a board file: JSON (seed 002's format) by its `.json` extension or a leading `{`,
-/// otherwise a picture.
+/// otherwise a picture. A `.csv` file is one of seed 002's parts, read through its JSON file.
 pub fn load(path: &Path) -> Result<BoardFile, Error> {
     let text = crate::input::read_input(path).map_err(|why| fault(path, why))?;
-    let json = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("json"))
-        || text.trim_start().starts_with('{');
+    let extension = |ext: &str| path.extension().is_some_and(|e| e.eq_ignore_ascii_case(ext));
+    if extension("csv") {
+        return Err(fault(
+            path,
+            "a CSV is one part of a seed 002 board, not a board file: give the .json file that names \
+             it (\"board\": adjacency CSV, \"layout\": layout CSV), or a picture",
+        ));
+    }
+    let json = extension("json") || text.trim_start().starts_with('{');
     if json { seed002::parse(path, &text) } else { picture::parse(path, &text) }
 }
 

@@ -25,6 +25,7 @@
 use super::geometry::{coordinate_text, from_grid, to_grid};
 use super::{BoardFile, Lattice, Puzzle, board_name, build, check_size, fault, finish_count, listed};
 use crate::error::Error;
+use crate::render::number::plural;
 use crate::solitaire::board::builtin::letters;
 use crate::solitaire::board::{Board, Hole, Jump};
 use crate::solitaire::pegs::Pegs;
@@ -98,7 +99,10 @@ fn read_board(
 
     let names = match &config.names {
         Some(names) if names.len() != n => {
-            return Err(fault(path, format!("names has {} entries for the {n} holes", names.len())));
+            return Err(fault(
+                path,
+                format!("names has {} for the {n} holes", plural(names.len() as u64, "entry", "entries")),
+            ));
         }
         Some(names) => names.clone(),
         None => (0..n).map(letters).collect(),
@@ -262,7 +266,13 @@ fn jumps(path: &Path, neighbours: &[Vec<Option<usize>>], base: i64) -> Result<Ve
 /// The (x, y) of every hole.
 fn points(path: &Path, rows: &[(u64, Vec<String>)], n: usize, base: i64) -> Result<Vec<(f64, f64)>, Error> {
     if rows.len() > n {
-        return Err(fault(path, format!("the layout has {} rows but the board has {n} holes", rows.len())));
+        return Err(fault(
+            path,
+            format!(
+                "the layout has {} but the board has {n} holes",
+                plural(rows.len() as u64, "row", "rows")
+            ),
+        ));
     }
     let mut points = Vec::with_capacity(n);
     for i in 0..n {
@@ -270,7 +280,10 @@ fn points(path: &Path, rows: &[(u64, Vec<String>)], n: usize, base: i64) -> Resu
         let Some((line, cells)) = rows.get(i) else {
             return Err(fault(
                 path,
-                format!("hole {hole} has no coordinates: the layout has {} rows for {n} holes", rows.len()),
+                format!(
+                    "hole {hole} has no coordinates: the layout has {} for {n} holes",
+                    plural(rows.len() as u64, "row", "rows")
+                ),
             ));
         };
         let coordinate = |k: usize| -> Result<f64, Error> {
