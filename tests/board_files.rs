@@ -505,3 +505,20 @@ fn a_csv_given_as_the_board_points_to_its_json_file() {
         }
     }
 }
+
+/// Where no start can end with one peg, the random start's P(one peg) is 0, written once: it
+/// read "P(one peg) = 0 = 0, inf bits", the fraction and its decimal both.
+#[test]
+fn a_random_start_that_never_wins_is_written_once() {
+    let dir = scratch("never-wins");
+    let file = dir.join("l.txt");
+    // Three holes in a row and one below: a jump leaves two pegs, never one.
+    std::fs::write(&file, "name: x\nlattice: square\nooo\no\n").unwrap();
+    let text = stdout(&["exact", "--board", file.to_str().unwrap()]);
+    assert!(text.contains("Random start hole: P(one peg) = 0, inf bits\n"), "{text}");
+    let triangle = stdout(&["exact", "--board", "triangle4"]);
+    assert!(
+        triangle.contains("Random start hole: P(one peg) = 13/720 = 0.0180556, 5.79141 bits\n"),
+        "{triangle}"
+    );
+}

@@ -108,10 +108,12 @@ impl Report for ExactView {
         d.heading("Per class");
         d.table(self.class_table(style));
         if let Some(r) = &self.random_start {
+            // A whole value (0, where no start can win) is not written twice.
+            let decimal =
+                if *r.win.0.denom() == 1 { String::new() } else { format!(" = {}", r.win.decimal()) };
             d.para(format!(
-                "Random start hole: P(one peg) = {} = {}, {} bits",
+                "Random start hole: P(one peg) = {}{decimal}, {} bits",
                 r.win.fraction(style),
-                r.win.decimal(),
                 r.win.bits_text()
             ));
         }
