@@ -265,10 +265,15 @@ pub fn parse_starts(board: &Board, text: &str) -> Result<Starts, Error> {
 }
 
 /// The holes `flag` names. As a position naming a hole twice is refused, so is a list: a
-/// typing slip, not a wish for one row or one peg.
+/// typing slip, not a wish for one row or one peg; and so is an empty item, as in a position.
 fn hole_list<'a>(board: &Board, flag: &str, names: impl Iterator<Item = &'a str>) -> Result<Vec<u8>, Error> {
     let mut holes = Vec::new();
     for name in names {
+        if name.trim().is_empty() {
+            return Err(Error::Invalid(format!(
+                "{flag}'s list has an empty item: holes are separated by single commas"
+            )));
+        }
         let h = board.find_hole(name)?;
         if holes.contains(&h) {
             return Err(Error::Invalid(format!("{flag} names hole {} twice", board.hole_name(h))));

@@ -135,9 +135,6 @@ fn file_finish(puzzle: &Puzzle) -> Option<Finish> {
 
 /// A comma-separated list of holes as a bitboard.
 fn holes(board: &Board, list: &str) -> Result<Pegs, Error> {
-    let holes = hole_list(board, "--finish", list.split(',').filter(|p| !p.trim().is_empty()))?;
-    if holes.is_empty() {
-        return Err(Error::Invalid(format!("no holes in {}", pegchain::render::number::quoted(list))));
-    }
+    let holes = hole_list(board, "--finish", list.split(','))?;
     Ok(holes.into_iter().fold(Pegs::EMPTY, Pegs::with))
 }

@@ -64,6 +64,10 @@ fn exact_takes_the_board_starts_policy_memory_and_output() {
     assert!(req.quiet);
     // a1 and A are the same hole: named twice, it is refused.
     refused(engine(&["exact", "--start", "a1,E,A"]), "--start names hole A twice");
+    // An empty item is refused as in a position ("A,,B"): it said `no hole ""`.
+    for list in [",", "A,,B", "A,", ""] {
+        refused(engine(&["exact", "--start", list]), "--start's list has an empty item");
+    }
 }
 
 #[test]
@@ -159,7 +163,9 @@ fn bad_solve_requests_name_their_flag() {
     );
     refused(solve(&["--start", "A", "--method", "astar"]), "unknown search method \"astar\"");
     refused(solve(&[]), "solve needs a start: --start HOLE");
-    refused(solve(&["--start", "A", "--finish", ","]), "no holes in \",\"");
+    // An empty item is refused, not skipped: "--finish A,,B" was read as A,B.
+    refused(solve(&["--start", "A", "--finish", ","]), "--finish's list has an empty item");
+    refused(solve(&["--start", "A", "--finish", "A,,B"]), "--finish's list has an empty item");
     assert!(Cli::try_parse_from(["pegchain", "solve", "--limit", "2", "--all"]).is_err());
 }
 
