@@ -2,7 +2,7 @@
 //! the question built, every file to be written checked before any computing.
 
 use super::args::{ChainArgs, ExportArgs, GameArgs, GameSettings, QuestionArgs};
-use super::validate::{Output, check_file_target, check_threads, parse_count};
+use super::validate::{Output, check_file_target, check_threads, first_given, parse_count};
 use pegchain::Error;
 use pegchain::chains::{MAX_RACE_PLACES, Question, RaceQuestion, Simulation, Target};
 use pegchain::engine::explicit::ExplicitChain;
@@ -412,7 +412,7 @@ impl ExportArgs {
         // clap lets a flag's `requires` go unmet when a flag it conflicts with is given, so
         // `--race --start A` was taken and --start ignored: checked here instead.
         let board_flags = [("--start", self.start.is_some()), ("--policy", self.policy.is_some())];
-        if let (None, Some((flag, _))) = (&self.board, board_flags.iter().find(|(_, given)| *given)) {
+        if let (None, Some(flag)) = (&self.board, first_given(&board_flags)) {
             return Err(Error::Invalid(format!("{flag} is a setting of a peg-solitaire export (--board B)")));
         }
         let (what, chain, reward) = if let Some(name) = &self.game {

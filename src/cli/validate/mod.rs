@@ -57,6 +57,12 @@ impl OutputArgs {
     }
 }
 
+/// The first of `flags` given (each with whether it was): where a flag only makes sense with
+/// another, it is refused by name rather than ignored.
+pub fn first_given<'a>(flags: &[(&'a str, bool)]) -> Option<&'a str> {
+    flags.iter().find(|(_, given)| *given).map(|(flag, _)| *flag)
+}
+
 /// The flag that asks for `format`.
 fn flag(format: Format) -> &'static str {
     match format {

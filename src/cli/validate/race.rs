@@ -1,6 +1,6 @@
 //! The dice race's flags into a request: one game, the grid of starts, or a sweep of lengths.
 
-use super::{Output, check_file_target, check_threads};
+use super::{Output, check_file_target, check_threads, first_given};
 use crate::cli::args::*;
 use pegchain::Error;
 use pegchain::engine::error::shortened;
@@ -52,13 +52,11 @@ impl RaceArgs {
         if self.svg.is_some() && !self.grid {
             return Err(Error::Invalid("--svg draws the grid's heat map: use it with --grid".into()));
         }
-        if self.simulate.is_none() {
-            let given = [("--seed", self.seed.is_some()), ("--threads", self.threads.is_some())];
-            if let Some((flag, _)) = given.iter().find(|(_, given)| *given) {
-                return Err(Error::Invalid(format!(
-                    "{flag} is a setting of the simulation: use it with --simulate N"
-                )));
-            }
+        let simulation_flags = [("--seed", self.seed.is_some()), ("--threads", self.threads.is_some())];
+        if let (None, Some(flag)) = (self.simulate, first_given(&simulation_flags)) {
+            return Err(Error::Invalid(format!(
+                "{flag} is a setting of the simulation: use it with --simulate N"
+            )));
         }
         let threads = check_threads(self.threads.unwrap_or(0))?;
         let rules = match &self.rules {
