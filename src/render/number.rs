@@ -20,8 +20,8 @@ pub fn decimal(value: &Rational, digits: u32) -> String {
 }
 
 /// `value` to `digits` significant digits (at least one), rounded half away from zero from the exact
-/// fraction, in the shared plain/scientific style (see [`is_plain`]). Plain form keeps trailing zeros
-/// (they state the precision: `1.00000`); scientific form drops them (`1.5e12`).
+/// fraction, in the shared plain/scientific style (see [`is_plain`]). Both forms keep trailing zeros:
+/// they state the precision (`1.00000`, `4.20e-5`), so a column of one precision shows one width.
 pub fn significant_exact(value: &Rational, digits: usize) -> String {
     if *value == 0 {
         return "0".into();
@@ -90,7 +90,6 @@ fn layout(negative: bool, mantissa: &str, e: i64) -> String {
     let sign = if negative { "-" } else { "" };
     if !is_plain(e, mantissa.len()) {
         let (head, tail) = mantissa.split_at(1);
-        let tail = tail.trim_end_matches('0');
         let dot = if tail.is_empty() { "" } else { "." };
         return format!("{sign}{head}{dot}{tail}e{e}");
     }
@@ -378,7 +377,9 @@ mod tests {
         assert_eq!(decimal(&r(1, 1), 3), "1.00");
         assert_eq!(decimal(&r(0, 1), 3), "0");
         assert_eq!(decimal(&r(-1, 4), 2), "-0.25");
-        assert_eq!(decimal(&r(1, 10_000_000_000), 3), "1e-10");
+        assert_eq!(decimal(&r(1, 10_000_000_000), 3), "1.00e-10");
+        assert_eq!(decimal(&r(42, 1_000_000), 3), "4.20e-5");
+        assert_eq!(decimal(&r(1, 10_000_000_000), 1), "1e-10");
         assert_eq!(decimal(&r(123, 1000), 2), "0.12");
     }
 
@@ -657,14 +658,14 @@ mod tests {
         assert_eq!(significant(0.0, 6), "0");
         assert_eq!(significant(-0.0, 6), "0");
         assert_eq!(significant(123456.7, 6), "123457");
-        assert_eq!(significant(1.5e12, 6), "1.5e12");
-        assert_eq!(significant(-2.5e-7, 6), "-2.5e-7");
+        assert_eq!(significant(1.5e12, 6), "1.50000e12");
+        assert_eq!(significant(-2.5e-7, 6), "-2.50000e-7");
         assert_eq!(significant(123456789.0, 6), "123457000");
         assert_eq!(significant(1234567890.0, 6), "1.23457e9");
         assert_eq!(significant(f64::NAN, 6), "-");
         assert_eq!(significant(f64::INFINITY, 6), "inf");
         assert_eq!(significant(f64::NEG_INFINITY, 6), "-inf");
-        assert_eq!(significant(f64::MAX, 3), "1.8e308");
+        assert_eq!(significant(f64::MAX, 3), "1.80e308");
         assert_eq!(significant(f64::from_bits(1), 3), "4.94e-324");
     }
 
@@ -677,8 +678,8 @@ mod tests {
         assert_eq!(significant_exact(&r(1, 1), 6), "1.00000");
         assert_eq!(significant_exact(&r(0, 1), 6), "0");
         assert_eq!(significant_exact(&r(1234567, 10), 6), "123457");
-        assert_eq!(significant_exact(&Rational::from(15 * pow(10, 11)), 6), "1.5e12");
-        assert_eq!(significant_exact(&-english(), 3), "-2.7e-8");
+        assert_eq!(significant_exact(&Rational::from(15 * pow(10, 11)), 6), "1.50000e12");
+        assert_eq!(significant_exact(&-english(), 3), "-2.70e-8");
     }
 
     #[test]
@@ -687,10 +688,10 @@ mod tests {
         assert_eq!(significant_exact(&frac(Integer::from(9999995), pow(10, 11)), 6), "0.000100000");
         assert_eq!(significant_exact(&frac(Integer::from(9999994), pow(10, 11)), 6), "9.99999e-5");
         // 999999999.5 rounds to 1.00000e9, which is scientific.
-        assert_eq!(significant_exact(&r(9999999995, 10), 6), "1e9");
+        assert_eq!(significant_exact(&r(9999999995, 10), 6), "1.00000e9");
         // 9999 rounds to 1.0e4, plain with three padding zeros; 99999 to 1.0e5, beyond them.
         assert_eq!(significant_exact(&r(9999, 1), 2), "10000");
-        assert_eq!(significant_exact(&r(99999, 1), 2), "1e5");
+        assert_eq!(significant_exact(&r(99999, 1), 2), "1.0e5");
     }
 
     #[test]
