@@ -2,7 +2,7 @@
 //! prints it as one line and exits with code 2.
 
 use crate::engine::EngineError;
-use crate::render::number::plural;
+use crate::render::number::{grouped, plural};
 use thiserror::Error;
 
 #[derive(Debug, Error)]
@@ -62,6 +62,15 @@ pub enum Error {
     /// input: the CLI gives it its own exit code.
     #[error("{done}")]
     Interrupted { done: String },
+}
+
+impl Error {
+    /// A simulation stopped after `played` of its `total` games.
+    pub fn games_interrupted(played: u64, total: u64) -> Error {
+        Error::Interrupted {
+            done: format!("{} of {} played", grouped(played), plural(total, "game", "games")),
+        }
+    }
 }
 
 /// The pass a memory refusal comes from.
@@ -163,6 +172,15 @@ mod tests {
         );
         assert_eq!(e.to_string(), "12 layers finished, stopped in the layer with 20 pegs");
         assert!(matches!(e, Error::Interrupted { .. }));
+    }
+
+    #[test]
+    fn a_stopped_simulation_counts_its_games_in_words() {
+        assert_eq!(Error::games_interrupted(0, 1).to_string(), "0 of 1 game played");
+        assert_eq!(
+            Error::games_interrupted(3_145_728, 100_000_000).to_string(),
+            "3,145,728 of 100,000,000 games played"
+        );
     }
 
     /// A refusal crosses between processes by its pass's code, its place in `ALL`.

@@ -103,9 +103,7 @@ pub fn simulate(
         sim.turns = sim.turns.saturating_add(turns);
         sim.turns_squared = sim.turns_squared.saturating_add(squares);
     };
-    let interrupted = |played: u64| Error::Interrupted {
-        done: format!("{} of {} games played", grouped(played), grouped(trials)),
-    };
+    let interrupted = |played: u64| Error::games_interrupted(played, trials);
     let sim = sampler::run_folded_cancellable(trials, seed, threads, work, init, add, done, cancel)
         .map_err(|c| interrupted(c.trials_done))?;
     if cut_short.load(Ordering::Relaxed) {

@@ -199,7 +199,7 @@ pub fn simulate_from(
     };
     let seed = sampler::subseed(seed, 0);
     sampler::run_folded_cancellable(games, seed, threads, work, vec![0u64; n + 1], add, done, cancel)
-        .map_err(|c| interrupted(c.trials_done, games))
+        .map_err(|c| Error::games_interrupted(c.trials_done, games))
 }
 
 /// Batches played between two calls of the wave hook: about 16.8 million games, a
@@ -258,7 +258,7 @@ pub fn simulate_in_waves(
             let wave = from..(from + WAVE_BATCHES).min(batches);
             let played: u64 = tallies.iter().map(RunTally::games).sum();
             let wave = sampler::run_batches(run.games, seed, threads, wave, work, done, cancel)
-                .map_err(|c| interrupted(played + c.trials_done, total))?;
+                .map_err(|c| Error::games_interrupted(played + c.trials_done, total))?;
             tallies[i].add(wave, every, batches);
             (waves.on_wave)(&tallies)?;
         }
@@ -297,11 +297,6 @@ impl RunTally {
             }
         }
     }
-}
-
-/// What an interrupted simulation had done, in games.
-fn interrupted(played: u64, total: u64) -> Error {
-    Error::Interrupted { done: format!("{} of {} games played", grouped(played), grouped(total)) }
 }
 
 #[cfg(test)]

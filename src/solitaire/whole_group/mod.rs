@@ -31,6 +31,7 @@ pub use classes::{Members, Reached, reach};
 
 use crate::engine::{Cancel, Mode};
 use crate::error::Error;
+use crate::render::number::plural;
 use crate::solitaire::board::SymmetryGroup;
 use crate::solitaire::exact::{Positions, Stage};
 use crate::solitaire::moves::MoveTable;
@@ -165,7 +166,10 @@ pub(crate) fn weighed(game: &Game<'_>, mode: Mode, legal: &[usize], weights: &mu
 /// The error of a pass stopped by the cancel token, with how far it came.
 pub(crate) fn interrupted(pass: &str, finished: usize, pegs: u32) -> Error {
     Error::Interrupted {
-        done: format!("whole-group {pass}: {finished} layers finished, stopped at {pegs} pegs"),
+        done: format!(
+            "whole-group {pass}: {} finished, stopped at {pegs} pegs",
+            plural(finished as u64, "layer", "layers")
+        ),
     }
 }
 
