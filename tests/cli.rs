@@ -240,6 +240,25 @@ fn an_output_directory_that_takes_no_file_is_refused_before_the_run() {
     assert!(new.join("triangle4.json").is_file());
 }
 
+/// Directories made for the files (`--out DIR/a/b/c`, three of them) are all removed again when
+/// a file cannot be written there (here no file may grow past 0 bytes, `ulimit -f 0`, with
+/// the signal that limit sends ignored so the write fails instead): only the last, `c`, was.
+#[test]
+fn directories_made_for_files_that_fail_are_removed_again() {
+    let dir = scratch("out-dirs-removed");
+    let out = dir.join("a/b/c");
+    let ran = std::process::Command::new("bash")
+        .args(["-c", "trap '' XFSZ; ulimit -f 0; exec \"$@\"", "pegchain", env!("CARGO_BIN_EXE_pegchain")])
+        .args(["boards", "--export", "triangle4", "--out", out.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&ran.stderr);
+    assert_eq!(ran.status.code(), Some(1), "{err}");
+    assert!(err.contains("File too large"), "{err}");
+    let left: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+    assert!(left.is_empty(), "{left:?}");
+}
+
 /// The binary, with its streams set by the test (assert_cmd's command does not set them).
 fn binary() -> std::process::Command {
     std::process::Command::new(env!("CARGO_BIN_EXE_pegchain"))

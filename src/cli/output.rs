@@ -150,14 +150,19 @@ pub fn write_file_parts_keeping(path: &Path, parts: &[&[u8]], previous: &Path) -
     write_files_checked(&[path, previous], || files::write_atomic_keeping(path, parts, previous))
 }
 
-/// `write_files` into `dir`, created if missing (and removed again if the writing fails).
+/// `write_files` into `dir`, created if missing, with any missing parents (all removed again
+/// if the writing fails).
 pub fn write_files_in(dir: &Path, files: &[(PathBuf, Vec<u8>)]) -> Result<(), Failure> {
-    let created = !dir.exists();
-    std::fs::create_dir_all(dir)
-        .map_err(|e| Failure::Runtime(format!("cannot create {}: {}", dir.display(), plain(&e))))?;
-    let written = write_files(files);
-    if written.is_err() && created {
-        let _ = std::fs::remove_dir(dir);
+    // Deepest first, the order in which they can be removed.
+    let missing: Vec<&Path> =
+        dir.ancestors().take_while(|d| !d.as_os_str().is_empty() && !d.exists()).collect();
+    let written = std::fs::create_dir_all(dir)
+        .map_err(|e| Failure::Runtime(format!("cannot create {}: {}", dir.display(), plain(&e))))
+        .and_then(|()| write_files(files));
+    if written.is_err() {
+        for made in missing {
+            let _ = std::fs::remove_dir(made);
+        }
     }
     written
 }

@@ -9,7 +9,6 @@ use crate::engine::Cancel;
 use crate::engine::sampler::{self, Stream};
 use crate::engine::stats;
 use crate::error::Error;
-use crate::render::number::grouped;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The totals of `trials` simulated games.

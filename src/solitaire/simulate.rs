@@ -8,7 +8,6 @@
 use crate::engine::Cancel;
 use crate::engine::sampler::{self, Batch, Stream};
 use crate::error::Error;
-use crate::render::number::grouped;
 use crate::solitaire::board::Board;
 use crate::solitaire::moves::{MoveTable, start_position};
 use crate::solitaire::pegs::Pegs;
