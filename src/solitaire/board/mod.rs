@@ -171,8 +171,13 @@ impl Board {
 
     /// Draws the board on a character grid, each hole showing `label(hole)`.
     pub fn draw(&self, label: impl Fn(u8) -> String) -> String {
+        self.draw_in_columns(1, label)
+    }
+
+    /// `draw` with grid columns at least `min_width` characters wide (wider where a label is).
+    fn draw_in_columns(&self, min_width: usize, label: impl Fn(u8) -> String) -> String {
         let labels: Vec<String> = (0..self.holes.len() as u8).map(label).collect();
-        let width = labels.iter().map(|l| l.chars().count()).max().unwrap_or(1);
+        let width = labels.iter().map(|l| l.chars().count()).fold(min_width, usize::max);
         let min_x = self.holes.iter().map(|h| h.x).min().unwrap_or(0);
         let min_y = self.holes.iter().map(|h| h.y).min().unwrap_or(0);
         let max_y = self.holes.iter().map(|h| h.y).max().unwrap_or(0);
@@ -203,9 +208,14 @@ impl Board {
         lines.join("\n") + "\n"
     }
 
-    /// Draws a position: peg holes show their names, empty holes a dot.
+    /// Draws a position: peg holes show their names, empty holes a dot. Columns are as wide
+    /// as the board's longest name, with its peg or without, so that every position of a game
+    /// is drawn on one grid.
     pub fn draw_position(&self, pegs: Pegs) -> String {
-        self.draw(|h| if pegs.contains(h) { self.hole_name(h).to_string() } else { ".".into() })
+        let longest = self.holes.iter().map(|h| h.name.chars().count()).max().unwrap_or(1);
+        self.draw_in_columns(longest, |h| {
+            if pegs.contains(h) { self.hole_name(h).to_string() } else { ".".into() }
+        })
     }
 
     /// The holes with pegs, by name, in hole order.
@@ -253,5 +263,19 @@ mod tests {
             .collect();
         let e = Board::new("all", Shape::Grid, holes, jumps).unwrap_err().to_string();
         assert!(e.ends_with("it has 249984 jumps, more than the 65535 this tool numbers"), "{e}");
+    }
+
+    /// A line a-b-c whose first hole is named `long`: its positions are drawn on one grid,
+    /// whether the long name's peg is there or not (they shifted as it left).
+    #[test]
+    fn positions_of_a_board_with_names_of_mixed_length_share_a_grid() {
+        let names = ["long", "b", "c"];
+        let holes = names.iter().zip(0..).map(|(n, x)| Hole { name: n.to_string(), x, y: 0 }).collect();
+        let jumps = vec![Jump { from: 0, over: 1, to: 2 }, Jump { from: 2, over: 1, to: 0 }];
+        let board = Board::new("line", Shape::Grid, holes, jumps).unwrap();
+        let full = board.full();
+        assert_eq!(board.draw_position(full), "long   b   c\n");
+        assert_eq!(board.draw_position(full.without(0)), "   .   b   c\n");
+        assert_eq!(board.draw_position(Pegs::single(2)), "   .   .   c\n");
     }
 }
