@@ -146,9 +146,141 @@ pub fn kind(meta: &std::fs::Metadata) -> &'static str {
     }
 }
 
+/// `text`, a JSON file a user wrote (a board file, race rules), read into `T`, or why not in
+/// words that name the field and what it must be: "`die.faces[1].face` must be a whole number
+/// of 0 or more, not the string \"1\" (line 3, column 20)", where serde says "invalid type:
+/// string \"1\", expected u32 at line 3 column 20" of no field.
+pub fn json<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, String> {
+    let mut reader = serde_json::Deserializer::from_str(text);
+    let value: T = serde_path_to_error::deserialize(&mut reader).map_err(|e| {
+        let inner = e.inner();
+        match inner.classify() {
+            serde_json::error::Category::Data => {
+                let place = format!("line {}, column {}", inner.line(), inner.column());
+                let why = data_fault(&inner.to_string());
+                let mut fields: Vec<String> = e.path().iter().map(|field| field.to_string()).collect();
+                if why.starts_with("unknown field") {
+                    fields.pop(); // the unknown field itself, which the fault names
+                }
+                let field = fields.join(".").replace(".[", "[");
+                match (why.starts_with("must be"), field.is_empty()) {
+                    (true, true) => format!("the file {why} ({place})"),
+                    (true, false) => format!("`{field}` {why} ({place})"),
+                    (false, true) => format!("{why} ({place})"),
+                    (false, false) => format!("in `{field}`: {why} ({place})"),
+                }
+            }
+            _ => format!("invalid JSON: {inner}"),
+        }
+    })?;
+    reader.end().map_err(|e| format!("invalid JSON: {e}"))?;
+    Ok(value)
+}
+
+/// A serde data fault ("invalid type: string \"1\", expected u32 at line 1 column 9") in
+/// words: "must be a whole number of 0 or more, not the string \"1\"". The types are serde's
+/// names, put plainly; faults of another form keep serde's words, without the place.
+fn data_fault(serde: &str) -> String {
+    let text = serde.rsplit_once(" at line ").map_or(serde, |(text, _)| text);
+    let plain = |expected: &str| match expected {
+        "u8" | "u16" | "u32" | "u64" | "usize" => "a whole number of 0 or more".to_string(),
+        "i8" | "i16" | "i32" | "i64" | "isize" => "a whole number".to_string(),
+        "f32" | "f64" | "a JSON number" => "a number".to_string(),
+        "a sequence" => "a list".to_string(),
+        "a map" => "an object".to_string(),
+        e if e.starts_with("struct ") => "an object".to_string(),
+        e => e.to_string(),
+    };
+    let found = |unexpected: &str| {
+        let value = unexpected.replace('`', "");
+        match value.split_once(' ') {
+            Some(("string", _)) => format!("the {value}"),
+            Some(("integer" | "boolean", number)) | Some(("floating", number)) => {
+                number.trim_start_matches("point ").to_string()
+            }
+            _ => match value.as_str() {
+                "sequence" => "a list".to_string(),
+                "map" => "an object".to_string(),
+                "unit value" => "null".to_string(),
+                _ => value,
+            },
+        }
+    };
+    for kind in ["invalid type: ", "invalid value: "] {
+        if let Some((unexpected, expected)) =
+            text.strip_prefix(kind).and_then(|t| t.split_once(", expected "))
+        {
+            return format!("must be {}, not {}", plain(expected), found(unexpected));
+        }
+    }
+    if let Some((length, expected)) =
+        text.strip_prefix("invalid length ").and_then(|t| t.split_once(", expected "))
+    {
+        let items = if length == "1" { "item" } else { "items" };
+        return format!("must be {}, not a list of {length} {items}", plain(expected));
+    }
+    text.to_string()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A user's JSON file is faulted by field, in plain words; serde's own words are kept
+    /// for faults of another form.
+    #[test]
+    fn json_faults_name_the_field_in_plain_words() {
+        #[derive(serde::Deserialize, Debug)]
+        #[serde(deny_unknown_fields)]
+        #[allow(dead_code)]
+        struct Die {
+            sides: u32,
+            faces: Vec<Face>,
+        }
+        #[derive(serde::Deserialize, Debug)]
+        #[serde(deny_unknown_fields)]
+        #[allow(dead_code)]
+        struct Face {
+            face: i64,
+            name: Option<String>,
+        }
+        let fault = |text: &str| json::<Die>(text).unwrap_err();
+        let cases = [
+            (
+                r#"{"sides": "6", "faces": []}"#,
+                "`sides` must be a whole number of 0 or more, not the string \"6\" (line 1, column 13)",
+            ),
+            (
+                r#"{"sides": -6, "faces": []}"#,
+                "`sides` must be a whole number of 0 or more, not -6 (line 1, column 12)",
+            ),
+            (
+                r#"{"sides": 6, "faces": [{"face": 1}, {"face": 1.5}]}"#,
+                "`faces[1].face` must be a whole number, not 1.5 (line 1, column 48)",
+            ),
+            (
+                r#"{"sides": 6, "faces": [{"face": 1, "name": true}]}"#,
+                "`faces[0].name` must be a string, not true (line 1, column 47)",
+            ),
+            (r#"{"sides": 6, "faces": {}}"#, "`faces` must be a list, not an object (line 1, column 22)"),
+            (
+                r#"{"sides": 6, "faces": [null]}"#,
+                "`faces[0]` must be an object, not null (line 1, column 27)",
+            ),
+            ("[6]", "the file must be an object, not a list of 1 item (line 1, column 3)"),
+            (r#"{"sides": 6}"#, "missing field `faces` (line 1, column 12)"),
+            (
+                r#"{"sides": 6, "faces": [{"face": 1, "colour": 2}]}"#,
+                "in `faces[0]`: unknown field `colour`, expected `face` or `name` (line 1, column 43)",
+            ),
+            (r#"{"sides": 6, "faces": []} x"#, "invalid JSON: trailing characters at line 1 column 27"),
+            (r#"{"sides": 6, "faces": ["#, "invalid JSON: EOF while parsing a list at line 1 column 23"),
+        ];
+        for (text, why) in cases {
+            assert_eq!(fault(text), why, "{text}");
+        }
+        assert_eq!(json::<Die>(r#"{"sides": 6, "faces": [{"face": -1}]}"#).unwrap().faces[0].face, -1);
+    }
 
     #[test]
     fn quoted_line_breaks_are_escaped() {

@@ -134,7 +134,7 @@ impl Rules {
     pub fn from_json(text: &str, source: &str) -> Result<Rules, Error> {
         let one_line = crate::input::one_line;
         let bad = |why: String| Error::BadRules { file: one_line(source), why: one_line(&why) };
-        let raw: RulesFile = serde_json::from_str(text).map_err(|e| bad(e.to_string()))?;
+        let raw: RulesFile = crate::input::json(text).map_err(bad)?;
         if let Some(name) = &raw.name {
             check_name(name).map_err(bad)?;
         }

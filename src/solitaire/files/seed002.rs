@@ -31,7 +31,6 @@ use crate::solitaire::board::{Board, Hole, Jump};
 use crate::solitaire::pegs::Pegs;
 use crate::solitaire::solve::Method;
 use serde::Deserialize;
-use serde_json::Value;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
@@ -52,89 +51,6 @@ struct Config {
     scope: Option<String>,
 }
 
-/// Each field of a board file and what its value must be, in the file's order of mention.
-const FIELDS: [(&str, Kind); 12] = [
-    ("name", Kind::Text),
-    ("description", Kind::Text),
-    ("board", Kind::Text),
-    ("layout", Kind::Text),
-    ("names", Kind::Texts),
-    ("index_base", Kind::Whole),
-    ("start", Kind::Wholes),
-    ("finish", Kind::Wholes),
-    ("finish_count", Kind::Whole),
-    ("final_count", Kind::Whole),
-    ("method", Kind::Text),
-    ("scope", Kind::Text),
-];
-
-/// The JSON value a field takes.
-#[derive(Clone, Copy)]
-enum Kind {
-    Text,
-    Texts,
-    Whole,
-    Wholes,
-}
-
-impl Kind {
-    /// Why the value of field `key` is not of this kind, if it is not (null stands for a
-    /// field left out).
-    fn fault(self, key: &str, value: &Value) -> Option<String> {
-        let (wanted, many, item): (&str, &str, fn(&Value) -> bool) = match self {
-            Kind::Text | Kind::Texts => ("a string", "strings", Value::is_string),
-            Kind::Whole | Kind::Wholes => ("a whole number", "whole numbers", |v| v.as_i64().is_some()),
-        };
-        let list = matches!(self, Kind::Texts | Kind::Wholes);
-        match value.as_array() {
-            _ if value.is_null() => None,
-            Some(items) if list => items
-                .iter()
-                .position(|v| !item(v))
-                .map(|i| format!("`{key}`'s item {} must be {wanted}, not {}", i + 1, shown(&items[i]))),
-            _ if list => Some(format!("`{key}` must be a list of {many}, not {}", shown(value))),
-            _ => (!item(value)).then(|| format!("`{key}` must be {wanted}, not {}", shown(value))),
-        }
-    }
-}
-
-/// A JSON value in a fault: short ones whole, others by their type.
-fn shown(value: &Value) -> String {
-    match value {
-        Value::Array(_) => "a list".into(),
-        Value::Object(_) => "an object".into(),
-        Value::String(s) if s.chars().count() > 40 => "a long string".into(),
-        _ => value.to_string(),
-    }
-}
-
-/// The file's fields, each checked for its kind in the file's own words before serde reads
-/// them (whose faults say "expected i64" with no field's name).
-fn read_config(text: &str) -> Result<Config, String> {
-    let value: Value = serde_json::from_str(text).map_err(|e| format!("invalid JSON: {e}"))?;
-    let Value::Object(fields) = &value else {
-        return Err(format!(
-            "a board file is one JSON object, {{\"board\": \"....csv\", \"layout\": \"....csv\", ...}}, not {}",
-            shown(&value)
-        ));
-    };
-    for (key, field) in fields {
-        let Some(&(_, kind)) = FIELDS.iter().find(|(name, _)| name == key) else {
-            let known: Vec<&str> = FIELDS.iter().map(|(name, _)| *name).collect();
-            return Err(format!("unknown field `{key}`: a board file's fields are {}", known.join(", ")));
-        };
-        if let Some(why) = kind.fault(key, field) {
-            return Err(why);
-        }
-    }
-    for (required, csv) in [("board", "adjacency"), ("layout", "layout")] {
-        if fields.get(required).is_none_or(Value::is_null) {
-            return Err(format!("missing field `{required}`: the path of the {csv} CSV"));
-        }
-    }
-    serde_json::from_value(value).map_err(|e| format!("invalid JSON: {e}"))
-}
-
 /// Reads the JSON file at `path` (already read as `text`) and the CSV files it names.
 pub fn parse(path: &Path, text: &str) -> Result<BoardFile, Error> {
     parse_with(path, text, &crate::input::read_input)
@@ -147,7 +63,7 @@ pub fn parse_with(
     text: &str,
     read: &dyn Fn(&Path) -> Result<String, String>,
 ) -> Result<BoardFile, Error> {
-    let config = read_config(text).map_err(|why| fault(path, why))?;
+    let config: Config = crate::input::json(text).map_err(|why| fault(path, why))?;
     let base = match config.index_base.unwrap_or(0) {
         b @ (0 | 1) => b,
         b => return Err(fault(path, format!("index_base must be 0 or 1, not {b}"))),
@@ -533,28 +449,28 @@ mod tests {
         ));
         assert!(e.contains("l.csv: hole 2 has no coordinates: the layout has 2 rows for 3 holes"), "{e}");
         let e = err(from_memory(r#"{"board": "b.csv", "layout": "l.csv", "boardd": 1}"#, &[]));
-        assert!(
-            e.contains("unknown field `boardd`: a board file's fields are name, description, board,"),
-            "{e}"
-        );
+        assert!(e.contains("unknown field `boardd`, expected one of `name`, `description`, `board`,"), "{e}");
         // A value of the wrong kind is named by its field, in words (serde said "invalid type:
-        // string \"a\", expected i64 at line 1 column 79").
+        // string \"a\", expected i64 at line 1 column 79"): see `input::json`.
         let faults = [
-            (r#""start": ["a"]"#, "`start`'s item 1 must be a whole number, not \"a\""),
-            (r#""start": [1, 2, 1.5]"#, "`start`'s item 3 must be a whole number, not 1.5"),
-            (r#""finish": 3"#, "`finish` must be a list of whole numbers, not 3"),
-            (r#""names": "abc""#, "`names` must be a list of strings, not \"abc\""),
+            (r#""start": ["a"]"#, "`start[0]` must be a whole number, not the string \"a\""),
+            (r#""start": [1, 2, 1.5]"#, "`start[2]` must be a whole number, not 1.5"),
+            (r#""finish": 3"#, "`finish` must be a list, not 3"),
+            (r#""names": "abc""#, "`names` must be a list, not the string \"abc\""),
             (r#""scope": {"a": 1}"#, "`scope` must be a string, not an object"),
-            (r#""index_base": "1""#, "`index_base` must be a whole number, not \"1\""),
+            (r#""index_base": "1""#, "`index_base` must be a whole number, not the string \"1\""),
         ];
         for (field, fault) in faults {
             let e = err(from_memory(&format!(r#"{{"board": "b.csv", "layout": "l.csv", {field}}}"#), &[]));
-            assert!(e.ends_with(&format!("dir/puzzle.json: {fault}")), "{e}");
+            assert!(e.contains(&format!("dir/puzzle.json: {fault} (line 1, column ")), "{e}");
         }
         let e = err(from_memory(r#"{"layout": "l.csv"}"#, &[]));
-        assert!(e.ends_with("missing field `board`: the path of the adjacency CSV"), "{e}");
+        assert!(e.ends_with("puzzle.json: missing field `board` (line 1, column 19)"), "{e}");
         let e = err(from_memory("[]", &[]));
-        assert!(e.ends_with("a board file is one JSON object, {\"board\": \"....csv\", \"layout\": \"....csv\", ...}, not a list"), "{e}");
+        assert!(
+            e.ends_with("puzzle.json: the file must be an object, not a list of 0 items (line 1, column 2)"),
+            "{e}"
+        );
         let e = err(from_memory(
             r#"{"board": "b.csv", "layout": "l.csv"}"#,
             &[("b.csv", "1,\n,0\n"), ("l.csv", "0,0\n1,0\n")],
