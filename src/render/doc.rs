@@ -129,7 +129,7 @@ impl Doc {
         self.0.push(Block::Pre(text.into()));
     }
 
-    /// Plain text: a blank line before every heading and after every table.
+    /// Plain text: a blank line before every heading and after every table and drawing.
     pub fn text(&self) -> String {
         let mut out = String::new();
         for block in &self.0 {
@@ -141,7 +141,7 @@ impl Doc {
                 }
                 Block::Para(p) => out += &format!("{p}\n"),
                 Block::Table(t) => out += &(t.text() + "\n"),
-                Block::Pre(p) => out += &format!("{}\n", p.trim_end()),
+                Block::Pre(p) => out += &format!("{}\n\n", p.trim_end()),
             }
         }
         out.trim_start().trim_end().to_string() + "\n"
@@ -209,5 +209,8 @@ mod tests {
         d.pre("  A\n B C");
         assert_eq!(d.text(), "Audit\n=====\nOne line.\n  A\n B C\n");
         assert_eq!(d.markdown(), "# Audit\n\nOne line.\n\n```\n  A\n B C\n```\n");
+        // A drawing is set apart from the text after it (the text ran on from its last row).
+        d.para("After.");
+        assert_eq!(d.text(), "Audit\n=====\nOne line.\n  A\n B C\n\nAfter.\n");
     }
 }
