@@ -49,6 +49,10 @@ pub enum Error {
     SearchTooLarge { bound: u128, limit: u64 },
     #[error("{0}")]
     Invalid(String),
+    /// A position whose future the coach cannot hold; the exact figures of the position
+    /// alone may still be within reach.
+    #[error("{0}")]
+    FutureTooLarge(String),
     #[error("cannot write {path}: {why}")]
     Output { path: String, why: String },
     #[error("rules file {file}: {why}")]

@@ -326,7 +326,7 @@ fn unsolved(e: SolveError) -> Error {
         )),
         SolveError::PastBudget { bound, step, bytes, budget } => Error::Invalid(format!(
             "the distribution of {} steps does not fit the memory budget of {}: its exact numbers grow with \
-             every step, and at step {} it was projected to need {}; ask --distribution for fewer steps",
+             every step, and at step {} it was projected to need {}; ask for the distribution of fewer steps",
             grouped(bound as usize),
             crate::render::number::bytes(budget),
             grouped(step as usize),

@@ -176,7 +176,11 @@ fn simulate_from_position(
     bar.finish_and_clear();
     let r = r?;
     progress::throughput(games, 0, r.play_time.as_secs_f64(), req.config.threads, req.quiet);
-    answer(&PositionSimulateView::new(&req.board, &r), req.output)
+    let view = PositionSimulateView {
+        more: Some("--exact asks for it"),
+        ..PositionSimulateView::new(&req.board, &r)
+    };
+    answer(&view, req.output)
 }
 
 pub fn audit(args: AuditArgs) -> Answer {
@@ -342,7 +346,10 @@ fn chain_answer(command: &'static str, req: super::chain_requests::ChainRequest)
     let report = pegchain::chains::analyse(&req.chain, &req.question, &token);
     drop(watcher);
     let report = report?;
-    let view = ChainView::new(command, &req.model, &report, req.chain.initial()[0]);
+    let view = ChainView {
+        more: Some("all of them in --json and --csv"),
+        ..ChainView::new(command, &req.model, &report, req.chain.initial()[0])
+    };
     if let Some(file) = &req.svg {
         let svg = distribution_svg(&view).ok_or_else(|| {
             Failure::Input(Error::Invalid("--svg draws the step distribution: it needs a target".into()))
@@ -399,7 +406,10 @@ pub fn coach(args: super::args::CoachArgs) -> Answer {
         coach = coach.with_memory_budget(budget.bytes);
     }
     let advice = coach.advise(req.position)?;
-    let view = pegchain::render::coach::CoachView::new(&req.board, &req.policy.to_string(), &advice);
+    let view = pegchain::render::coach::CoachView {
+        more: Some("Exact fractions: --json, --csv or --markdown --full."),
+        ..pegchain::render::coach::CoachView::new(&req.board, &req.policy.to_string(), &advice)
+    };
     answer(&view, req.output)
 }
 

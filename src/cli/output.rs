@@ -68,6 +68,7 @@ pub fn words(e: &Error) -> String {
             format!("{e} ({})", super::limits::RAISE_THE_BUDGET)
         }
         Error::SearchTooLarge { .. } => format!("{e}; --method dfs (the default) holds far fewer"),
+        Error::FutureTooLarge(_) => format!("{e} (exact --position answers for one position)"),
         _ => e.to_string(),
     }
 }

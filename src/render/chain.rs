@@ -245,6 +245,9 @@ pub struct ChainView {
     pub simulation: Option<EstimateView>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub race: Option<RaceView>,
+    /// Where every row of a list cut short in text is, in the caller's words.
+    #[serde(skip)]
+    pub more: Option<&'static str>,
 }
 
 impl ChainView {
@@ -273,6 +276,7 @@ impl ChainView {
             }),
             simulation: r.estimate.as_ref().map(EstimateView::of),
             race: r.race.as_ref().map(RaceView::of),
+            more: None,
         }
     }
 }
@@ -351,7 +355,7 @@ impl Report for ChainView {
             race_document(&mut doc, race, self.target.as_ref().map_or("", |t| t.target.as_str()));
         }
         if let Some(t) = &self.target {
-            target_document(&mut doc, t, several, style);
+            target_document(&mut doc, t, several, style, self.more);
         }
         if let Some(ends) = &self.ends {
             doc.heading("Where the chain ends");
@@ -491,7 +495,7 @@ fn race_document(doc: &mut Doc, race: &RaceView, target: &str) {
         // Nothing is left undecided: the bounds meet, and the chances are exact.
         doc.para(format!(
             "Within {rounds} some player has surely arrived, so the chances below are exact (their \
-             fractions in --json and --csv)."
+             fractions are in the JSON and CSV output)."
         ));
     } else {
         // The rounds may run out before the bounds are 10^-places apart: then "only" was wrong.
@@ -525,7 +529,7 @@ fn race_document(doc: &mut Doc, race: &RaceView, target: &str) {
     doc.table(table);
 }
 
-fn target_document(doc: &mut Doc, t: &TargetView, several: bool, style: Style) {
+fn target_document(doc: &mut Doc, t: &TargetView, several: bool, style: Style, more: Option<&str>) {
     doc.heading(format!("Reaching {} ({})", t.target, plural(t.target_states as u64, "state", "states")));
     if several {
         doc.para("Over the initial states (each equally likely for the average):");
@@ -581,10 +585,8 @@ fn target_document(doc: &mut Doc, t: &TargetView, several: bool, style: Style) {
         }
         doc.table(table);
         if t.initial.len() > LISTED {
-            doc.para(format!(
-                "... and {} more (all of them in --json and --csv)",
-                grouped((t.initial.len() - LISTED) as u64)
-            ));
+            let where_all = more.map(|m| format!(" ({m})")).unwrap_or_default();
+            doc.para(format!("... and {} more{where_all}", grouped((t.initial.len() - LISTED) as u64)));
         }
     }
     if let Some(d) = &t.distribution {

@@ -76,6 +76,9 @@ pub struct CoachView {
     /// P(n pegs left) under random play from the position.
     pub pegs_left: Keyed<Value>,
     pub jumps: Vec<JumpView>,
+    /// Where the exact fractions are, in the caller's words, below an abbreviated table.
+    #[serde(skip)]
+    pub more: Option<&'static str>,
 }
 
 impl CoachView {
@@ -106,6 +109,7 @@ impl CoachView {
             prospects: ProspectsView::of(board, &a.prospects),
             pegs_left: a.pegs_left.iter().map(|(n, p)| (n, Value::of(p))).collect(),
             jumps,
+            more: None,
         }
     }
 }
@@ -185,8 +189,8 @@ impl Report for CoachView {
             table.row(row);
         }
         doc.table(table);
-        if !full {
-            doc.para("Exact fractions: --json, --csv or --markdown --full.");
+        if let Some(more) = self.more.filter(|_| !full) {
+            doc.para(more);
         }
         doc
     }

@@ -24,6 +24,9 @@ pub struct PositionSimulateView {
     pub overall: EstimateView,
     #[serde(skip)]
     pub policy_words: &'static str,
+    /// How to ask for exact values where the engine did not run, in the caller's words.
+    #[serde(skip)]
+    pub more: Option<&'static str>,
 }
 
 impl PositionSimulateView {
@@ -36,6 +39,7 @@ impl PositionSimulateView {
             at: At::new(board, r.position),
             overall: EstimateView::of(&r.estimate),
             policy_words: r.config.policy.describe(),
+            more: None,
         }
     }
 }
@@ -56,9 +60,10 @@ impl Report for PositionSimulateView {
         d.table(all);
         match &self.overall.chi_square {
             Some(chi) => d.para(format!("Pegs left against the exact distribution: {}.", chi.text())),
-            None if self.overall.win.compared.exact.is_none() => d.para(
-                "No exact values: the exact engine did not run on this board (by default it runs on boards of up to 21 holes; --exact asks for it).",
-            ),
+            None if self.overall.win.compared.exact.is_none() => d.para(format!(
+                "No exact values: the exact engine did not run on this board (by default it runs on boards of up to 21 holes{}).",
+                self.more.map(|m| format!("; {m}")).unwrap_or_default()
+            )),
             None => {}
         }
         d.heading("Pegs left");

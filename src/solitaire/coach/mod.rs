@@ -426,8 +426,8 @@ impl<'a> Coach<'a> {
             }
             None => "too many for the coach".to_string(),
         };
-        Error::Invalid(format!(
-            "this position's future holds more than {} positions up to symmetry or {} jumps between them: {why} (exact --position answers for one position)",
+        Error::FutureTooLarge(format!(
+            "this position's future holds more than {} positions up to symmetry or {} jumps between them: {why}",
             grouped(self.max_positions as u64),
             grouped((self.max_positions as u64).saturating_mul(10))
         ))
