@@ -508,7 +508,7 @@ fn race_document(doc: &mut Doc, race: &RaceView, target: &str) {
         doc.para(format!(
             "After {rounds} no player has arrived with probability {left}{short}: each chance \
              lies between the chance of winning within those rounds and that plus {left}, two exact \
-             fractions (in --json and --csv). The exact chances are fractions of the players' product \
+             fractions (in the JSON and CSV output). The exact chances are fractions of the players' product \
              chain, which this answer does not solve.",
             left = race.undecided.decimal()
         ));
