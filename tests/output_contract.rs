@@ -234,6 +234,50 @@ fn a_file_written_through_a_link_to_a_device_is_written_into_it() {
     assert!(std::fs::metadata("/dev/full").unwrap().file_type().is_char_device());
 }
 
+/// A write past the file-size limit (`ulimit -f`) fails like a full disk: one line naming
+/// the file, exit 1, and no file or temporary left. Before, SIGXFSZ killed the process
+/// mid-write (the shell's "File size limit exceeded", exit 153) and left the hidden temporary
+/// beside the target.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_write_past_the_file_size_limit_fails_in_one_line_and_leaves_nothing() {
+    use std::os::unix::process::CommandExt;
+    let dir = support::scratch("file-size-limit");
+    let file = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    for args in [
+        vec!["race".to_string(), "--grid".into(), "--svg".into(), file("grid.svg")],
+        vec!["export".into(), "--board".into(), "triangle5".into(), "--start".into(), "A".into()]
+            .into_iter()
+            .chain(["--drn".into(), file("walk.drn")])
+            .collect(),
+        vec!["exact".into(), "--board".into(), "triangle6".into(), "-q".into(), "--checkpoint".into()]
+            .into_iter()
+            .chain([file("run.ckpt")])
+            .collect(),
+    ] {
+        let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_pegchain"));
+        command.args(&args).stdin(Stdio::null());
+        // SAFETY: only setrlimit, async-signal-safe, runs between fork and exec.
+        unsafe {
+            command.pre_exec(|| {
+                let limit = libc::rlimit { rlim_cur: 1024, rlim_max: 1024 };
+                match libc::setrlimit(libc::RLIMIT_FSIZE, &limit) {
+                    0 => Ok(()),
+                    _ => Err(std::io::Error::last_os_error()),
+                }
+            });
+        }
+        let out = command.output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {:?} {err}", out.status);
+        assert_eq!(err.lines().count(), 1, "{args:?}: one line: {err}");
+        assert!(err.contains("File too large"), "{args:?}: {err}");
+        // The checkpoint's first saves fit in the limit: the last whole one stays, nothing else.
+        let left: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert!(left.iter().all(|name| name == "run.ckpt"), "{args:?}: {left:?}");
+    }
+}
+
 /// A checkpoint that is a FIFO is refused before any work, in one line: each save replaces
 /// its file by renaming, which would take the FIFO away.
 #[cfg(unix)]

@@ -24,6 +24,7 @@ use std::process::ExitCode;
 
 /// Parses the command line, runs the command, and writes its answer: the binary's whole life.
 pub fn main() -> ExitCode {
+    interrupt::write_errors_not_signals();
     huge_pages::choose_page_size();
     pegchain::pages::on_random_access(huge_pages::advise_random_access);
     let silent = processes::a_silent_copy();
