@@ -248,3 +248,25 @@ fn a_simulation_short_of_address_space_plays_without_its_table() {
     assert_eq!(out.status.code(), Some(0), "{stderr}");
     assert_eq!(out.stdout, support::stdout_bytes(&args));
 }
+
+/// A file of gigabytes given to `--resume` by a slip is refused by its first line, unread:
+/// it used to be read whole into memory first (here, up to the limit: "the checkpoint big:
+/// cannot read it: out of memory" after 2 GB and 7 s of reading; with no limit, as much
+/// memory as the file held).
+#[test]
+fn a_huge_file_that_is_no_checkpoint_is_refused_unread() {
+    let dir = support::scratch("resume-huge-file");
+    let big = dir.join("big");
+    // Sparse: 8 GiB of zeros that take no room on the disk.
+    std::fs::File::create(&big).unwrap().set_len(8 << 30).unwrap();
+    for command in ["exact", "simulate", "solve"] {
+        let args = [command, "--board", "triangle5", "--start", "A", "--resume", big.to_str().unwrap()];
+        let out = under_address_limit(1_000_000_000, &args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        let words = format!("{} is not a pegchain {command} checkpoint", big.display());
+        assert!(stderr.contains(&words), "{stderr}");
+    }
+    let _ = std::fs::remove_file(&big);
+}
