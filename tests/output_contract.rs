@@ -234,6 +234,28 @@ fn a_file_written_through_a_link_to_a_device_is_written_into_it() {
     assert!(std::fs::metadata("/dev/full").unwrap().file_type().is_char_device());
 }
 
+/// A file target refused before any work is named once, by its flag: a link that leads
+/// nowhere but to itself was named twice (`--svg loop.svg: loop.svg: too many levels of
+/// symbolic links`), as was a block device.
+#[cfg(unix)]
+#[test]
+fn a_refused_file_target_is_named_once() {
+    let dir = support::scratch("target-named-once");
+    let link = dir.join("loop.svg");
+    std::os::unix::fs::symlink(&link, &link).unwrap();
+    let path = link.to_str().unwrap();
+    for (flag, args) in [
+        ("--svg", &["race", "--grid", "--length", "8", "--svg", path][..]),
+        ("--drn", &["export", "--board", "triangle5", "--start", "A", "--drn", path]),
+        ("--checkpoint", &["simulate", "--games", "10", "-q", "--checkpoint", path]),
+    ] {
+        let out = support::pegchain().args(args).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err, format!("pegchain: {flag} {path}: too many levels of symbolic links\n"), "{args:?}");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+    }
+}
+
 /// A write past the file-size limit (`ulimit -f`) fails like a full disk: one line naming
 /// the file, exit 1, and no file or temporary left. Before, SIGXFSZ killed the process
 /// mid-write (the shell's "File size limit exceeded", exit 153) and left the hidden temporary

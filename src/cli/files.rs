@@ -36,10 +36,10 @@ const MAX_LINKS: usize = 40;
 /// the previous file at `path` (if any) is intact and no temporary file is left. Errors name
 /// the path.
 pub fn write_atomic(path: &Path, parts: &[&[u8]]) -> io::Result<()> {
-    let written = match target_of(path)? {
+    let written = target_of(path).and_then(|target| match target {
         Target::File(file) => stage(&file, parts).and_then(Staged::commit),
         Target::InPlace(device) => write_in_place(&device, parts),
-    };
+    });
     written.map_err(|e| naming(path, e))
 }
 
@@ -54,13 +54,14 @@ enum Target {
 
 /// The target of a write to `path`, following its symbolic links (a link to nowhere leads to
 /// the file it names, which the write creates). A block device is refused: an SVG or a
-/// chain written onto a disk would destroy what it holds. Errors name the path.
+/// chain written onto a disk would destroy what it holds. Errors do not name the path: the
+/// caller does, in its words (a flag, or "cannot write").
 fn target_of(path: &Path) -> io::Result<Target> {
     let mut at = path.to_path_buf();
     for _ in 0..MAX_LINKS {
         let meta = match std::fs::symlink_metadata(&at) {
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Target::File(at)),
-            Err(e) => return Err(naming(path, e)),
+            Err(e) => return Err(e),
             Ok(meta) => meta,
         };
         // `/dev/stdout` leads through /proc to a pipe or a terminal, which only the system
@@ -68,23 +69,23 @@ fn target_of(path: &Path) -> io::Result<Target> {
         let link = meta.file_type().is_symlink();
         let end = if link { std::fs::metadata(&at).ok() } else { Some(meta) };
         if let Some(end) = end.filter(|end| !end.is_file() && !end.is_dir()) {
-            return in_place(path, at, &end);
+            return in_place(at, &end);
         }
         if !link {
             return Ok(Target::File(at));
         }
-        let link = std::fs::read_link(&at).map_err(|e| naming(path, e))?;
+        let link = std::fs::read_link(&at)?;
         at = directory_of(&at).join(link);
     }
-    Err(naming(path, io::Error::other("too many levels of symbolic links")))
+    Err(io::Error::other("too many levels of symbolic links"))
 }
 
 /// A target that is neither a file nor a directory, written into unless it is a block device.
-fn in_place(path: &Path, at: PathBuf, meta: &std::fs::Metadata) -> io::Result<Target> {
+fn in_place(at: PathBuf, meta: &std::fs::Metadata) -> io::Result<Target> {
     use std::os::unix::fs::FileTypeExt;
     if meta.file_type().is_block_device() {
         let why = "a block device, which the tool does not write into";
-        return Err(naming(path, io::Error::new(io::ErrorKind::InvalidInput, why)));
+        return Err(io::Error::new(io::ErrorKind::InvalidInput, why));
     }
     Ok(Target::InPlace(at))
 }
@@ -110,7 +111,7 @@ pub fn write_all_atomic(files: &[(PathBuf, Vec<u8>)]) -> io::Result<()> {
     let mut in_place = Vec::new();
     for (path, bytes) in files {
         // On error, dropping `staged` removes the temporaries written so far.
-        match target_of(path)? {
+        match target_of(path).map_err(|e| naming(path, e))? {
             Target::File(file) => staged.push(stage(&file, &[bytes]).map_err(|e| naming(path, e))?),
             Target::InPlace(device) => in_place.push((path, device, bytes)),
         }
@@ -139,7 +140,7 @@ fn naming(path: &Path, e: io::Error) -> io::Error {
 /// a symbolic link is not followed here: the link itself becomes `previous`, so the file it
 /// named is kept as it was.
 pub fn write_atomic_keeping(path: &Path, parts: &[&[u8]], previous: &Path) -> io::Result<()> {
-    if let Target::InPlace(_) = target_of(path)? {
+    if let Target::InPlace(_) = target_of(path).map_err(|e| naming(path, e))? {
         return Err(naming(path, io::Error::new(io::ErrorKind::InvalidInput, "not a regular file")));
     }
     let staged = stage(path, parts).map_err(|e| naming(path, e))?;
