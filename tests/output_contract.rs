@@ -256,6 +256,56 @@ fn a_refused_file_target_is_named_once() {
     }
 }
 
+/// A file the user may not write (`chmod a-w`) is refused before any work, as the shell's
+/// `>` refuses it, and left as it was; one that may be written is replaced keeping its
+/// permissions. Before, a temporary renamed over either replaced the read-only file all the
+/// same, and a private `0600` file came back readable by all (`0644`). Run as root, the run
+/// is made as the user `nobody`, whom a mode of `0444` binds.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_target_keeps_its_permissions_and_a_read_only_one_is_not_replaced() {
+    use std::os::unix::fs::PermissionsExt;
+    use std::os::unix::process::CommandExt;
+    let dir = support::scratch("read-only-target");
+    let mode = |path: &std::path::Path, mode: u32| {
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap()
+    };
+    mode(&dir, 0o777);
+    let (kept, private) = (dir.join("kept.svg"), dir.join("private.svg"));
+    for file in [&kept, &private] {
+        std::fs::write(file, "mine").unwrap();
+    }
+    mode(&kept, 0o444);
+    mode(&private, 0o600);
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_pegchain"));
+    command.args(["race", "--grid", "--length", "8", "--svg", kept.to_str().unwrap()]);
+    // SAFETY: only setgroups, setgid and setuid, async-signal-safe, between fork and exec.
+    unsafe {
+        command.pre_exec(|| {
+            if libc::geteuid() == 0
+                && (libc::setgroups(0, std::ptr::null()) != 0
+                    || libc::setgid(65534) != 0
+                    || libc::setuid(65534) != 0)
+            {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let out = command.output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    let words = format!(
+        "pegchain: --svg {}: the file may not be written (Permission denied), so it is not replaced\n",
+        kept.display()
+    );
+    assert_eq!(err, words);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(std::fs::read_to_string(&kept).unwrap(), "mine");
+    support::stdout(&["race", "--grid", "--length", "8", "--svg", private.to_str().unwrap()]);
+    assert!(std::fs::read_to_string(&private).unwrap().contains("</svg>"));
+    assert_eq!(std::fs::metadata(&private).unwrap().permissions().mode() & 0o777, 0o600);
+}
+
 /// A write past the file-size limit (`ulimit -f`) fails like a full disk: one line naming
 /// the file, exit 1, and no file or temporary left. Before, SIGXFSZ killed the process
 /// mid-write (the shell's "File size limit exceeded", exit 153) and left the hidden temporary

@@ -8,7 +8,8 @@
 //! A target that is not a regular file (`/dev/null`, a FIFO, a terminal, `/dev/stdout`) is written
 //! straight into, never replaced: a temporary renamed over it would destroy it (run as root,
 //! `--svg /dev/null` replaced the system's `/dev/null` with a file). A symbolic link is followed, so
-//! the link stays and the file it names is replaced.
+//! the link stays and the file it names is replaced. A file is replaced only where it could be
+//! written into (not `chmod a-w`), and the new file takes its permissions.
 
 use std::ffi::OsString;
 use std::fmt;
@@ -72,12 +73,31 @@ fn target_of(path: &Path) -> io::Result<Target> {
             return in_place(at, &end);
         }
         if !link {
-            return Ok(Target::File(at));
+            return replaceable(&at).map(|()| Target::File(at));
         }
         let link = std::fs::read_link(&at)?;
         at = directory_of(&at).join(link);
     }
     Err(io::Error::other("too many levels of symbolic links"))
+}
+
+/// Fails for an existing file that this process may not write (`chmod a-w`, a file of
+/// another user, a read-only file system), as writing into it would: a temporary renamed
+/// over it would replace it all the same wherever its directory takes new files.
+fn replaceable(file: &Path) -> io::Result<()> {
+    match std::fs::metadata(file) {
+        Ok(meta) if meta.is_file() => match OpenOptions::new().write(true).open(file) {
+            Ok(_) => Ok(()),
+            Err(e) => {
+                let why = format!(
+                    "the file may not be written ({}), so it is not replaced",
+                    pegchain::input::plain(&e)
+                );
+                Err(io::Error::new(e.kind(), why))
+            }
+        },
+        _ => Ok(()),
+    }
 }
 
 /// A target that is neither a file nor a directory, written into unless it is a block device.
@@ -178,13 +198,18 @@ impl Drop for Staged {
     }
 }
 
-/// Creates a temporary next to `target` and writes and syncs `parts` into it.
+/// Creates a temporary next to `target` and writes and syncs `parts` into it. A file that
+/// replaces another takes its permissions (a private `0600` file stays private).
 fn stage(target: &Path, parts: &[&[u8]]) -> io::Result<Staged> {
     let (file, temp) = create_temp(target, &COUNTER)?;
     // From here on the guard owns the temporary: an error below drops it and removes the file.
     let staged = Staged { temp, target: target.to_path_buf(), committed: false };
     // The file is closed before the guard could remove it (Windows cannot remove an open file).
     let fill = |mut file: File| {
+        if let Some(meta) = std::fs::metadata(target).ok().filter(|meta| meta.is_file()) {
+            use std::os::unix::fs::PermissionsExt;
+            file.set_permissions(std::fs::Permissions::from_mode(meta.permissions().mode() & 0o777))?;
+        }
         parts.iter().try_for_each(|part| file.write_all(part))?;
         file.sync_all()
     };
