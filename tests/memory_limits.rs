@@ -270,3 +270,24 @@ fn a_huge_file_that_is_no_checkpoint_is_refused_unread() {
     }
     let _ = std::fs::remove_file(&big);
 }
+
+/// Herman's ring of 13 processes (1.59 million transitions) is planned before it is built:
+/// under 250 MB of address space its building aborted ("memory allocation of 33554432 bytes
+/// failed", a backtrace, exit 134); it is refused in one line, and no file is written.
+#[test]
+fn a_ring_planned_past_the_budget_is_refused_before_it_is_built() {
+    let dir = support::scratch("limits-herman");
+    let drn = dir.join("ring.drn");
+    for args in [
+        &["game", "herman", "--processes", "13"][..],
+        &["export", "--game", "herman", "--processes", "13", "--drn", drn.to_str().unwrap()],
+    ] {
+        let out = under_address_limit(250_000_000, args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        let words = "Herman's ring of 13 processes: a chain of 8,192 states and 1,594,298 transitions is projected to need 256 MB, over the memory budget of 200 MB";
+        assert!(stderr.contains(words), "{stderr}");
+    }
+    assert!(!drn.exists());
+}
