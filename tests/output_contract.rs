@@ -306,6 +306,29 @@ fn a_target_keeps_its_permissions_and_a_read_only_one_is_not_replaced() {
     assert_eq!(std::fs::metadata(&private).unwrap().permissions().mode() & 0o777, 0o600);
 }
 
+/// A directory to write into that is a symbolic link leading nowhere (or to itself) is
+/// refused before any work: the run went on (the audit played its games) and failed at the
+/// end with "cannot create DIR: File exists", exit 1.
+#[cfg(unix)]
+#[test]
+fn an_output_directory_that_is_a_link_to_nowhere_is_refused_before_any_work() {
+    let dir = support::scratch("dangling-out-dir");
+    let (nowhere, looped) = (dir.join("plots"), dir.join("loop"));
+    std::os::unix::fs::symlink(dir.join("missing"), &nowhere).unwrap();
+    std::os::unix::fs::symlink(&looped, &looped).unwrap();
+    for link in [&nowhere, &looped] {
+        let path = link.to_str().unwrap();
+        for (flag, args) in [
+            ("--svg", &["audit", "--games", "1000", "-q", "--svg", path][..]),
+            ("--out", &["boards", "--export", "triangle5", "--out", path]),
+            ("--svg", &["audit", "--games", "1000", "-q", "--svg", &format!("{path}/sub")]),
+        ] {
+            support::fails_with(args, &format!("{flag} {}", args.last().unwrap()));
+            support::fails_with(args, &format!("{path} is a symbolic link that leads to no directory"));
+        }
+    }
+}
+
 /// A write past the file-size limit (`ulimit -f`) fails like a full disk: one line naming
 /// the file, exit 1, and no file or temporary left. Before, SIGXFSZ killed the process
 /// mid-write (the shell's "File size limit exceeded", exit 153) and left the hidden temporary

@@ -256,15 +256,19 @@ pub fn check_spill_dir(dir: &Path) -> io::Result<()> {
 /// Fails, before a run starts, for a directory that files are to be written into (made first
 /// if missing, with its missing parents) where none could be: its nearest existing ancestor
 /// must be a directory that takes a new file (`--svg /proc` failed only after the audit's
-/// games were played). The probe is removed.
+/// games were played). A symbolic link counts as existing: one that leads to no directory
+/// (dangling, or a loop) blocks the making of a directory in its place, which failed only
+/// after the run with "cannot create DIR: File exists". The probe is removed.
 pub fn check_out_dir(dir: &Path) -> io::Result<()> {
     let existing = dir
         .ancestors()
         .map(|a| if a.as_os_str().is_empty() { Path::new(".") } else { a })
-        .find(|a| a.exists())
+        .find(|a| std::fs::symlink_metadata(a).is_ok())
         .unwrap_or(Path::new("."));
     if !existing.is_dir() {
-        let why = format!("{} is not a directory", existing.display());
+        let link = std::fs::symlink_metadata(existing).is_ok_and(|m| m.file_type().is_symlink());
+        let what = if link { "a symbolic link that leads to no directory" } else { "not a directory" };
+        let why = format!("{} is {what}", existing.display());
         return Err(io::Error::new(io::ErrorKind::NotADirectory, why));
     }
     probe(&existing.join("probe"))
