@@ -44,7 +44,7 @@ fn simulate(c: &mut Criterion) {
 
 fn chains(c: &mut Criterion) {
     use pegchain::engine::explicit::questions::expected_reward;
-    let ring = pegchain::games::herman::ring(9, &pegchain::Cancel::new()).unwrap();
+    let ring = pegchain::games::herman::ring(9, None, &pegchain::Cancel::new()).unwrap();
     let mut stable = vec![false; ring.states()];
     for &s in ring.label("stable").unwrap() {
         stable[s as usize] = true;
@@ -53,7 +53,7 @@ fn chains(c: &mut Criterion) {
     c.bench_function("herman 9 expected steps, every state", |b| {
         b.iter(|| expected_reward(black_box(&ring), &stable, &steps, &pegchain::Cancel::new()).unwrap())
     });
-    let ring = pegchain::games::herman::ring(11, &pegchain::Cancel::new()).unwrap();
+    let ring = pegchain::games::herman::ring(11, None, &pegchain::Cancel::new()).unwrap();
     let mut stable = vec![false; ring.states()];
     for &s in ring.label("stable").unwrap() {
         stable[s as usize] = true;

@@ -47,6 +47,16 @@ pub fn read_save(path: &Path, max: u64) -> Result<Vec<u8>, String> {
     read_regular(path, max, false)
 }
 
+/// The first `max` bytes of a save (fewer if it is shorter), so that a file that is not one
+/// can be refused by its first line before the whole is read: a file of gigabytes given to
+/// `--resume` by a slip was read whole into memory first.
+pub fn read_save_head(path: &Path, max: u64) -> Result<Vec<u8>, String> {
+    let (file, _) = open_regular(path, false)?;
+    let mut bytes = Vec::new();
+    file.take(max).read_to_end(&mut bytes).map_err(|e| format!("cannot read it: {}", plain(&e)))?;
+    Ok(bytes)
+}
+
 /// The files read as inputs by this process, by device and inode (whatever path named them).
 static INPUTS: Mutex<Vec<(u64, u64)>> = Mutex::new(Vec::new());
 
@@ -69,7 +79,9 @@ pub fn same_file(a: &Path, b: &Path) -> bool {
     identity(a).is_some_and(|file| identity(b) == Some(file))
 }
 
-fn read_regular(path: &Path, max: u64, input: bool) -> Result<Vec<u8>, String> {
+/// The regular file at `path`, opened, and its length; its kind is checked before it is
+/// opened. An `input` is remembered (see [`is_input`]).
+fn open_regular(path: &Path, input: bool) -> Result<(std::fs::File, u64), String> {
     use std::os::unix::fs::MetadataExt;
     let meta = std::fs::metadata(path).map_err(|e| format!("cannot read it: {}", plain(&e)))?;
     if !meta.is_file() {
@@ -78,10 +90,15 @@ fn read_regular(path: &Path, max: u64, input: bool) -> Result<Vec<u8>, String> {
     if input {
         INPUTS.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).push((meta.dev(), meta.ino()));
     }
-    if meta.len() > max {
+    let file = std::fs::File::open(path).map_err(|e| format!("cannot read it: {}", plain(&e)))?;
+    Ok((file, meta.len()))
+}
+
+fn read_regular(path: &Path, max: u64, input: bool) -> Result<Vec<u8>, String> {
+    let (file, len) = open_regular(path, input)?;
+    if len > max {
         return Err(too_large(max));
     }
-    let file = std::fs::File::open(path).map_err(|e| format!("cannot read it: {}", plain(&e)))?;
     let mut bytes = Vec::new();
     let read = file.take(max.saturating_add(1)).read_to_end(&mut bytes);
     read.map_err(|e| format!("cannot read it: {}", plain(&e)))?;

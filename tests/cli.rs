@@ -361,3 +361,27 @@ fn the_checkpoint_help_says_when_solve_saves() {
     assert!(solved.contains("\n1. D-B-A, "), "{solved}");
     assert!(!save.exists());
 }
+
+/// An argument that is not UTF-8 text is named, with its flag: clap's words were "invalid
+/// UTF-8 was detected in one or more arguments", which left the user to find it.
+#[cfg(unix)]
+#[test]
+fn an_argument_that_is_not_utf8_is_named() {
+    use std::ffi::OsString;
+    use std::os::unix::ffi::OsStringExt;
+    let bytes = |b: &[u8]| OsString::from_vec(b.to_vec());
+    for (args, words) in [
+        (
+            vec![bytes(b"exact"), bytes(b"--board"), bytes(b"b\xff.json")],
+            "pegchain: the value of --board, \"b\\xFF.json\", is not UTF-8 text, which --board takes (see pegchain --help)\n",
+        ),
+        (
+            vec![bytes(b"exact"), bytes(b"--start=\xff")],
+            "pegchain: the argument \"--start=\\xFF\" is not UTF-8 text (see pegchain --help)\n",
+        ),
+    ] {
+        let out = pegchain().args(&args).output().unwrap();
+        assert_eq!(String::from_utf8_lossy(&out.stderr), words);
+        assert_eq!(out.status.code(), Some(2));
+    }
+}

@@ -235,3 +235,59 @@ fn a_requested_budget_holds_the_peak_of_the_process() {
         "the run without a budget peaked at {whole_peak}: the test shows nothing"
     );
 }
+
+/// Random play on a board of up to 21 holes builds a table of every position's jumps (about
+/// 90 MB for the 21-hole triangle) to save time; where the address space does not spare it,
+/// the games are played without it, the same games. Before, its allocation aborted the run
+/// ("memory allocation of 16777216 bytes failed", a backtrace, exit 134) under 200 MB.
+#[test]
+fn a_simulation_short_of_address_space_plays_without_its_table() {
+    let args = ["simulate", "--board", "triangle6", "--games", "20000", "--no-exact", "-q"];
+    let out = under_address_limit(200_000_000, &args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert_eq!(out.stdout, support::stdout_bytes(&args));
+}
+
+/// A file of gigabytes given to `--resume` by a slip is refused by its first line, unread:
+/// it used to be read whole into memory first (here, up to the limit: "the checkpoint big:
+/// cannot read it: out of memory" after 2 GB and 7 s of reading; with no limit, as much
+/// memory as the file held).
+#[test]
+fn a_huge_file_that_is_no_checkpoint_is_refused_unread() {
+    let dir = support::scratch("resume-huge-file");
+    let big = dir.join("big");
+    // Sparse: 8 GiB of zeros that take no room on the disk.
+    std::fs::File::create(&big).unwrap().set_len(8 << 30).unwrap();
+    for command in ["exact", "simulate", "solve"] {
+        let args = [command, "--board", "triangle5", "--start", "A", "--resume", big.to_str().unwrap()];
+        let out = under_address_limit(1_000_000_000, &args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        let words = format!("{} is not a pegchain {command} checkpoint", big.display());
+        assert!(stderr.contains(&words), "{stderr}");
+    }
+    let _ = std::fs::remove_file(&big);
+}
+
+/// Herman's ring of 13 processes (1.59 million transitions) is planned before it is built:
+/// under 250 MB of address space its building aborted ("memory allocation of 33554432 bytes
+/// failed", a backtrace, exit 134); it is refused in one line, and no file is written.
+#[test]
+fn a_ring_planned_past_the_budget_is_refused_before_it_is_built() {
+    let dir = support::scratch("limits-herman");
+    let drn = dir.join("ring.drn");
+    for args in [
+        &["game", "herman", "--processes", "13"][..],
+        &["export", "--game", "herman", "--processes", "13", "--drn", drn.to_str().unwrap()],
+    ] {
+        let out = under_address_limit(250_000_000, args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        let words = "Herman's ring of 13 processes: a chain of 8,192 states and 1,594,298 transitions is projected to need 256 MB, over the memory budget of 200 MB";
+        assert!(stderr.contains(words), "{stderr}");
+    }
+    assert!(!drn.exists());
+}

@@ -234,6 +234,156 @@ fn a_file_written_through_a_link_to_a_device_is_written_into_it() {
     assert!(std::fs::metadata("/dev/full").unwrap().file_type().is_char_device());
 }
 
+/// A file target refused before any work is named once, by its flag: a link that leads
+/// nowhere but to itself was named twice (`--svg loop.svg: loop.svg: too many levels of
+/// symbolic links`), as was a block device.
+#[cfg(unix)]
+#[test]
+fn a_refused_file_target_is_named_once() {
+    let dir = support::scratch("target-named-once");
+    let link = dir.join("loop.svg");
+    std::os::unix::fs::symlink(&link, &link).unwrap();
+    let path = link.to_str().unwrap();
+    for (flag, args) in [
+        ("--svg", &["race", "--grid", "--length", "8", "--svg", path][..]),
+        ("--drn", &["export", "--board", "triangle5", "--start", "A", "--drn", path]),
+        ("--checkpoint", &["simulate", "--games", "10", "-q", "--checkpoint", path]),
+    ] {
+        let out = support::pegchain().args(args).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err, format!("pegchain: {flag} {path}: too many levels of symbolic links\n"), "{args:?}");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+    }
+}
+
+/// A file the user may not write (`chmod a-w`) is refused before any work, as the shell's
+/// `>` refuses it, and left as it was; one that may be written is replaced keeping its
+/// permissions. Before, a temporary renamed over either replaced the read-only file all the
+/// same, and a private `0600` file came back readable by all (`0644`). Run as root, the run
+/// is made as the user `nobody`, whom a mode of `0444` binds.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_target_keeps_its_permissions_and_a_read_only_one_is_not_replaced() {
+    use std::os::unix::fs::PermissionsExt;
+    use std::os::unix::process::CommandExt;
+    let dir = support::scratch("read-only-target");
+    let mode = |path: &std::path::Path, mode: u32| {
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap()
+    };
+    mode(&dir, 0o777);
+    let (kept, private) = (dir.join("kept.svg"), dir.join("private.svg"));
+    for file in [&kept, &private] {
+        std::fs::write(file, "mine").unwrap();
+    }
+    mode(&kept, 0o444);
+    mode(&private, 0o600);
+    // The replaced file keeps its permissions.
+    support::stdout(&["race", "--grid", "--length", "8", "--svg", private.to_str().unwrap()]);
+    assert!(std::fs::read_to_string(&private).unwrap().contains("</svg>"));
+    assert_eq!(std::fs::metadata(&private).unwrap().permissions().mode() & 0o777, 0o600);
+    // Root is bound by no mode, and `nobody` must reach the binary and the file: a checkout
+    // under a private home (`/root`, mode 0700) does not let it, and that half is skipped.
+    let others_reach = |path: &std::path::Path| {
+        path.ancestors().all(|p| std::fs::metadata(p).is_ok_and(|m| m.permissions().mode() & 0o001 != 0))
+    };
+    let binary = std::path::Path::new(env!("CARGO_BIN_EXE_pegchain"));
+    if unsafe { libc::geteuid() } == 0 && !(others_reach(binary) && others_reach(&dir)) {
+        eprintln!("skipped: the user nobody cannot reach {} or {}", binary.display(), dir.display());
+        return;
+    }
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_pegchain"));
+    command.args(["race", "--grid", "--length", "8", "--svg", kept.to_str().unwrap()]);
+    // SAFETY: only setgroups, setgid and setuid, async-signal-safe, between fork and exec.
+    unsafe {
+        command.pre_exec(|| {
+            if libc::geteuid() == 0
+                && (libc::setgroups(0, std::ptr::null()) != 0
+                    || libc::setgid(65534) != 0
+                    || libc::setuid(65534) != 0)
+            {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let out = command.output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    let words = format!(
+        "pegchain: --svg {}: the file may not be written (Permission denied), so it is not replaced\n",
+        kept.display()
+    );
+    assert_eq!(err, words);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(std::fs::read_to_string(&kept).unwrap(), "mine");
+}
+
+/// A directory to write into that is a symbolic link leading nowhere (or to itself) is
+/// refused before any work: the run went on (the audit played its games) and failed at the
+/// end with "cannot create DIR: File exists", exit 1.
+#[cfg(unix)]
+#[test]
+fn an_output_directory_that_is_a_link_to_nowhere_is_refused_before_any_work() {
+    let dir = support::scratch("dangling-out-dir");
+    let (nowhere, looped) = (dir.join("plots"), dir.join("loop"));
+    std::os::unix::fs::symlink(dir.join("missing"), &nowhere).unwrap();
+    std::os::unix::fs::symlink(&looped, &looped).unwrap();
+    for link in [&nowhere, &looped] {
+        let path = link.to_str().unwrap();
+        for (flag, args) in [
+            ("--svg", &["audit", "--games", "1000", "-q", "--svg", path][..]),
+            ("--out", &["boards", "--export", "triangle5", "--out", path]),
+            ("--svg", &["audit", "--games", "1000", "-q", "--svg", &format!("{path}/sub")]),
+        ] {
+            support::fails_with(args, &format!("{flag} {}", args.last().unwrap()));
+            support::fails_with(args, &format!("{path} is a symbolic link that leads to no directory"));
+        }
+    }
+}
+
+/// A write past the file-size limit (`ulimit -f`) fails like a full disk: one line naming
+/// the file, exit 1, and no file or temporary left. Before, SIGXFSZ killed the process
+/// mid-write (the shell's "File size limit exceeded", exit 153) and left the hidden temporary
+/// beside the target.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_write_past_the_file_size_limit_fails_in_one_line_and_leaves_nothing() {
+    use std::os::unix::process::CommandExt;
+    let dir = support::scratch("file-size-limit");
+    let file = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    for args in [
+        vec!["race".to_string(), "--grid".into(), "--svg".into(), file("grid.svg")],
+        vec!["export".into(), "--board".into(), "triangle5".into(), "--start".into(), "A".into()]
+            .into_iter()
+            .chain(["--drn".into(), file("walk.drn")])
+            .collect(),
+        vec!["exact".into(), "--board".into(), "triangle6".into(), "-q".into(), "--checkpoint".into()]
+            .into_iter()
+            .chain([file("run.ckpt")])
+            .collect(),
+    ] {
+        let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_pegchain"));
+        command.args(&args).stdin(Stdio::null());
+        // SAFETY: only setrlimit, async-signal-safe, runs between fork and exec.
+        unsafe {
+            command.pre_exec(|| {
+                let limit = libc::rlimit { rlim_cur: 1024, rlim_max: 1024 };
+                match libc::setrlimit(libc::RLIMIT_FSIZE, &limit) {
+                    0 => Ok(()),
+                    _ => Err(std::io::Error::last_os_error()),
+                }
+            });
+        }
+        let out = command.output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {:?} {err}", out.status);
+        assert_eq!(err.lines().count(), 1, "{args:?}: one line: {err}");
+        assert!(err.contains("File too large"), "{args:?}: {err}");
+        // The checkpoint's first saves fit in the limit: the last whole one stays, nothing else.
+        let left: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert!(left.iter().all(|name| name == "run.ckpt"), "{args:?}: {left:?}");
+    }
+}
+
 /// A checkpoint that is a FIFO is refused before any work, in one line: each save replaces
 /// its file by renaming, which would take the FIFO away.
 #[cfg(unix)]

@@ -315,6 +315,7 @@ impl GameSettings {
             goal: self.goal.unwrap_or(defaults.goal),
             p,
             cancel: super::interrupt::token(),
+            memory_budget: super::limits::read(None).budget().map(|b| b.bytes),
             ..defaults
         })
     }

@@ -149,6 +149,10 @@ fn checksum(parts: &[&[u8]]) -> String {
 /// several GB, so the cap only guards against reading a device or a runaway file.
 const MAX_CHECKPOINT_BYTES: u64 = 1 << 40;
 
+/// The longest header line read before the rest of a checkpoint: a header names a run in a
+/// few kilobytes (a board of 64 holes with names of 16 characters, listed twice, is 2 kB).
+const MAX_HEADER_BYTES: u64 = 1 << 20;
+
 /// The state saved in `path`, refused with one line unless it belongs to `run`.
 pub fn load(path: &Path, run: &Run) -> Result<Vec<u8>, Error> {
     load_numbered(path, run).map(|(_, state)| state)
@@ -210,10 +214,14 @@ pub fn load_shared<T>(
 /// it belongs to `run`.
 fn load_numbered(path: &Path, run: &Run) -> Result<(Option<u64>, Vec<u8>), Error> {
     let name = path.display();
-    let bytes = pegchain::input::read_save(path, MAX_CHECKPOINT_BYTES)
-        .map_err(|why| Error::Invalid(format!("the checkpoint {name}: {why}")))?;
-    let split = bytes.iter().position(|&b| b == b'\n').unwrap_or(bytes.len());
+    let unread = |why| Error::Invalid(format!("the checkpoint {name}: {why}"));
     let not_one = || Error::Invalid(format!("{name} is not a pegchain {} checkpoint", run.command));
+    // The header line first: a file that does not begin with one is refused unread.
+    let head = pegchain::input::read_save_head(path, MAX_HEADER_BYTES).map_err(unread)?;
+    let line = head.iter().position(|&b| b == b'\n').ok_or_else(not_one)?;
+    serde_json::from_slice::<Header>(&head[..line]).map_err(|_| not_one())?;
+    let bytes = pegchain::input::read_save(path, MAX_CHECKPOINT_BYTES).map_err(unread)?;
+    let split = bytes.iter().position(|&b| b == b'\n').unwrap_or(bytes.len());
     let header: Header = serde_json::from_slice(&bytes[..split]).map_err(|_| not_one())?;
     if split == bytes.len() {
         return Err(not_one());

@@ -8,7 +8,8 @@
 //! A target that is not a regular file (`/dev/null`, a FIFO, a terminal, `/dev/stdout`) is written
 //! straight into, never replaced: a temporary renamed over it would destroy it (run as root,
 //! `--svg /dev/null` replaced the system's `/dev/null` with a file). A symbolic link is followed, so
-//! the link stays and the file it names is replaced.
+//! the link stays and the file it names is replaced. A file is replaced only where it could be
+//! written into (not `chmod a-w`), and the new file takes its permissions.
 
 use std::ffi::OsString;
 use std::fmt;
@@ -36,10 +37,10 @@ const MAX_LINKS: usize = 40;
 /// the previous file at `path` (if any) is intact and no temporary file is left. Errors name
 /// the path.
 pub fn write_atomic(path: &Path, parts: &[&[u8]]) -> io::Result<()> {
-    let written = match target_of(path)? {
+    let written = target_of(path).and_then(|target| match target {
         Target::File(file) => stage(&file, parts).and_then(Staged::commit),
         Target::InPlace(device) => write_in_place(&device, parts),
-    };
+    });
     written.map_err(|e| naming(path, e))
 }
 
@@ -54,13 +55,14 @@ enum Target {
 
 /// The target of a write to `path`, following its symbolic links (a link to nowhere leads to
 /// the file it names, which the write creates). A block device is refused: an SVG or a
-/// chain written onto a disk would destroy what it holds. Errors name the path.
+/// chain written onto a disk would destroy what it holds. Errors do not name the path: the
+/// caller does, in its words (a flag, or "cannot write").
 fn target_of(path: &Path) -> io::Result<Target> {
     let mut at = path.to_path_buf();
     for _ in 0..MAX_LINKS {
         let meta = match std::fs::symlink_metadata(&at) {
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Target::File(at)),
-            Err(e) => return Err(naming(path, e)),
+            Err(e) => return Err(e),
             Ok(meta) => meta,
         };
         // `/dev/stdout` leads through /proc to a pipe or a terminal, which only the system
@@ -68,23 +70,42 @@ fn target_of(path: &Path) -> io::Result<Target> {
         let link = meta.file_type().is_symlink();
         let end = if link { std::fs::metadata(&at).ok() } else { Some(meta) };
         if let Some(end) = end.filter(|end| !end.is_file() && !end.is_dir()) {
-            return in_place(path, at, &end);
+            return in_place(at, &end);
         }
         if !link {
-            return Ok(Target::File(at));
+            return replaceable(&at).map(|()| Target::File(at));
         }
-        let link = std::fs::read_link(&at).map_err(|e| naming(path, e))?;
+        let link = std::fs::read_link(&at)?;
         at = directory_of(&at).join(link);
     }
-    Err(naming(path, io::Error::other("too many levels of symbolic links")))
+    Err(io::Error::other("too many levels of symbolic links"))
+}
+
+/// Fails for an existing file that this process may not write (`chmod a-w`, a file of
+/// another user, a read-only file system), as writing into it would: a temporary renamed
+/// over it would replace it all the same wherever its directory takes new files.
+fn replaceable(file: &Path) -> io::Result<()> {
+    match std::fs::metadata(file) {
+        Ok(meta) if meta.is_file() => match OpenOptions::new().write(true).open(file) {
+            Ok(_) => Ok(()),
+            Err(e) => {
+                let why = format!(
+                    "the file may not be written ({}), so it is not replaced",
+                    pegchain::input::plain(&e)
+                );
+                Err(io::Error::new(e.kind(), why))
+            }
+        },
+        _ => Ok(()),
+    }
 }
 
 /// A target that is neither a file nor a directory, written into unless it is a block device.
-fn in_place(path: &Path, at: PathBuf, meta: &std::fs::Metadata) -> io::Result<Target> {
+fn in_place(at: PathBuf, meta: &std::fs::Metadata) -> io::Result<Target> {
     use std::os::unix::fs::FileTypeExt;
     if meta.file_type().is_block_device() {
         let why = "a block device, which the tool does not write into";
-        return Err(naming(path, io::Error::new(io::ErrorKind::InvalidInput, why)));
+        return Err(io::Error::new(io::ErrorKind::InvalidInput, why));
     }
     Ok(Target::InPlace(at))
 }
@@ -110,7 +131,7 @@ pub fn write_all_atomic(files: &[(PathBuf, Vec<u8>)]) -> io::Result<()> {
     let mut in_place = Vec::new();
     for (path, bytes) in files {
         // On error, dropping `staged` removes the temporaries written so far.
-        match target_of(path)? {
+        match target_of(path).map_err(|e| naming(path, e))? {
             Target::File(file) => staged.push(stage(&file, &[bytes]).map_err(|e| naming(path, e))?),
             Target::InPlace(device) => in_place.push((path, device, bytes)),
         }
@@ -139,7 +160,7 @@ fn naming(path: &Path, e: io::Error) -> io::Error {
 /// a symbolic link is not followed here: the link itself becomes `previous`, so the file it
 /// named is kept as it was.
 pub fn write_atomic_keeping(path: &Path, parts: &[&[u8]], previous: &Path) -> io::Result<()> {
-    if let Target::InPlace(_) = target_of(path)? {
+    if let Target::InPlace(_) = target_of(path).map_err(|e| naming(path, e))? {
         return Err(naming(path, io::Error::new(io::ErrorKind::InvalidInput, "not a regular file")));
     }
     let staged = stage(path, parts).map_err(|e| naming(path, e))?;
@@ -177,13 +198,18 @@ impl Drop for Staged {
     }
 }
 
-/// Creates a temporary next to `target` and writes and syncs `parts` into it.
+/// Creates a temporary next to `target` and writes and syncs `parts` into it. A file that
+/// replaces another takes its permissions (a private `0600` file stays private).
 fn stage(target: &Path, parts: &[&[u8]]) -> io::Result<Staged> {
     let (file, temp) = create_temp(target, &COUNTER)?;
     // From here on the guard owns the temporary: an error below drops it and removes the file.
     let staged = Staged { temp, target: target.to_path_buf(), committed: false };
     // The file is closed before the guard could remove it (Windows cannot remove an open file).
     let fill = |mut file: File| {
+        if let Some(meta) = std::fs::metadata(target).ok().filter(|meta| meta.is_file()) {
+            use std::os::unix::fs::PermissionsExt;
+            file.set_permissions(std::fs::Permissions::from_mode(meta.permissions().mode() & 0o777))?;
+        }
         parts.iter().try_for_each(|part| file.write_all(part))?;
         file.sync_all()
     };
@@ -230,15 +256,19 @@ pub fn check_spill_dir(dir: &Path) -> io::Result<()> {
 /// Fails, before a run starts, for a directory that files are to be written into (made first
 /// if missing, with its missing parents) where none could be: its nearest existing ancestor
 /// must be a directory that takes a new file (`--svg /proc` failed only after the audit's
-/// games were played). The probe is removed.
+/// games were played). A symbolic link counts as existing: one that leads to no directory
+/// (dangling, or a loop) blocks the making of a directory in its place, which failed only
+/// after the run with "cannot create DIR: File exists". The probe is removed.
 pub fn check_out_dir(dir: &Path) -> io::Result<()> {
     let existing = dir
         .ancestors()
         .map(|a| if a.as_os_str().is_empty() { Path::new(".") } else { a })
-        .find(|a| a.exists())
+        .find(|a| std::fs::symlink_metadata(a).is_ok())
         .unwrap_or(Path::new("."));
     if !existing.is_dir() {
-        let why = format!("{} is not a directory", existing.display());
+        let link = std::fs::symlink_metadata(existing).is_ok_and(|m| m.file_type().is_symlink());
+        let what = if link { "a symbolic link that leads to no directory" } else { "not a directory" };
+        let why = format!("{} is {what}", existing.display());
         return Err(io::Error::new(io::ErrorKind::NotADirectory, why));
     }
     probe(&existing.join("probe"))

@@ -4,7 +4,7 @@
 //! removes any temporary file and exits 130 (SIGINT) or 143 (SIGTERM). A second signal
 //! ends the process at once with the same code, for a user who will not wait, saying so in
 //! one line (`mpirun` sends its processes SIGTERM after the SIGINT of a Ctrl-C, and SIGKILL
-//! a second later).
+//! a second later). SIGXFSZ is ignored (see [`write_errors_not_signals`]).
 
 use pegchain::Cancel;
 use signal_hook::consts::{SIGINT, SIGTERM};
@@ -64,6 +64,17 @@ fn handle(signal: i32, installed: &Installed, said: &'static [u8]) -> std::io::R
     signal_hook::flag::register_usize(signal, Arc::clone(&installed.signal), signal as usize)?;
     signal_hook::flag::register(signal, flag)?;
     Ok(())
+}
+
+/// Lets a write past the file-size limit (`ulimit -f`) fail as an error, EFBIG, which the
+/// writers report in one line and after which they remove their temporary, rather than end
+/// the process by SIGXFSZ, whose default action kills it mid-write (the shell's "File size
+/// limit exceeded", a temporary left behind). Called first: the help is written, too.
+pub fn write_errors_not_signals() {
+    // SAFETY: setting a signal's disposition to SIG_IGN runs no code in the process.
+    unsafe {
+        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+    }
 }
 
 /// The token requests carry: the process's once `install` ran, else one never cancelled.

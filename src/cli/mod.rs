@@ -24,6 +24,7 @@ use std::process::ExitCode;
 
 /// Parses the command line, runs the command, and writes its answer: the binary's whole life.
 pub fn main() -> ExitCode {
+    interrupt::write_errors_not_signals();
     huge_pages::choose_page_size();
     pegchain::pages::on_random_access(huge_pages::advise_random_access);
     let silent = processes::a_silent_copy();
@@ -42,10 +43,11 @@ pub fn main() -> ExitCode {
         Err(e) if !e.use_stderr() => return help(e.to_string()),
         Err(e) => {
             if !silent {
-                output::to_stderr(format_args!(
-                    "pegchain: {} (see pegchain --help)\n",
-                    one_line(&e.to_string())
-                ));
+                let why = match e.kind() {
+                    clap::error::ErrorKind::InvalidUtf8 => not_text(std::env::args_os().skip(1)),
+                    _ => one_line(&e.to_string()),
+                };
+                output::to_stderr(format_args!("pegchain: {why} (see pegchain --help)\n"));
             }
             return ExitCode::from(2);
         }
@@ -131,6 +133,20 @@ fn run(command: Command) -> commands::Answer {
         Command::Audit(args) => commands::audit(args),
         Command::Race(args) => commands::race(args),
         Command::Solve(args) => commands::solve(args),
+    }
+}
+
+/// Which argument is not UTF-8 text, and whose value it is: clap says only "invalid UTF-8 was
+/// detected in one or more arguments", which left the user to find it.
+fn not_text(args: impl Iterator<Item = std::ffi::OsString>) -> String {
+    let args: Vec<_> = args.collect();
+    let Some(at) = args.iter().position(|a| a.to_str().is_none()) else {
+        return "an argument is not UTF-8 text".to_string();
+    };
+    let shown = format!("{:?}", args[at]);
+    match at.checked_sub(1).and_then(|before| args[before].to_str()).filter(|f| f.starts_with('-')) {
+        Some(flag) => format!("the value of {flag}, {shown}, is not UTF-8 text, which {flag} takes"),
+        None => format!("the argument {shown} is not UTF-8 text"),
     }
 }
 

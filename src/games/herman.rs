@@ -22,8 +22,10 @@ fn tokens(x: u32, n: u32) -> u32 {
     !(x ^ left) & ((1 << n) - 1)
 }
 
-/// The ring of `processes` processes; stops when `cancel` is cancelled.
-pub fn ring(processes: u32, cancel: &Cancel) -> Result<ExplicitChain, Error> {
+/// The ring of `processes` processes; refused before it is built where its chain is planned
+/// past `budget` bytes (under `ulimit -v 200000` the ring of 13 aborted as it was built);
+/// stops when `cancel` is cancelled.
+pub fn ring(processes: u32, budget: Option<u64>, cancel: &Cancel) -> Result<ExplicitChain, Error> {
     let n = processes;
     if !(3..=MAX_PROCESSES).contains(&n) || n.is_multiple_of(2) {
         return Err(Error::Invalid(format!(
@@ -31,6 +33,15 @@ pub fn ring(processes: u32, cancel: &Cancel) -> Result<ExplicitChain, Error> {
         )));
     }
     let states = 1u64 << n;
+    // A stable configuration absorbs; any other moves to a choice of bits for each token.
+    let transitions = (0..states as u32)
+        .map(|x| match tokens(x, n).count_ones() {
+            1 => 1,
+            holders => 1u64 << holders,
+        })
+        .sum();
+    crate::formats::check_size(states, transitions, budget)
+        .map_err(|e| Error::Invalid(format!("Herman's ring of {n} processes: {e}")))?;
     let malformed = |e| Error::Invalid(format!("the ring's chain is malformed: {e}"));
     let mut b = Builder::new(states).map_err(malformed)?;
     b.declare_reward("steps");
@@ -71,14 +82,14 @@ mod tests {
     fn the_ring_has_the_benchmarks_size() {
         // Storm builds the PRISM model herman11.pm with 2,048 states and 177,126 transitions.
         let go_on = Cancel::new();
-        let chain = ring(11, &go_on).unwrap();
+        let chain = ring(11, None, &go_on).unwrap();
         assert_eq!((chain.states(), chain.transitions()), (2048, 177_126));
         assert_eq!(chain.label("stable").unwrap().len(), 22);
-        assert_eq!(ring(7, &go_on).unwrap().transitions(), 2174);
-        assert!(ring(4, &go_on).is_err() && ring(17, &go_on).is_err());
+        assert_eq!(ring(7, None, &go_on).unwrap().transitions(), 2174);
+        assert!(ring(4, None, &go_on).is_err() && ring(17, None, &go_on).is_err());
         let stop = Cancel::new();
         stop.cancel();
-        let e = ring(11, &stop).unwrap_err();
+        let e = ring(11, None, &stop).unwrap_err();
         assert!(
             matches!(e, Error::Interrupted { ref done } if done == "the chain was being built: 0 of 2,048 states"),
             "{e:?}"

@@ -68,6 +68,9 @@ pub struct GameParams {
     pub whole_chain: bool,
     /// Stops the building of a large chain (Herman's ring of 15 takes seconds).
     pub cancel: Cancel,
+    /// The memory budget in bytes, if any: a chain planned past it is refused before it is
+    /// built (see [`crate::formats::check_size`]).
+    pub memory_budget: Option<u64>,
 }
 
 impl Default for GameParams {
@@ -82,6 +85,7 @@ impl Default for GameParams {
             max_states: 2_000_000,
             whole_chain: false,
             cancel: Cancel::new(),
+            memory_budget: None,
         }
     }
 }
@@ -218,7 +222,7 @@ pub fn build(name: &str, params: &GameParams) -> Result<Game, Error> {
             race: None,
         }),
         "herman" => Ok(Game {
-            chain: herman::ring(params.processes, &params.cancel)?,
+            chain: herman::ring(params.processes, params.memory_budget, &params.cancel)?,
             description: format!("Herman's self-stabilising ring of {} processes", params.processes),
             target: Some("stable".into()),
             reward: Some("steps".into()),

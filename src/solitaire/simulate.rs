@@ -14,7 +14,8 @@ use crate::solitaire::pegs::Pegs;
 use crate::solitaire::policy::Policy;
 
 /// Boards up to this many holes get a table of legal jumps for every position
-/// (2^21 positions: about 25 MB for the 21-hole triangle), so a move is one lookup.
+/// (2^21 positions: about 90 MB for the 21-hole triangle), so a move is one lookup; where the
+/// system refuses the memory, games are played without it.
 const DENSE_TABLE_HOLES: usize = 21;
 
 /// Plays random games on one board.
@@ -32,25 +33,39 @@ struct Dense {
     flips: Vec<u32>,
 }
 
+impl Dense {
+    /// The table of every position of `holes` holes, or `None` where the system refuses its
+    /// memory (an address-space limit, `ulimit -v`): the table only saves time, and the games
+    /// are the same without it, where its allocation used to abort the run.
+    fn new(moves: &MoveTable, holes: usize) -> Option<Dense> {
+        /// Room for one more element, refused rather than aborting when memory is short.
+        fn room<T>(v: &mut Vec<T>) -> Option<()> {
+            if v.len() == v.capacity() { v.try_reserve(1).ok() } else { Some(()) }
+        }
+        let positions = 1usize << holes;
+        let mut offsets = Vec::new();
+        offsets.try_reserve_exact(positions + 1).ok()?;
+        let (mut jumps, mut flips) = (Vec::new(), Vec::new());
+        for pos in (0..positions as u64).map(Pegs) {
+            offsets.push(jumps.len() as u32);
+            for j in moves.legal(pos) {
+                room(&mut jumps)?;
+                room(&mut flips)?;
+                jumps.push(j as u8);
+                flips.push((moves.apply(pos, j) ^ pos).0 as u32);
+            }
+        }
+        offsets.push(jumps.len() as u32);
+        Some(Dense { offsets, jumps, flips })
+    }
+}
+
 impl Player {
     pub fn new(board: &Board, policy: Policy) -> Player {
         let moves = MoveTable::new(board);
         // A jump a byte, and at most 256 a position: board files may have more.
         let small = board.hole_count() <= DENSE_TABLE_HOLES && moves.jumps().len() <= 256;
-        let dense = small.then(|| {
-            let positions = 1usize << board.hole_count();
-            let mut offsets = Vec::with_capacity(positions + 1);
-            let (mut jumps, mut flips) = (Vec::new(), Vec::new());
-            for pos in (0..positions as u64).map(Pegs) {
-                offsets.push(jumps.len() as u32);
-                for j in moves.legal(pos) {
-                    jumps.push(j as u8);
-                    flips.push((moves.apply(pos, j) ^ pos).0 as u32);
-                }
-            }
-            offsets.push(jumps.len() as u32);
-            Dense { offsets, jumps, flips }
-        });
+        let dense = if small { Dense::new(&moves, board.hole_count()) } else { None };
         Player { moves, policy, dense }
     }
 
