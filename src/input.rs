@@ -212,9 +212,8 @@ fn data_fault(serde: &str) -> String {
         let value = unexpected.replace('`', "");
         match value.split_once(' ') {
             Some(("string", _)) => format!("the {value}"),
-            Some(("integer" | "boolean", number)) | Some(("floating", number)) => {
-                number.trim_start_matches("point ").to_string()
-            }
+            Some(("integer" | "boolean", shown)) => shown.to_string(),
+            Some(("floating", shown)) => shown.trim_start_matches("point ").to_string(),
             _ => match value.as_str() {
                 "sequence" => "a list".to_string(),
                 "map" => "an object".to_string(),

@@ -219,13 +219,10 @@ fn load_numbered(path: &Path, run: &Run) -> Result<(Option<u64>, Vec<u8>), Error
     // The header line first: a file that does not begin with one is refused unread.
     let head = pegchain::input::read_save_head(path, MAX_HEADER_BYTES).map_err(unread)?;
     let line = head.iter().position(|&b| b == b'\n').ok_or_else(not_one)?;
-    serde_json::from_slice::<Header>(&head[..line]).map_err(|_| not_one())?;
+    let header: Header = serde_json::from_slice(&head[..line]).map_err(|_| not_one())?;
+    // The state follows that line (a file changed between the two reads fails its checksum).
     let bytes = pegchain::input::read_save(path, MAX_CHECKPOINT_BYTES).map_err(unread)?;
-    let split = bytes.iter().position(|&b| b == b'\n').unwrap_or(bytes.len());
-    let header: Header = serde_json::from_slice(&bytes[..split]).map_err(|_| not_one())?;
-    if split == bytes.len() {
-        return Err(not_one());
-    }
+    let state = bytes.get(line + 1..).ok_or_else(not_one)?;
     if header.format != FORMAT {
         return Err(Error::Invalid(format!(
             "the checkpoint {name} is in save format {}, which this pegchain does not read (it reads format {FORMAT})",
@@ -233,7 +230,6 @@ fn load_numbered(path: &Path, run: &Run) -> Result<(Option<u64>, Vec<u8>), Error
         )));
     }
     // Checked first: an edited header is damage, whatever run it is resumed into.
-    let state = &bytes[split + 1..];
     if header.sum.as_deref() != Some(header.sum(state).as_str()) {
         return Err(Error::Invalid(format!(
             "the checkpoint {name} is damaged: it does not match its checksum"
