@@ -180,6 +180,39 @@ fn a_failed_write_to_stdout_says_so_and_exits_1() {
     }
 }
 
+/// Started with standard output closed (`pegchain … >&-`), every command fails as `ls` does,
+/// before any work: its answer would be lost (Rust's runtime puts /dev/null in its place).
+#[test]
+fn a_stdout_closed_at_start_is_a_failed_write() {
+    let closed = |args: &[&str]| {
+        std::process::Command::new("bash")
+            .args(["-c", "exec \"$@\" >&-", "pegchain", env!("CARGO_BIN_EXE_pegchain")])
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    for args in COMMANDS {
+        let out = closed(args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?} >&-: {err}");
+        assert_eq!(err, "pegchain: cannot write to standard output: Bad file descriptor\n", "{args:?}");
+    }
+    // Refused before any work: a file the command would write besides is not written.
+    let dir = std::env::temp_dir().join(format!("pegchain-closed-stdout-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let drn = dir.join("a.drn");
+    let out = closed(&["export", "--board", "triangle5", "--start", "A", "--drn", drn.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(!drn.exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+    let out = closed(&["--version"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "pegchain: cannot write to standard output: Bad file descriptor\n"
+    );
+}
+
 #[test]
 fn a_closed_pipe_ends_quietly() {
     // Long outputs, so that the reader is gone before the writer has finished.

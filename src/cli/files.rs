@@ -16,7 +16,7 @@ use std::fmt;
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// Numbers the temporary files of this process, so concurrent writes (threads, or several files of one
 /// step) never pick the same name.
@@ -357,6 +357,33 @@ impl std::error::Error for StdoutError {
 /// the buffer is dropped at exit.
 pub fn write_stdout(bytes: &[u8]) -> Result<(), StdoutError> {
     write_flushed(&mut io::stdout().lock(), bytes)
+}
+
+/// Whether descriptor 1 was closed when the process started. Rust's runtime opens /dev/null
+/// in its place before `main` (so that no file it opens takes the number), and every write
+/// would then succeed into nothing: a constructor, which the C runtime calls before Rust's,
+/// looks first.
+static STDOUT_CLOSED_AT_START: AtomicBool = AtomicBool::new(false);
+
+/// Fails as a write to a closed descriptor does where standard output was closed when the
+/// process started (`pegchain … >&-`): every command's answer would be lost.
+pub fn stdout_open() -> io::Result<()> {
+    match STDOUT_CLOSED_AT_START.load(Ordering::Relaxed) {
+        true => Err(io::Error::from_raw_os_error(libc::EBADF)),
+        false => Ok(()),
+    }
+}
+
+#[cfg(target_os = "linux")]
+#[used]
+#[unsafe(link_section = ".init_array")]
+static NOTE_A_CLOSED_STDOUT: extern "C" fn() = note_a_closed_stdout;
+
+#[cfg(target_os = "linux")]
+extern "C" fn note_a_closed_stdout() {
+    // SAFETY: F_GETFD only reads the descriptor's flags; it fails (EBADF) for a closed one.
+    let open = unsafe { libc::fcntl(libc::STDOUT_FILENO, libc::F_GETFD) } != -1;
+    STDOUT_CLOSED_AT_START.store(!open, Ordering::Relaxed);
 }
 
 /// [`write_stdout`] on any writer, so its error handling can be tried on `/dev/full` or a closed pipe.

@@ -62,7 +62,8 @@ pub fn main() -> ExitCode {
         return ExitCode::from(2);
     }
     interrupt::install(processes::speaks());
-    let outcome = only_shared_commands(&cli.command)
+    let outcome = stdout_open_alone()
+        .and_then(|()| only_shared_commands(&cli.command))
         .and_then(|()| start_workers(&cli.command))
         .and_then(|()| run(cli.command))
         .and_then(|text| output::unless_interrupted().map(|()| text));
@@ -77,6 +78,16 @@ pub fn main() -> ExitCode {
     };
     processes::settle();
     code
+}
+
+/// Fails before any work where standard output was closed at the start and this process
+/// runs alone. The processes of a shared run write to mpirun's own pipes, and must all go the
+/// same way (one that stopped here would leave the others waiting for it).
+fn stdout_open_alone() -> Result<(), output::Failure> {
+    match processes::count() {
+        1 => output::stdout_open(),
+        _ => Ok(()),
+    }
 }
 
 /// Starts the worker threads of a command whose work is parallel from its start, here where

@@ -76,10 +76,17 @@ pub fn words(e: &Error) -> String {
 /// Writes the answer to stdout. A closed pipe ends quietly; any other failure (a full disk)
 /// is a run-time failure.
 pub fn emit(text: &str) -> Result<(), Failure> {
+    stdout_open()?;
     match files::write_stdout(text.as_bytes()) {
         Ok(()) | Err(StdoutError::Closed) => Ok(()),
         Err(StdoutError::Failed(e)) => Err(stdout_failed(&e)),
     }
+}
+
+/// Fails where standard output was closed when the run started (`>&-`), whose answer would
+/// be lost: called before any work, so that none is done for nothing.
+pub fn stdout_open() -> Result<(), Failure> {
+    files::stdout_open().map_err(|e| stdout_failed(&e))
 }
 
 pub fn stdout_failed(e: &io::Error) -> Failure {
