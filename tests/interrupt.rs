@@ -318,6 +318,30 @@ fn sigint_during_the_races_grid_writes_no_heat_map() {
     assert!(left.is_empty(), "{left:?}");
 }
 
+/// A FIFO is written into as the shell's `>` would, waiting for its reader; a signal ends the
+/// wait (a first Ctrl-C used to do nothing there, the run blocked in the system), whether no
+/// reader came or the one that came stopped reading (a heat map of 188 kB, more than a pipe
+/// holds).
+#[test]
+fn sigint_ends_a_wait_for_a_fifos_reader() {
+    for (name, length, reader) in [("none", "8", false), ("stalled", "200", true)] {
+        let dir = support::scratch(&format!("interrupt-fifo-target-{name}"));
+        let fifo = dir.join("grid.svg");
+        assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+        // Opened for reading, never read; it holds the FIFO open until the test ends.
+        let _stalled = reader.then(|| {
+            use std::os::unix::fs::OpenOptionsExt;
+            std::fs::OpenOptions::new().read(true).custom_flags(libc::O_NONBLOCK).open(&fifo).unwrap()
+        });
+        let args = ["race", "--grid", "--length", length, "--svg", fifo.to_str().unwrap()];
+        let ended =
+            Run::start(&format!("fifo-{name}"), &args).signal_after(Duration::from_millis(600), "INT");
+        let err = ended.interrupted(130);
+        assert!(err.contains("the answer was made but not written"), "{name}: {err}");
+        assert!(ended.stdout().is_empty(), "{name}");
+    }
+}
+
 /// SIGKILL cannot be caught: whenever it lands, the plots under their final names are
 /// whole or absent (a hidden temporary may stay behind).
 #[test]

@@ -110,11 +110,67 @@ fn in_place(at: PathBuf, meta: &std::fs::Metadata) -> io::Result<Target> {
     Ok(Target::InPlace(at))
 }
 
-/// Writes `parts` into a device, a FIFO or a socket (opened as it is, never created).
+/// Writes `parts` into a device, a FIFO or a socket (opened as it is, never created). A FIFO
+/// waits for its reader, as the shell's `>` does, and a reader that stops reading is waited
+/// for, but a signal ends either wait: blocked in the system, the run heard none (a first
+/// Ctrl-C did nothing and said nothing). So the target is opened and written without
+/// blocking, and each wait is a poll of a tenth of a second, then a look at the signals.
 fn write_in_place(device: &Path, parts: &[&[u8]]) -> io::Result<()> {
-    let mut file = OpenOptions::new().write(true).open(device)?;
-    parts.iter().try_for_each(|part| file.write_all(part))?;
+    let mut file = open_waiting(device)?;
+    parts.iter().try_for_each(|part| write_waiting(&mut file, part))?;
     file.flush()
+}
+
+/// Opens `device` for writing without blocking, waiting while it is a FIFO with no reader.
+fn open_waiting(device: &Path) -> io::Result<File> {
+    use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
+    loop {
+        match OpenOptions::new().write(true).custom_flags(libc::O_NONBLOCK).open(device) {
+            Err(e)
+                if e.raw_os_error() == Some(libc::ENXIO)
+                    && std::fs::metadata(device)?.file_type().is_fifo() =>
+            {
+                wait_for(None)?
+            }
+            opened => return opened,
+        }
+    }
+}
+
+/// Writes all of `bytes`, waiting whenever the target takes no more for now.
+fn write_waiting(file: &mut File, mut bytes: &[u8]) -> io::Result<()> {
+    use std::os::fd::AsRawFd;
+    while !bytes.is_empty() {
+        match file.write(bytes) {
+            Ok(0) => return Err(io::ErrorKind::WriteZero.into()),
+            Ok(n) => bytes = &bytes[n..],
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => wait_for(Some(file.as_raw_fd()))?,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
+}
+
+/// Waits a tenth of a second, or until `fd` takes more, and fails as interrupted once a
+/// signal has come.
+fn wait_for(fd: Option<std::os::fd::RawFd>) -> io::Result<()> {
+    const TENTH: std::time::Duration = std::time::Duration::from_millis(100);
+    match fd {
+        Some(fd) => {
+            let mut polled = libc::pollfd { fd, events: libc::POLLOUT, revents: 0 };
+            // SAFETY: one pollfd, owned here, for the length of the call.
+            unsafe { libc::poll(&mut polled, 1, TENTH.as_millis() as libc::c_int) };
+        }
+        None => std::thread::sleep(TENTH),
+    }
+    match super::interrupt::token().is_cancelled() {
+        true => Err(io::Error::new(
+            io::ErrorKind::Interrupted,
+            "stopped by a signal while waiting for its reader",
+        )),
+        false => Ok(()),
+    }
 }
 
 /// Writes several files as one step (the audit's three plots): every file is first written to its
@@ -652,6 +708,30 @@ mod tests {
         assert_eq!(got, b"<svg></svg>");
         assert!(is_fifo(&fifo), "the FIFO was replaced");
         assert_eq!(dir.names(), ["plot.svg"]);
+    }
+
+    /// A FIFO with no reader yet is waited for, as the shell's `>` waits, and takes the whole
+    /// output once a reader comes (opened without blocking, the open fails until then).
+    #[test]
+    fn a_fifo_waits_for_its_reader() {
+        use std::io::Read;
+        let dir = Scratch::new("fifo-later");
+        let fifo = dir.path("plot.svg");
+        make_fifo(&fifo);
+        let reader = {
+            let fifo = fifo.clone();
+            std::thread::spawn(move || {
+                std::thread::sleep(std::time::Duration::from_millis(300));
+                let mut text = Vec::new();
+                File::open(&fifo).expect("reading end").read_to_end(&mut text).expect("read");
+                text
+            })
+        };
+        let long = vec![b'x'; 300_000];
+        write_atomic(&fifo, &[b"<svg>", &long, b"</svg>"]).expect("written");
+        let text = reader.join().expect("reader");
+        assert_eq!(text.len(), 300_011);
+        assert!(text.starts_with(b"<svg>x") && text.ends_with(b"x</svg>"));
     }
 
     /// A save that keeps the file before it renames that file: a FIFO is refused, and stays.

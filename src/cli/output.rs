@@ -112,7 +112,11 @@ fn write_files_checked(targets: &[&Path], write: impl FnOnce() -> io::Result<()>
             target.display()
         )));
     }
-    write().map_err(|e| Failure::Runtime(format!("cannot write {}", plain(&e))))
+    write().map_err(|e| match e.kind() {
+        // A wait for a FIFO's reader, ended by a signal.
+        io::ErrorKind::Interrupted => interrupted_unwritten(),
+        _ => Failure::Runtime(format!("cannot write {}", plain(&e))),
+    })
 }
 
 /// The refusal of an output that would replace an input.
@@ -142,9 +146,13 @@ pub fn to_stderr(text: std::fmt::Arguments<'_>) {
 /// save the work so far, are written regardless.
 pub fn unless_interrupted() -> Result<(), Failure> {
     match super::interrupt::token().is_cancelled() {
-        true => Err(Failure::Interrupted("the answer was made but not written".into())),
+        true => Err(interrupted_unwritten()),
         false => Ok(()),
     }
+}
+
+fn interrupted_unwritten() -> Failure {
+    Failure::Interrupted("the answer was made but not written".into())
 }
 
 /// Writes one file, made of `parts` one after the other, whole or not at all.
