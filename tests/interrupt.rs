@@ -342,6 +342,29 @@ fn sigint_ends_a_wait_for_a_fifos_reader() {
     }
 }
 
+/// The same for standard output: a reader that stops reading (a pager left waiting, a pipe's
+/// reader stopped) no longer holds a run past its first signal, whether a whole answer (212
+/// kB) or a stream of solutions was being written.
+#[test]
+fn sigint_ends_a_wait_for_stdouts_reader() {
+    let solve = ["solve", "--board", "triangle5", "--start", "A", "--all"];
+    for (name, args) in [("race", &["race", "--grid", "--length", "200"][..]), ("solve", &solve)] {
+        let dir = support::scratch(&format!("interrupt-stdout-unread-{name}"));
+        let mut child = Command::new(env!("CARGO_BIN_EXE_pegchain"))
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(File::create(dir.join("stderr")).unwrap())
+            .spawn()
+            .unwrap();
+        // Held, never read, until the run has ended.
+        let _unread = child.stdout.take();
+        let ended = Run { child, dir }.signal_after(Duration::from_millis(600), "INT");
+        let err = ended.interrupted(130);
+        assert!(err.contains("the answer was made but not written"), "{name}: {err}");
+    }
+}
+
 /// SIGKILL cannot be caught: whenever it lands, the plots under their final names are
 /// whole or absent (a hidden temporary may stay behind).
 #[test]

@@ -112,9 +112,8 @@ fn in_place(at: PathBuf, meta: &std::fs::Metadata) -> io::Result<Target> {
 
 /// Writes `parts` into a device, a FIFO or a socket (opened as it is, never created). A FIFO
 /// waits for its reader, as the shell's `>` does, and a reader that stops reading is waited
-/// for, but a signal ends either wait: blocked in the system, the run heard none (a first
-/// Ctrl-C did nothing and said nothing). So the target is opened and written without
-/// blocking, and each wait is a poll of a tenth of a second, then a look at the signals.
+/// for, but a signal ends either wait ([`wait_for`]): the target is opened and written
+/// without blocking.
 fn write_in_place(device: &Path, parts: &[&[u8]]) -> io::Result<()> {
     let mut file = open_waiting(device)?;
     parts.iter().try_for_each(|part| write_waiting(&mut file, part))?;
@@ -130,7 +129,7 @@ fn open_waiting(device: &Path) -> io::Result<File> {
                 if e.raw_os_error() == Some(libc::ENXIO)
                     && std::fs::metadata(device)?.file_type().is_fifo() =>
             {
-                wait_for(None)?
+                _ = wait_for(None)?
             }
             opened => return opened,
         }
@@ -144,7 +143,7 @@ fn write_waiting(file: &mut File, mut bytes: &[u8]) -> io::Result<()> {
         match file.write(bytes) {
             Ok(0) => return Err(io::ErrorKind::WriteZero.into()),
             Ok(n) => bytes = &bytes[n..],
-            Err(e) if e.kind() == io::ErrorKind::WouldBlock => wait_for(Some(file.as_raw_fd()))?,
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => _ = wait_for(Some(file.as_raw_fd()))?,
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
             Err(e) => return Err(e),
         }
@@ -152,25 +151,46 @@ fn write_waiting(file: &mut File, mut bytes: &[u8]) -> io::Result<()> {
     Ok(())
 }
 
-/// Waits a tenth of a second, or until `fd` takes more, and fails as interrupted once a
-/// signal has come.
-fn wait_for(fd: Option<std::os::fd::RawFd>) -> io::Result<()> {
+/// Waits a tenth of a second, or less where `fd` takes more sooner (true then), and fails
+/// with [`StoppedByASignal`] where it does not and a signal has come (what an interrupted run
+/// still has to say, it says where it can). A write blocked in the system hears no
+/// signal (a first Ctrl-C did nothing and said nothing while a reader was missing or had
+/// stopped reading), so every wait for a reader is made of these.
+fn wait_for(fd: Option<std::os::fd::RawFd>) -> io::Result<bool> {
     const TENTH: std::time::Duration = std::time::Duration::from_millis(100);
-    match fd {
+    let ready = match fd {
         Some(fd) => {
             let mut polled = libc::pollfd { fd, events: libc::POLLOUT, revents: 0 };
             // SAFETY: one pollfd, owned here, for the length of the call.
-            unsafe { libc::poll(&mut polled, 1, TENTH.as_millis() as libc::c_int) };
+            unsafe { libc::poll(&mut polled, 1, TENTH.as_millis() as libc::c_int) > 0 }
         }
-        None => std::thread::sleep(TENTH),
+        None => {
+            std::thread::sleep(TENTH);
+            false
+        }
+    };
+    match !ready && super::interrupt::token().is_cancelled() {
+        true => Err(io::Error::other(StoppedByASignal)),
+        false => Ok(ready),
     }
-    match super::interrupt::token().is_cancelled() {
-        true => Err(io::Error::new(
-            io::ErrorKind::Interrupted,
-            "stopped by a signal while waiting for its reader",
-        )),
-        false => Ok(()),
+}
+
+/// A wait for a reader that a signal ended. Not `ErrorKind::Interrupted`, which `write_all`
+/// and `BufWriter` take for EINTR and try again.
+#[derive(Debug)]
+pub struct StoppedByASignal;
+
+impl fmt::Display for StoppedByASignal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "stopped by a signal while waiting for the reader")
     }
+}
+
+impl std::error::Error for StoppedByASignal {}
+
+/// Whether `e` is a wait that a signal ended.
+pub fn stopped_by_a_signal(e: &io::Error) -> bool {
+    e.get_ref().is_some_and(|inner| inner.is::<StoppedByASignal>())
 }
 
 /// Writes several files as one step (the audit's three plots): every file is first written to its
@@ -204,7 +224,10 @@ pub fn write_all_atomic(files: &[(PathBuf, Vec<u8>)]) -> io::Result<()> {
 
 /// The same error, with the path in its message and its kind kept.
 fn naming(path: &Path, e: io::Error) -> io::Error {
-    io::Error::new(e.kind(), format!("{}: {e}", path.display()))
+    match stopped_by_a_signal(&e) {
+        true => e,
+        false => io::Error::new(e.kind(), format!("{}: {e}", path.display())),
+    }
 }
 
 /// `write_atomic`, keeping the file `path` held before as `previous` (replacing any file
@@ -412,7 +435,30 @@ impl std::error::Error for StdoutError {
 /// Writes `bytes` to standard output and flushes, so a full disk is reported here rather than lost when
 /// the buffer is dropped at exit.
 pub fn write_stdout(bytes: &[u8]) -> Result<(), StdoutError> {
-    write_flushed(&mut io::stdout().lock(), bytes)
+    write_flushed(&mut Stdout, bytes)
+}
+
+/// Standard output, unbuffered, written at most a pipe's atomic write (4 kB) at a time once a
+/// poll says it takes more, so that a reader that stops reading (or a terminal held by
+/// Ctrl-S) is waited for as [`wait_for`] waits, and a signal ends the wait. Descriptor 1 is
+/// left blocking: its open file is shared with the shell.
+pub struct Stdout;
+
+impl Write for Stdout {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        if bytes.is_empty() {
+            return Ok(0);
+        }
+        while !wait_for(Some(libc::STDOUT_FILENO))? {}
+        let part = bytes.len().min(libc::PIPE_BUF);
+        // SAFETY: writes `part` bytes of a live slice.
+        let written = unsafe { libc::write(libc::STDOUT_FILENO, bytes.as_ptr().cast(), part) };
+        usize::try_from(written).map_err(|_| io::Error::last_os_error())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
 }
 
 /// Whether descriptor 1 was closed when the process started. Rust's runtime opens /dev/null

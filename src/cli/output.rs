@@ -90,6 +90,9 @@ pub fn stdout_open() -> Result<(), Failure> {
 }
 
 pub fn stdout_failed(e: &io::Error) -> Failure {
+    if files::stopped_by_a_signal(e) {
+        return interrupted_unwritten();
+    }
     Failure::Runtime(format!("cannot write to standard output: {}", plain(e)))
 }
 
@@ -112,10 +115,9 @@ fn write_files_checked(targets: &[&Path], write: impl FnOnce() -> io::Result<()>
             target.display()
         )));
     }
-    write().map_err(|e| match e.kind() {
-        // A wait for a FIFO's reader, ended by a signal.
-        io::ErrorKind::Interrupted => interrupted_unwritten(),
-        _ => Failure::Runtime(format!("cannot write {}", plain(&e))),
+    write().map_err(|e| match files::stopped_by_a_signal(&e) {
+        true => interrupted_unwritten(),
+        false => Failure::Runtime(format!("cannot write {}", plain(&e))),
     })
 }
 
