@@ -22,6 +22,20 @@ fn tokens(x: u32, n: u32) -> u32 {
     !(x ^ left) & ((1 << n) - 1)
 }
 
+/// How many transitions leave a configuration whose token holders are `holders`: a stable
+/// one (a single token) absorbs; any other moves to each choice of bits for its holders.
+fn transitions_from(holders: u32) -> u64 {
+    match holders.count_ones() {
+        1 => 1,
+        k => 1 << k,
+    }
+}
+
+/// How many transitions the ring of `n` processes has, counted before it is built.
+fn transitions(n: u32) -> u64 {
+    (0..1u32 << n).map(|x| transitions_from(tokens(x, n))).sum()
+}
+
 /// The ring of `processes` processes; refused before it is built where its chain is planned
 /// past `budget` bytes (under `ulimit -v 200000` the ring of 13 aborted as it was built);
 /// stops when `cancel` is cancelled.
@@ -33,14 +47,7 @@ pub fn ring(processes: u32, budget: Option<u64>, cancel: &Cancel) -> Result<Expl
         )));
     }
     let states = 1u64 << n;
-    // A stable configuration absorbs; any other moves to a choice of bits for each token.
-    let transitions = (0..states as u32)
-        .map(|x| match tokens(x, n).count_ones() {
-            1 => 1,
-            holders => 1u64 << holders,
-        })
-        .sum();
-    crate::formats::check_size(states, transitions, budget)
+    crate::formats::check_size(states, transitions(n), budget)
         .map_err(|e| Error::Invalid(format!("Herman's ring of {n} processes: {e}")))?;
     let malformed = |e| Error::Invalid(format!("the ring's chain is malformed: {e}"));
     let mut b = Builder::new(states).map_err(malformed)?;
@@ -59,7 +66,7 @@ pub fn ring(processes: u32, budget: Option<u64>, cancel: &Cancel) -> Result<Expl
         let copied = (x << 1 | x >> (n - 1)) & mask & !holders;
         let p = Rational::from((1, 1u64 << holders.count_ones()));
         // Every choice of bits for the token holders, as a subset of `holders`.
-        let mut moves = Vec::with_capacity(1 << holders.count_ones());
+        let mut moves = Vec::with_capacity(transitions_from(holders) as usize);
         let mut subset = 0u32;
         loop {
             moves.push(((copied | subset) as u64, p.clone()));
@@ -86,6 +93,10 @@ mod tests {
         assert_eq!((chain.states(), chain.transitions()), (2048, 177_126));
         assert_eq!(chain.label("stable").unwrap().len(), 22);
         assert_eq!(ring(7, None, &go_on).unwrap().transitions(), 2174);
+        // The plan counts what the builder makes.
+        for n in [3, 5, 7, 9, 11] {
+            assert_eq!(transitions(n), ring(n, None, &go_on).unwrap().transitions() as u64, "{n}");
+        }
         assert!(ring(4, None, &go_on).is_err() && ring(17, None, &go_on).is_err());
         let stop = Cancel::new();
         stop.cancel();
