@@ -213,6 +213,40 @@ fn a_stdout_closed_at_start_is_a_failed_write() {
     );
 }
 
+/// A pipe made non-blocking by the process that shares it (some launchers do) takes the
+/// whole answer, however slowly it is read: the write used to fail with EAGAIN once the
+/// pipe was full (`cannot write to standard output: Resource temporarily unavailable`,
+/// 65,536 bytes of 212,802 written).
+#[test]
+fn a_non_blocking_stdout_read_slowly_takes_the_whole_answer() {
+    use std::os::fd::{FromRawFd, OwnedFd};
+    let mut ends = [0; 2];
+    // SAFETY: a pipe's two new descriptors, each owned once below.
+    assert_eq!(unsafe { libc::pipe(ends.as_mut_ptr()) }, 0);
+    let (read, write) = unsafe { (OwnedFd::from_raw_fd(ends[0]), OwnedFd::from_raw_fd(ends[1])) };
+    // SAFETY: flags of a descriptor owned here.
+    unsafe { libc::fcntl(ends[1], libc::F_SETFL, libc::fcntl(ends[1], libc::F_GETFL) | libc::O_NONBLOCK) };
+    let args = ["race", "--grid", "--length", "200"];
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_pegchain"))
+        .args(args)
+        .stdout(Stdio::from(write))
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let (mut read, mut got, mut part) = (std::fs::File::from(read), Vec::new(), [0u8; 4096]);
+    loop {
+        match read.read(&mut part).unwrap() {
+            0 => break,
+            n => got.extend_from_slice(&part[..n]),
+        }
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(String::from_utf8(got).unwrap(), stdout(&args));
+}
+
 #[test]
 fn a_closed_pipe_ends_quietly() {
     // Long outputs, so that the reader is gone before the writer has finished.

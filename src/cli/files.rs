@@ -449,11 +449,18 @@ impl Write for Stdout {
         if bytes.is_empty() {
             return Ok(0);
         }
-        while !wait_for(Some(libc::STDOUT_FILENO))? {}
         let part = bytes.len().min(libc::PIPE_BUF);
-        // SAFETY: writes `part` bytes of a live slice.
-        let written = unsafe { libc::write(libc::STDOUT_FILENO, bytes.as_ptr().cast(), part) };
-        usize::try_from(written).map_err(|_| io::Error::last_os_error())
+        loop {
+            while !wait_for(Some(libc::STDOUT_FILENO))? {}
+            // SAFETY: writes `part` bytes of a live slice.
+            let written = unsafe { libc::write(libc::STDOUT_FILENO, bytes.as_ptr().cast(), part) };
+            match usize::try_from(written) {
+                Ok(n) => return Ok(n),
+                // Made non-blocking by another process that shares it: wait again.
+                Err(_) if io::Error::last_os_error().kind() == io::ErrorKind::WouldBlock => {}
+                Err(_) => return Err(io::Error::last_os_error()),
+            }
+        }
     }
 
     fn flush(&mut self) -> io::Result<()> {
