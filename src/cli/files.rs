@@ -439,9 +439,9 @@ pub fn write_stdout(bytes: &[u8]) -> Result<(), StdoutError> {
 }
 
 /// Standard output, unbuffered, written at most a pipe's atomic write (4 kB) at a time once a
-/// poll says it takes more, so that a reader that stops reading (or a terminal held by
-/// Ctrl-S) is waited for as [`wait_for`] waits, and a signal ends the wait. Descriptor 1 is
-/// left blocking: its open file is shared with the shell.
+/// poll says it takes more, so that a reader that stops reading is waited for as
+/// [`wait_for`] waits, and a signal ends the wait. Descriptor 1 is left as it is: its open
+/// file is shared with the shell.
 pub struct Stdout;
 
 impl Write for Stdout {
