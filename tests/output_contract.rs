@@ -213,12 +213,8 @@ fn a_stdout_closed_at_start_is_a_failed_write() {
     );
 }
 
-/// A pipe made non-blocking by the process that shares it (some launchers do) takes the
-/// whole answer, however slowly it is read: the write used to fail with EAGAIN once the
-/// pipe was full (`cannot write to standard output: Resource temporarily unavailable`,
-/// 65,536 bytes of 212,802 written).
-#[test]
-fn a_non_blocking_stdout_read_slowly_takes_the_whole_answer() {
+/// A pipe whose write end is non-blocking, as some launchers hand over: (read end, write end).
+fn non_blocking_pipe() -> (std::fs::File, std::os::fd::OwnedFd) {
     use std::os::fd::{FromRawFd, OwnedFd};
     let mut ends = [0; 2];
     // SAFETY: a pipe's two new descriptors, each owned once below.
@@ -226,25 +222,57 @@ fn a_non_blocking_stdout_read_slowly_takes_the_whole_answer() {
     let (read, write) = unsafe { (OwnedFd::from_raw_fd(ends[0]), OwnedFd::from_raw_fd(ends[1])) };
     // SAFETY: flags of a descriptor owned here.
     unsafe { libc::fcntl(ends[1], libc::F_SETFL, libc::fcntl(ends[1], libc::F_GETFL) | libc::O_NONBLOCK) };
+    (std::fs::File::from(read), write)
+}
+
+/// Everything `read` gives until its writers are gone, read slowly after a pause.
+fn read_slowly(mut read: std::fs::File) -> Vec<u8> {
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let (mut got, mut part) = (Vec::new(), [0u8; 4096]);
+    loop {
+        match read.read(&mut part).unwrap() {
+            0 => return got,
+            n => got.extend_from_slice(&part[..n]),
+        }
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+}
+
+/// A pipe made non-blocking by the process that shares it (some launchers do) takes the
+/// whole answer, however slowly it is read: the write used to fail with EAGAIN once the
+/// pipe was full (`cannot write to standard output: Resource temporarily unavailable`,
+/// 65,536 bytes of 212,802 written). Standard error likewise keeps its line where such a
+/// pipe is full when the line comes (it was lost).
+#[test]
+fn a_non_blocking_pipe_read_slowly_takes_every_byte() {
     let args = ["race", "--grid", "--length", "200"];
+    let (read, write) = non_blocking_pipe();
     let child = std::process::Command::new(env!("CARGO_BIN_EXE_pegchain"))
         .args(args)
         .stdout(Stdio::from(write))
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(300));
-    let (mut read, mut got, mut part) = (std::fs::File::from(read), Vec::new(), [0u8; 4096]);
-    loop {
-        match read.read(&mut part).unwrap() {
-            0 => break,
-            n => got.extend_from_slice(&part[..n]),
-        }
-        std::thread::sleep(std::time::Duration::from_millis(1));
-    }
+    let got = read_slowly(read);
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     assert_eq!(String::from_utf8(got).unwrap(), stdout(&args));
+
+    let (read, write) = non_blocking_pipe();
+    let filler = vec![b'.'; 1 << 20];
+    let held = write.try_clone().unwrap();
+    let full = std::io::Write::write(&mut std::fs::File::from(held), &filler).unwrap();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_pegchain"))
+        .args(["exact", "--board", "nope"])
+        .stderr(Stdio::from(write))
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    let got = read_slowly(read);
+    assert_eq!(child.wait().unwrap().code(), Some(2));
+    assert!(got[..full].iter().all(|&b| b == b'.'));
+    let line = String::from_utf8(got[full..].to_vec()).unwrap();
+    assert!(line.starts_with("pegchain: unknown board \"nope\"") && line.ends_with('\n'), "{line}");
 }
 
 #[test]

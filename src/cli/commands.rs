@@ -252,7 +252,7 @@ pub fn race(args: RaceArgs) -> Answer {
 /// is closed rather than buffered.
 pub fn solve(args: SolveArgs) -> Answer {
     let mut req = args.validate()?;
-    let mut out = Stream::new(std::io::BufWriter::new(super::files::Stdout));
+    let mut out = Stream::new(std::io::BufWriter::new(super::files::stdout()));
     // An interrupted search has still ended its document: flush it before saying so.
     let streamed = stream_solutions(&mut req, &mut out);
     out.finish()?;

@@ -435,30 +435,42 @@ impl std::error::Error for StdoutError {
 /// Writes `bytes` to standard output and flushes, so a full disk is reported here rather than lost when
 /// the buffer is dropped at exit.
 pub fn write_stdout(bytes: &[u8]) -> Result<(), StdoutError> {
-    write_flushed(&mut Stdout, bytes)
+    write_flushed(&mut stdout(), bytes)
 }
 
-/// Standard output, unbuffered, written at most a pipe's atomic write (4 kB) at a time once a
-/// poll says it takes more, so that a reader that stops reading is waited for as
-/// [`wait_for`] waits, and a signal ends the wait. Descriptor 1 is left as it is: its open
-/// file is shared with the shell.
-pub struct Stdout;
+/// Standard output as a [`Waiting`] writer.
+pub fn stdout() -> Waiting {
+    Waiting(libc::STDOUT_FILENO)
+}
 
-impl Write for Stdout {
+/// Standard error as a [`Waiting`] writer.
+pub fn stderr() -> Waiting {
+    Waiting(libc::STDERR_FILENO)
+}
+
+/// A standard stream, unbuffered, written at most a pipe's atomic write (4 kB) at a time once
+/// a poll says it takes more, so that a reader that stops reading is waited for as
+/// [`wait_for`] waits, and a signal ends the wait. The descriptor is left as it is (its open
+/// file is shared with the shell); where another process made it non-blocking, a write that
+/// would block waits for the next poll.
+pub struct Waiting(std::os::fd::RawFd);
+
+impl Write for Waiting {
     fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
         if bytes.is_empty() {
             return Ok(0);
         }
         let part = bytes.len().min(libc::PIPE_BUF);
         loop {
-            while !wait_for(Some(libc::STDOUT_FILENO))? {}
+            while !wait_for(Some(self.0))? {}
             // SAFETY: writes `part` bytes of a live slice.
-            let written = unsafe { libc::write(libc::STDOUT_FILENO, bytes.as_ptr().cast(), part) };
+            let written = unsafe { libc::write(self.0, bytes.as_ptr().cast(), part) };
             match usize::try_from(written) {
                 Ok(n) => return Ok(n),
-                // Made non-blocking by another process that shares it: wait again.
-                Err(_) if io::Error::last_os_error().kind() == io::ErrorKind::WouldBlock => {}
-                Err(_) => return Err(io::Error::last_os_error()),
+                Err(_) => match io::Error::last_os_error() {
+                    e if e.kind() == io::ErrorKind::WouldBlock => {}
+                    e => return Err(e),
+                },
             }
         }
     }

@@ -135,11 +135,12 @@ pub fn write_file(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
     write_file_parts(path, &[bytes])
 }
 
-/// Writes to stderr in one write, so that nothing comes between its parts. A stderr that
-/// cannot be written (a full disk, a closed pipe) loses the line, not the answer: `eprint!`
-/// panics there.
+/// Writes to stderr in one write (a line is shorter than a pipe's atomic write), so that
+/// nothing comes between its parts. A stderr that cannot be written (a full disk, a closed
+/// pipe) loses the line, not the answer: `eprint!` panics there. One that a launcher made
+/// non-blocking is waited for, as stdout is.
 pub fn to_stderr(text: std::fmt::Arguments<'_>) {
-    let _ = std::io::stderr().write_all(text.to_string().as_bytes());
+    let _ = files::stderr().write_all(text.to_string().as_bytes());
 }
 
 /// Fails once a signal has come: an answer made after it, on stdout or in files, is not
