@@ -112,12 +112,13 @@ fn in_place(at: PathBuf, meta: &std::fs::Metadata) -> io::Result<Target> {
 
 /// Writes `parts` into a device, a FIFO or a socket (opened as it is, never created). A FIFO
 /// waits for its reader, as the shell's `>` does, and a reader that stops reading is waited
-/// for, but a signal ends either wait ([`wait_for`]): the target is opened and written
-/// without blocking.
+/// for, but a signal ends either wait ([`wait_for`]): the target is opened without blocking
+/// and written as a [`Waiting`] writer.
 fn write_in_place(device: &Path, parts: &[&[u8]]) -> io::Result<()> {
-    let mut file = open_waiting(device)?;
-    parts.iter().try_for_each(|part| write_waiting(&mut file, part))?;
-    file.flush()
+    use std::os::fd::AsRawFd;
+    let file = open_waiting(device)?;
+    let mut out = Waiting(file.as_raw_fd());
+    parts.iter().try_for_each(|part| out.write_all(part))
 }
 
 /// Opens `device` for writing without blocking, waiting while it is a FIFO with no reader.
@@ -134,21 +135,6 @@ fn open_waiting(device: &Path) -> io::Result<File> {
             opened => return opened,
         }
     }
-}
-
-/// Writes all of `bytes`, waiting whenever the target takes no more for now.
-fn write_waiting(file: &mut File, mut bytes: &[u8]) -> io::Result<()> {
-    use std::os::fd::AsRawFd;
-    while !bytes.is_empty() {
-        match file.write(bytes) {
-            Ok(0) => return Err(io::ErrorKind::WriteZero.into()),
-            Ok(n) => bytes = &bytes[n..],
-            Err(e) if e.kind() == io::ErrorKind::WouldBlock => _ = wait_for(Some(file.as_raw_fd()))?,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(())
 }
 
 /// Waits a tenth of a second, or less where `fd` takes more sooner (true then), and fails
@@ -448,11 +434,11 @@ pub fn stderr() -> Waiting {
     Waiting(libc::STDERR_FILENO)
 }
 
-/// A standard stream, unbuffered, written at most a pipe's atomic write (4 kB) at a time once
-/// a poll says it takes more, so that a reader that stops reading is waited for as
-/// [`wait_for`] waits, and a signal ends the wait. The descriptor is left as it is (its open
-/// file is shared with the shell); where another process made it non-blocking, a write that
-/// would block waits for the next poll.
+/// A descriptor (a standard stream, or a target written in place), unbuffered, written at
+/// most a pipe's atomic write (4 kB) at a time once a poll says it takes more, so that a
+/// reader that stops reading is waited for as [`wait_for`] waits, and a signal ends the wait.
+/// A standard stream is left as it is (its open file is shared with the shell); where it is
+/// non-blocking, a write that would block waits for the next poll.
 pub struct Waiting(std::os::fd::RawFd);
 
 impl Write for Waiting {
