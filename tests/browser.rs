@@ -133,6 +133,21 @@ async fn the_page_plays_a_game_with_the_clis_odds() {
     shows(cli_win("F-C-A")).await;
     client.find(Locator::Id("redo")).await.unwrap().click().await.unwrap();
     shows(cli_win("F-C-A,D-E-F")).await;
+    let decimal = || {
+        let client = client.clone();
+        async move { client.find(Locator::Id("win-decimal")).await.unwrap().text().await.unwrap() }
+    };
+    let odds = decimal().await;
+    assert!(odds.starts_with("= ") && odds.ends_with(" bits)"), "beside a chance of one peg: {odds:?}");
+    // The hopeless jump played: an exact zero, shown alone (no "= 0" beside it); then undone.
+    click("M").await;
+    click("D").await;
+    let lost = cli_win("F-C-A,D-E-F,M-H-D");
+    assert_eq!(lost, "0");
+    shows(lost).await;
+    assert_eq!(decimal().await, "", "beside an exact zero");
+    client.find(Locator::Id("undo")).await.unwrap().click().await.unwrap();
+    shows(cli_win("F-C-A,D-E-F")).await;
     let docs = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs");
     let png = client.screenshot().await.unwrap();
     assert!(png.starts_with(b"\x89PNG"));
