@@ -205,6 +205,31 @@ fn a_hand_written_picture_board_works_end_to_end() {
     assert!(solved.contains("1. G-D-A\n\n1 solution in all"), "{solved}");
 }
 
+/// A file triangle named otherwise than the built-in (`names: chess`: `a1` a corner of the
+/// base) is named by its own names alone: `a5`, which it does not use, was read by seed 000's
+/// rank/file notation as that notation's first hole of the fifth row, the file's `a1`, and
+/// the run went on from a hole the user never named. The built-in's names keep the notation.
+#[test]
+fn a_file_triangles_own_names_are_not_read_as_rank_and_file() {
+    let dir = scratch("chess-triangle");
+    let path = dir.join("ch.txt");
+    std::fs::write(&path, "lattice: triangular\nnames: chess\n    o\n   o o\n  o o o\n o o o o\no o o o o\n")
+        .unwrap();
+    let path = path.to_str().unwrap();
+    let b = pegchain::solitaire::load_board(path).unwrap();
+    assert_eq!((b.hole_name(0), b.hole_name(10)), ("e5", "a1"));
+    let start = |hole: &str| json(&["exact", "--board", path, "--start", hole])["starts"][0]["start"].clone();
+    assert_eq!(start("a1"), "a1");
+    assert_eq!(start("e5"), "e5");
+    fails_with(&["exact", "--board", path, "--start", "a5"], "pegchain: board ch has no hole \"a5\"");
+    let letters = dir.join("letters.txt");
+    std::fs::write(&letters, "lattice: triangular\n    o\n   o o\n  o o o\n o o o o\no o o o o\n").unwrap();
+    let letters = letters.to_str().unwrap();
+    let start =
+        |hole: &str| json(&["exact", "--board", letters, "--start", hole])["starts"][0]["start"].clone();
+    assert_eq!(start("a5"), "K");
+}
+
 #[test]
 fn bad_files_get_one_line_naming_the_file_and_the_fault() {
     let dir = scratch("bad");

@@ -177,7 +177,7 @@ fn build(
 ) -> Result<Board, Error> {
     check_board_name(path, name)?;
     check_names(path, &holes, hole)?;
-    let shape = shape_of(holes.len(), &jumps);
+    let shape = shape_of(&holes, &jumps);
     Board::new(name, shape, holes, jumps).map_err(|e| match e {
         Error::BadBoard { why, .. } => fault(path, format!("not a usable board: {why}")),
         other => other,
@@ -279,14 +279,21 @@ fn check_names(path: &Path, holes: &[Hole], hole: &HoleCalled) -> Result<(), Err
     Ok(())
 }
 
-/// Triangles keep their rank/file notation when a file holds exactly a built-in triangle.
-fn shape_of(holes: usize, jumps: &[Jump]) -> Shape {
+/// Triangles keep their rank/file notation when a file holds exactly a built-in triangle,
+/// its holes named as the built-in names them. A file that names them otherwise (a picture's
+/// `names: chess`: `a1` a corner of the base) would have a name it does not use read by the
+/// notation as one of its other holes (`a5`, the notation's first hole of the fifth row, is
+/// its `a1`).
+fn shape_of(holes: &[Hole], jumps: &[Jump]) -> Shape {
     let mut sorted = jumps.to_vec();
     sorted.sort();
     sorted.dedup();
+    let same = |t: &Board| {
+        t.jumps() == sorted && t.holes().iter().zip(holes).all(|(built, file)| built.name == file.name)
+    };
     (4..=10)
-        .filter(|rows| rows * (rows + 1) / 2 == holes)
-        .find(|rows| builtin(&format!("triangle{rows}")).is_ok_and(|t| t.jumps() == sorted))
+        .filter(|rows| rows * (rows + 1) / 2 == holes.len())
+        .find(|rows| builtin(&format!("triangle{rows}")).is_ok_and(|t| same(&t)))
         .map_or(Shape::Grid, |rows| Shape::Triangle { rows })
 }
 
