@@ -92,6 +92,18 @@ pub fn chi_square(observed: &[u64], probabilities: &[f64]) -> Option<ChiSquare> 
     Some(ChiSquare { statistic, degrees_of_freedom: df, p_value })
 }
 
+/// One test of independent samples, each tested against its own probabilities (a stratified
+/// sample's strata): the sum of their statistics, on the sum of their degrees of freedom.
+/// None when no sample has a test.
+pub fn chi_square_of_strata(tests: impl IntoIterator<Item = ChiSquare>) -> Option<ChiSquare> {
+    let (statistic, df) = tests.into_iter().fold(None, |sum: Option<(f64, u64)>, t| {
+        let (s, d) = sum.unwrap_or((0.0, 0));
+        Some((s + t.statistic, d + t.degrees_of_freedom))
+    })?;
+    let p_value = 1.0 - ChiSquared::new(df as f64).ok()?.cdf(statistic);
+    Some(ChiSquare { statistic, degrees_of_freedom: df, p_value })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -117,6 +129,13 @@ mod tests {
         let c = chi_square(&[60, 40], &[0.5, 0.5]).unwrap();
         assert_abs_diff_eq!(c.statistic, 4.0, epsilon = 1e-12);
         assert_abs_diff_eq!(c.p_value, 0.0455, epsilon = 1e-4);
+        // Two strata: 4.0 on 1 and 0 on 2 degrees of freedom make 4.0 on 3, p = 0.2615.
+        let perfect = chi_square(&[50, 30, 20], &[0.5, 0.3, 0.2]).unwrap();
+        let both = chi_square_of_strata([c.clone(), perfect]).unwrap();
+        assert_eq!((both.statistic, both.degrees_of_freedom), (4.0, 3));
+        assert_abs_diff_eq!(both.p_value, 0.2615, epsilon = 1e-4);
+        assert_eq!(chi_square_of_strata([c.clone()]), Some(c));
+        assert!(chi_square_of_strata([]).is_none());
     }
 
     #[test]

@@ -88,6 +88,11 @@ pub struct Estimate {
     pub z: Option<f64>,
     /// The exact distribution of pegs left for these games (index = pegs).
     pub exact_pegs_left: Option<Vec<Rational>>,
+    /// The exact variance of one game's pegs left as these games were drawn: that of
+    /// `exact_pegs_left` where every game drew its start alike, and the games-weighted mean of
+    /// each run's own variance where runs of fixed size were pooled (`--start all`,
+    /// `--per-class`), whose mean does not vary with the spread between the runs.
+    pub exact_variance: Option<Rational>,
     pub chi_square: Option<ChiSquare>,
 }
 
@@ -104,13 +109,11 @@ impl Estimate {
         let (sum, squares) =
             counted.fold((0, 0), |(sum, squares), (k, c)| (sum + k * c, squares + k * k * c));
         let m = stats::sample_mean(self.games, sum, squares)?;
-        // The exact mean and variance of one game's pegs left: E[K] and E[K^2] - E[K]^2.
-        let moments = self.exact_pegs_left.as_ref().map(|d| {
-            let moment = |power| pegs_left_moment((0u32..).zip(d), power);
-            let mean = moment(1);
-            let variance = moment(2) - Rational::from(&mean * &mean);
-            (mean, variance)
-        });
+        let moments = self
+            .exact_pegs_left
+            .as_ref()
+            .zip(self.exact_variance.as_ref())
+            .map(|(d, variance)| (pegs_left_moment((0u32..).zip(d), 1), variance.clone()));
         // As for P(one peg), the z-score measures the simulated mean against the exact
         // spread of the mean, not the games' own.
         let z = moments.as_ref().and_then(|(e, v)| stats::mean_z(m.mean, self.games, e.to_f64(), v.to_f64()));
@@ -253,7 +256,11 @@ fn play_beside(
         .into_iter()
         .filter(|orbit| orbit.iter().any(|h| played.contains(h)))
         .map(|orbit| {
-            pooled(n, &tallies, orbit.into_iter().filter(|h| played.contains(h)).collect(), exact.as_ref())
+            // Every hole of the class, as `exact` lists it (the holes played were listed
+            // alone: class 1 of triangle4 as A G when no game started in J); its games are
+            // those of the holes played.
+            let here = orbit.iter().copied().filter(|h| played.contains(h)).collect();
+            Estimate { holes: orbit, ..pooled(n, &tallies, here, exact.as_ref()) }
         })
         .collect();
     Ok(SimReport {
@@ -268,18 +275,25 @@ fn play_beside(
 }
 
 /// All games pooled. Each run is one design: its games start uniformly in its holes, so
-/// its exact win probability is the mean over those holes; z comes from the sum of the
-/// runs' binomial spreads.
+/// its exact distribution of pegs left is the mean over those holes. Runs of fixed size are
+/// strata: the spread of the pooled figures is the sum of the runs' own, so z (of wins and
+/// of the mean) comes from the runs' spreads, and the chi-square test is the sum of each
+/// run's (the pooled distribution's would add the spread between the runs, which a
+/// stratified sample does not have, and pass a wrong model too easily).
 fn overall(n: usize, runs: &[Run], tallies: &[RunTally], exact: Option<&ExactReport>) -> Estimate {
     let mut counts = vec![0u64; n + 1];
     let (mut mean, mut var) = (0.0, 0.0);
     let mut exact_total = Rational::new();
     let mut dist = vec![Rational::new(); n + 1];
+    let mut variance = Rational::new();
+    let mut tests = Vec::new();
     let total_games: u64 = tallies.iter().map(|t| t.games()).sum();
     for (run, tally) in runs.iter().zip(tallies) {
+        let mut here = vec![0u64; n + 1];
         for c in &tally.counts {
-            add_to(&mut counts, c);
+            add_to(&mut here, c);
         }
+        add_to(&mut counts, &here);
         if let Some(exact) = exact {
             let (p, d) = mean_over(exact, &run.holes, n);
             let g = tally.games() as f64;
@@ -287,8 +301,11 @@ fn overall(n: usize, runs: &[Run], tallies: &[RunTally], exact: Option<&ExactRep
             mean += g * pf;
             var += g * pf * (1.0 - pf);
             exact_total += p * Rational::from(tally.games());
+            let share = Rational::from((tally.games(), total_games.max(1)));
+            variance += variance_of(&d) * &share;
+            tests.push(stats::chi_square(&here, &floats(&d)));
             for (a, b) in dist.iter_mut().zip(d) {
-                *a += b * Rational::from((tally.games(), total_games));
+                *a += b * &share;
             }
         }
     }
@@ -301,10 +318,19 @@ fn overall(n: usize, runs: &[Run], tallies: &[RunTally], exact: Option<&ExactRep
         ci95: stats::wilson95(wins, total_games),
         exact: have_exact.then(|| exact_total / Rational::from(total_games)),
         z: (have_exact && var > 0.0).then(|| (wins as f64 - mean) / var.sqrt()),
-        chi_square: have_exact.then(|| stats::chi_square(&counts, &floats(&dist))).flatten(),
+        chi_square: have_exact.then(|| stats::chi_square_of_strata(tests.into_iter().flatten())).flatten(),
         exact_pegs_left: have_exact.then_some(dist),
+        exact_variance: have_exact.then_some(variance),
         pegs_left: counts,
     }
+}
+
+/// The variance of one game's pegs left under the exact distribution `d` (index = pegs):
+/// E[K^2] - E[K]^2.
+pub(crate) fn variance_of(d: &[Rational]) -> Rational {
+    let moment = |power| pegs_left_moment((0u32..).zip(d), power);
+    let mean = moment(1);
+    moment(2) - Rational::from(&mean * &mean)
 }
 
 /// The exact win probability and pegs-left distribution of a run whose games start
@@ -364,6 +390,7 @@ fn estimate(
         ci95: stats::wilson95(wins, games),
         z: exact.and_then(|(win, _)| stats::z_score(wins, games, win.to_f64())),
         chi_square: dist.as_ref().and_then(|d| stats::chi_square(&counts, &floats(d))),
+        exact_variance: dist.as_deref().map(variance_of),
         exact_pegs_left: dist,
         exact: exact.map(|(win, _)| win.clone()),
         pegs_left: counts,
@@ -452,6 +479,7 @@ mod tests {
             exact: Some(half.clone()),
             z: None,
             exact_pegs_left: Some(vec![Rational::new(), half.clone(), half]),
+            exact_variance: Some(Rational::from((1, 4))),
             chi_square: None,
         };
         let mean = estimate.mean_pegs_left().unwrap();

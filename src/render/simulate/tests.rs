@@ -5,7 +5,7 @@ use super::SimulateView;
 use crate::engine::stats::ChiSquare;
 use crate::render::{Format, Style, render};
 use crate::solitaire::board::builtin;
-use crate::solitaire::estimates::{Estimate, SimConfig, SimReport, StartPlan};
+use crate::solitaire::estimates::{Estimate, SimConfig, SimReport, StartPlan, variance_of};
 use crate::solitaire::policy::Policy;
 use rug::Rational;
 
@@ -35,6 +35,7 @@ fn estimate(holes: Vec<u8>, tallies: &[u64], exact: Option<Vec<Rational>>, z: Op
             degrees_of_freedom: 2,
             p_value: 0.2079,
         }),
+        exact_variance: exact_pegs_left.as_deref().map(variance_of),
         exact_pegs_left,
     }
 }

@@ -408,9 +408,13 @@ mod tests {
     #[test]
     fn only_whole_built_in_triangles_get_the_triangle_shape() {
         let t5 = builtin("triangle5").unwrap();
-        assert_eq!(shape_of(15, t5.jumps()), Shape::Triangle { rows: 5 });
-        assert_eq!(shape_of(15, &t5.jumps()[1..]), Shape::Grid);
+        assert_eq!(shape_of(t5.holes(), t5.jumps()), Shape::Triangle { rows: 5 });
+        assert_eq!(shape_of(t5.holes(), &t5.jumps()[1..]), Shape::Grid);
+        // Its holes named otherwise (K as `a1`), it is a board of its own names.
+        let mut renamed = t5.holes().to_vec();
+        renamed[10].name = "a1".into();
+        assert_eq!(shape_of(&renamed, t5.jumps()), Shape::Grid);
         let en = builtin("english").unwrap();
-        assert_eq!(shape_of(33, en.jumps()), Shape::Grid);
+        assert_eq!(shape_of(en.holes(), en.jumps()), Shape::Grid);
     }
 }
