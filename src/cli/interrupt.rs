@@ -4,11 +4,15 @@
 //! removes any temporary file and exits 130 (SIGINT) or 143 (SIGTERM). A second signal
 //! ends the process at once with the same code, for a user who will not wait, saying so in
 //! one line (`mpirun` sends its processes SIGTERM after the SIGINT of a Ctrl-C, and SIGKILL
-//! a second later). SIGXFSZ is ignored (see [`write_errors_not_signals`]).
+//! a second later); the same signal sent again by the same process within a tenth of a
+//! second is the same request, not a second one (GNU `timeout` sends its SIGTERM to the
+//! process and then to its process group, microseconds apart: a third of the runs it
+//! stopped ended at once, with no word of what they had done). SIGXFSZ is ignored (see
+//! [`write_errors_not_signals`]).
 
 use pegchain::Cancel;
 use signal_hook::consts::{SIGINT, SIGTERM};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 
 /// The process's token and the number of the signal that set it (0: none yet).
@@ -44,18 +48,61 @@ pub fn install(speaks: bool) {
     });
 }
 
+/// The first signal: its number, its sender (see [`sender`]) and when it came.
+static FIRST_SIGNAL: AtomicI32 = AtomicI32::new(0);
+static FIRST_SENDER: AtomicI32 = AtomicI32::new(NO_SENDER);
+static FIRST_AT_NS: AtomicU64 = AtomicU64::new(0);
+
+/// How soon the same signal from the same process is the same request.
+const SAME_REQUEST_NS: u64 = 100_000_000;
+
+/// The sender of a signal with no process behind it (the terminal's Ctrl-C).
+const NO_SENDER: i32 = -1;
+
+/// The process that sent the signal with `kill` or `sigqueue`, or [`NO_SENDER`].
+fn sender(info: &libc::siginfo_t) -> i32 {
+    match info.si_code {
+        // SAFETY: si_pid is set for signals sent by kill (SI_USER) and sigqueue (SI_QUEUE).
+        libc::SI_USER | libc::SI_QUEUE => unsafe { info.si_pid() },
+        _ => NO_SENDER,
+    }
+}
+
+/// The monotonic clock in nanoseconds (clock_gettime is async-signal-safe).
+fn now_ns() -> u64 {
+    let mut t = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: `t` is a valid timespec to write.
+    unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut t) };
+    t.tv_sec as u64 * 1_000_000_000 + t.tv_nsec as u64
+}
+
+/// Whether `signal` from `from` at `at` repeats the first signal: the same signal from the
+/// same process, within [`SAME_REQUEST_NS`].
+fn repeats_the_first(signal: i32, from: i32, at: u64) -> bool {
+    from != NO_SENDER
+        && FIRST_SIGNAL.load(Ordering::SeqCst) == signal
+        && FIRST_SENDER.load(Ordering::SeqCst) == from
+        && at.saturating_sub(FIRST_AT_NS.load(Ordering::SeqCst)) < SAME_REQUEST_NS
+}
+
 /// The second `signal` writes `said` and exits at once (the flag is already set then),
-/// unless the process is already saying why it ends; the first sets the flag and records
-/// which signal it was.
+/// unless the process is already saying why it ends or the first signal is repeated; the
+/// first sets the flag and records which signal it was, from whom and when.
 fn handle(signal: i32, installed: &Installed, said: &'static [u8]) -> std::io::Result<()> {
     let flag = installed.cancel.flag();
     let set_before = Arc::clone(&flag);
     let code = i32::from(exit_code_of(signal));
-    // SAFETY: the action loads an atomic, writes a static buffer and calls _exit: all
-    // async-signal-safe. Registered first, it sees the flag as the signals before left it.
+    // SAFETY: the action reads the clock, loads and stores atomics, writes a static buffer
+    // and calls _exit: all async-signal-safe. Registered first, it sees the flag as the
+    // signals before left it.
     unsafe {
-        signal_hook::low_level::register(signal, move || {
-            if set_before.load(Ordering::SeqCst) && !SAYING_WHY.load(Ordering::SeqCst) {
+        signal_hook_registry::register_sigaction(signal, move |info| {
+            let (from, at) = (sender(info), now_ns());
+            if !set_before.load(Ordering::SeqCst) {
+                FIRST_SIGNAL.store(signal, Ordering::SeqCst);
+                FIRST_SENDER.store(from, Ordering::SeqCst);
+                FIRST_AT_NS.store(at, Ordering::SeqCst);
+            } else if !SAYING_WHY.load(Ordering::SeqCst) && !repeats_the_first(signal, from, at) {
                 libc::write(libc::STDERR_FILENO, said.as_ptr().cast(), said.len());
                 libc::_exit(code);
             }
