@@ -237,3 +237,40 @@ fn a_kept_future_answers_the_positions_below_its_root() {
         }
     }
 }
+
+/// The CSV carries the position's own figures, on a first row whose jump is empty, then a row
+/// per jump, each the JSON's values: it held the jumps alone, so a position with no jump was
+/// a header line and nothing else.
+#[test]
+fn the_csv_has_the_positions_own_row_before_its_jumps() {
+    for args in [&["coach", "--start", "A", "--moves", "F-C-A,D-E-F"][..], &["coach", "--position", "A"]] {
+        let v = json(args);
+        let csv = stdout(&[args, &["--csv"]].concat());
+        let rows: Vec<Vec<&str>> = csv.lines().skip(1).map(|l| l.split(',').collect()).collect();
+        let jumps = v["jumps"].as_array().unwrap();
+        assert_eq!(rows.len(), 1 + jumps.len(), "{csv}");
+        let figures = |o: &serde_json::Value| {
+            [
+                o["win"]["fraction"].as_str().unwrap().to_string(),
+                o["expected_pegs_left"]["fraction"].as_str().unwrap().to_string(),
+                o["winnable"].to_string(),
+                o["finish_holes"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|h| h.as_str().unwrap())
+                    .collect::<Vec<_>>()
+                    .join(" "),
+                o["winning_continuations"].as_str().unwrap().to_string(),
+            ]
+        };
+        let cells = |row: &[&str]| [row[1], row[4], row[6], row[7], row[8]].map(str::to_string);
+        assert_eq!((rows[0][0], cells(&rows[0])), ("", figures(&v)), "{csv}");
+        assert_eq!((rows[0][9], rows[0][10]), ("", ""));
+        for (row, jump) in rows[1..].iter().zip(jumps) {
+            assert_eq!((row[0], cells(row)), (jump["jump"].as_str().unwrap(), figures(jump)), "{csv}");
+        }
+    }
+    let one_peg = stdout(&["coach", "--position", "A", "--csv"]);
+    assert!(one_peg.ends_with("\n,1,1.0,0,1,1.0,true,A,1,,\n"), "{one_peg}");
+}

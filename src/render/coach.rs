@@ -209,22 +209,29 @@ impl Report for CoachView {
             left("best"),
             left("hopeless"),
         ]);
-        for j in &self.jumps {
-            let [win, win_decimal] = j.odds.win.win.cells();
-            let [pegs, pegs_decimal] = j.odds.expected_pegs_left.cells();
-            table.row(vec![
-                j.jump.clone(),
+        // The position itself first, its jump empty (a position with no jump was a header
+        // alone), then each jump.
+        let row = |jump: &str, odds: &OddsView, prospects: &ProspectsView, marks: [String; 2]| {
+            let [win, win_decimal] = odds.win.win.cells();
+            let [pegs, pegs_decimal] = odds.expected_pegs_left.cells();
+            let [best, hopeless] = marks;
+            vec![
+                jump.to_string(),
                 win,
                 win_decimal,
-                j.odds.win.bits.map_or(String::new(), |b| b.to_string()),
+                odds.win.bits.map_or(String::new(), |b| b.to_string()),
                 pegs,
                 pegs_decimal,
-                j.prospects.winnable.to_string(),
-                j.prospects.finish_holes.join(" "),
-                j.prospects.winning_continuations.plain(),
-                j.best.to_string(),
-                j.hopeless.to_string(),
-            ]);
+                prospects.winnable.to_string(),
+                prospects.finish_holes.join(" "),
+                prospects.winning_continuations.plain(),
+                best,
+                hopeless,
+            ]
+        };
+        table.row(row("", &self.odds, &self.prospects, [String::new(), String::new()]));
+        for j in &self.jumps {
+            table.row(row(&j.jump, &j.odds, &j.prospects, [j.best.to_string(), j.hopeless.to_string()]));
         }
         Some(table)
     }
