@@ -218,7 +218,17 @@ fn bad_positions_get_one_line() {
     fails_with(&["count", "--start", "A,B", "--moves", "F-C-A"], "--moves plays from one start hole");
     fails_with(&["exact", "--position", "A,Q"], "has no hole \"Q\"");
     fails_with(&["exact", "--position", "A,A"], "names hole A twice");
-    fails_with(&["count", "--position", ". . ."], "the position has no peg");
+    fails_with(&["count", "--position", &[". "; 15].concat()], "the position has no peg");
+    // A drawing is the board's own: a cell for each hole (a cell left out was an empty hole).
+    fails_with(
+        &["count", "--position", ". . ."],
+        "the drawn position has 3 cells where board triangle5 has 15 holes",
+    );
+    let swapped = "    B\n   A .\n  . . F\n G H I J\nK L M N O";
+    fails_with(
+        &["coach", "--position", swapped],
+        "cell 1 of the drawn position is B where board triangle5 has hole A",
+    );
     fails_with(&["exact", "--start", "A", "--position", "A,B"], "cannot be used with");
     fails_with(
         &["ends", "--position", "A,B,C", "--whole-group"],

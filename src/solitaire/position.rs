@@ -77,8 +77,13 @@ pub fn parse_position(board: &Board, text: &str) -> Result<Pegs, Error> {
             "the position's list has an empty item: holes are separated by single commas".into(),
         ));
     }
+    let tokens: Vec<&str> =
+        text.split(|c: char| c == ',' || c.is_whitespace()).filter(|t| !t.is_empty()).collect();
+    if tokens.contains(&".") {
+        check_drawing(board, &tokens)?;
+    }
     let mut pos = Pegs::EMPTY;
-    for token in text.split(|c: char| c == ',' || c.is_whitespace()).filter(|t| !t.is_empty() && *t != ".") {
+    for &token in tokens.iter().filter(|&&t| t != ".") {
         let hole = board.find_hole(token)?;
         if pos.contains(hole) {
             return Err(Error::Invalid(format!("the position names hole {} twice", board.hole_name(hole))));
@@ -89,6 +94,32 @@ pub fn parse_position(board: &Board, text: &str) -> Result<Pegs, Error> {
         return Err(Error::Invalid("the position has no peg".into()));
     }
     Ok(pos)
+}
+
+/// A drawn position (one with a `.`, an empty hole) is the board as `show` draws it: a cell
+/// for each hole, in the drawing's order, each the hole's name or `.`. A cell left out, one
+/// too many or two names swapped was read as a list of names, the holes not named empty.
+fn check_drawing(board: &Board, cells: &[&str]) -> Result<(), Error> {
+    let drawn = board.draw_position(board.full());
+    let order: Vec<&str> = drawn.split_whitespace().collect();
+    if cells.len() != order.len() {
+        return Err(Error::Invalid(format!(
+            "the drawn position has {} cells where board {} has {} holes (a name for each peg, `.` for each empty hole, as `show` draws it)",
+            cells.len(),
+            board.name(),
+            order.len()
+        )));
+    }
+    for (i, (&cell, &hole)) in cells.iter().zip(&order).enumerate() {
+        if cell != "." && board.find_hole(cell).ok() != board.find_hole(hole).ok() {
+            return Err(Error::Invalid(format!(
+                "cell {} of the drawn position is {cell} where board {} has hole {hole} (a name for each peg, `.` for each empty hole, as `show` draws it)",
+                i + 1,
+                board.name()
+            )));
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -131,5 +162,18 @@ mod tests {
         assert!(parse_position(&b, " . ").is_err());
         assert!(parse_position(&b, "A,,B").unwrap_err().to_string().contains("has an empty item"));
         assert!(parse_position(&b, "A,B,").is_err());
+        // A drawing is the board's: no cell missing or added, no two names swapped.
+        let swapped = drawn.replacen("B", "#", 1).replacen("A", "B", 1).replacen("#", "A", 1);
+        let e = parse_position(&b, &swapped).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "cell 1 of the drawn position is B where board triangle5 has hole A (a name for each peg, `.` for each empty hole, as `show` draws it)"
+        );
+        let short = drawn.trim_end().trim_end_matches('O');
+        let e = parse_position(&b, short).unwrap_err().to_string();
+        assert!(e.starts_with("the drawn position has 14 cells where board triangle5 has 15 holes"), "{e}");
+        assert!(parse_position(&b, &format!("{drawn} .")).is_err());
+        // Names in any case, as everywhere.
+        assert_eq!(parse_position(&b, &drawn.to_lowercase()).unwrap(), play(&b, 0, "F-C-A").unwrap());
     }
 }
