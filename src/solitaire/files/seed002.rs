@@ -196,9 +196,28 @@ fn read_csv(
     Ok(rows)
 }
 
-/// Neighbour indices (0-based) per hole and direction.
+/// Neighbour indices (0-based) per hole and direction. The rows have as many columns as most
+/// of them, a direction each: a neighbour past them (a cell added by a slip) would be a
+/// direction of one hole alone, and was read as one, its jumps and all.
 fn neighbours(path: &Path, rows: &[(u64, Vec<String>)], base: i64) -> Result<Vec<Vec<Option<usize>>>, Error> {
     let n = rows.len() as i64;
+    let mut widths: HashMap<usize, usize> = HashMap::new();
+    for (_, cells) in rows {
+        *widths.entry(cells.len()).or_default() += 1;
+    }
+    let width =
+        widths.iter().max_by_key(|&(&w, &count)| (count, std::cmp::Reverse(w))).map_or(0, |(&w, _)| w);
+    for (line, cells) in rows {
+        if let Some(col) = cells.iter().skip(width).position(|c| !c.is_empty()) {
+            return Err(fault(
+                path,
+                format!(
+                    "line {line}, column {}: a neighbour past the {width} columns of the other rows (a column is a direction)",
+                    width + col + 1
+                ),
+            ));
+        }
+    }
     rows.iter()
         .map(|(line, cells)| {
             cells
@@ -296,6 +315,14 @@ fn points(path: &Path, rows: &[(u64, Vec<String>)], n: usize, base: i64) -> Resu
                 .filter(|v| v.is_finite())
                 .ok_or_else(|| fault(path, format!("line {line}: {cell:?} is not a coordinate")))
         };
+        // x and y, and nothing more: a third value is a slip (a row joined to the next, a
+        // column shifted), not a coordinate to drop.
+        if let Some(extra) = cells.iter().skip(2).find(|c| !c.is_empty()) {
+            return Err(fault(
+                path,
+                format!("line {line}: {extra:?} after x and y (a row of the layout is a hole's x,y)"),
+            ));
+        }
         points.push((coordinate(0)?, coordinate(1)?));
     }
     Ok(points)
@@ -481,6 +508,23 @@ mod tests {
             &[("b.csv", "1\n0\n"), ("l.csv", "0,0\n1,0\n")],
         ));
         assert!(e.contains("column 1 leads from hole 0 to 1 and straight back"), "{e}");
+        // A cell more than a row can hold: in the adjacency, a direction of one hole alone (it
+        // made a jump A-F-O on the 15-hole board); in the layout, a third value (dropped).
+        let files = render(&builtin("triangle5").unwrap(), &Puzzle::default()).unwrap();
+        let json = r#"{"board": "b.csv", "layout": "l.csv"}"#;
+        let added = files[1].1.replacen(",,,,1,2", ",,,,1,2,5", 1);
+        let e = err(from_memory(json, &[("b.csv", &added), ("l.csv", &files[2].1)]));
+        assert!(
+            e.contains("b.csv: line 1, column 7: a neighbour past the 6 columns of the other rows"),
+            "{e}"
+        );
+        let third = files[2].1.replacen("\n", ",foo\n", 1);
+        let e = err(from_memory(json, &[("b.csv", &files[1].1), ("l.csv", &third)]));
+        assert!(e.contains("l.csv: line 1: \"foo\" after x and y"), "{e}");
+        // Empty cells past them are no values (a spreadsheet's trailing commas).
+        let trailing = files[1].1.replace('\n', ",\n");
+        let trailing_layout = files[2].1.replace('\n', ",,\n");
+        assert!(from_memory(json, &[("b.csv", &trailing), ("l.csv", &trailing_layout)]).is_ok());
     }
 
     /// The puzzle's checks, one function shared with the picture reader: the same refusals as
