@@ -240,6 +240,16 @@ fn bad_positions_get_one_line() {
     );
     fails_with(&["solve", "--start", "A", "--moves", "A-B-D"], "is not legal here");
     fails_with(&["solve", "--moves", "F-C-A"], "--start");
+    // A command that plays from one start hole says so to a list or `all` (it said `board
+    // triangle5 has no hole "A,B"`).
+    for command in ["solve", "coach"] {
+        for (start, not) in [("A,B", "a list"), ("all", "all")] {
+            fails_with(
+                &[command, "--start", start],
+                &format!("pegchain: --start {start}: this command plays from one start hole, not {not}"),
+            );
+        }
+    }
     // Jumps given with a position are refused, not dropped, by every command that takes both.
     for command in ["exact", "count", "ends", "simulate", "solve", "coach"] {
         fails_with(

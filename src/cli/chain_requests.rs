@@ -426,7 +426,7 @@ impl ExportArgs {
                 .start
                 .as_deref()
                 .ok_or_else(|| Error::Invalid("--board needs --start HOLE (the empty hole)".into()))?;
-            let hole = board.find_hole(start)?;
+            let hole = super::validate::one_start_hole(&board, start)?;
             let policy = match &self.policy {
                 Some(text) => text.parse().map_err(Error::Invalid)?,
                 None => pegchain::Policy::default(),
@@ -467,7 +467,8 @@ impl super::args::CoachArgs {
         let policy: pegchain::Policy = self.policy.parse().map_err(Error::Invalid)?;
         let position = match (&self.start, &self.position) {
             (Some(start), None) => {
-                position::play(&board, board.find_hole(start)?, self.moves.as_deref().unwrap_or(""))?
+                let hole = super::validate::one_start_hole(&board, start)?;
+                position::play(&board, hole, self.moves.as_deref().unwrap_or(""))?
             }
             (None, Some(text)) => position::parse_position(&board, text)?,
             _ => {

@@ -263,6 +263,20 @@ fn given_position(
     }
 }
 
+/// The one start hole of a command that plays from one (`solve`, `coach`, `export`): a
+/// list or `all` is told so, not taken for a hole's name (`board triangle5 has no hole "A,B"`).
+pub fn one_start_hole(board: &Board, text: &str) -> Result<u8, Error> {
+    match parse_starts(board, text) {
+        Ok(Starts::Holes(holes)) if holes.len() == 1 => Ok(holes[0]),
+        Ok(_) => Err(Error::Invalid(format!(
+            "--start {}: this command plays from one start hole, not {}",
+            text.trim(),
+            if text.contains(',') { "a list" } else { "all" }
+        ))),
+        Err(e) => Err(e),
+    }
+}
+
 pub fn parse_starts(board: &Board, text: &str) -> Result<Starts, Error> {
     if text.trim().eq_ignore_ascii_case("all") {
         return Ok(Starts::All);

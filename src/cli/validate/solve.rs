@@ -113,7 +113,9 @@ impl SolveArgs {
     /// from a file, which may give one; a built-in board gives none).
     fn start(&self, board: &Board, puzzle: &Puzzle, from_file: bool) -> Result<Pegs, Error> {
         match (&self.start, &self.position, puzzle.start) {
-            (Some(hole), _, _) => play(board, board.find_hole(hole)?, self.moves.as_deref().unwrap_or("")),
+            (Some(hole), _, _) => {
+                play(board, super::one_start_hole(board, hole)?, self.moves.as_deref().unwrap_or(""))
+            }
             (None, Some(text), _) => parse_position(board, text),
             (None, None, Some(pegs)) => Ok(pegs),
             (None, None, None) => {
