@@ -949,3 +949,30 @@ fn the_variance_from_a_uniform_initial_state_counts_the_spread_of_the_means() {
     assert_eq!(fraction(&v["target"]["variance_steps_uniform"]), "0");
     assert!(!stdout(&args).contains("drawn uniformly"));
 }
+
+/// A value beyond a double's range (expected steps of 10^400) had `"decimal": null` in JSON
+/// and a `null` cell in CSV; now JSON leaves the decimal out and the CSV cell is empty, while
+/// text keeps `1.00000e400`.
+#[test]
+fn a_decimal_beyond_a_doubles_range_is_left_out() {
+    let dir = scratch("beyond-double");
+    let tra = dir.join("slow.tra");
+    // Leaves state 0 with probability 10^-400: 10^400 steps expected.
+    std::fs::write(&tra, format!("2 3\n0 0 0.{}\n0 1 1e-400\n1 1 1\n", "9".repeat(400))).unwrap();
+    std::fs::write(dir.join("slow.lab"), "0=\"init\" 1=\"done\"\n0: 0\n1: 1\n").unwrap();
+    let args = ["chain", tra.to_str().unwrap(), "--target", "done"];
+    let text = stdout(&[&args[..], &["--json"]].concat());
+    assert!(!text.contains("null"), "{text}");
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let steps = &v["target"]["initial"][0]["expected_steps"];
+    assert_eq!(fraction(steps), format!("1{}", "0".repeat(400)));
+    assert!(steps.get("decimal").is_none(), "{steps}");
+    assert_eq!(v["target"]["reach"]["average"]["decimal"], 1.0);
+    let csv = stdout(&[&args[..], &["--csv"]].concat());
+    let row: Vec<&str> = csv.lines().nth(1).unwrap().split(',').collect();
+    assert_eq!(row[..3], ["0", "1", "1.0"]);
+    assert_eq!(row[3], format!("1{}", "0".repeat(400)));
+    assert_eq!(row[4], "", "expected_steps_decimal");
+    assert!(!csv.contains("null"), "{csv}");
+    assert!(stdout(&args).contains("1.00000e400"));
+}
