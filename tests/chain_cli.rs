@@ -392,6 +392,13 @@ fn bad_models_and_questions_get_one_line() {
         &["chain", &walk, "--target", "lose"],
         "d.lab: line 1: label index 1 is declared twice (\"lose\" and \"dup\")",
     );
+    // So is a name given to two indices: their states were merged into one label.
+    let walk = write("n.tra", "3 3\n0 1 1\n1 1 1\n2 2 1\n");
+    write("n.lab", "0=\"init\" 1=\"win\" 2=\"win\"\n0: 0\n1: 1\n2: 2\n");
+    fails_with(
+        &["chain", &walk, "--target", "win"],
+        "n.lab: line 1: label \"win\" is declared twice (indices 1 and 2)",
+    );
     let over = write("l.tra", "2 1\n0 1 1\n1 1 1\n");
     fails_with(&["chain", &over], "l.tra: line 1: the header declares 1 transition, but 2 are listed");
     let good = fixture("herman5.drn");
@@ -975,4 +982,38 @@ fn a_decimal_beyond_a_doubles_range_is_left_out() {
     assert_eq!(row[4], "", "expected_steps_decimal");
     assert!(!csv.contains("null"), "{csv}");
     assert!(stdout(&args).contains("1.00000e400"));
+}
+
+/// A reward file left by another chain under the same prefix (craps' `s.srew`, 9 states,
+/// beside the race's `s.tra`, 46) was read: its header `9 7` as state 9's reward 7 (an
+/// expected reward of 499/216). Now a header is held to the chain's number of states.
+#[test]
+fn a_reward_file_of_another_chain_is_refused_by_its_header() {
+    let dir = scratch("another-chains-rewards");
+    let prefix = dir.join("s");
+    let prefix = prefix.to_str().unwrap();
+    stdout(&["export", "--game", "craps", "--prism", prefix]);
+    stdout(&["export", "--race", "--prism", prefix]);
+    // export wrote s.tra and s.lab and left craps' s.srew alone.
+    assert!(std::fs::read_to_string(dir.join("s.srew")).unwrap().starts_with("9 7\n"));
+    let tra = format!("{prefix}.tra");
+    fails_with(
+        &["chain", &tra, "--target", "over", "--reward", "s"],
+        "s.srew: line 1: the header declares 9 states, but the chain has 46",
+    );
+    // The same for a transition reward file.
+    std::fs::remove_file(dir.join("s.srew")).unwrap();
+    std::fs::write(dir.join("s.trew"), "9 1\n0 1 5\n").unwrap();
+    fails_with(
+        &["chain", &tra, "--target", "over", "--reward", "s"],
+        "s.trew: line 1: the header declares 9 states, but the chain has 46",
+    );
+    // Its own header, and none, are read.
+    std::fs::write(dir.join("s.trew"), "46 1\n0 1 5\n").unwrap();
+    let v = json(&["chain", &tra, "--target", "over", "--reward", "s"]);
+    assert_eq!(fraction(&v["target"]["expected_reward"]["average"]), "5/6");
+    std::fs::remove_file(dir.join("s.trew")).unwrap();
+    std::fs::write(dir.join("s.srew"), "0 1\n").unwrap();
+    let v = json(&["chain", &tra, "--target", "over", "--reward", "s"]);
+    assert_eq!(fraction(&v["target"]["expected_reward"]["average"]), "1");
 }
