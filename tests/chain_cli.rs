@@ -1017,3 +1017,28 @@ fn a_reward_file_of_another_chain_is_refused_by_its_header() {
     let v = json(&["chain", &tra, "--target", "over", "--reward", "s"]);
     assert_eq!(fraction(&v["target"]["expected_reward"]["average"]), "1");
 }
+
+/// `--reward` beside `--distribution` or `--players` was dropped from the CSV without a word
+/// (the table is P(T = k), or the players' chances); now it is refused before any work, as
+/// `--visits` and `--simulate` are. Beside a target alone it is the table's last column.
+#[test]
+fn csv_refuses_a_reward_its_table_would_leave_out() {
+    let herman = fixture("herman5.drn");
+    let ask = ["chain", herman.as_str(), "--target", "stable", "--reward", "steps", "--csv"];
+    fails_with(
+        &[&ask[..], &["--distribution", "2"]].concat(),
+        "--csv does not fit --reward: a CSV is one table, here P(T = k) by steps; text, --markdown and \
+         --json carry every part",
+    );
+    fails_with(
+        &[&ask[..], &["--players", "2"]].concat(),
+        "--csv does not fit --reward: a CSV is one table, here each player's chances",
+    );
+    let csv = stdout(&ask);
+    assert!(csv.starts_with("state,reach,reach_decimal,expected_steps,expected_steps_decimal,variance_steps,expected_reward\n0,1,1.0,44/15,2.933333333333333,404/75,44/15\n"), "{csv}");
+    // Without the reward, the distribution and the race keep their tables.
+    let csv = stdout(&["chain", &herman, "--target", "stable", "--distribution", "2", "--csv"]);
+    assert_eq!(csv.lines().next(), Some("steps,probability,cumulative"));
+    let csv = stdout(&["chain", &herman, "--target", "stable", "--players", "2", "--csv"]);
+    assert_eq!(csv.lines().next(), Some("player,lower,at_least,upper,at_most"));
+}
