@@ -1042,3 +1042,20 @@ fn csv_refuses_a_reward_its_table_would_leave_out() {
     let csv = stdout(&["chain", &herman, "--target", "stable", "--players", "2", "--csv"]);
     assert_eq!(csv.lines().next(), Some("player,lower,at_least,upper,at_most"));
 }
+
+/// A closed class's CSV cell was text's shortened prose, `3000 states: 0 1 2 ... 9 ...`, so
+/// a program read ten of the 3,000 states; now it lists every state, as JSON does.
+#[test]
+fn csv_lists_every_state_of_a_closed_class() {
+    let dir = scratch("closed-class-csv");
+    let tra = dir.join("bigcyc.tra");
+    let lines: String = (0..3000).map(|i| format!("{i} {} 1\n", (i + 1) % 3000)).collect();
+    std::fs::write(&tra, format!("3000 3000\n{lines}")).unwrap();
+    let all: Vec<String> = (0..3000).map(|i| i.to_string()).collect();
+    let csv = stdout(&["chain", tra.to_str().unwrap(), "--csv"]);
+    assert_eq!(csv, format!("states,labels,probability,decimal\n{},,1,1.0\n", all.join(" ")));
+    let v = json(&["chain", tra.to_str().unwrap()]);
+    assert_eq!(v["ends"][0]["states"].as_array().unwrap().len(), 3000);
+    // Text, for people, names the class by its first states.
+    assert!(stdout(&["chain", tra.to_str().unwrap()]).contains("3000 states: 0 1 2 3 4 5 6 7 8 9 ..."));
+}
