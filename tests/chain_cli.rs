@@ -392,6 +392,13 @@ fn bad_models_and_questions_get_one_line() {
         &["chain", &walk, "--target", "lose"],
         "d.lab: line 1: label index 1 is declared twice (\"lose\" and \"dup\")",
     );
+    // So is a name given to two indices: their states were merged into one label.
+    let walk = write("n.tra", "3 3\n0 1 1\n1 1 1\n2 2 1\n");
+    write("n.lab", "0=\"init\" 1=\"win\" 2=\"win\"\n0: 0\n1: 1\n2: 2\n");
+    fails_with(
+        &["chain", &walk, "--target", "win"],
+        "n.lab: line 1: label \"win\" is declared twice (indices 1 and 2)",
+    );
     let over = write("l.tra", "2 1\n0 1 1\n1 1 1\n");
     fails_with(&["chain", &over], "l.tra: line 1: the header declares 1 transition, but 2 are listed");
     let good = fixture("herman5.drn");
@@ -948,4 +955,107 @@ fn the_variance_from_a_uniform_initial_state_counts_the_spread_of_the_means() {
     let v = json(&args);
     assert_eq!(fraction(&v["target"]["variance_steps_uniform"]), "0");
     assert!(!stdout(&args).contains("drawn uniformly"));
+}
+
+/// A value beyond a double's range (expected steps of 10^400) had `"decimal": null` in JSON
+/// and a `null` cell in CSV; now JSON leaves the decimal out and the CSV cell is empty, while
+/// text keeps `1.00000e400`.
+#[test]
+fn a_decimal_beyond_a_doubles_range_is_left_out() {
+    let dir = scratch("beyond-double");
+    let tra = dir.join("slow.tra");
+    // Leaves state 0 with probability 10^-400: 10^400 steps expected.
+    std::fs::write(&tra, format!("2 3\n0 0 0.{}\n0 1 1e-400\n1 1 1\n", "9".repeat(400))).unwrap();
+    std::fs::write(dir.join("slow.lab"), "0=\"init\" 1=\"done\"\n0: 0\n1: 1\n").unwrap();
+    let args = ["chain", tra.to_str().unwrap(), "--target", "done"];
+    let text = stdout(&[&args[..], &["--json"]].concat());
+    assert!(!text.contains("null"), "{text}");
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let steps = &v["target"]["initial"][0]["expected_steps"];
+    assert_eq!(fraction(steps), format!("1{}", "0".repeat(400)));
+    assert!(steps.get("decimal").is_none(), "{steps}");
+    assert_eq!(v["target"]["reach"]["average"]["decimal"], 1.0);
+    let csv = stdout(&[&args[..], &["--csv"]].concat());
+    let row: Vec<&str> = csv.lines().nth(1).unwrap().split(',').collect();
+    assert_eq!(row[..3], ["0", "1", "1.0"]);
+    assert_eq!(row[3], format!("1{}", "0".repeat(400)));
+    assert_eq!(row[4], "", "expected_steps_decimal");
+    assert!(!csv.contains("null"), "{csv}");
+    assert!(stdout(&args).contains("1.00000e400"));
+}
+
+/// A reward file left by another chain under the same prefix (craps' `s.srew`, 9 states,
+/// beside the race's `s.tra`, 46) was read: its header `9 7` as state 9's reward 7 (an
+/// expected reward of 499/216). Now a header is held to the chain's number of states.
+#[test]
+fn a_reward_file_of_another_chain_is_refused_by_its_header() {
+    let dir = scratch("another-chains-rewards");
+    let prefix = dir.join("s");
+    let prefix = prefix.to_str().unwrap();
+    stdout(&["export", "--game", "craps", "--prism", prefix]);
+    stdout(&["export", "--race", "--prism", prefix]);
+    // export wrote s.tra and s.lab and left craps' s.srew alone.
+    assert!(std::fs::read_to_string(dir.join("s.srew")).unwrap().starts_with("9 7\n"));
+    let tra = format!("{prefix}.tra");
+    fails_with(
+        &["chain", &tra, "--target", "over", "--reward", "s"],
+        "s.srew: line 1: the header declares 9 states, but the chain has 46",
+    );
+    // The same for a transition reward file.
+    std::fs::remove_file(dir.join("s.srew")).unwrap();
+    std::fs::write(dir.join("s.trew"), "9 1\n0 1 5\n").unwrap();
+    fails_with(
+        &["chain", &tra, "--target", "over", "--reward", "s"],
+        "s.trew: line 1: the header declares 9 states, but the chain has 46",
+    );
+    // Its own header, and none, are read.
+    std::fs::write(dir.join("s.trew"), "46 1\n0 1 5\n").unwrap();
+    let v = json(&["chain", &tra, "--target", "over", "--reward", "s"]);
+    assert_eq!(fraction(&v["target"]["expected_reward"]["average"]), "5/6");
+    std::fs::remove_file(dir.join("s.trew")).unwrap();
+    std::fs::write(dir.join("s.srew"), "0 1\n").unwrap();
+    let v = json(&["chain", &tra, "--target", "over", "--reward", "s"]);
+    assert_eq!(fraction(&v["target"]["expected_reward"]["average"]), "1");
+}
+
+/// `--reward` beside `--distribution` or `--players` was dropped from the CSV without a word
+/// (the table is P(T = k), or the players' chances); now it is refused before any work, as
+/// `--visits` and `--simulate` are. Beside a target alone it is the table's last column.
+#[test]
+fn csv_refuses_a_reward_its_table_would_leave_out() {
+    let herman = fixture("herman5.drn");
+    let ask = ["chain", herman.as_str(), "--target", "stable", "--reward", "steps", "--csv"];
+    fails_with(
+        &[&ask[..], &["--distribution", "2"]].concat(),
+        "--csv does not fit --reward: a CSV is one table, here P(T = k) by steps; text, --markdown and \
+         --json carry every part",
+    );
+    fails_with(
+        &[&ask[..], &["--players", "2"]].concat(),
+        "--csv does not fit --reward: a CSV is one table, here each player's chances",
+    );
+    let csv = stdout(&ask);
+    assert!(csv.starts_with("state,reach,reach_decimal,expected_steps,expected_steps_decimal,variance_steps,expected_reward\n0,1,1.0,44/15,2.933333333333333,404/75,44/15\n"), "{csv}");
+    // Without the reward, the distribution and the race keep their tables.
+    let csv = stdout(&["chain", &herman, "--target", "stable", "--distribution", "2", "--csv"]);
+    assert_eq!(csv.lines().next(), Some("steps,probability,cumulative"));
+    let csv = stdout(&["chain", &herman, "--target", "stable", "--players", "2", "--csv"]);
+    assert_eq!(csv.lines().next(), Some("player,lower,at_least,upper,at_most"));
+}
+
+/// A closed class's CSV cell was text's shortened prose, `3000 states: 0 1 2 ... 9 ...`, so
+/// a program read ten of the 3,000 states; now it lists every state, as JSON does.
+#[test]
+fn csv_lists_every_state_of_a_closed_class() {
+    let dir = scratch("closed-class-csv");
+    let tra = dir.join("bigcyc.tra");
+    let lines: String = (0..3000).map(|i| format!("{i} {} 1\n", (i + 1) % 3000)).collect();
+    std::fs::write(&tra, format!("3000 3000\n{lines}")).unwrap();
+    let all: Vec<String> = (0..3000).map(|i| i.to_string()).collect();
+    let csv = stdout(&["chain", tra.to_str().unwrap(), "--csv"]);
+    assert_eq!(csv, format!("states,labels,probability,decimal\n{},,1,1.0\n", all.join(" ")));
+    let v = json(&["chain", tra.to_str().unwrap()]);
+    assert_eq!(v["ends"][0]["states"].as_array().unwrap().len(), 3000);
+    // Text, for people, names the class by its first states.
+    assert!(stdout(&["chain", tra.to_str().unwrap()]).contains("3000 states: 0 1 2 3 4 5 6 7 8 9 ..."));
 }

@@ -113,6 +113,12 @@ fn a_negative_number_is_refused_as_the_flags_value() {
             &["game", "gamblers-ruin", "--p", "-0.5"],
             "the probability of winning a round must be strictly between 0 and 1, not -1/2",
         ),
+        // A value that starts with a hyphen but is no number to clap ("unexpected argument '-1'").
+        (
+            &["game", "gamblers-ruin", "--p", "-1/2"],
+            "the probability of winning a round must be strictly between 0 and 1, not -1/2",
+        ),
+        (&["race", "--lengths", "-1..12"], "--lengths \"-1..12\": expected A..B, two board lengths"),
     ] {
         fails_with(args, message);
     }

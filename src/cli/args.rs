@@ -228,7 +228,9 @@ pub struct GameSettings {
     pub goal: Option<u64>,
     /// The chance of winning a round (gamblers-ruin): a fraction such as 18/37 or a decimal
     /// [default: 1/2]
-    #[arg(long, allow_negative_numbers = true)]
+    // Hyphen values, not only negative numbers: -1/2 is no number to clap, and it must reach
+    // the flag's own check.
+    #[arg(long, allow_hyphen_values = true)]
     pub p: Option<String>,
     /// Processes in the ring (herman): an odd number from 3 to 15 [default: 11]
     #[arg(long, allow_negative_numbers = true, value_parser = whole::<u32>)]
@@ -491,7 +493,8 @@ pub struct RaceArgs {
     #[arg(long, value_name = "FILE")]
     pub svg: Option<PathBuf>,
     /// Sweep the board length from A to B (both included) for fixed start squares
-    #[arg(long, allow_negative_numbers = true, value_name = "A..B", conflicts_with_all = ["length", "simulate"])]
+    // Hyphen values: -1..12 is no number to clap, and it must reach the flag's own check.
+    #[arg(long, allow_hyphen_values = true, value_name = "A..B", conflicts_with_all = ["length", "simulate"])]
     pub lengths: Option<String>,
     /// Cross-check with N simulated games
     #[arg(long, allow_negative_numbers = true, value_name = "N", value_parser = whole::<u64>)]

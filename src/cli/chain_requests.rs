@@ -119,8 +119,9 @@ const MAX_RACE_PLAYERS: u32 = 64;
 impl QuestionArgs {
     /// Refuses `--csv` beside a part of the answer its one table would leave out (the table
     /// is the race, else the target's distribution or values, else the ends): the estimates of
-    /// `--simulate`, the expected visits of `--visits`, and the ends beside a target or race,
-    /// asked for by `--ends` or shown by the game unasked.
+    /// `--simulate`, the expected visits of `--visits`, the expected reward of `--reward`
+    /// beside a race or a distribution, and the ends beside a target or race, asked for by
+    /// `--ends` or shown by the game unasked.
     fn fits_csv(&self, output: Output, question: &Question) -> Result<(), Error> {
         if output.format != Format::Csv {
             return Ok(());
@@ -140,6 +141,7 @@ impl QuestionArgs {
             (self.visits, "--visits"),
             (self.ends && (target || race), "--ends"),
             (self.distribution.is_some() && race, "--distribution"),
+            (self.reward.is_some() && (race || (target && self.distribution.is_some())), "--reward"),
         ];
         // A game's own ends, shown beside its own target unasked.
         let game_ends = match &question.target {

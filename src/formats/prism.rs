@@ -102,6 +102,9 @@ pub fn parse_prism_until(
     }
     if let Some(trew) = &files.trew {
         let t = transitions(trew, "REWARD", ["entry", "entries"], false, cancel).map_err(at(Part::Trew))?;
+        if let Some(line) = t.header.filter(|_| t.states != states) {
+            return Err(at(Part::Trew)(other_chain(line, t.states, states)));
+        }
         for (from, to, value, line) in t.rows {
             b.transition_reward(reward_name, from, to, value.clone())
                 .map_err(|e| at(Part::Trew)(FormatError::at(line, e.to_string())))?;
@@ -117,7 +120,10 @@ pub fn parse_prism_until(
 }
 
 struct Rows {
+    /// The header's count of states, else one past the largest state named.
     states: u64,
+    /// The header's line, when the file has one.
+    header: Option<usize>,
     rows: Vec<(u64, u64, Rational, usize)>,
 }
 
@@ -198,7 +204,7 @@ fn transitions(
         check_declared(line, "the header", count, counted, rows.len() as u64)?;
     }
     let states = declared.unwrap_or(if rows.is_empty() { 0 } else { max_state + 1 });
-    Ok(Rows { states, rows })
+    Ok(Rows { states, header: header.map(|(line, _)| line), rows })
 }
 
 /// `STATES CHOICES TRANSITIONS`, the header PRISM writes for an MDP: whole numbers, at least one
@@ -237,6 +243,13 @@ fn labels(text: &str, b: &mut Builder) -> Result<(), FormatError> {
                 format!("label index {index} is declared twice ({} and {})", quoted(first), quoted(name)),
             ));
         }
+        // Two indices of one name merged their states silently.
+        if let Some((first, _)) = names.iter().find(|(_, known)| *known == name) {
+            return Err(FormatError::at(
+                n,
+                format!("label {} is declared twice (indices {first} and {index})", quoted(name)),
+            ));
+        }
         b.declare_label(name);
         names.insert(index, name.to_string());
     }
@@ -266,20 +279,37 @@ fn labels(text: &str, b: &mut Builder) -> Result<(), FormatError> {
     Ok(())
 }
 
-/// `STATE VALUE` lines after the header `STATES COUNT`, which may be absent: the first line
+/// A reward file's header (line `line`) declares `declared` states where the chain has
+/// `states`: the file was written for another chain.
+fn other_chain(line: usize, declared: u64, states: u64) -> FormatError {
+    FormatError::at(line, format!("the header declares {declared} states, but the chain has {states}"))
+}
+
+/// `STATE VALUE` lines after the header `STATES COUNT`, which may be absent. The first line
 /// is the header when its first number is the chain's number of `states` (no entry can name
-/// that state, the last being `states - 1`). The header's count must be the number of
-/// entries, and a state has one entry at most. An empty file is no rewards, as PRISM reads it.
+/// that state, the last being `states - 1`), or when it reads as one of another chain: two
+/// whole numbers, the second the count of the entries after it, the first past every state
+/// they name (an entry of a file without a header seldom is, its states being listed in
+/// order); that header is refused. The header's count must be the number of entries, and a
+/// state has one entry at most. An empty file is no rewards, as PRISM reads it.
 fn state_rewards(text: &str, states: u64) -> Result<Vec<(u64, Rational, usize)>, FormatError> {
     let lines: Vec<(usize, &str)> = content(text).collect();
+    let state_of = |line: &str| line.split_whitespace().next().and_then(|s| s.parse::<u64>().ok());
     let header = match lines.first() {
         Some(&(n, first)) => {
             let fields: Vec<&str> = first.split_whitespace().collect();
-            if fields.len() == 2 && fields[0].parse::<u64>().ok() == Some(states) {
+            let numbers: Vec<Option<u64>> = fields.iter().map(|f| f.parse().ok()).collect();
+            let after = &lines[1..];
+            if fields.len() == 2 && numbers[0] == Some(states) {
                 let count: u64 = fields[1].parse().map_err(|_| {
                     FormatError::at(n, format!("not a count of entries: {}", quoted(fields[1])))
                 })?;
                 Some((n, count))
+            } else if let [Some(declared), Some(count)] = numbers[..]
+                && count == after.len() as u64
+                && after.iter().all(|&(_, l)| state_of(l).is_some_and(|s| s < declared))
+            {
+                return Err(other_chain(n, declared, states));
             } else {
                 None
             }
@@ -482,14 +512,27 @@ mod tests {
                 "line 1: label index 1 is declared twice (\"lose\" and \"dup\")",
             ),
             (
+                with(walk, "0=\"init\" 1=\"win\" 2=\"win\"\n0: 0\n2: 1\n", None),
+                Part::Lab,
+                "line 1: label \"win\" is declared twice (indices 1 and 2)",
+            ),
+            (
                 PrismFiles { trew: Some("3 2\n0 1 5\n".into()), ..with(walk, lab, None) },
                 Part::Trew,
                 "line 1: the header declares 2 entries, but 1 is listed",
+            ),
+            // Another chain's reward file: its header was read as a state's entry (.srew) or
+            // let be (.trew).
+            (
+                PrismFiles { trew: Some("9 1\n0 1 5\n".into()), ..with(walk, lab, None) },
+                Part::Trew,
+                "line 1: the header declares 9 states, but the chain has 3",
             ),
         ];
         let srew_cases = [
             ("3 9\n0 1\n1 2\n", "line 1: the header declares 9 entries, but 2 are listed"),
             ("3 2\n0 1\n", "line 1: the header declares 2 entries, but 1 is listed"),
+            ("2 2\n0 1\n1 2\n", "line 1: the header declares 2 states, but the chain has 3"),
             ("3 two\n0 1\n", "line 1: not a count of entries: \"two\""),
             (
                 "3 3\n0 1\n# a comment\n1 2\n0 5\n",

@@ -475,7 +475,9 @@ impl Report for ChainView {
             Table::new(vec![left("states"), left("labels"), left("probability"), right("decimal")]);
         for e in ends {
             let [fraction, decimal] = e.probability.cells();
-            table.row(vec![states_text(&e.states), e.labels.join(" "), fraction, decimal]);
+            // Every state, as JSON lists them (text shortens a long class for people).
+            let states: Vec<String> = e.states.iter().map(u32::to_string).collect();
+            table.row(vec![states.join(" "), e.labels.join(" "), fraction, decimal]);
         }
         Some(table)
     }

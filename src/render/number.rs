@@ -202,18 +202,26 @@ fn split_sign(text: &str) -> (&str, &str) {
 /// An exact value in JSON: the fraction for whoever needs it exactly, and the double nearest to it for
 /// whoever plots or compares. Every JSON document uses this pair for an exact value.
 ///
-/// `fraction` is `p/q`, or `n` when whole. `decimal` is [`nearest_f64`]; serde_json writes the shortest
-/// text that reads back as that double (`4.18944`), and `null` if it is infinite (beyond `f64::MAX`).
+/// `fraction` is `p/q`, or `n` when whole. `decimal` is [`finite_decimal`]; serde_json writes the
+/// shortest text that reads back as that double (`4.18944`). Beyond a double's range (past
+/// `f64::MAX`) no double stands for the value, and `decimal` is absent (serde_json would write `null`).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Exact {
     pub fraction: String,
-    pub decimal: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub decimal: Option<f64>,
 }
 
 impl Exact {
     pub fn of(value: &Rational) -> Self {
-        Exact { fraction: value.to_string(), decimal: nearest_f64(value) }
+        Exact { fraction: value.to_string(), decimal: finite_decimal(value) }
     }
+}
+
+/// The decimal written beside an exact value in JSON and CSV: [`nearest_f64`], or `None` when that
+/// is infinite (the value lies beyond a double's range), where the decimal is left out.
+pub fn finite_decimal(value: &Rational) -> Option<f64> {
+    Some(nearest_f64(value)).filter(|d| d.is_finite())
 }
 
 /// A big integer for JSON, as a decimal string: JSON readers commonly parse numbers as doubles, which
@@ -762,13 +770,19 @@ mod tests {
         assert_eq!(json, r#"{"fraction":"2","decimal":2.0}"#);
         let json = serde_json::to_string(&Exact::of(&r(-1, 3))).expect("serializable");
         assert_eq!(json, r#"{"fraction":"-1/3","decimal":-0.3333333333333333}"#);
+        // Beyond a double's range there is no decimal: the key is absent, never `null`.
+        let huge = Rational::from(pow(10, 400));
+        let json = serde_json::to_string(&Exact::of(&-huge.clone())).expect("serializable");
+        assert_eq!(json, format!(r#"{{"fraction":"-{}"}}"#, pow(10, 400)));
+        assert_eq!(finite_decimal(&huge), None);
+        assert_eq!(finite_decimal(&r(1, 3)), Some(1.0 / 3.0));
     }
 
     #[test]
     fn exact_of_the_english_probability() {
         let e = Exact::of(&english());
         assert_eq!(e.fraction, format!("{ENGLISH_NUMER}/{ENGLISH_DENOM}"));
-        assert_eq!(e.decimal, 2.6977639151784022e-08);
+        assert_eq!(e.decimal, Some(2.6977639151784022e-08));
     }
 
     #[test]

@@ -77,10 +77,11 @@ impl Value {
         self.bits().map_or("inf".into(), |b| significant(b, DIGITS))
     }
 
-    /// The CSV cells: the fraction whole and the correctly rounded decimal.
+    /// The CSV cells: the fraction whole and the correctly rounded decimal (empty beyond a
+    /// double's range, as JSON leaves it out).
     pub fn cells(&self) -> [String; 2] {
         let pair = Exact::of(&self.0);
-        [pair.fraction, decimal_cell(pair.decimal)]
+        [pair.fraction, pair.decimal.map_or(String::new(), decimal_cell)]
     }
 }
 
@@ -91,9 +92,10 @@ impl Serialize for Value {
 }
 
 /// A double as JSON writes it (`4.18944`, `2.6977639151784022e-8`): the shortest text that
-/// reads back as the same double, so CSV and JSON show the same decimal.
+/// reads back as the same double, so CSV and JSON show the same decimal; empty for an infinite
+/// one (JSON's `null`).
 pub fn decimal_cell(x: f64) -> String {
-    serde_json::to_string(&x).unwrap_or_default()
+    if x.is_finite() { serde_json::to_string(&x).unwrap_or_default() } else { String::new() }
 }
 
 /// A count from the exact engine: a string of digits in JSON (no reader rounds it), with

@@ -2,7 +2,7 @@
 //! it; one rectangular table per view.
 
 use super::{GameView, GridView, RaceSimulation, SweepView, TurnsSummary};
-use crate::render::number::nearest_f64;
+use crate::render::number::finite_decimal;
 use crate::render::simulate::estimate::Value;
 use crate::render::{Table, left};
 
@@ -10,9 +10,9 @@ fn table(columns: &[&str]) -> Table {
     Table::new(columns.iter().map(|c| left(c)).collect())
 }
 
-/// The fraction and its double, as two cells.
+/// The fraction and its double, as two cells (the double empty beyond its range).
 fn pair(f: &Value) -> [String; 2] {
-    [f.0.to_string(), nearest_f64(&f.0).to_string()]
+    [f.0.to_string(), finite_decimal(&f.0).map_or(String::new(), |d| d.to_string())]
 }
 
 /// A game as a tidy table, one value per row: `quantity,side,turns,exact,decimal`. `exact`

@@ -268,7 +268,10 @@ fn csv_rows(t: &mut Table, scope: [&str; 3], e: &EstimateView) {
         row.push(p.compared.z.filter(|_| win).map_or(String::new(), |z| z.to_string()));
         row.push(exact.as_ref().map_or(String::new(), |p| p.0.to_string()));
         row.push(
-            exact.as_ref().map_or(String::new(), |p| crate::render::number::nearest_f64(&p.0).to_string()),
+            exact
+                .as_ref()
+                .and_then(|p| crate::render::number::finite_decimal(&p.0))
+                .map_or(String::new(), |d| d.to_string()),
         );
         let chi = e.chi_square.as_ref().filter(|_| win);
         row.push(chi.map_or(String::new(), |c| c.statistic.to_string()));
