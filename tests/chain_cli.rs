@@ -1059,3 +1059,33 @@ fn csv_lists_every_state_of_a_closed_class() {
     // Text, for people, names the class by its first states.
     assert!(stdout(&["chain", tra.to_str().unwrap()]).contains("3000 states: 0 1 2 3 4 5 6 7 8 9 ..."));
 }
+
+/// Text and Markdown hold every exact value as a fraction beside its decimal: over several
+/// initial states the min and max were decimals alone (6.85714 for 48/7), and the
+/// distribution of the steps was decimals alone even with --full.
+#[test]
+fn text_gives_the_min_max_and_with_full_the_distribution_as_fractions() {
+    let dir = scratch("chain-fractions");
+    let drn = dir.join("two.drn");
+    std::fs::write(
+        &drn,
+        "@type: DTMC\n@parameters\n\n@reward_models\n\n@nr_states\n3\n@nr_choices\n3\n@model\n\
+         state 0 init\n\taction 0\n\t\t0 : 4/7\n\t\t2 : 3/7\n\
+         state 1 init\n\taction 0\n\t\t1 : 3/5\n\t\t2 : 2/5\n\
+         state 2 done\n\taction 0\n\t\t2 : 1\n",
+    )
+    .unwrap();
+    let text = stdout(&["chain", drn.to_str().unwrap(), "--target", "done"]);
+    // Steps 7/3 from state 0 and 5/2 from state 1: their average, min and max.
+    assert!(
+        text.contains("\nexpected steps          29/12 (2.41667)   7/3 (2.33333)   5/2 (2.50000)\n"),
+        "{text}"
+    );
+    let full = stdout(&["game", "gamblers-ruin", "--distribution", "8", "--full"]);
+    assert!(full.contains("\n    7  0.0781250   0.140625  5/64             9/64\n"), "{full}");
+    let markdown = stdout(&["game", "gamblers-ruin", "--distribution", "8", "--full", "--markdown"]);
+    assert!(markdown.contains("\n| 7 | 0.0781250 | 0.140625 | 5/64 | 9/64 |\n"), "{markdown}");
+    // Without --full the table stays decimals, as the coach's.
+    let plain = stdout(&["game", "gamblers-ruin", "--distribution", "8"]);
+    assert!(plain.contains("\n    7  0.0781250   0.140625\n"), "{plain}");
+}

@@ -595,18 +595,30 @@ fn target_document(doc: &mut Doc, t: &TargetView, several: bool, style: Style, m
         let at = |k: Option<u32>| k.map_or(format!("over {}", d.bound), |k| k.to_string());
         doc.heading("Distribution of the steps");
         doc.para(format!("median {}, 90th percentile {}", at(d.median), at(d.percentile90)));
-        let mut table = Table::new(vec![right("steps"), right("P(T = k)"), right("P(T <= k)")]);
+        let mut columns = vec![right("steps"), right("P(T = k)"), right("P(T <= k)")];
+        // With --full, the exact fractions too (text and Markdown showed decimals alone).
+        let full = style.full_fractions;
+        if full {
+            columns.extend([left("P(T = k), exact"), left("P(T <= k), exact")]);
+        }
+        let mut table = Table::new(columns);
         for s in &d.steps {
-            table.row(vec![s.steps.to_string(), s.probability.decimal(), s.cumulative.decimal()]);
+            let mut row = vec![s.steps.to_string(), s.probability.decimal(), s.cumulative.decimal()];
+            if full {
+                row.extend([s.probability.fraction(style), s.cumulative.fraction(style)]);
+            }
+            table.row(row);
         }
         doc.table(table);
     }
 }
 
-/// A figure's row: its value (one initial state), or its average, min and max.
+/// A figure's row: its value (one initial state), or its average, min and max (each a
+/// fraction beside its decimal, as the average: the min and max were decimals alone).
 fn figure_row(what: &str, s: &SummaryView, several: bool, style: Style) -> Vec<String> {
     if several {
-        vec![what.to_string(), s.average.fraction_and_decimal(style), s.min.decimal(), s.max.decimal()]
+        let [average, min, max] = [&s.average, &s.min, &s.max].map(|v| v.fraction_and_decimal(style));
+        vec![what.to_string(), average, min, max]
     } else {
         vec![what.to_string(), s.average.fraction(style), s.average.decimal()]
     }
