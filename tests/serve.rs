@@ -613,3 +613,69 @@ async fn a_board_file_may_not_hide_a_built_in_board() {
     assert_eq!(boards["boards"][0]["holes"].as_array().unwrap().len(), 15);
     assert_eq!((named("triangle5"), named("english")), (1, 1));
 }
+
+/// A client that sends its whole request and then closes its side for writing (`nc -N`,
+/// socat, many scripts) gets its answer: for a position not answered before, the server
+/// closed the connection with nothing written (cached answers were sent).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_request_whose_client_half_closes_is_answered() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let server = Server::start();
+    let address = server.base.trim_start_matches("http://").to_string();
+    // Not answered before, answered (from the cache), and a refusal.
+    for query in ["board=triangle6&start=B", "board=triangle6&start=B", "board=triangle5&pegs=A,A"] {
+        let mut stream = tokio::net::TcpStream::connect(&address).await.unwrap();
+        let head = format!("GET /api/coach?{query} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+        stream.write_all(head.as_bytes()).await.unwrap();
+        stream.shutdown().await.unwrap();
+        let mut answer = Vec::new();
+        let read = tokio::time::timeout(std::time::Duration::from_secs(20), stream.read_to_end(&mut answer));
+        read.await.expect("an answer within 20 s").unwrap();
+        let answer = String::from_utf8_lossy(&answer);
+        let expected = if query.contains("pegs=A,A") { 422 } else { 200 };
+        assert_eq!(status_of(&answer, query), expected, "{query}: {answer:?}");
+        let body = answer.split_once("\r\n\r\n").unwrap().1;
+        let (_, direct) = get(&format!("{}/api/coach?{query}", server.base)).await;
+        assert_eq!(body, direct, "{query}");
+    }
+}
+
+/// A client that goes for good while its answer is computed (its connection reset: a killed
+/// process, a socket closed with unread bytes) has its work stopped at once, where a
+/// half-close is answered (above): the English board from a full board, about 10 s of work,
+/// is given up within 3 s of the reset.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_gone_while_its_answer_is_computed_stops_the_work() {
+    use std::time::{Duration, Instant};
+    use tokio::io::AsyncWriteExt;
+    let server = Server::start();
+    let address = server.base.trim_start_matches("http://").to_string();
+    let query = "board=english&start=d4";
+    let progress_url = format!("{}/api/progress?{query}", server.base);
+    let working = || async {
+        let (status, body) = get(&progress_url).await;
+        assert_eq!(status, 200, "{body}");
+        body.contains("\"working\":true")
+    };
+    let mut stream = tokio::net::TcpStream::connect(&address).await.unwrap();
+    let head = format!("GET /api/coach?{query} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+    stream.write_all(head.as_bytes()).await.unwrap();
+    let began = Instant::now();
+    while !working().await {
+        assert!(began.elapsed() < Duration::from_secs(5), "the work never started");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    // Closed with no linger: a reset.
+    stream.set_zero_linger().unwrap();
+    drop(stream);
+    let reset = Instant::now();
+    while working().await {
+        assert!(reset.elapsed() < Duration::from_secs(3), "still working 3 s after the client went");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    // The computation itself has ended too, not only the request: it reports nothing more.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert!(!working().await);
+    let (status, _) = get(&format!("{}/api/boards", server.base)).await;
+    assert_eq!(status, 200);
+}

@@ -15,6 +15,7 @@
 mod addressed;
 mod held;
 mod json_errors;
+mod peer;
 mod write_timeout;
 
 use crate::cli::interrupt;
@@ -209,12 +210,21 @@ async fn serve_connections(
             tokio::time::sleep(Duration::from_millis(50)).await;
             continue;
         };
-        let service = hyper_util::service::TowerToHyperService::new(app.clone());
+        // Each request is told its connection, to see whether its client has gone ([`peer`]).
+        let (stream, peer) = peer::Watched::new(stream);
+        let app = hyper_util::service::TowerToHyperService::new(app.clone());
+        let service =
+            hyper::service::service_fn(move |mut request: hyper::Request<hyper::body::Incoming>| {
+                request.extensions_mut().insert(peer.clone());
+                hyper::service::Service::call(&app, request)
+            });
         // An answer the client reads nothing of for as long fails too: the connection is closed.
         let stream = write_timeout::WriteTimeout::new(json_errors::JsonErrors::new(stream), idle_timeout);
         let connection = hyper::server::conn::http1::Builder::new()
             .timer(TokioTimer::new())
             .header_read_timeout(idle_timeout)
+            // A request whose client then closed its side for writing is answered ([`peer`]).
+            .half_close(true)
             .serve_connection(TokioIo::new(stream), service);
         let connection = graceful.watch(connection);
         tokio::spawn(async move {
@@ -349,7 +359,11 @@ fn key_of(board: &Board, position: Pegs, policy: Policy) -> Key {
     (board.name().to_string(), position.0, policy.to_string())
 }
 
-async fn coach(State(shared): State<Arc<Shared>>, query: CoachQueryResult) -> Response {
+async fn coach(
+    State(shared): State<Arc<Shared>>,
+    peer: Option<axum::Extension<peer::Peer>>,
+    query: CoachQueryResult,
+) -> Response {
     let (board, position, policy) = match read_query(&shared, query) {
         Ok(read) => read,
         Err((status, why)) => return error(status, &why),
@@ -358,7 +372,8 @@ async fn coach(State(shared): State<Arc<Shared>>, query: CoachQueryResult) -> Re
     if let Some(json) = shared.cache.lock().map(|c| c.get(&key).cloned()).ok().flatten() {
         return ([(header::CONTENT_TYPE, "application/json")], json).into_response();
     }
-    // Cancelled when this handler is dropped: the page went away or the budget ran out.
+    // Cancelled when this handler ends or is dropped: the answer is given, the client has
+    // gone, or the budget ran out.
     let stop = StopOnDrop(Cancel::new());
     shared.register(&stop.0);
     let cancel = stop.0.clone();
@@ -409,7 +424,20 @@ async fn coach(State(shared): State<Arc<Shared>>, query: CoachQueryResult) -> Re
         })
         .await
     };
-    let response = match tokio::time::timeout(BUDGET, work).await {
+    // A client gone (its connection reset) reads no answer: its work is stopped.
+    let gone = async {
+        loop {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            if peer.as_ref().is_some_and(|peer| peer.gone()) {
+                return;
+            }
+        }
+    };
+    let answered = tokio::select! {
+        answered = tokio::time::timeout(BUDGET, work) => answered,
+        () = gone => return error(StatusCode::SERVICE_UNAVAILABLE, "the client has gone"),
+    };
+    let response = match answered {
         Ok(Ok(Ok(answers))) => {
             let json = answers[0].1.clone();
             if let Ok(mut cache) = shared.cache.lock() {
