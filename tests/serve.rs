@@ -462,6 +462,38 @@ async fn a_request_from_another_web_sites_page_is_refused() {
     }
 }
 
+/// A link to the page followed from another site (a tutorial's link to http://127.0.0.1:8000/)
+/// opens the page: the browser's top-level navigation, which no page's script or image can
+/// make, was refused with a 403 of raw JSON. The API is still refused to another site's
+/// navigation, and so is the page to its frame or image.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_link_to_the_page_from_another_site_opens_it() {
+    let server = Server::start();
+    let address = server.base.trim_start_matches("http://").trim_end_matches('/').to_string();
+    let ask = |path: &str, dest: &str, mode: &str| {
+        format!(
+            "GET {path} HTTP/1.1\r\nHost: {address}\r\nSec-Fetch-Site: cross-site\r\nSec-Fetch-Mode: {mode}\r\n\
+             Sec-Fetch-Dest: {dest}\r\nConnection: close\r\n\r\n"
+        )
+    };
+    for (path, dest, mode, status) in [
+        ("/", "document", "navigate", 200),
+        ("/api/coach?board=triangle5&start=A", "document", "navigate", 403),
+        ("/api/boards", "document", "navigate", 403),
+        ("/", "iframe", "navigate", 403),
+        ("/", "image", "no-cors", 403),
+    ] {
+        let request = ask(path, dest, mode);
+        let answer = raw(&address, request.as_bytes()).await;
+        assert_eq!(status_of(&answer, &request), status, "{path} {dest}: {answer}");
+        if status == 200 {
+            assert!(answer.contains("<title>pegchain coach</title>"), "{answer}");
+        } else {
+            assert!(answer.contains("not a request from another web site's page"), "{answer}");
+        }
+    }
+}
+
 /// A client that connects and sends nothing, or half a request head, or one request and then
 /// nothing on a kept-alive connection, has its connection closed after `--idle-timeout`
 /// (it was held for ever before); the server answers others all the while.

@@ -249,7 +249,8 @@ fn error(status: StatusCode, message: &str) -> Response {
 }
 
 /// Refuses a request addressed by a name a web page elsewhere may have pointed at this
-/// machine, or made by another web site's page ([`addressed`]), before any handler sees it.
+/// machine, or made by another web site's page ([`addressed`]), before any handler sees it;
+/// a link to the page followed from another site opens it.
 async fn addressed_here(
     State(bound): State<std::net::IpAddr>,
     request: axum::extract::Request,
@@ -265,7 +266,9 @@ async fn addressed_here(
     }
     let headers = request.headers();
     let asked = |name: &str| headers.get(name).map(|h| h.as_bytes());
-    if !addressed::from_here(asked("origin"), asked("sec-fetch-site"), host) {
+    let page =
+        addressed::opens_the_page(request.uri().path(), asked("sec-fetch-mode"), asked("sec-fetch-dest"));
+    if !page && !addressed::from_here(asked("origin"), asked("sec-fetch-site"), host) {
         return error(
             StatusCode::FORBIDDEN,
             "the server answers its own page, and requests typed or sent by tools: not a request \
