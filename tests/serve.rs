@@ -74,7 +74,31 @@ async fn bad_requests_get_a_one_line_json_error() {
     let b = &server.base;
     let cases: Vec<(String, u16, &str)> = vec![
         (format!("{b}/api/coach?board=nope&pegs=A"), 404, "unknown board \"nope\""),
-        (format!("{b}/api/coach?board=triangle5"), 400, "expected /api/coach?board=NAME&pegs="),
+        // The form, and what is wrong with the query: it said only the form.
+        (
+            format!("{b}/api/coach?board=triangle5"),
+            400,
+            "(and &policy=uniform): the query gives neither pegs nor a start",
+        ),
+        (
+            format!("{b}/api/coach?board=triangle5&moves=F-C-A"),
+            400,
+            "(and &policy=uniform): moves are played from a start, and the query gives none",
+        ),
+        (
+            format!("{b}/api/coach?board=triangle5&pegs=A,B,C&start=A"),
+            400,
+            "(and &policy=uniform): the position is given by its pegs or by a start, not both",
+        ),
+        // A parameter the API does not take (misspelt: Policy) was ignored, and the answer
+        // given without it.
+        (
+            format!("{b}/api/coach?board=triangle5&start=A&Policy=peg-first"),
+            400,
+            "(and &policy=uniform): unknown parameter \"Policy\"; the parameters are `board`, `pegs`, `start`, `moves`, `policy`",
+        ),
+        (format!("{b}/api/coach?board=triangle5&start=A&foo=bar"), 400, "unknown parameter \"foo\""),
+        (format!("{b}/api/progress?board=triangle5&start=A&foo=bar"), 400, "unknown parameter \"foo\""),
         // What the query's parser found wrong is said.
         (format!("{b}/api/coach?pegs=A"), 400, "(and &policy=uniform): missing field `board`"),
         (format!("{b}/api/coach?board=triangle5&board=english&start=A"), 400, "duplicate field `board`"),
@@ -88,11 +112,6 @@ async fn bad_requests_get_a_one_line_json_error() {
         (format!("{b}/api/coach?board=triangle5&pegs=A,,C"), 422, "the position's list has an empty item"),
         (format!("{b}/api/coach?board=triangle5&pegs=A&policy=lazy"), 400, "policy"),
         (format!("{b}/api/coach?board=european&start=d4"), 422, "too many for the coach"),
-        (
-            format!("{b}/api/coach?board=triangle5&pegs=A&start=A"),
-            400,
-            "expected /api/coach?board=NAME&pegs=",
-        ),
         (
             format!("{b}/api/coach?board=triangle5&start=A&moves=F-C-A,F-C-A"),
             422,
@@ -116,6 +135,7 @@ async fn bad_requests_get_a_one_line_json_error() {
         vec![
             (format!("{b}/api/coach?board={long}&pegs=A"), 404, short.as_str()),
             (format!("{b}/api/coach?board=triangle5&pegs=A&policy={long}"), 400, short.as_str()),
+            (format!("{b}/api/coach?board=triangle5&pegs=A&{long}=1"), 400, short.as_str()),
         ],
     ]
     .concat();
@@ -146,6 +166,29 @@ async fn bad_requests_get_a_one_line_json_error() {
     let (status, boards) = get(&format!("{b}/api/boards")).await;
     assert_eq!(status, 200);
     assert!(boards.contains("\"triangle5\""));
+}
+
+/// A board is found by its name as the command line finds it (`coach --board TRIANGLE5`), in
+/// any case: `board=Triangle5` was a 404, unknown board. The answer names the board as the
+/// command line's does, and is the same answer.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_board_is_found_by_its_name_in_any_case() {
+    let server = Server::start();
+    let b = &server.base;
+    let (_, canonical) = get(&format!("{b}/api/coach?board=triangle5&start=A&moves=F-C-A")).await;
+    for name in ["Triangle5", "TRIANGLE5", "triangle05"] {
+        let (status, body) = get(&format!("{b}/api/coach?board={name}&start=A&moves=F-C-A")).await;
+        assert_eq!(status, 200, "{name}: {body}");
+        assert_eq!(body, canonical, "{name}");
+        let (status, body) = get(&format!("{b}/api/progress?board={name}&start=A")).await;
+        assert_eq!((status, body.as_str()), (200, r#"{"working":false}"#), "{name}");
+    }
+    let (status, body) = get(&format!("{b}/api/coach?board=English&pegs=d2,d3,c4")).await;
+    assert_eq!(status, 200, "{body}");
+    let (status, body) = get(&format!("{b}/api/coach?board=triangle11&start=A")).await;
+    assert_eq!(status, 404, "{body}");
+    let v: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert!(v["error"].as_str().unwrap().starts_with("unknown board \"triangle11\""), "{body}");
 }
 
 /// Random queries (names, holes, jumps and junk, percent-encoded) from a fixed seed: every

@@ -305,6 +305,7 @@ async fn boards(State(shared): State<Arc<Shared>>) -> Response {
 }
 
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct CoachQuery {
     board: String,
     /// The position as its pegs, or as jumps played from `start`.
@@ -336,24 +337,41 @@ fn read_query(
             // The parser's reason last: "missing field `board`", "duplicate field `start`".
             let text = rejection.body_text().replace('\n', " ");
             let reason = text.rsplit(": ").next().unwrap_or(&text);
+            // An unknown parameter (a misspelt one: `Policy`) was ignored before; its name is
+            // the user's, so it is quoted in short, then the parameters taken.
+            let unknown = text
+                .split_once(": unknown field `")
+                .and_then(|(_, rest)| rest.rsplit_once("`, expected one of "));
+            let reason = match unknown {
+                Some((name, taken)) => {
+                    format!("unknown parameter {}; the parameters are {taken}", quoted(name))
+                }
+                None => reason.to_string(),
+            };
             return Err((StatusCode::BAD_REQUEST, format!("{USAGE}: {reason}")));
         }
     };
-    let Some(board) = shared.boards.iter().find(|b| b.name() == q.board).cloned() else {
+    // As the command line finds a board: a built-in one in any case (`Triangle5`), else by the
+    // name its file gives it.
+    let named = |name: &str| shared.boards.iter().find(|b| b.name() == name).cloned();
+    let found = named(&q.board).or_else(|| named(&pegchain::solitaire::board::builtin_name(&q.board)?));
+    let Some(board) = found else {
         let names: Vec<&str> = shared.boards.iter().map(|b| b.name()).collect();
         let why = format!("unknown board {}; the boards are {}", quoted(&q.board), names.join(", "));
         return Err((StatusCode::NOT_FOUND, why));
     };
     let policy: Policy = q.policy.parse().map_err(|e: String| (StatusCode::BAD_REQUEST, e))?;
+    // What is wrong with the query's form is said after the form.
     let position = match (&q.pegs, &q.start) {
         // Jumps given with the pegs would be dropped unplayed, as the command line refuses.
-        (Some(_), None) if !q.moves.is_empty() => {
-            return Err((StatusCode::BAD_REQUEST, "moves are played from a start, not from pegs".into()));
-        }
-        (Some(pegs), None) => parse_position(&board, pegs),
-        (None, Some(start)) => board.find_hole(start).and_then(|hole| play(&board, hole, &q.moves)),
-        _ => return Err((StatusCode::BAD_REQUEST, USAGE.into())),
+        (Some(_), None) if !q.moves.is_empty() => Err("moves are played from a start, not from pegs"),
+        (Some(pegs), None) => Ok(parse_position(&board, pegs)),
+        (None, Some(start)) => Ok(board.find_hole(start).and_then(|hole| play(&board, hole, &q.moves))),
+        (Some(_), Some(_)) => Err("the position is given by its pegs or by a start, not both"),
+        (None, None) if !q.moves.is_empty() => Err("moves are played from a start, and the query gives none"),
+        (None, None) => Err("the query gives neither pegs nor a start"),
     };
+    let position = position.map_err(|wrong| (StatusCode::BAD_REQUEST, format!("{USAGE}: {wrong}")))?;
     let position = position.map_err(|e| (StatusCode::UNPROCESSABLE_ENTITY, e.to_string()))?;
     Ok((board, position, policy))
 }
