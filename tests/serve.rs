@@ -125,7 +125,11 @@ async fn bad_requests_get_a_one_line_json_error() {
             "moves are played from a start, not from pegs",
         ),
         (format!("{b}/api/coach?board=triangle5&start=A&moves=A-B-C"), 422, "is not a jump"),
-        (format!("{b}/nowhere"), 404, "no such page"),
+        (
+            format!("{b}/nowhere"),
+            404,
+            "no such page: the page is / and the API is /api/boards, /api/coach and /api/progress",
+        ),
     ];
     // A long name is quoted in short, as on the command line: these were echoed whole.
     let long = "x".repeat(60_000);
@@ -613,6 +617,45 @@ fn an_idle_timeout_out_of_range_is_refused_in_one_line() {
             format!("pegchain: --idle-timeout takes 1 to 3600 seconds, not {seconds}\n")
         );
     }
+}
+
+/// `--host 0.0.0.0` listens on every interface, an address no browser opens: the server said
+/// "serving the coach on http://0.0.0.0:PORT/". It now gives this machine's loopback to open,
+/// and says where it listens; the address given answers.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_on_every_interface_gives_an_address_a_browser_opens() {
+    use std::io::{BufRead, BufReader};
+    /// The server, killed when dropped (a failed assertion too).
+    struct Killed(std::process::Child);
+    impl Drop for Killed {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+    let mut child = Killed(
+        std::process::Command::new(env!("CARGO_BIN_EXE_pegchain"))
+            .args(["serve", "--port", "0", "--host", "0.0.0.0"])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    let mut line = String::new();
+    BufReader::new(child.0.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    let port = line
+        .strip_prefix("pegchain: serving the coach on http://127.0.0.1:")
+        .and_then(|rest| rest.split_once('/'))
+        .map(|(port, _)| port.to_string())
+        .unwrap_or_else(|| panic!("{line}"));
+    assert_eq!(
+        line,
+        format!(
+            "pegchain: serving the coach on http://127.0.0.1:{port}/ (listening on every interface, 0.0.0.0:{port}; Ctrl-C stops it)\n"
+        )
+    );
+    let (status, _) = get(&format!("http://127.0.0.1:{port}/api/boards")).await;
+    assert_eq!(status, 200);
 }
 
 /// The stderr of a `serve` that must refuse to start: exit 2, nothing on stdout.

@@ -150,7 +150,7 @@ async fn serve(req: ServeRequest) -> Result<(), Failure> {
         .with_state(shared.clone());
     // The only place a port chosen by the system (--port 0) is told: a server whose address
     // could not be written (a full disk) stops rather than serve where no one can find it.
-    output::emit(&format!("pegchain: serving the coach on http://{local}/ (Ctrl-C stops it)\n"))?;
+    output::emit(&format!("pegchain: serving the coach on {}\n", where_to_open(local)))?;
     // A server left alone gives back the memory of the futures it kept.
     let idle = shared.clone();
     tokio::spawn(async move {
@@ -171,6 +171,22 @@ async fn serve(req: ServeRequest) -> Result<(), Failure> {
     };
     serve_connections(listener, app, req.idle_timeout, stop).await;
     Ok(())
+}
+
+/// The address to open in a browser, and where the server listens when that is not all: an
+/// unspecified address (`--host 0.0.0.0` or `::`) is every interface, which no browser opens,
+/// so this machine's loopback of the same family is given to open.
+fn where_to_open(local: std::net::SocketAddr) -> String {
+    use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
+    if !local.ip().is_unspecified() {
+        return format!("http://{local}/ (Ctrl-C stops it)");
+    }
+    let loopback = match local.ip() {
+        IpAddr::V4(_) => IpAddr::V4(Ipv4Addr::LOCALHOST),
+        IpAddr::V6(_) => IpAddr::V6(Ipv6Addr::LOCALHOST),
+    };
+    let open = SocketAddr::new(loopback, local.port());
+    format!("http://{open}/ (listening on every interface, {local}; Ctrl-C stops it)")
 }
 
 /// The most connections served at once: more wait to be accepted, so that clients holding
@@ -279,7 +295,10 @@ async fn addressed_here(
 }
 
 async fn not_found() -> Response {
-    error(StatusCode::NOT_FOUND, "no such page: the API is /api/boards and /api/coach")
+    error(
+        StatusCode::NOT_FOUND,
+        "no such page: the page is / and the API is /api/boards, /api/coach and /api/progress",
+    )
 }
 
 async fn not_allowed() -> Response {
@@ -577,7 +596,22 @@ impl Drop for StopOnDrop {
 
 #[cfg(test)]
 mod tests {
-    use super::limits;
+    use super::{limits, where_to_open};
+
+    #[test]
+    fn an_address_on_every_interface_is_opened_on_loopback() {
+        let at = |address: &str| where_to_open(address.parse().unwrap());
+        assert_eq!(at("127.0.0.1:8000"), "http://127.0.0.1:8000/ (Ctrl-C stops it)");
+        assert_eq!(at("192.168.1.7:80"), "http://192.168.1.7:80/ (Ctrl-C stops it)");
+        assert_eq!(
+            at("0.0.0.0:8000"),
+            "http://127.0.0.1:8000/ (listening on every interface, 0.0.0.0:8000; Ctrl-C stops it)"
+        );
+        assert_eq!(
+            at("[::]:8000"),
+            "http://[::1]:8000/ (listening on every interface, [::]:8000; Ctrl-C stops it)"
+        );
+    }
     use pegchain::solitaire::coach::{BYTES_PER_KEPT_POSITION, BYTES_PER_POSITION, MAX_POSITIONS};
 
     #[test]
