@@ -868,6 +868,24 @@ fn sigint_stops_the_server_at_once_with_a_half_sent_request() {
     drop(half);
 }
 
+/// A second Ctrl-C stops `serve` at once, saying so without a word of checkpoints, which serve
+/// has none of: it said "(a run saved with --checkpoint goes on from its last save with
+/// --resume)", as a search does (a client holding half a request keeps the first stop going
+/// for a second, so that the second signal lands before it ends).
+#[test]
+fn a_second_signal_stops_the_server_without_a_word_of_checkpoints() {
+    use std::io::Write;
+    let run = Run::start("serve-twice", &["serve", "--port", "0", "--board", "triangle5"]);
+    let address = run.served_address();
+    let mut half = std::net::TcpStream::connect(&address).unwrap();
+    half.write_all(b"GET /api/boards HTTP/1.1\r\nHost: localhost\r\n").unwrap();
+    let ended = run.signals_after(Duration::from_millis(500), "INT", 2);
+    assert_eq!(ended.status.code(), Some(130));
+    assert_eq!(ended.stderr(), "pegchain: stopped at once by a second signal\n");
+    assert!(ended.stdout().starts_with(b"pegchain: serving the coach on http://"));
+    drop(half);
+}
+
 /// A search whose checkpoint cannot be saved (its directory removed under it) stops with one
 /// line naming the file and exit 1, and still ends its JSON document, whose footer says the
 /// search is incomplete and unsaved. Before, stdout stopped inside the array of solutions.

@@ -74,7 +74,31 @@ async fn bad_requests_get_a_one_line_json_error() {
     let b = &server.base;
     let cases: Vec<(String, u16, &str)> = vec![
         (format!("{b}/api/coach?board=nope&pegs=A"), 404, "unknown board \"nope\""),
-        (format!("{b}/api/coach?board=triangle5"), 400, "expected /api/coach?board=NAME&pegs="),
+        // The form, and what is wrong with the query: it said only the form.
+        (
+            format!("{b}/api/coach?board=triangle5"),
+            400,
+            "(and &policy=uniform): the query gives neither pegs nor a start",
+        ),
+        (
+            format!("{b}/api/coach?board=triangle5&moves=F-C-A"),
+            400,
+            "(and &policy=uniform): moves are played from a start, and the query gives none",
+        ),
+        (
+            format!("{b}/api/coach?board=triangle5&pegs=A,B,C&start=A"),
+            400,
+            "(and &policy=uniform): the position is given by its pegs or by a start, not both",
+        ),
+        // A parameter the API does not take (misspelt: Policy) was ignored, and the answer
+        // given without it.
+        (
+            format!("{b}/api/coach?board=triangle5&start=A&Policy=peg-first"),
+            400,
+            "(and &policy=uniform): unknown parameter \"Policy\"; the parameters are `board`, `pegs`, `start`, `moves`, `policy`",
+        ),
+        (format!("{b}/api/coach?board=triangle5&start=A&foo=bar"), 400, "unknown parameter \"foo\""),
+        (format!("{b}/api/progress?board=triangle5&start=A&foo=bar"), 400, "unknown parameter \"foo\""),
         // What the query's parser found wrong is said.
         (format!("{b}/api/coach?pegs=A"), 400, "(and &policy=uniform): missing field `board`"),
         (format!("{b}/api/coach?board=triangle5&board=english&start=A"), 400, "duplicate field `board`"),
@@ -89,11 +113,6 @@ async fn bad_requests_get_a_one_line_json_error() {
         (format!("{b}/api/coach?board=triangle5&pegs=A&policy=lazy"), 400, "policy"),
         (format!("{b}/api/coach?board=european&start=d4"), 422, "too many for the coach"),
         (
-            format!("{b}/api/coach?board=triangle5&pegs=A&start=A"),
-            400,
-            "expected /api/coach?board=NAME&pegs=",
-        ),
-        (
             format!("{b}/api/coach?board=triangle5&start=A&moves=F-C-A,F-C-A"),
             422,
             "jump 2 (F-C-A) is not legal here",
@@ -106,7 +125,11 @@ async fn bad_requests_get_a_one_line_json_error() {
             "moves are played from a start, not from pegs",
         ),
         (format!("{b}/api/coach?board=triangle5&start=A&moves=A-B-C"), 422, "is not a jump"),
-        (format!("{b}/nowhere"), 404, "no such page"),
+        (
+            format!("{b}/nowhere"),
+            404,
+            "no such page: the page is / and the API is /api/boards, /api/coach and /api/progress",
+        ),
     ];
     // A long name is quoted in short, as on the command line: these were echoed whole.
     let long = "x".repeat(60_000);
@@ -116,6 +139,7 @@ async fn bad_requests_get_a_one_line_json_error() {
         vec![
             (format!("{b}/api/coach?board={long}&pegs=A"), 404, short.as_str()),
             (format!("{b}/api/coach?board=triangle5&pegs=A&policy={long}"), 400, short.as_str()),
+            (format!("{b}/api/coach?board=triangle5&pegs=A&{long}=1"), 400, short.as_str()),
         ],
     ]
     .concat();
@@ -146,6 +170,29 @@ async fn bad_requests_get_a_one_line_json_error() {
     let (status, boards) = get(&format!("{b}/api/boards")).await;
     assert_eq!(status, 200);
     assert!(boards.contains("\"triangle5\""));
+}
+
+/// A board is found by its name as the command line finds it (`coach --board TRIANGLE5`), in
+/// any case: `board=Triangle5` was a 404, unknown board. The answer names the board as the
+/// command line's does, and is the same answer.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_board_is_found_by_its_name_in_any_case() {
+    let server = Server::start();
+    let b = &server.base;
+    let (_, canonical) = get(&format!("{b}/api/coach?board=triangle5&start=A&moves=F-C-A")).await;
+    for name in ["Triangle5", "TRIANGLE5", "triangle05"] {
+        let (status, body) = get(&format!("{b}/api/coach?board={name}&start=A&moves=F-C-A")).await;
+        assert_eq!(status, 200, "{name}: {body}");
+        assert_eq!(body, canonical, "{name}");
+        let (status, body) = get(&format!("{b}/api/progress?board={name}&start=A")).await;
+        assert_eq!((status, body.as_str()), (200, r#"{"working":false}"#), "{name}");
+    }
+    let (status, body) = get(&format!("{b}/api/coach?board=English&pegs=d2,d3,c4")).await;
+    assert_eq!(status, 200, "{body}");
+    let (status, body) = get(&format!("{b}/api/coach?board=triangle11&start=A")).await;
+    assert_eq!(status, 404, "{body}");
+    let v: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert!(v["error"].as_str().unwrap().starts_with("unknown board \"triangle11\""), "{body}");
 }
 
 /// Random queries (names, holes, jumps and junk, percent-encoded) from a fixed seed: every
@@ -462,6 +509,38 @@ async fn a_request_from_another_web_sites_page_is_refused() {
     }
 }
 
+/// A link to the page followed from another site (a tutorial's link to http://127.0.0.1:8000/)
+/// opens the page: the browser's top-level navigation, which no page's script or image can
+/// make, was refused with a 403 of raw JSON. The API is still refused to another site's
+/// navigation, and so is the page to its frame or image.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_link_to_the_page_from_another_site_opens_it() {
+    let server = Server::start();
+    let address = server.base.trim_start_matches("http://").trim_end_matches('/').to_string();
+    let ask = |path: &str, dest: &str, mode: &str| {
+        format!(
+            "GET {path} HTTP/1.1\r\nHost: {address}\r\nSec-Fetch-Site: cross-site\r\nSec-Fetch-Mode: {mode}\r\n\
+             Sec-Fetch-Dest: {dest}\r\nConnection: close\r\n\r\n"
+        )
+    };
+    for (path, dest, mode, status) in [
+        ("/", "document", "navigate", 200),
+        ("/api/coach?board=triangle5&start=A", "document", "navigate", 403),
+        ("/api/boards", "document", "navigate", 403),
+        ("/", "iframe", "navigate", 403),
+        ("/", "image", "no-cors", 403),
+    ] {
+        let request = ask(path, dest, mode);
+        let answer = raw(&address, request.as_bytes()).await;
+        assert_eq!(status_of(&answer, &request), status, "{path} {dest}: {answer}");
+        if status == 200 {
+            assert!(answer.contains("<title>pegchain coach</title>"), "{answer}");
+        } else {
+            assert!(answer.contains("not a request from another web site's page"), "{answer}");
+        }
+    }
+}
+
 /// A client that connects and sends nothing, or half a request head, or one request and then
 /// nothing on a kept-alive connection, has its connection closed after `--idle-timeout`
 /// (it was held for ever before); the server answers others all the while.
@@ -540,6 +619,45 @@ fn an_idle_timeout_out_of_range_is_refused_in_one_line() {
     }
 }
 
+/// `--host 0.0.0.0` listens on every interface, an address no browser opens: the server said
+/// "serving the coach on http://0.0.0.0:PORT/". It now gives this machine's loopback to open,
+/// and says where it listens; the address given answers.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_on_every_interface_gives_an_address_a_browser_opens() {
+    use std::io::{BufRead, BufReader};
+    /// The server, killed when dropped (a failed assertion too).
+    struct Killed(std::process::Child);
+    impl Drop for Killed {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+    let mut child = Killed(
+        std::process::Command::new(env!("CARGO_BIN_EXE_pegchain"))
+            .args(["serve", "--port", "0", "--host", "0.0.0.0"])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    let mut line = String::new();
+    BufReader::new(child.0.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    let port = line
+        .strip_prefix("pegchain: serving the coach on http://127.0.0.1:")
+        .and_then(|rest| rest.split_once('/'))
+        .map(|(port, _)| port.to_string())
+        .unwrap_or_else(|| panic!("{line}"));
+    assert_eq!(
+        line,
+        format!(
+            "pegchain: serving the coach on http://127.0.0.1:{port}/ (listening on every interface, 0.0.0.0:{port}; Ctrl-C stops it)\n"
+        )
+    );
+    let (status, _) = get(&format!("http://127.0.0.1:{port}/api/boards")).await;
+    assert_eq!(status, 200);
+}
+
 /// The stderr of a `serve` that must refuse to start: exit 2, nothing on stdout.
 fn refusal(args: &[&str]) -> String {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_pegchain")).args(args).output().unwrap();
@@ -612,4 +730,70 @@ async fn a_board_file_may_not_hide_a_built_in_board() {
     assert_eq!(boards["boards"][0]["name"], "triangle5");
     assert_eq!(boards["boards"][0]["holes"].as_array().unwrap().len(), 15);
     assert_eq!((named("triangle5"), named("english")), (1, 1));
+}
+
+/// A client that sends its whole request and then closes its side for writing (`nc -N`,
+/// socat, many scripts) gets its answer: for a position not answered before, the server
+/// closed the connection with nothing written (cached answers were sent).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_request_whose_client_half_closes_is_answered() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let server = Server::start();
+    let address = server.base.trim_start_matches("http://").to_string();
+    // Not answered before, answered (from the cache), and a refusal.
+    for query in ["board=triangle6&start=B", "board=triangle6&start=B", "board=triangle5&pegs=A,A"] {
+        let mut stream = tokio::net::TcpStream::connect(&address).await.unwrap();
+        let head = format!("GET /api/coach?{query} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+        stream.write_all(head.as_bytes()).await.unwrap();
+        stream.shutdown().await.unwrap();
+        let mut answer = Vec::new();
+        let read = tokio::time::timeout(std::time::Duration::from_secs(20), stream.read_to_end(&mut answer));
+        read.await.expect("an answer within 20 s").unwrap();
+        let answer = String::from_utf8_lossy(&answer);
+        let expected = if query.contains("pegs=A,A") { 422 } else { 200 };
+        assert_eq!(status_of(&answer, query), expected, "{query}: {answer:?}");
+        let body = answer.split_once("\r\n\r\n").unwrap().1;
+        let (_, direct) = get(&format!("{}/api/coach?{query}", server.base)).await;
+        assert_eq!(body, direct, "{query}");
+    }
+}
+
+/// A client that goes for good while its answer is computed (its connection reset: a killed
+/// process, a socket closed with unread bytes) has its work stopped at once, where a
+/// half-close is answered (above): the English board from a full board, about 10 s of work,
+/// is given up within 3 s of the reset.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_gone_while_its_answer_is_computed_stops_the_work() {
+    use std::time::{Duration, Instant};
+    use tokio::io::AsyncWriteExt;
+    let server = Server::start();
+    let address = server.base.trim_start_matches("http://").to_string();
+    let query = "board=english&start=d4";
+    let progress_url = format!("{}/api/progress?{query}", server.base);
+    let working = || async {
+        let (status, body) = get(&progress_url).await;
+        assert_eq!(status, 200, "{body}");
+        body.contains("\"working\":true")
+    };
+    let mut stream = tokio::net::TcpStream::connect(&address).await.unwrap();
+    let head = format!("GET /api/coach?{query} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+    stream.write_all(head.as_bytes()).await.unwrap();
+    let began = Instant::now();
+    while !working().await {
+        assert!(began.elapsed() < Duration::from_secs(5), "the work never started");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    // Closed with no linger: a reset.
+    stream.set_zero_linger().unwrap();
+    drop(stream);
+    let reset = Instant::now();
+    while working().await {
+        assert!(reset.elapsed() < Duration::from_secs(3), "still working 3 s after the client went");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    // The computation itself has ended too, not only the request: it reports nothing more.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert!(!working().await);
+    let (status, _) = get(&format!("{}/api/boards", server.base)).await;
+    assert_eq!(status, 200);
 }

@@ -384,6 +384,20 @@ pub struct CountArgs {
     pub saving: CheckpointArgs,
 }
 
+impl Command {
+    /// Whether the command takes `--checkpoint` (and `--resume`): a run of it may be saved.
+    pub fn saves_checkpoints(&self) -> bool {
+        matches!(
+            self,
+            Command::Exact(_)
+                | Command::Count(_)
+                | Command::Ends(_)
+                | Command::Simulate(_)
+                | Command::Solve(_)
+        )
+    }
+}
+
 /// `exact` also asks how the random player moves; counts do not depend on it.
 #[derive(Args, Debug)]
 pub struct ExactArgs {

@@ -32,17 +32,25 @@ pub fn saying_why() {
     SAYING_WHY.store(true, Ordering::SeqCst);
 }
 
-/// What a process that `speaks` (see `processes::speaks`) says when a second signal ends it.
-const ENDED_AT_ONCE: &[u8] = b"pegchain: stopped at once by a second signal (a run saved with --checkpoint goes on from its last save with --resume)\n";
+/// What a process that `speaks` (see `processes::speaks`) says when a second signal ends it,
+/// in a command that saves checkpoints and in one that does not (`serve`, `coach`, ...).
+const ENDED_AT_ONCE_SAVED: &[u8] = b"pegchain: stopped at once by a second signal (a run saved with --checkpoint goes on from its last save with --resume)\n";
+const ENDED_AT_ONCE: &[u8] = b"pegchain: stopped at once by a second signal\n";
 
 /// Installs the handlers once; later calls change nothing. If the handlers cannot be
 /// installed, the signals keep their default action (the process ends at once), as before.
-/// Only a process that `speaks` says why it ends at once.
-pub fn install(speaks: bool) {
+/// Only a process that `speaks` says why it ends at once, and only one whose command `saves`
+/// checkpoints points to them.
+pub fn install(speaks: bool, saves: bool) {
     INSTALLED.get_or_init(|| {
         let installed = Installed { cancel: Cancel::new(), signal: Arc::new(AtomicUsize::new(0)) };
+        let said: &'static [u8] = match (speaks, saves) {
+            (false, _) => b"",
+            (true, true) => ENDED_AT_ONCE_SAVED,
+            (true, false) => ENDED_AT_ONCE,
+        };
         for signal in [SIGINT, SIGTERM] {
-            let _ = handle(signal, &installed, if speaks { ENDED_AT_ONCE } else { b"" });
+            let _ = handle(signal, &installed, said);
         }
         installed
     });

@@ -61,7 +61,7 @@ pub fn main() -> ExitCode {
         }
         return ExitCode::from(2);
     }
-    interrupt::install(processes::speaks());
+    interrupt::install(processes::speaks(), cli.command.saves_checkpoints());
     let outcome = stdout_open_alone()
         .and_then(|()| only_shared_commands(&cli.command))
         .and_then(|()| start_workers(&cli.command))

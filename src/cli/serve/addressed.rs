@@ -10,6 +10,12 @@
 //! would still set the server computing. Browsers say who asks: `Sec-Fetch-Site` (`cross-site`
 //! or `same-site` for another page, `same-origin` for the server's own, `none` for an address
 //! typed by the user) and, on a script's request, `Origin`. Tools such as curl send neither.
+//!
+//! The page itself is the exception: a link to it followed from another site (a tutorial's
+//! link to http://127.0.0.1:8000/) is a top-level navigation, `Sec-Fetch-Mode: navigate` and
+//! `Sec-Fetch-Dest: document`, which no page's script or image can make. The page computes
+//! nothing, and its own requests then come from its own origin, so it is served (it was a
+//! 403 of raw JSON); the API is not, even to a navigation (a link may set it computing too).
 
 use std::net::IpAddr;
 
@@ -52,9 +58,28 @@ pub fn from_here(origin: Option<&[u8]>, fetch_site: Option<&[u8]>, host: Option<
     }
 }
 
+/// Whether a request for `path` with these `Sec-Fetch-Mode` and `Sec-Fetch-Dest` headers is a
+/// browser's top-level navigation to the page (`/`), which another site's link may make.
+pub fn opens_the_page(path: &str, fetch_mode: Option<&[u8]>, fetch_dest: Option<&[u8]>) -> bool {
+    path == "/" && fetch_mode == Some(b"navigate") && fetch_dest == Some(b"document")
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{answered, from_here};
+    use super::{answered, from_here, opens_the_page};
+
+    #[test]
+    fn only_a_top_level_navigation_to_the_page_is_one() {
+        let (navigate, document) = (Some(&b"navigate"[..]), Some(&b"document"[..]));
+        assert!(opens_the_page("/", navigate, document));
+        // A frame, a script's or an image's request, a request that says nothing, the API.
+        assert!(!opens_the_page("/", navigate, Some(b"iframe")));
+        assert!(!opens_the_page("/", Some(b"no-cors"), Some(b"image")));
+        assert!(!opens_the_page("/", Some(b"cors"), Some(b"empty")));
+        assert!(!opens_the_page("/", None, None));
+        assert!(!opens_the_page("/api/coach", navigate, document));
+        assert!(!opens_the_page("/api/boards", navigate, document));
+    }
 
     /// A request's `Origin` and `Sec-Fetch-Site` headers.
     type Asked<'a> = (Option<&'a [u8]>, Option<&'a [u8]>);

@@ -15,6 +15,7 @@
 mod addressed;
 mod held;
 mod json_errors;
+mod peer;
 mod write_timeout;
 
 use crate::cli::interrupt;
@@ -149,7 +150,7 @@ async fn serve(req: ServeRequest) -> Result<(), Failure> {
         .with_state(shared.clone());
     // The only place a port chosen by the system (--port 0) is told: a server whose address
     // could not be written (a full disk) stops rather than serve where no one can find it.
-    output::emit(&format!("pegchain: serving the coach on http://{local}/ (Ctrl-C stops it)\n"))?;
+    output::emit(&format!("pegchain: serving the coach on {}\n", where_to_open(local)))?;
     // A server left alone gives back the memory of the futures it kept.
     let idle = shared.clone();
     tokio::spawn(async move {
@@ -170,6 +171,22 @@ async fn serve(req: ServeRequest) -> Result<(), Failure> {
     };
     serve_connections(listener, app, req.idle_timeout, stop).await;
     Ok(())
+}
+
+/// The address to open in a browser, and where the server listens when that is not all: an
+/// unspecified address (`--host 0.0.0.0` or `::`) is every interface, which no browser opens,
+/// so this machine's loopback of the same family is given to open.
+fn where_to_open(local: std::net::SocketAddr) -> String {
+    use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
+    if !local.ip().is_unspecified() {
+        return format!("http://{local}/ (Ctrl-C stops it)");
+    }
+    let loopback = match local.ip() {
+        IpAddr::V4(_) => IpAddr::V4(Ipv4Addr::LOCALHOST),
+        IpAddr::V6(_) => IpAddr::V6(Ipv6Addr::LOCALHOST),
+    };
+    let open = SocketAddr::new(loopback, local.port());
+    format!("http://{open}/ (listening on every interface, {local}; Ctrl-C stops it)")
 }
 
 /// The most connections served at once: more wait to be accepted, so that clients holding
@@ -209,12 +226,21 @@ async fn serve_connections(
             tokio::time::sleep(Duration::from_millis(50)).await;
             continue;
         };
-        let service = hyper_util::service::TowerToHyperService::new(app.clone());
+        // Each request is told its connection, to see whether its client has gone ([`peer`]).
+        let (stream, peer) = peer::Watched::new(stream);
+        let app = hyper_util::service::TowerToHyperService::new(app.clone());
+        let service =
+            hyper::service::service_fn(move |mut request: hyper::Request<hyper::body::Incoming>| {
+                request.extensions_mut().insert(peer.clone());
+                hyper::service::Service::call(&app, request)
+            });
         // An answer the client reads nothing of for as long fails too: the connection is closed.
         let stream = write_timeout::WriteTimeout::new(json_errors::JsonErrors::new(stream), idle_timeout);
         let connection = hyper::server::conn::http1::Builder::new()
             .timer(TokioTimer::new())
             .header_read_timeout(idle_timeout)
+            // A request whose client then closed its side for writing is answered ([`peer`]).
+            .half_close(true)
             .serve_connection(TokioIo::new(stream), service);
         let connection = graceful.watch(connection);
         tokio::spawn(async move {
@@ -239,7 +265,8 @@ fn error(status: StatusCode, message: &str) -> Response {
 }
 
 /// Refuses a request addressed by a name a web page elsewhere may have pointed at this
-/// machine, or made by another web site's page ([`addressed`]), before any handler sees it.
+/// machine, or made by another web site's page ([`addressed`]), before any handler sees it;
+/// a link to the page followed from another site opens it.
 async fn addressed_here(
     State(bound): State<std::net::IpAddr>,
     request: axum::extract::Request,
@@ -255,7 +282,9 @@ async fn addressed_here(
     }
     let headers = request.headers();
     let asked = |name: &str| headers.get(name).map(|h| h.as_bytes());
-    if !addressed::from_here(asked("origin"), asked("sec-fetch-site"), host) {
+    let page =
+        addressed::opens_the_page(request.uri().path(), asked("sec-fetch-mode"), asked("sec-fetch-dest"));
+    if !page && !addressed::from_here(asked("origin"), asked("sec-fetch-site"), host) {
         return error(
             StatusCode::FORBIDDEN,
             "the server answers its own page, and requests typed or sent by tools: not a request \
@@ -266,7 +295,10 @@ async fn addressed_here(
 }
 
 async fn not_found() -> Response {
-    error(StatusCode::NOT_FOUND, "no such page: the API is /api/boards and /api/coach")
+    error(
+        StatusCode::NOT_FOUND,
+        "no such page: the page is / and the API is /api/boards, /api/coach and /api/progress",
+    )
 }
 
 async fn not_allowed() -> Response {
@@ -292,6 +324,7 @@ async fn boards(State(shared): State<Arc<Shared>>) -> Response {
 }
 
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct CoachQuery {
     board: String,
     /// The position as its pegs, or as jumps played from `start`.
@@ -323,24 +356,41 @@ fn read_query(
             // The parser's reason last: "missing field `board`", "duplicate field `start`".
             let text = rejection.body_text().replace('\n', " ");
             let reason = text.rsplit(": ").next().unwrap_or(&text);
+            // An unknown parameter (a misspelt one: `Policy`) was ignored before; its name is
+            // the user's, so it is quoted in short, then the parameters taken.
+            let unknown = text
+                .split_once(": unknown field `")
+                .and_then(|(_, rest)| rest.rsplit_once("`, expected one of "));
+            let reason = match unknown {
+                Some((name, taken)) => {
+                    format!("unknown parameter {}; the parameters are {taken}", quoted(name))
+                }
+                None => reason.to_string(),
+            };
             return Err((StatusCode::BAD_REQUEST, format!("{USAGE}: {reason}")));
         }
     };
-    let Some(board) = shared.boards.iter().find(|b| b.name() == q.board).cloned() else {
+    // As the command line finds a board: a built-in one in any case (`Triangle5`), else by the
+    // name its file gives it.
+    let named = |name: &str| shared.boards.iter().find(|b| b.name() == name).cloned();
+    let found = named(&q.board).or_else(|| named(&pegchain::solitaire::board::builtin_name(&q.board)?));
+    let Some(board) = found else {
         let names: Vec<&str> = shared.boards.iter().map(|b| b.name()).collect();
         let why = format!("unknown board {}; the boards are {}", quoted(&q.board), names.join(", "));
         return Err((StatusCode::NOT_FOUND, why));
     };
     let policy: Policy = q.policy.parse().map_err(|e: String| (StatusCode::BAD_REQUEST, e))?;
+    // What is wrong with the query's form is said after the form.
     let position = match (&q.pegs, &q.start) {
         // Jumps given with the pegs would be dropped unplayed, as the command line refuses.
-        (Some(_), None) if !q.moves.is_empty() => {
-            return Err((StatusCode::BAD_REQUEST, "moves are played from a start, not from pegs".into()));
-        }
-        (Some(pegs), None) => parse_position(&board, pegs),
-        (None, Some(start)) => board.find_hole(start).and_then(|hole| play(&board, hole, &q.moves)),
-        _ => return Err((StatusCode::BAD_REQUEST, USAGE.into())),
+        (Some(_), None) if !q.moves.is_empty() => Err("moves are played from a start, not from pegs"),
+        (Some(pegs), None) => Ok(parse_position(&board, pegs)),
+        (None, Some(start)) => Ok(board.find_hole(start).and_then(|hole| play(&board, hole, &q.moves))),
+        (Some(_), Some(_)) => Err("the position is given by its pegs or by a start, not both"),
+        (None, None) if !q.moves.is_empty() => Err("moves are played from a start, and the query gives none"),
+        (None, None) => Err("the query gives neither pegs nor a start"),
     };
+    let position = position.map_err(|wrong| (StatusCode::BAD_REQUEST, format!("{USAGE}: {wrong}")))?;
     let position = position.map_err(|e| (StatusCode::UNPROCESSABLE_ENTITY, e.to_string()))?;
     Ok((board, position, policy))
 }
@@ -349,7 +399,11 @@ fn key_of(board: &Board, position: Pegs, policy: Policy) -> Key {
     (board.name().to_string(), position.0, policy.to_string())
 }
 
-async fn coach(State(shared): State<Arc<Shared>>, query: CoachQueryResult) -> Response {
+async fn coach(
+    State(shared): State<Arc<Shared>>,
+    peer: Option<axum::Extension<peer::Peer>>,
+    query: CoachQueryResult,
+) -> Response {
     let (board, position, policy) = match read_query(&shared, query) {
         Ok(read) => read,
         Err((status, why)) => return error(status, &why),
@@ -358,7 +412,8 @@ async fn coach(State(shared): State<Arc<Shared>>, query: CoachQueryResult) -> Re
     if let Some(json) = shared.cache.lock().map(|c| c.get(&key).cloned()).ok().flatten() {
         return ([(header::CONTENT_TYPE, "application/json")], json).into_response();
     }
-    // Cancelled when this handler is dropped: the page went away or the budget ran out.
+    // Cancelled when this handler ends or is dropped: the answer is given, the client has
+    // gone, or the budget ran out.
     let stop = StopOnDrop(Cancel::new());
     shared.register(&stop.0);
     let cancel = stop.0.clone();
@@ -409,7 +464,20 @@ async fn coach(State(shared): State<Arc<Shared>>, query: CoachQueryResult) -> Re
         })
         .await
     };
-    let response = match tokio::time::timeout(BUDGET, work).await {
+    // A client gone (its connection reset) reads no answer: its work is stopped.
+    let gone = async {
+        loop {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            if peer.as_ref().is_some_and(|peer| peer.gone()) {
+                return;
+            }
+        }
+    };
+    let answered = tokio::select! {
+        answered = tokio::time::timeout(BUDGET, work) => answered,
+        () = gone => return error(StatusCode::SERVICE_UNAVAILABLE, "the client has gone"),
+    };
+    let response = match answered {
         Ok(Ok(Ok(answers))) => {
             let json = answers[0].1.clone();
             if let Ok(mut cache) = shared.cache.lock() {
@@ -528,7 +596,22 @@ impl Drop for StopOnDrop {
 
 #[cfg(test)]
 mod tests {
-    use super::limits;
+    use super::{limits, where_to_open};
+
+    #[test]
+    fn an_address_on_every_interface_is_opened_on_loopback() {
+        let at = |address: &str| where_to_open(address.parse().unwrap());
+        assert_eq!(at("127.0.0.1:8000"), "http://127.0.0.1:8000/ (Ctrl-C stops it)");
+        assert_eq!(at("192.168.1.7:80"), "http://192.168.1.7:80/ (Ctrl-C stops it)");
+        assert_eq!(
+            at("0.0.0.0:8000"),
+            "http://127.0.0.1:8000/ (listening on every interface, 0.0.0.0:8000; Ctrl-C stops it)"
+        );
+        assert_eq!(
+            at("[::]:8000"),
+            "http://[::1]:8000/ (listening on every interface, [::]:8000; Ctrl-C stops it)"
+        );
+    }
     use pegchain::solitaire::coach::{BYTES_PER_KEPT_POSITION, BYTES_PER_POSITION, MAX_POSITIONS};
 
     #[test]

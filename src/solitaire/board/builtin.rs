@@ -10,18 +10,31 @@ pub fn builtin_names() -> Vec<String> {
     names
 }
 
-/// A built-in board by name (`triangle5`, `english`, ...).
+/// A built-in board by name (`triangle5`, `english`, ...), as [`builtin_name`] finds it.
 pub fn builtin(name: &str) -> Result<Board, Error> {
-    let lower = name.to_ascii_lowercase();
-    let rows = lower.strip_prefix("triangle").and_then(|n| n.parse::<usize>().ok());
-    if let Some(rows) = rows.filter(|r| (4..=10).contains(r)) {
-        return Ok(triangle(rows));
-    }
-    match lower.as_str() {
+    let unknown = || Error::UnknownBoard { board: name.to_string(), known: builtin_names().join(", ") };
+    match builtin_name(name).ok_or_else(unknown)?.as_str() {
         "english" => Ok(cross("english", &ENGLISH)),
         "european" => Ok(cross("european", &EUROPEAN)),
-        _ => Err(Error::UnknownBoard { board: name.to_string(), known: builtin_names().join(", ") }),
+        triangle => Ok(self::triangle(triangle_rows(triangle).ok_or_else(unknown)?)),
     }
+}
+
+/// The built-in board's own name (`triangle5`) for `name` as the user may write it: in any
+/// case (`Triangle5`, `ENGLISH`), the rows as any number (`triangle05`); `None` for a name
+/// of no built-in board.
+pub fn builtin_name(name: &str) -> Option<String> {
+    let lower = name.to_ascii_lowercase();
+    if let Some(rows) = triangle_rows(&lower) {
+        return Some(format!("triangle{rows}"));
+    }
+    matches!(lower.as_str(), "english" | "european").then_some(lower)
+}
+
+/// The rows of the built-in triangle a lower-case name names.
+fn triangle_rows(lower: &str) -> Option<usize> {
+    let rows = lower.strip_prefix("triangle").and_then(|n| n.parse::<usize>().ok());
+    rows.filter(|r| (4..=10).contains(r))
 }
 
 /// Spreadsheet-style names: A..Z, then AA, AB, ...

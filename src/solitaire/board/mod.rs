@@ -6,7 +6,7 @@
 pub mod builtin;
 pub mod symmetry;
 
-pub use builtin::{builtin, builtin_names};
+pub use builtin::{builtin, builtin_name, builtin_names};
 pub use symmetry::SymmetryGroup;
 
 use crate::error::Error;
