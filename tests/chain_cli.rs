@@ -1089,3 +1089,44 @@ fn text_gives_the_min_max_and_with_full_the_distribution_as_fractions() {
     let plain = stdout(&["game", "gamblers-ruin", "--distribution", "8"]);
     assert!(plain.contains("\n    7  0.0781250   0.140625\n"), "{plain}");
 }
+
+/// The plot of a distribution never reached within its bound keeps its axes readable: every
+/// bar 0 drew a y axis to 1.2e-12 labelled to thirteen decimals, past the margin; and steps,
+/// whole numbers, had ticks between them (0.5, 1.5 for a bound of 5; 2.5 for 25).
+#[test]
+fn a_distribution_plot_has_readable_ticks() {
+    let dir = scratch("chain-plot-ticks");
+    let drn = dir.join("island.drn");
+    std::fs::write(
+        &drn,
+        "@type: DTMC\n@parameters\n\n@reward_models\n\n@nr_states\n3\n@nr_choices\n3\n@model\n\
+         state 0 init\n\taction 0\n\t\t0 : 1/2\n\t\t1 : 1/2\n\
+         state 1 done\n\taction 0\n\t\t1 : 1\n\
+         state 2 island\n\taction 0\n\t\t2 : 1\n",
+    )
+    .unwrap();
+    let labels = |svg: &std::path::Path| -> Vec<String> {
+        let text = std::fs::read_to_string(svg).unwrap();
+        text.split("</text>")
+            .filter_map(|part| part.rsplit('>').next())
+            .filter(|label| !label.is_empty() && label.chars().all(|c| c.is_ascii_digit() || c == '.'))
+            .map(str::to_string)
+            .collect()
+    };
+    let svg = dir.join("island.svg");
+    stdout(&[
+        "chain",
+        drn.to_str().unwrap(),
+        "--target",
+        "island",
+        "--distribution",
+        "5",
+        "--svg",
+        svg.to_str().unwrap(),
+    ]);
+    assert_eq!(labels(&svg), ["0.0", "0.2", "0.4", "0.6", "0.8", "1.0", "0", "1", "2", "3", "4", "5"]);
+    let svg = dir.join("ruin.svg");
+    stdout(&["game", "gamblers-ruin", "--distribution", "25", "--svg", svg.to_str().unwrap()]);
+    let x: Vec<String> = labels(&svg).into_iter().filter(|l| !l.contains('.')).collect();
+    assert_eq!(x, ["0", "5", "10", "15", "20", "25"]);
+}

@@ -4,7 +4,7 @@
 
 use super::doc::{Doc, Table, left, right};
 use super::number::{fixed_places, grouped, plural, significant};
-use super::svg::{Chart, Scale, Swatch, nice_step, ticks};
+use super::svg::{Chart, Scale, Swatch, nice_step, ticks, whole_step};
 use super::values::Value;
 use super::{Report, Style};
 use crate::chains::{ChainReport, Distribution, Estimate, RaceAnswer, Summary, TargetAnswer};
@@ -654,7 +654,10 @@ pub fn distribution_svg(view: &ChainView) -> Option<String> {
     let t = view.target.as_ref()?;
     let d = t.distribution.as_ref()?;
     let probs: Vec<f64> = d.steps.iter().map(|s| s.probability.0.to_f64()).collect();
-    let top = probs.iter().cloned().fold(0.0, f64::max).max(1e-12) * 1.1;
+    // Where the target is never reached within the bound, every bar is 0: the axis goes to 1
+    // (it went to 1.2e-12, labelled to thirteen decimals past the margin).
+    let highest = probs.iter().cloned().fold(0.0, f64::max);
+    let top = if highest > 0.0 { highest * 1.1 } else { 1.0 };
     let step = nice_step(top, 8);
     let top = (top / step).ceil() * step;
     let bound = d.bound as f64;
@@ -669,7 +672,8 @@ pub fn distribution_svg(view: &ChainView) -> Option<String> {
         (0.0, top),
         Scale::Linear,
     );
-    let x_step = nice_step(bound.max(1.0), 10);
+    // Steps are whole numbers: no tick between two (0.5, 1.5 for a bound of 5).
+    let x_step = whole_step(bound.max(1.0), 10);
     let x_ticks = ticks(0.0, bound, x_step, |v| format!("{v}"));
     // As many decimals as the step needs: 0.005, 0.010, 0.015.
     let decimals = (-step.log10().floor()).max(0.0) as usize;

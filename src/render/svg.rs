@@ -278,6 +278,13 @@ pub fn nice_step(span: f64, most: usize) -> f64 {
     [1.0, 2.0, 2.5, 5.0, 10.0].iter().map(|m| m * power).find(|s| *s >= raw).unwrap_or(10.0 * power)
 }
 
+/// [`nice_step`] for an axis of whole numbers (steps, turns): at least 1, and never 2.5 (a
+/// tick between two whole numbers), 5 in its place.
+pub fn whole_step(span: f64, most: usize) -> f64 {
+    let step = nice_step(span, most).max(1.0);
+    if step.fract() == 0.0 { step } else { 2.0 * step }
+}
+
 /// A tick at every power of ten from `lo` to `hi`.
 pub fn decade_ticks(lo: f64, hi: f64, fmt: impl Fn(f64) -> String) -> Vec<(f64, String)> {
     let (a, b) = (lo.log10().ceil() as i32, hi.log10().floor() as i32);
@@ -293,6 +300,7 @@ mod tests {
         assert_eq!(nice_step(4_000_000.0, 5), 1_000_000.0);
         assert_eq!(nice_step(1000.0, 5), 200.0);
         assert_eq!(nice_step(0.0011, 6), 0.0002);
+        assert_eq!((whole_step(5.0, 10), whole_step(25.0, 10), whole_step(200.0, 10)), (1.0, 5.0, 20.0));
         let t = ticks(0.0, 1000.0, 250.0, |v| format!("{v}"));
         assert_eq!(t.len(), 5);
         assert_eq!(decade_ticks(1e-6, 1.0, |v| format!("{v:e}")).len(), 7);
