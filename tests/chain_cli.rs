@@ -1114,17 +1114,22 @@ fn a_distribution_plot_has_readable_ticks() {
             .collect()
     };
     let svg = dir.join("island.svg");
-    stdout(&[
-        "chain",
-        drn.to_str().unwrap(),
-        "--target",
-        "island",
-        "--distribution",
-        "5",
-        "--svg",
-        svg.to_str().unwrap(),
-    ]);
+    let args = ["chain", drn.to_str().unwrap(), "--target", "island", "--distribution", "5"];
+    let text = stdout(&[&args[..], &["--svg", svg.to_str().unwrap()]].concat());
     assert_eq!(labels(&svg), ["0.0", "0.2", "0.4", "0.6", "0.8", "1.0", "0", "1", "2", "3", "4", "5"]);
+    // A target never reached has no median, whatever the bound (it said "over 5").
+    let never = "median never, 90th percentile never (the target is reached with probability 0)";
+    assert!(text.contains(never), "{text}");
+    let drawn = std::fs::read_to_string(&svg).unwrap();
+    // The note, wrapped in the legend's margin.
+    let note = "P(T &lt;= 5) = 0: the target is</text>";
+    assert!(drawn.contains(never) && drawn.contains(note), "{drawn}");
+    // The swine reaches its win with probability 221/432: a median, and no 90th percentile.
+    let race = dir.join("race.drn");
+    stdout(&["export", "--race", "--drn", race.to_str().unwrap()]);
+    let text = stdout(&["chain", race.to_str().unwrap(), "--target", "swine_wins", "--distribution", "100"]);
+    let quantiles = "\nmedian 5, 90th percentile never (the target is reached with probability 0.511574)\n";
+    assert!(text.contains(quantiles), "{text}");
     let svg = dir.join("ruin.svg");
     stdout(&["game", "gamblers-ruin", "--distribution", "25", "--svg", svg.to_str().unwrap()]);
     let x: Vec<String> = labels(&svg).into_iter().filter(|l| !l.contains('.')).collect();

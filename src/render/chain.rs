@@ -592,9 +592,8 @@ fn target_document(doc: &mut Doc, t: &TargetView, several: bool, style: Style, m
         }
     }
     if let Some(d) = &t.distribution {
-        let at = |k: Option<u32>| k.map_or(format!("over {}", d.bound), |k| k.to_string());
         doc.heading("Distribution of the steps");
-        doc.para(format!("median {}, 90th percentile {}", at(d.median), at(d.percentile90)));
+        doc.para(quantiles(d, &t.reach.average));
         let mut columns = vec![right("steps"), right("P(T = k)"), right("P(T <= k)")];
         // With --full, the exact fractions too (text and Markdown showed decimals alone).
         let full = style.full_fractions;
@@ -663,11 +662,7 @@ pub fn distribution_svg(view: &ChainView) -> Option<String> {
     let bound = d.bound as f64;
     let mut c = Chart::new(
         &format!("Steps until {}: the exact distribution", t.target),
-        &format!(
-            "{}; median {}",
-            view.model,
-            d.median.map_or(format!("over {}", d.bound), |m| m.to_string())
-        ),
+        &format!("{}; {}", view.model, quantiles(d, &t.reach.average)),
         (-0.5, bound + 0.5),
         (0.0, top),
         Scale::Linear,
@@ -683,13 +678,28 @@ pub fn distribution_svg(view: &ChainView) -> Option<String> {
         c.bar(k as f64, 0.8, *p, "#3b6ea8");
     }
     c.legend("#3b6ea8", Swatch::Box, "P(T = k), exact");
-    if let Some(m) = d.median {
-        c.note(&format!(
-            "median {m}, 90th percentile {}",
-            d.percentile90.map_or("past the bound".into(), |p| p.to_string())
-        ));
+    if highest == 0.0 {
+        c.note(&format!("P(T <= {0}) = 0: the target is not reached within {0} steps", d.bound));
     }
     Some(c.finish())
+}
+
+/// "median 5, 90th percentile 9": each the first step where P(T <= k) reaches its share,
+/// "over K" where that comes past the bound K, and "never" where the target is reached less
+/// often than that share (P(reach) = 221/432 has no 90th percentile, whatever the bound: it
+/// said "over 100", as if a larger bound would find it).
+fn quantiles(d: &DistributionView, reach: &Value) -> String {
+    let never = |share: (u32, u32)| reach.0 < Rational::from(share);
+    let at = |k: Option<u32>, share| match k {
+        Some(k) => k.to_string(),
+        None if never(share) => "never".to_string(),
+        None => format!("over {}", d.bound),
+    };
+    let why = match d.percentile90.is_none() && never((9, 10)) {
+        true => format!(" (the target is reached with probability {})", reach.decimal()),
+        false => String::new(),
+    };
+    format!("median {}, 90th percentile {}{why}", at(d.median, (1, 2)), at(d.percentile90, (9, 10)))
 }
 
 /// `games`: the built-in games.
