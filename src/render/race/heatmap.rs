@@ -21,6 +21,8 @@ const MAX_TOOLTIP_ROWS: u32 = 40;
 const MIN_LABELLED_CELL: u32 = 30;
 /// Wide enough for the title.
 const MIN_WIDTH: u32 = 620;
+/// About the length of an axis title ("the swine's start square", 13 pixels a character high).
+const TITLE_LENGTH: u32 = 170;
 /// Where the marker's key starts, below the colour scale (from the top of the map).
 const KEY_TOP: u32 = 250;
 /// Colours of the large map: probabilities are drawn to the nearest 1/200.
@@ -149,7 +151,9 @@ fn axes(svg: &mut String, f: &Frame) {
         LEFT + side / 2,
         TOP - 30
     );
-    let (x, y) = (LEFT - 50, TOP + side / 2);
+    // Centred beside the map, or below its top by half the title's length where the map is
+    // shorter than the title (a board of 3: it crossed the butcher's title above the map).
+    let (x, y) = (LEFT - 50, TOP + side.max(TITLE_LENGTH) / 2);
     let _ = writeln!(
         svg,
         "<text x=\"{x}\" y=\"{y}\" transform=\"rotate(-90 {x} {y})\" text-anchor=\"middle\" font-size=\"13\">\
