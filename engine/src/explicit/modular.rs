@@ -595,7 +595,10 @@ impl Lift {
             self.answer = Some(x.ok_or(SolveFailure::Singular)?);
             return Ok(());
         }
-        let half: Integer = Integer::from(&self.whole_modulus >> 1u32).sqrt();
+        // The bound of a balanced reconstruction, sqrt(m / 2): a square root as long as the
+        // modulus, found only where a reconstruction is made (every step, it was a tenth of
+        // the time on long answers).
+        let half = |m: &Integer| Integer::from(m >> 1u32).sqrt();
         // A new fraction is sought only where the last no longer holds, and not every step:
         // a reconstruction is a Euclid over the whole modulus (made every step, it took 26 s
         // of a 26 s run on a component of 9 states with 50,000-bit answers, `game
@@ -604,6 +607,7 @@ impl Lift {
             self.watched = None;
             if self.watch_due(a) {
                 self.watches += 1;
+                let half = half(&self.whole_modulus);
                 self.watched = rational_reconstruction(&self.watch, &self.whole_modulus, &half, &half)
                     .map(|fraction| Watched::new(fraction, &self.watch, &self.whole_modulus));
             }
@@ -620,6 +624,7 @@ impl Lift {
                 self.next_growing_try = self.steps + self.steps.div_ceil(2);
             }
             let (y, modulus) = self.solution();
+            let half = half(modulus);
             self.answer = reconstruct(y, modulus, &half, &half).filter(|x| satisfies(a, b, x));
         }
         Ok(())
