@@ -224,6 +224,11 @@ pub fn finite_decimal(value: &Rational) -> Option<f64> {
     Some(nearest_f64(value)).filter(|d| d.is_finite())
 }
 
+/// [`finite_decimal`] as a CSV cell: empty beyond a double's range.
+pub fn finite_decimal_cell(value: &Rational) -> String {
+    finite_decimal(value).map_or(String::new(), |d| d.to_string())
+}
+
 /// A big integer for JSON, as a decimal string: JSON readers commonly parse numbers as doubles, which
 /// would silently round counts beyond 2^53.
 pub fn big(n: &Integer) -> String {

@@ -6,7 +6,7 @@
 //! is the double nearest to a fraction, or the number again (empty for a word).
 
 use super::{AuditView, Win};
-use crate::render::number::finite_decimal;
+use crate::render::number::finite_decimal_cell;
 use crate::render::simulate::estimate::{Big, EstimateView, Value};
 use crate::render::{Table, left};
 use std::fmt::Display;
@@ -18,12 +18,7 @@ struct Rows(Table);
 
 impl Rows {
     fn exact(&mut self, at: (&str, &str), measure: &str, v: &Value) {
-        self.push(
-            at,
-            measure,
-            v.0.to_string(),
-            finite_decimal(&v.0).map_or(String::new(), |d| d.to_string()),
-        );
+        self.push(at, measure, v.0.to_string(), finite_decimal_cell(&v.0));
     }
 
     fn big(&mut self, at: (&str, &str), measure: &str, n: &Big) {

@@ -2,7 +2,7 @@
 //! it; one rectangular table per view.
 
 use super::{GameView, GridView, RaceSimulation, SweepView, TurnsSummary};
-use crate::render::number::finite_decimal;
+use crate::render::number::finite_decimal_cell;
 use crate::render::simulate::estimate::Value;
 use crate::render::{Table, left};
 
@@ -12,7 +12,7 @@ fn table(columns: &[&str]) -> Table {
 
 /// The fraction and its double, as two cells (the double empty beyond its range).
 fn pair(f: &Value) -> [String; 2] {
-    [f.0.to_string(), finite_decimal(&f.0).map_or(String::new(), |d| d.to_string())]
+    [f.0.to_string(), finite_decimal_cell(&f.0)]
 }
 
 /// A game as a tidy table, one value per row: `quantity,side,turns,exact,decimal`. `exact`

@@ -267,12 +267,7 @@ fn csv_rows(t: &mut Table, scope: [&str; 3], e: &EstimateView) {
         row.push(if win { p.compared.ci95[1].to_string() } else { String::new() });
         row.push(p.compared.z.filter(|_| win).map_or(String::new(), |z| z.to_string()));
         row.push(exact.as_ref().map_or(String::new(), |p| p.0.to_string()));
-        row.push(
-            exact
-                .as_ref()
-                .and_then(|p| crate::render::number::finite_decimal(&p.0))
-                .map_or(String::new(), |d| d.to_string()),
-        );
+        row.push(exact.as_ref().map_or(String::new(), |p| crate::render::number::finite_decimal_cell(&p.0)));
         let chi = e.chi_square.as_ref().filter(|_| win);
         row.push(chi.map_or(String::new(), |c| c.statistic.to_string()));
         row.push(chi.map_or(String::new(), |c| c.df.to_string()));
