@@ -607,6 +607,27 @@ fn a_setting_the_game_would_ignore_is_refused() {
     assert!(ring.contains("ring of 3 processes"), "{ring}");
 }
 
+/// The simulation's settings without `--simulate` were ignored (`game craps --seed 1`
+/// answered exactly and ran no simulation, exit 0); refused as `race` refuses them.
+#[test]
+fn a_simulation_setting_without_a_simulation_is_refused() {
+    for flag in ["--seed", "--threads", "--max-steps"] {
+        fails_with(
+            &["game", "craps", flag, "3"],
+            &format!("{flag} is a setting of the simulation: use it with --simulate N"),
+        );
+    }
+    let herman = fixture("herman7.drn");
+    fails_with(
+        &["chain", &herman, "--target", "stable", "--seed", "3"],
+        "--seed is a setting of the simulation: use it with --simulate N",
+    );
+    let simulated =
+        stdout(&["game", "craps", "--simulate", "1000", "--seed", "3", "--max-steps", "50", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&simulated).unwrap();
+    assert_eq!(v["simulation"]["runs"], 1000, "{simulated}");
+    assert_eq!(v["simulation"]["seed"], 3, "{simulated}");
+}
 /// `--start` and `--policy` belong to a peg-solitaire export: with `--race` or `--game` they
 /// were ignored and the chain written (`export --race --policy peg-first` wrote the race, exit
 /// 0), since clap drops a `requires` when a conflicting flag is given. Now refused, with no

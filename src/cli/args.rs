@@ -158,15 +158,18 @@ pub struct QuestionArgs {
     /// Also estimate by N seeded simulated runs, beside the exact values
     #[arg(long, allow_negative_numbers = true, value_name = "N")]
     pub simulate: Option<String>,
-    /// Seed of the simulation: the same seed gives the same output for any --threads
-    #[arg(long, allow_negative_numbers = true, default_value_t = DEFAULT_SEED, value_parser = whole::<u64>)]
-    pub seed: u64,
-    /// Worker threads for the simulation (0 = one per core, at most 1024)
-    #[arg(long, allow_negative_numbers = true, default_value_t = 0, value_parser = whole::<usize>)]
-    pub threads: usize,
-    /// A simulated run still going after this many steps is counted as cut short
-    #[arg(long, allow_negative_numbers = true, value_name = "N", default_value_t = 10_000_000, value_parser = whole::<u64>)]
-    pub max_steps: u64,
+    /// Seed of the simulation (with --simulate): the same seed gives the same output for any
+    /// --threads [default: 2015]
+    #[arg(long, allow_negative_numbers = true, value_parser = whole::<u64>)]
+    pub seed: Option<u64>,
+    /// Worker threads for the simulation (with --simulate), 0 = one per core, at most 1024
+    /// [default: 0]
+    #[arg(long, allow_negative_numbers = true, value_parser = whole::<usize>)]
+    pub threads: Option<usize>,
+    /// A simulated run still going after this many steps is counted as cut short (with
+    /// --simulate) [default: 10000000]
+    #[arg(long, allow_negative_numbers = true, value_name = "N", value_parser = whole::<u64>)]
+    pub max_steps: Option<u64>,
     /// A race between players (--players) pinned to P decimal places: its rounds are summed
     /// until no more than 10^-P is undecided, 1 to 1000 [default: 30]
     #[arg(long, allow_negative_numbers = true, value_name = "P", value_parser = whole::<u32>)]

@@ -1,7 +1,7 @@
 //! `chain`, `game` and `export` flags into validated requests: the model read and checked,
 //! the question built, every file to be written checked before any computing.
 
-use super::args::{ChainArgs, ExportArgs, GameArgs, GameSettings, QuestionArgs};
+use super::args::{ChainArgs, DEFAULT_SEED, ExportArgs, GameArgs, GameSettings, QuestionArgs};
 use super::validate::{Output, check_file_target, check_threads, first_given, parse_count};
 use pegchain::Error;
 use pegchain::chains::{MAX_RACE_PLACES, Question, RaceQuestion, Simulation, Target};
@@ -13,6 +13,9 @@ use pegchain::input::shown_path;
 use pegchain::render::Format;
 use pegchain::render::number::quoted;
 use std::path::{Path, PathBuf};
+
+/// A simulated run still going after this many steps is counted as cut short.
+const DEFAULT_MAX_STEPS: u64 = 10_000_000;
 
 /// The largest chain file read: 4 GiB.
 pub const MAX_MODEL_BYTES: u64 = 4 << 30;
@@ -37,21 +40,36 @@ impl QuestionArgs {
         default_reward: Option<&str>,
         default_ends: bool,
     ) -> Result<(Question, Option<PathBuf>), Error> {
-        check_threads(self.threads)?;
+        let threads = check_threads(self.threads.unwrap_or(0))?;
         let target = match (&self.target, &self.target_states) {
             (Some(label), _) => Some(Target::Label(label.clone())),
             (None, Some(list)) => Some(Target::States(parse_states(list)?)),
             (None, None) => default_target.map(|t| Target::Label(t.to_string())),
         };
+        let simulation_flags = [
+            ("--seed", self.seed.is_some()),
+            ("--threads", self.threads.is_some()),
+            ("--max-steps", self.max_steps.is_some()),
+        ];
         let simulation = match &self.simulate {
             Some(text) => {
                 let runs = parse_count("--simulate", text, "runs")?;
-                if self.max_steps == 0 {
+                let max_steps = self.max_steps.unwrap_or(DEFAULT_MAX_STEPS);
+                if max_steps == 0 {
                     return Err(Error::Invalid("--max-steps must be at least 1".into()));
                 }
-                Some(Simulation { runs, seed: self.seed, threads: self.threads, max_steps: self.max_steps })
+                let seed = self.seed.unwrap_or(DEFAULT_SEED);
+                Some(Simulation { runs, seed, threads, max_steps })
             }
-            None => None,
+            // As `race` does: a seed given without a simulation would run none, silently.
+            None => match first_given(&simulation_flags) {
+                Some(flag) => {
+                    return Err(Error::Invalid(format!(
+                        "{flag} is a setting of the simulation: use it with --simulate N"
+                    )));
+                }
+                None => None,
+            },
         };
         if let Some(file) = &self.svg {
             check_file_target("--svg", file)?;
