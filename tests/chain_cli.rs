@@ -710,6 +710,30 @@ fn long_values_in_rules_names_and_counts_are_cut_short() {
     );
 }
 
+/// The gambler's ruin's title and `export`'s line showed `--p` whole (a 100,000-digit decimal
+/// made a title of 200,073 characters, underlined as long); now abbreviated as the tables'
+/// fractions are, whole with `--full` and in JSON.
+#[test]
+fn a_long_probability_is_abbreviated_in_titles() {
+    let p = format!("0.{}", "3".repeat(99));
+    let game = ["game", "gamblers-ruin", "--stake", "1", "--goal", "3", "--p", &p];
+    let text = stdout(&game);
+    let title = "Markov chain gambler's ruin: stake 1, goal 3, a round won with probability \
+                 333333…(99 digits)/100000…(100 digits)";
+    assert_eq!(text.lines().next(), Some(title), "{text}");
+    assert_eq!(text.lines().nth(1).map(str::len), Some(title.chars().count()), "{text}");
+    let whole = format!("{}/1{}", "3".repeat(99), "0".repeat(99));
+    let full = stdout(&[&game[..], &["--full"]].concat());
+    assert!(full.lines().next().unwrap().ends_with(&whole), "{full}");
+    let v = json(&game);
+    assert!(v["model"].as_str().unwrap().ends_with(&whole), "{v}");
+    let dir = scratch("long-p-export");
+    let drn = dir.join("ruin.drn");
+    let export = ["export", "--game", "gamblers-ruin", "--stake", "1", "--goal", "3", "--p", &p];
+    let wrote = stdout(&[&export[..], &["--drn", drn.to_str().unwrap()]].concat());
+    assert!(wrote.starts_with(&format!("Wrote {}", &title["Markov chain ".len()..])), "{wrote}");
+}
+
 /// A rules file's second `squares`, `spinner`/`die` or `overshoot` line silently replaced the
 /// first (`squares 3` then `squares 5` answered for 5 squares); now it is refused naming both
 /// lines.

@@ -24,6 +24,8 @@ pub const MAX_MODEL_BYTES: u64 = 4 << 30;
 pub struct ChainRequest {
     /// The file or game, in words.
     pub model: String,
+    /// The same with a long fraction abbreviated, for titles.
+    pub model_brief: String,
     pub chain: ExplicitChain,
     pub question: Question,
     pub svg: Option<PathBuf>,
@@ -195,6 +197,7 @@ impl ChainArgs {
         let chain = read_model(self, budget)?;
         Ok(ChainRequest {
             model: self.model.display().to_string(),
+            model_brief: self.model.display().to_string(),
             chain,
             question,
             svg,
@@ -361,6 +364,7 @@ impl GameArgs {
         let output = self.output.validate();
         self.question.fits_csv(output, &question)?;
         Ok(ChainRequest {
+            model_brief: game.brief.unwrap_or_else(|| game.description.clone()),
             model: game.description,
             chain: game.chain,
             question,
@@ -374,6 +378,8 @@ impl GameArgs {
 /// A chain to write, and where.
 pub struct ExportRequest {
     pub what: String,
+    /// The same with a long fraction abbreviated, for the line that says what was written.
+    pub what_brief: String,
     pub chain: ExplicitChain,
     /// The reward structure written to PRISM's .srew/.trew.
     pub reward: Option<String>,
@@ -436,9 +442,11 @@ impl ExportArgs {
         if let (None, Some(flag)) = (&self.board, first_given(&board_flags)) {
             return Err(Error::Invalid(format!("{flag} is a setting of a peg-solitaire export (--board B)")));
         }
+        let mut brief = None;
         let (what, chain, reward) = if let Some(name) = &self.game {
             let game = self.settings.build(name, true)?;
             let reward = game.reward.clone().or_else(|| game.chain.rewards().keys().next().cloned());
+            brief = game.brief;
             (game.description, game.chain, reward)
         } else if let Some(board_name) = &self.board {
             let board = pegchain::solitaire::load_board(board_name)?;
@@ -467,7 +475,16 @@ impl ExportArgs {
                 "say which chain to write: --game NAME, --board B --start H, or --race".into(),
             ));
         };
-        Ok(ExportRequest { what, chain, reward, drn: self.drn.clone(), prism: self.prism.clone(), output })
+        let what_brief = brief.unwrap_or_else(|| what.clone());
+        Ok(ExportRequest {
+            what,
+            what_brief,
+            chain,
+            reward,
+            drn: self.drn.clone(),
+            prism: self.prism.clone(),
+            output,
+        })
     }
 }
 

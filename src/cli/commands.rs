@@ -348,7 +348,7 @@ fn chain_answer(command: &'static str, req: super::chain_requests::ChainRequest)
     let report = report?;
     let view = ChainView {
         more: Some("all of them in --json and --csv"),
-        ..ChainView::new(command, &req.model, &report, req.chain.initial()[0])
+        ..ChainView::new(command, (&req.model, &req.model_brief), &report, req.chain.initial()[0])
     };
     if let Some(file) = &req.svg {
         let svg = distribution_svg(&view).ok_or_else(|| {
@@ -390,6 +390,7 @@ pub fn export(args: super::args::ExportArgs) -> Answer {
     let view = ExportedView {
         command: "export",
         chain: req.what,
+        chain_brief: req.what_brief,
         states: req.chain.states(),
         transitions: req.chain.transitions(),
         files: files.iter().map(|(p, _)| p.display().to_string()).collect(),

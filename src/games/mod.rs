@@ -9,7 +9,8 @@ pub mod herman;
 use crate::Cancel;
 use crate::engine::explicit::ExplicitChain;
 use crate::error::Error;
-use crate::render::number::quoted;
+use crate::render::number::{abbreviated, quoted};
+use crate::render::values::FRACTION_CHARS;
 use board::BoardRules;
 use rug::Rational;
 
@@ -95,6 +96,9 @@ pub struct Game {
     pub chain: ExplicitChain,
     /// What the game is, in a line (with its settings).
     pub description: String,
+    /// The same with a long fraction among its settings abbreviated, for a title; None where
+    /// the description has none.
+    pub brief: Option<String>,
     /// The label to reach by default, and the reward to accumulate until then.
     pub target: Option<String>,
     pub reward: Option<String>,
@@ -162,6 +166,7 @@ pub fn build(name: &str, params: &GameParams) -> Result<Game, Error> {
                 Ok(Game {
                     chain: board::one_player(&rules)?,
                     description: format!("{what}, one player"),
+                    brief: None,
                     target: Some("finish".into()),
                     reward: Some("turns".into()),
                     ends: false,
@@ -178,6 +183,7 @@ pub fn build(name: &str, params: &GameParams) -> Result<Game, Error> {
                         "{what}, {} players taking turns, player 1 first: each walks the one-player chain",
                         params.players
                     ),
+                    brief: None,
                     target: Some("finish".into()),
                     reward: Some("turns".into()),
                     ends: false,
@@ -187,6 +193,7 @@ pub fn build(name: &str, params: &GameParams) -> Result<Game, Error> {
                 Ok(Game {
                     chain: board::players(&rules, params.players, params.max_states, &params.cancel)?,
                     description: format!("{what}, {} players taking turns, player 1 first", params.players),
+                    brief: None,
                     target: None,
                     reward: None,
                     ends: true,
@@ -194,20 +201,27 @@ pub fn build(name: &str, params: &GameParams) -> Result<Game, Error> {
                 })
             }
         }
-        "gamblers-ruin" => Ok(Game {
-            chain: classic::gamblers_ruin(params.stake, params.goal, &params.p)?,
-            description: format!(
-                "gambler's ruin: stake {}, goal {}, a round won with probability {}",
-                params.stake, params.goal, params.p
-            ),
-            target: Some("over".into()),
-            reward: Some("rounds".into()),
-            ends: true,
-            race: None,
-        }),
+        "gamblers-ruin" => {
+            let describe = |p: String| {
+                format!(
+                    "gambler's ruin: stake {}, goal {}, a round won with probability {p}",
+                    params.stake, params.goal
+                )
+            };
+            Ok(Game {
+                chain: classic::gamblers_ruin(params.stake, params.goal, &params.p)?,
+                description: describe(params.p.to_string()),
+                brief: Some(describe(abbreviated(&params.p, FRACTION_CHARS))),
+                target: Some("over".into()),
+                reward: Some("rounds".into()),
+                ends: true,
+                race: None,
+            })
+        }
         "knuth-yao" => Ok(Game {
             chain: classic::knuth_yao(),
             description: "the Knuth-Yao die from fair coin flips".into(),
+            brief: None,
             target: Some("done".into()),
             reward: Some("flips".into()),
             ends: true,
@@ -216,6 +230,7 @@ pub fn build(name: &str, params: &GameParams) -> Result<Game, Error> {
         "craps" => Ok(Game {
             chain: classic::craps(),
             description: "craps, the pass line".into(),
+            brief: None,
             target: Some("over".into()),
             reward: Some("rolls".into()),
             ends: true,
@@ -224,6 +239,7 @@ pub fn build(name: &str, params: &GameParams) -> Result<Game, Error> {
         "herman" => Ok(Game {
             chain: herman::ring(params.processes, params.memory_budget, &params.cancel)?,
             description: format!("Herman's self-stabilising ring of {} processes", params.processes),
+            brief: None,
             target: Some("stable".into()),
             reward: Some("steps".into()),
             ends: false,

@@ -228,6 +228,9 @@ pub struct ChainView {
     pub command: &'static str,
     /// The file or game the chain came from.
     pub model: String,
+    /// The same with a long fraction abbreviated, for text and plot titles.
+    #[serde(skip)]
+    pub model_brief: String,
     pub states: usize,
     pub transitions: usize,
     pub initial_states: usize,
@@ -251,10 +254,17 @@ pub struct ChainView {
 }
 
 impl ChainView {
-    pub fn new(command: &'static str, model: &str, r: &ChainReport, first_initial: u32) -> ChainView {
+    /// `model` in words, whole and `brief` (see [`ChainView::model_brief`]).
+    pub fn new(
+        command: &'static str,
+        (model, brief): (&str, &str),
+        r: &ChainReport,
+        first_initial: u32,
+    ) -> ChainView {
         ChainView {
             command,
             model: model.to_string(),
+            model_brief: brief.to_string(),
             states: r.states,
             transitions: r.transitions,
             initial_states: r.initial_states,
@@ -341,7 +351,8 @@ fn maybe_text(v: &Maybe, style: Style) -> String {
 impl Report for ChainView {
     fn document(&self, style: Style) -> Doc {
         let mut doc = Doc::default();
-        doc.heading(format!("Markov chain {}", self.model));
+        let model = if style.full_fractions { &self.model } else { &self.model_brief };
+        doc.heading(format!("Markov chain {model}"));
         doc.para(format!(
             "{}, {}, {}; labels: {}; rewards: {}",
             plural(self.states as u64, "state", "states"),
@@ -662,7 +673,7 @@ pub fn distribution_svg(view: &ChainView) -> Option<String> {
     let bound = d.bound as f64;
     let mut c = Chart::new(
         &format!("Steps until {}: the exact distribution", t.target),
-        &format!("{}; {}", view.model, quantiles(d, &t.reach.average)),
+        &format!("{}; {}", view.model_brief, quantiles(d, &t.reach.average)),
         (-0.5, bound + 0.5),
         (0.0, top),
         Scale::Linear,
@@ -745,6 +756,9 @@ impl Report for GamesView {
 pub struct ExportedView {
     pub command: &'static str,
     pub chain: String,
+    /// The same with a long fraction abbreviated, for text (`export` takes no `--full`).
+    #[serde(skip)]
+    pub chain_brief: String,
     pub states: usize,
     pub transitions: usize,
     pub files: Vec<String>,
@@ -755,7 +769,7 @@ impl Report for ExportedView {
         let mut doc = Doc::default();
         doc.para(format!(
             "Wrote {} ({}, {}) to {}",
-            self.chain,
+            self.chain_brief,
             plural(self.states as u64, "state", "states"),
             plural(self.transitions as u64, "transition", "transitions"),
             self.files.join(", ")

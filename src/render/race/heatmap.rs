@@ -8,6 +8,7 @@
 use super::GridView;
 use crate::render::number::{abbreviated, nearest_f64, significant_exact};
 use crate::render::svg::escape;
+use crate::render::values::FRACTION_CHARS;
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
@@ -86,7 +87,7 @@ fn cells_with_tooltips(svg: &mut String, v: &GridView, f: &Frame) {
             colour(p),
             cell.swine,
             cell.butcher,
-            abbreviated(&cell.swine_wins.0, 40),
+            abbreviated(&cell.swine_wins.0, FRACTION_CHARS),
             cell.swine_wins.decimal()
         );
         if c >= MIN_LABELLED_CELL {
