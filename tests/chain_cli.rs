@@ -666,7 +666,15 @@ fn long_values_in_rules_names_and_counts_are_cut_short() {
     let cut = format!("\"{}\"... (100000 characters)", "9".repeat(40));
     let path = rules.to_str().unwrap();
     std::fs::write(&rules, format!("squares 5\ndie 1 {long}\n")).unwrap();
-    fails_with(&["game", "board", "--rules", path], &format!("line 2: not a face weight: {cut}"));
+    fails_with(
+        &["game", "board", "--rules", path],
+        &format!("line 2: a face weight is a whole number from 0 to 4294967295, not {cut}"),
+    );
+    std::fs::write(&rules, "squares 5\ndie 4294967296 1\n").unwrap();
+    fails_with(
+        &["game", "board", "--rules", path],
+        "line 2: a face weight is a whole number from 0 to 4294967295, not \"4294967296\"",
+    );
     std::fs::write(&rules, format!("squares 5\nspinner 1-2\novershoot {long}\n")).unwrap();
     fails_with(
         &["game", "board", "--rules", path],

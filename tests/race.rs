@@ -464,6 +464,26 @@ fn bad_race_input_gets_one_line_and_exit_code_2() {
         &["--rules", &tiny],
         "the face probabilities sum to 100000…(301 digits)/100000…(301 digits), not 1",
     );
+    // The engine weighs faces by 32-bit numbers: 10^9 is a common denominator it takes, 10^10
+    // one it refuses, naming the limit the README gives.
+    let billionth = rules_file(
+        "billionth.json",
+        r#"{"face": 1, "swine": 1, "butcher": 0, "probability": "1e-9"},
+           {"face": 2, "swine": 0, "butcher": 3, "probability": "0.5"},
+           {"face": 3, "swine": 2, "butcher": 0, "probability": "0.499999999"}"#,
+    );
+    let v = support::json(&["race", "--rules", &billionth]);
+    assert_eq!(v["die"]["faces"][0]["probability"]["fraction"], "1/1000000000", "{v}");
+    let finer = rules_file(
+        "finer.json",
+        r#"{"face": 1, "swine": 1, "butcher": 0, "probability": "1e-10"},
+           {"face": 2, "swine": 0, "butcher": 3, "probability": "0.5"},
+           {"face": 3, "swine": 2, "butcher": 0, "probability": "0.4999999999"}"#,
+    );
+    fails_with(
+        &["--rules", &finer],
+        "the probabilities' common denominator 10000000000 is too large (at most 4294967295)",
+    );
     let long = "r".repeat(100_000);
     fails_with(
         &["--rules", &long],

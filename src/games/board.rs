@@ -122,10 +122,13 @@ impl BoardRules {
                     let weights: Result<Vec<u64>, String> = words[1..]
                         .iter()
                         .map(|w| {
-                            w.parse::<u64>()
-                                .ok()
-                                .filter(|&x| x <= u32::MAX as u64)
-                                .ok_or_else(|| format!("line {n}: not a face weight: {}", quoted(w)))
+                            w.parse::<u64>().ok().filter(|&x| x <= u32::MAX as u64).ok_or_else(|| {
+                                format!(
+                                    "line {n}: a face weight is a whole number from 0 to {}, not {}",
+                                    u32::MAX,
+                                    quoted(w)
+                                )
+                            })
                         })
                         .collect();
                     let weights = weights?;
