@@ -552,7 +552,18 @@ fn a_likely_idle_face_answers_at_once_with_a_capped_list_and_its_exact_tail() {
     let text = String::from_utf8(text.stdout).unwrap();
     assert!(text.contains("median > 200, 90th percentile > 200"), "{text}");
     assert!(text.contains("P(more than 200 turns) = "), "{text}");
-    assert!(text.contains("The list stops at 200 turns"), "{text}");
+    assert!(text.contains("The list stops after 200 rows, at 200 turns"), "{text}");
+    // Games of 3 turns at the shortest: the 200 rows end at 202 turns (the note said 200).
+    let slow = rules_file(
+        "slow.json",
+        r#"{"face": 1, "swine": 1, "butcher": 0, "probability": "1/2000"},
+           {"face": 2, "swine": 0, "butcher": 2, "probability": "1/2000"},
+           {"face": 3, "swine": 0, "butcher": 0, "probability": "999/1000"}"#,
+    );
+    let text = pegchain().args(["race", "--rules", &slow]).output().unwrap();
+    let text = String::from_utf8(text.stdout).unwrap();
+    assert!(text.contains("median > 202, 90th percentile > 202"), "{text}");
+    assert!(text.contains("The list stops after 200 rows, at 202 turns"), "{text}");
     let csv = pegchain().args(["race", "--rules", file, "--csv"]).output().unwrap();
     let csv = String::from_utf8(csv.stdout).unwrap();
     assert!(csv.contains("more_turns_than,,200,"), "{csv}");

@@ -35,9 +35,9 @@ pub fn game(v: &GameView, style: Style) -> Doc {
         d.para(format!("P(more than {last} turns) = {}", v.turns.tail.fraction_and_decimal(style)));
         if v.turns.distribution.len() >= MAX_ROWS && v.turns.tail.0 >= Rational::from(TAIL) {
             d.para(format!(
-                "The list stops at {MAX_ROWS} turns (it would stop once less than {}/{} of the games is \
-                 left): the longer games are given by this exact tail, and the mean and variance \
-                 above are exact closed forms.",
+                "The list stops after {MAX_ROWS} rows, at {last} turns (it would stop once less than \
+                 {}/{} of the games is left): the longer games are given by this exact tail, and the \
+                 mean and variance above are exact closed forms.",
                 TAIL.0, TAIL.1
             ));
         }
