@@ -19,7 +19,8 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-BIN = os.path.join(ROOT, "target", "release", "pegchain")
+# PEGCHAIN names another build to check (a second target directory).
+BIN = os.environ.get("PEGCHAIN", os.path.join(ROOT, "target", "release", "pegchain"))
 
 
 def run(command):

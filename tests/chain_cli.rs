@@ -300,6 +300,10 @@ fn the_simulation_is_the_same_for_any_thread_count() {
     let two = stdout(&[&args[..], &["--threads", "2"]].concat());
     assert_eq!(one, two);
     let v: serde_json::Value = serde_json::from_str(&one).unwrap();
+    // Text gives z to three digits with its sign, as simulate, race and audit do (it gave
+    // two places, "z = -0.03"). Seed 3's runs: z = -0.031495...
+    let text = stdout(&["game", "chutes-and-ladders", "--simulate", "100000", "--seed", "3"]);
+    assert!(text.contains("exact expected steps 39.2251; z = -0.0315"), "{text}");
     let mean = v["simulation"]["steps_estimate"].as_f64().unwrap();
     // sd = sqrt(636.3) = 25.2; the mean of 200,000 runs is within 5 sd / sqrt(n) = 0.28.
     assert!((mean - 39.2251).abs() < 0.3, "{mean}");

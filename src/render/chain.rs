@@ -4,6 +4,7 @@
 
 use super::doc::{Doc, Table, left, right};
 use super::number::{fixed_places, grouped, plural, significant};
+use super::simulate::estimate::signed;
 use super::svg::{Chart, Scale, Swatch, nice_step, ticks, whole_step};
 use super::values::Value;
 use super::{Report, Style};
@@ -411,7 +412,7 @@ impl Report for ChainView {
                 significant(e.reach_ci95[0], 6),
                 significant(e.reach_ci95[1], 6),
                 e.reach_exact.decimal(),
-                e.reach_z.map_or("none (exact value 0 or 1)".to_string(), |z| format!("{z:.2}"))
+                e.reach_z.map_or("none (exact value 0 or 1)".to_string(), signed)
             ));
             if let Some(mean) = e.steps_estimate {
                 doc.para(format!(
@@ -423,7 +424,7 @@ impl Report for ChainView {
                         significant(hi, 6)
                     )),
                     e.steps_exact.as_ref().map_or("infinite".to_string(), |v| v.decimal()),
-                    e.steps_z.map_or(String::new(), |z| format!("; z = {z:.2}"))
+                    e.steps_z.map_or(String::new(), |z| format!("; z = {}", signed(z)))
                 ));
             }
             if e.cut_short > 0 {
