@@ -168,14 +168,21 @@ impl Rules {
     }
 }
 
-/// A name of at most `MAX_NAME_CHARS` printable characters.
+/// A name of 1 to `MAX_NAME_CHARS` printable characters: it heads every report.
 fn check_name(name: &str) -> Result<(), String> {
     let chars = name.chars().count();
     if chars > MAX_NAME_CHARS {
         return Err(format!("the name has {chars} characters, more than {MAX_NAME_CHARS}"));
     }
+    if name.trim().is_empty() {
+        return Err("the name is empty: leave it out to name the game after the file".into());
+    }
     if name.chars().any(char::is_control) {
         return Err("the name holds a control character (a line break or a tab, say)".into());
+    }
+    // U+202E and the like reorder or hide the text around them: the title would lie.
+    if name.contains(crate::input::unprintable) {
+        return Err("the name holds an invisible formatting character (U+202E, say)".into());
     }
     Ok(())
 }
@@ -337,6 +344,9 @@ mod tests {
         assert_eq!(rules(&"n".repeat(80)).unwrap().len(), 80);
         assert!(rules(&"n".repeat(81)).unwrap_err().contains("the name has 81 characters, more than 80"));
         assert!(rules("a\nb").unwrap_err().contains("control character"));
+        assert!(rules("x\u{202E}y").unwrap_err().contains("invisible formatting character"));
+        assert!(rules("").unwrap_err().contains("the name is empty"));
+        assert!(rules("  ").unwrap_err().contains("the name is empty"));
     }
 
     #[test]

@@ -15,6 +15,7 @@ pub mod picture;
 pub mod seed002;
 
 use crate::error::Error;
+use crate::input::unprintable;
 use crate::solitaire::board::{Board, Hole, Jump, Shape, builtin};
 use crate::solitaire::pegs::Pegs;
 use crate::solitaire::solve::{Method, check_finish_count};
@@ -213,18 +214,6 @@ fn check_board_name(path: &Path, name: &str) -> Result<(), Error> {
         return Err(fault(path, format!("the board name {} must be non-empty printable text", shown(name))));
     }
     Ok(())
-}
-
-/// A control character, or one of Unicode's format characters (category Cf): invisible, and
-/// some reorder the text around them (U+202E, right-to-left override), so that a name holding
-/// one is not the name it shows.
-fn unprintable(c: char) -> bool {
-    c.is_control()
-        || matches!(c, '\u{AD}' | '\u{600}'..='\u{605}' | '\u{61C}' | '\u{6DD}' | '\u{70F}'
-            | '\u{890}'..='\u{891}' | '\u{8E2}' | '\u{180E}' | '\u{200B}'..='\u{200F}'
-            | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{206F}' | '\u{FEFF}'
-            | '\u{FFF9}'..='\u{FFFB}' | '\u{110BD}' | '\u{110CD}' | '\u{13430}'..='\u{1343F}'
-            | '\u{1BCA0}'..='\u{1BCA3}' | '\u{1D173}'..='\u{1D17A}' | '\u{E0001}' | '\u{E0020}'..='\u{E007F}')
 }
 
 /// Why a hole name would be read as something else where holes are named: a whole number is a
