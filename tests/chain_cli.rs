@@ -746,6 +746,37 @@ fn a_long_probability_is_abbreviated_in_titles() {
     assert!(wrote.starts_with(&format!("Wrote {}", &title["Markov chain ".len()..])), "{wrote}");
 }
 
+/// A label of no state (a board whose die never reaches the finish) vanished from a DRN
+/// export without a word, while the PRISM `.lab` kept it; now the export says so.
+#[test]
+fn a_label_a_drn_file_cannot_hold_is_named() {
+    let dir = scratch("empty-label");
+    let rules = dir.join("stuck.txt");
+    std::fs::write(&rules, "squares 5\ndie 0 1\novershoot stay\n").unwrap();
+    let drn = dir.join("stuck.drn");
+    let export =
+        ["export", "--game", "board", "--rules", rules.to_str().unwrap(), "--drn", drn.to_str().unwrap()];
+    let v = json(&export);
+    assert_eq!(v["labels_not_in_drn"], serde_json::json!(["finish"]), "{v}");
+    let text = stdout(&export);
+    assert!(text.contains("The DRN file leaves out the label finish, which holds no state"), "{text}");
+    fails_with(
+        &["chain", drn.to_str().unwrap(), "--target", "finish"],
+        "the model has no label \"finish\" (its labels: init)",
+    );
+    let prism = dir.join("stuck");
+    let v = json(&[
+        "export",
+        "--game",
+        "board",
+        "--rules",
+        rules.to_str().unwrap(),
+        "--prism",
+        prism.to_str().unwrap(),
+    ]);
+    assert!(v.get("labels_not_in_drn").is_none(), "{v}");
+}
+
 /// A rules file's second `squares`, `spinner`/`die` or `overshoot` line silently replaced the
 /// first (`squares 3` then `squares 5` answered for 5 squares); now it is refused naming both
 /// lines.

@@ -394,6 +394,12 @@ pub fn export(args: super::args::ExportArgs) -> Answer {
         states: req.chain.states(),
         transitions: req.chain.transitions(),
         files: files.iter().map(|(p, _)| p.display().to_string()).collect(),
+        labels_not_in_drn: match req.drn {
+            Some(_) => {
+                req.chain.labels().iter().filter(|(_, s)| s.is_empty()).map(|(l, _)| l.clone()).collect()
+            }
+            None => Vec::new(),
+        },
     };
     answer(&view, req.output)
 }

@@ -763,6 +763,10 @@ pub struct ExportedView {
     pub states: usize,
     pub transitions: usize,
     pub files: Vec<String>,
+    /// Labels of no state, which a DRN file cannot name (it labels states), where one is
+    /// written: `chain FILE.drn --target LABEL` will not know them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub labels_not_in_drn: Vec<String>,
 }
 
 impl Report for ExportedView {
@@ -775,6 +779,15 @@ impl Report for ExportedView {
             plural(self.transitions as u64, "transition", "transitions"),
             self.files.join(", ")
         ));
+        if !self.labels_not_in_drn.is_empty() {
+            let (which, hold) =
+                if self.labels_not_in_drn.len() == 1 { ("label", "holds") } else { ("labels", "hold") };
+            doc.para(format!(
+                "The DRN file leaves out the {which} {}, which {hold} no state: a DRN file names labels \
+                 only on states (PRISM's .lab declares them).",
+                self.labels_not_in_drn.join(", ")
+            ));
+        }
         doc
     }
 
