@@ -910,3 +910,40 @@ fn a_search_whose_save_fails_still_ends_its_document() {
     let tail = String::from_utf8_lossy(&out[out.len().saturating_sub(300)..]).into_owned();
     assert!(tail.contains("\"complete\": false") && tail.contains("\"unsaved\": true"), "{tail}");
 }
+
+/// A checkpoint's checksum catches damage, not an edit resealed with a fresh checksum: such a
+/// file's saved position with a peg off the board (bit 40 of a 21-hole board) made the resumed
+/// run panic ("attempt to divide by zero" in the move tables). Every saved position is now
+/// checked to lie on the board, and a save that passes resumes as before.
+#[test]
+fn a_saved_position_off_the_board_is_refused() {
+    use pegchain::solitaire::exact::{Analysis, EngineConfig, Saving, Starts};
+    use pegchain::solitaire::saved::Saved;
+    let board = pegchain::solitaire::board::builtin("triangle6").unwrap();
+    let analysis = Analysis::new(&board);
+    let starts = Starts::Holes(vec![0]);
+    let mut saves: Vec<Vec<u8>> = Vec::new();
+    let mut keep = |bytes: &[u8]| {
+        saves.push(bytes.to_vec());
+        Ok(())
+    };
+    let saving = Saving { save: Some(&mut keep), ..Saving::default() };
+    let whole = analysis.exact_saving(&starts, &EngineConfig::default(), &mut |_| (), saving).unwrap();
+    let mut bytes = saves[0].clone();
+    let resumed = |bytes: &[u8]| {
+        let saving = Saving { resume: Some(Saved::decode(bytes, board.full())?), ..Saving::default() };
+        analysis.exact_saving(&starts, &EngineConfig::default(), &mut |_| (), saving)
+    };
+    assert_eq!(format!("{:?}", resumed(&bytes).unwrap()), format!("{whole:?}"));
+    // A position waiting in the saved run: a word after its magic and start that reads as a
+    // position of 17 to 19 pegs on the 21 holes (the start has 20).
+    let magic = bytes.windows(5).position(|w| w == b"pcrun").expect("a saved run");
+    let word = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap());
+    let waiting = (magic + 16..bytes.len() - 8)
+        .step_by(8)
+        .find(|&at| word(at) < 1 << 21 && (17..=19).contains(&word(at).count_ones()))
+        .expect("a waiting position");
+    bytes[waiting + 5] |= 1; // bit 40
+    let refused = resumed(&bytes).unwrap_err().to_string();
+    assert_eq!(refused, "it is not a whole saved evaluation: it holds a state this chain does not have");
+}

@@ -232,8 +232,11 @@ fn processes_save_their_parts_in_step_and_go_on_from_them() {
         for k in [0, 1, count / 2, count - 1] {
             let reports = InMemory::run(processes, |exchange| {
                 let me = pegchain::engine::Exchange::me(&exchange);
-                let saving =
-                    Saving { resume: Some(Saved::decode(&saves[me][k]).unwrap()), save: None, keep: None };
+                let saving = Saving {
+                    resume: Some(Saved::decode(&saves[me][k], board.full()).unwrap()),
+                    save: None,
+                    keep: None,
+                };
                 let report =
                     Analysis::new(&board).exact_saving(&starts, &shared(exchange), &mut |_| (), saving);
                 format!("{:?}", report.unwrap())
@@ -280,8 +283,11 @@ fn processes_that_deal_the_starts_out_report_what_one_process_does() {
             assert!(saves.iter().all(|s| s.len() == 5usize.div_ceil(processes)), "{processes} processes");
             let resumed = InMemory::run(processes, |exchange| {
                 let me = pegchain::engine::Exchange::me(&exchange);
-                let saving =
-                    Saving { resume: Some(Saved::decode(&saves[me][0]).unwrap()), save: None, keep: None };
+                let saving = Saving {
+                    resume: Some(Saved::decode(&saves[me][0], board.full()).unwrap()),
+                    save: None,
+                    keep: None,
+                };
                 let exact =
                     Analysis::new(&board).exact_saving(&Starts::All, &dealt(exchange), &mut |_| (), saving);
                 format!("{:?}", exact.unwrap())

@@ -131,7 +131,8 @@ fn every_pass_by_residues_begins_from_a_small_save_that_a_run_goes_on_from() {
             bytes.len()
         );
         let mut first_pass = None;
-        let saving = Saving { resume: Some(Saved::decode(bytes).unwrap()), ..Saving::default() };
+        let saving =
+            Saving { resume: Some(Saved::decode(bytes, board.full()).unwrap()), ..Saving::default() };
         let report = analysis.exact_saving(
             &starts,
             &config,

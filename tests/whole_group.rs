@@ -242,7 +242,7 @@ fn a_start_that_cannot_end_with_one_peg_is_counted_two_layers_at_a_time_and_resu
     };
     let saving = Saving { save: Some(&mut keep), ..Saving::default() };
     let uninterrupted = analysis.exact_saving(&start_a, &by_residues, &mut |_| {}, saving).unwrap();
-    let saves: Vec<Saved> = saves.iter().map(|bytes| Saved::decode(bytes).unwrap()).collect();
+    let saves: Vec<Saved> = saves.iter().map(|bytes| Saved::decode(bytes, board.full()).unwrap()).collect();
     let (counting, engine): (Vec<Saved>, Vec<Saved>) = saves.into_iter().partition(|s| s.counting.is_some());
     assert!(engine.len() > 4, "{} saves", engine.len());
     let middle = engine.into_iter().nth(4).unwrap();
@@ -309,7 +309,7 @@ fn a_run_of_several_counted_starts_resumed_from_any_save_counts_nothing_twice() 
     same_exact(&whole, &stabilizer, "the 4-by-4 square by the stabilizer method");
     let layers_of = |hole: u8| whole.starts.iter().find(|s| s.hole == hole).unwrap().positions.by_layer.len();
 
-    let saves: Vec<Saved> = saves.iter().map(|bytes| Saved::decode(bytes).unwrap()).collect();
+    let saves: Vec<Saved> = saves.iter().map(|bytes| Saved::decode(bytes, board.full()).unwrap()).collect();
     let mut counted: Vec<u8> = saves.iter().filter_map(|s| s.counting.as_ref().map(|c| c.hole)).collect();
     counted.dedup();
     assert_eq!(counted, [0, 5], "the corner A and the centre F, counted in turn");
@@ -380,7 +380,7 @@ fn the_whole_groups_answers_are_saved_once_its_passes_end() {
     let uninterrupted = analysis.exact_saving(&Starts::All, &whole_group, &mut seen, saving).unwrap();
     assert!(passes > 0, "the first run makes the passes");
     assert_eq!(saves.len(), 1, "one save, when the passes end");
-    let save = Saved::decode(&saves[0]).unwrap();
+    let save = Saved::decode(&saves[0], board.full()).unwrap();
     let mut finished: Vec<u8> = save.finished.iter().map(|f| f.hole).collect();
     finished.sort_unstable();
     let names: Vec<&str> = finished.iter().map(|&h| board.hole_name(h)).collect();

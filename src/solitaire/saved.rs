@@ -147,8 +147,10 @@ impl Saved {
         Ok(bytes)
     }
 
-    /// The evaluation `encode` wrote, or what is wrong with the bytes, in words.
-    pub fn decode(bytes: &[u8]) -> Result<Saved, Error> {
+    /// The evaluation `encode` wrote for a board of `holes`, or what is wrong with the bytes,
+    /// in words. Its checksum catches damage, not an edit resealed: so every saved position is
+    /// checked to lie on the board, which the engine's tables take for granted.
+    pub fn decode(bytes: &[u8], holes: Pegs) -> Result<Saved, Error> {
         let broken = |why: &str| Error::Invalid(format!("it is not a whole saved evaluation: {why}"));
         let split = bytes.iter().position(|&b| b == b'\n').ok_or_else(|| broken("it is cut short"))?;
         let line: Line =
@@ -169,7 +171,8 @@ impl Saved {
             (Some(_), Some(_)) => return Err(broken("it holds two starts under way")),
             (Some((hole, positions)), None) => {
                 let run =
-                    RunState::decode(rest, |w| Some(Pegs(w)), End::of_code).map_err(|why| broken(&why))?;
+                    RunState::decode(rest, |w| holes.contains_all(Pegs(w)).then_some(Pegs(w)), End::of_code)
+                        .map_err(|why| broken(&why))?;
                 under_way = Some(UnderWay { hole, positions, run });
             }
             (None, Some((hole, positions))) => {
@@ -282,6 +285,9 @@ impl SavedSearch {
 mod tests {
     use super::*;
 
+    /// Every hole a saved word could name: these tests check the encoding, not the board.
+    const FULL: Pegs = Pegs(u64::MAX);
+
     #[test]
     fn a_saved_search_reads_back_and_damage_is_refused() {
         let saved = SavedSearch {
@@ -316,7 +322,7 @@ mod tests {
         let so_far = Positions { raw: 3, up_to_symmetry: 2, by_layer: vec![(9, 1, 1), (8, 2, 1)] };
         let layer = [0x1_0000_00f3u64, 0x2_0000_01e1];
         let bytes = Saved::encode_counting(&[], &[(5, counted.clone())], (0, &so_far, &layer)).unwrap();
-        let back = Saved::decode(&bytes).unwrap();
+        let back = Saved::decode(&bytes, FULL).unwrap();
         assert!(back.finished.is_empty() && back.under_way.is_none());
         assert_eq!(back.counted, [(5, counted)]);
         let counting = back.counting.unwrap();
@@ -324,10 +330,10 @@ mod tests {
         for cut in 0..bytes.len() {
             // A cut at a word's end leaves a shorter layer: the checkpoint's checksum refuses it.
             let at_word = cut > bytes.len() - 8 * layer.len() && (bytes.len() - cut).is_multiple_of(8);
-            assert!(at_word || Saved::decode(&bytes[..cut]).is_err(), "cut at {cut} was accepted");
+            assert!(at_word || Saved::decode(&bytes[..cut], FULL).is_err(), "cut at {cut} was accepted");
         }
         // A save of an earlier version (no counting fields) reads as one with none.
-        let old = Saved::decode(b"{\"finished\":[],\"under_way\":null}\n").unwrap();
+        let old = Saved::decode(b"{\"finished\":[],\"under_way\":null}\n", FULL).unwrap();
         assert!(old.counted.is_empty() && old.counting.is_none());
     }
 
@@ -342,12 +348,12 @@ mod tests {
             positions: Positions { raw: 9, up_to_symmetry: 5, by_layer: vec![(14, 1, 1)] },
         };
         let bytes = Saved::encode(std::slice::from_ref(&f), &[], None).unwrap();
-        let back = Saved::decode(&bytes).unwrap();
+        let back = Saved::decode(&bytes, FULL).unwrap();
         assert!(back.under_way.is_none());
         assert_eq!((back.finished[0].hole, &back.finished[0].ends), (4, &f.ends));
         assert_eq!(back.finished[0].positions, f.positions);
         for cut in 0..bytes.len() {
-            assert!(Saved::decode(&bytes[..cut]).is_err(), "cut at {cut} was accepted");
+            assert!(Saved::decode(&bytes[..cut], FULL).is_err(), "cut at {cut} was accepted");
         }
     }
 }

@@ -171,7 +171,7 @@ impl CountArgs {
             fixed.push(("sharing", sharing.to_string()));
         }
         let mut run = Run::new(command, &board, fixed);
-        let decode = |bytes: &[u8]| Saved::decode(bytes).map_err(|_| not_whole(&self.saving));
+        let decode = |bytes: &[u8]| Saved::decode(bytes, board.full()).map_err(|_| not_whole(&self.saving));
         let (checkpoint, resume) = match &shared {
             None => {
                 let (checkpoint, saved) = self.saving.validate(&run)?;

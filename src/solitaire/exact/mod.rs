@@ -221,7 +221,7 @@ impl<'a> Analysis<'a> {
             });
             for part in agree(exchange, mine.unwrap_or_else(|| Ok(Vec::new())))? {
                 if !part.is_empty() {
-                    saved.finished.extend(Saved::decode(&part)?.finished);
+                    saved.finished.extend(Saved::decode(&part, self.board.full())?.finished);
                 }
             }
             if let Some(save) = save.as_deref_mut() {
