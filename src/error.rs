@@ -41,12 +41,14 @@ pub enum Error {
         held(*positions, *classes), crate::render::number::grouped(*limit)
     )]
     LayerTooLarge { layer: String, positions: u64, classes: bool, limit: u64 },
-    /// A search refused before it starts: it could hold up to `bound` positions.
+    /// A breadth-first search stopped before it listed any solution: it held more positions
+    /// than `limit`.
     #[error(
-        "a breadth-first search of this problem may hold up to {bound} positions (every reachable \
-         one, up to symmetry), over its limit of {limit}"
+        "a breadth-first search of this problem met more than {} positions (up to symmetry), \
+         its limit, and stopped before listing any solution",
+        crate::render::number::grouped(*limit)
     )]
-    SearchTooLarge { bound: u128, limit: u64 },
+    SearchTooLarge { limit: u64 },
     #[error("{0}")]
     Invalid(String),
     /// A position whose future the coach cannot hold; the exact figures of the position

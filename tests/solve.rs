@@ -115,6 +115,31 @@ fn breadth_first_lists_the_same_solutions() {
     }
 }
 
+/// A line of 64 holes: its start's position class holds 2^62 hole sets, and the breadth-first
+/// search was refused for that bound ("may hold up to 4611686018427387904 positions"); the
+/// start reaches a few hundred positions, and both methods now answer alike.
+#[test]
+fn breadth_first_runs_where_only_a_bound_was_large() {
+    let dir = support::scratch("line64");
+    let adjacency: Vec<String> = (0..64)
+        .map(|i| {
+            let right = if i < 63 { (i + 1).to_string() } else { String::new() };
+            let left = if i > 0 { (i - 1).to_string() } else { String::new() };
+            format!("{right},{left}")
+        })
+        .collect();
+    let layout: Vec<String> = (0..64).map(|i| format!("{i},0")).collect();
+    std::fs::write(dir.join("line64.adj.csv"), adjacency.join("\n") + "\n").unwrap();
+    std::fs::write(dir.join("line64.lay.csv"), layout.join("\n") + "\n").unwrap();
+    let board = dir.join("line64.json");
+    std::fs::write(&board, r#"{"board": "line64.adj.csv", "layout": "line64.lay.csv"}"#).unwrap();
+    let args = ["solve", "--board", board.to_str().unwrap(), "--start", "B", "--limit", "20"];
+    let dfs = json(&args);
+    let bfs = json(&[&args[..], &["--method", "bfs"]].concat());
+    assert_eq!(dfs["solutions"], bfs["solutions"]);
+    assert_eq!(dfs["found"], bfs["found"]);
+}
+
 #[test]
 fn the_english_centre_game_is_solved_fast_and_replays() {
     let en = builtin("english").unwrap();
@@ -326,24 +351,26 @@ fn bad_solve_requests_get_one_line_and_exit_code_2() {
     fails(&["solve", "--start", "A", "--show", "--json"], "--json does not fit");
 }
 
+/// A breadth-first sweep past its limit of 25 million positions is refused in one line with
+/// nothing on stdout (once, 77 s of sweeping came after a printed header). The English board
+/// from c1 meets the limit after about 40 s: ignored in the fast suite; the limit itself is
+/// tested in the library (`a_breadth_first_search_stops_past_its_limit`).
 #[test]
-fn breadth_first_search_beyond_its_bound_is_refused_before_anything_is_printed() {
-    // Once 77 s of sweeping and a printed header before the refusal.
+#[ignore]
+fn breadth_first_search_beyond_its_limit_is_refused_with_nothing_printed() {
     let out = pegchain()
-        .args(["solve", "--board", "english", "--start", "d4", "--method", "bfs"])
+        .args(["solve", "--board", "english", "--start", "c1", "--method", "bfs"])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(out.stdout.is_empty());
     let err = String::from_utf8(out.stderr).unwrap();
-    assert!(err.contains("breadth-first search") && err.contains("--method dfs"), "{err}");
-    // The bound is honest: every built-in triangle up to 28 holes fits for a one-peg finish.
-    let t7 = builtin("triangle7").unwrap();
-    let solver = Solver::new(&t7);
-    for hole in 0..28 {
-        let problem = Problem::new(&t7, start_position(&t7, hole), Finish::Count(1)).unwrap();
-        assert!(solver.check(&problem, Method::Bfs).is_ok(), "start {hole}");
-    }
+    assert_eq!(
+        err,
+        "pegchain: a breadth-first search of this problem met more than 25,000,000 positions (up to \
+         symmetry), its limit, and stopped before listing any solution; --method dfs (the default) \
+         holds far fewer\n"
+    );
 }
 
 #[test]

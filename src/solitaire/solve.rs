@@ -16,8 +16,6 @@
 //! Solutions are streamed to a callback, never collected, so `--all` runs in the memory of
 //! the search alone.
 
-mod bound;
-
 use crate::engine::Cancel;
 use crate::error::Error;
 use crate::solitaire::board::{Board, SymmetryGroup};
@@ -156,6 +154,8 @@ pub struct Solver<'a> {
     /// Polled every `CANCEL_EVERY` positions: once cancelled the search ends as if the
     /// callback had stopped it, with `Summary::interrupted` set.
     pub cancel: Cancel,
+    /// The most positions a breadth-first search holds (`MAX_BFS_POSITIONS`).
+    pub bfs_limit: u64,
 }
 
 /// Positions a search expands between two polls of its cancel token (well under a
@@ -170,6 +170,7 @@ impl<'a> Solver<'a> {
             group: SymmetryGroup::of_board(board),
             invariants: parity_invariants(board),
             cancel: Cancel::new(),
+            bfs_limit: MAX_BFS_POSITIONS,
         }
     }
 
@@ -187,39 +188,9 @@ impl<'a> Solver<'a> {
         }
     }
 
-    /// Refuses a search that could outgrow its memory, before it starts: a breadth-first
-    /// search whose bound on the positions it holds exceeds `MAX_BFS_POSITIONS`. A problem
-    /// the position classes settle needs no search, so it is never refused.
-    pub fn check(&self, problem: &Problem, method: Method) -> Result<(), Error> {
-        if method != Method::Bfs || self.ruled_out(problem) {
-            return Ok(());
-        }
-        let bound = self.bfs_bound(problem);
-        if bound > u128::from(MAX_BFS_POSITIONS) {
-            return Err(Error::SearchTooLarge { bound, limit: MAX_BFS_POSITIONS });
-        }
-        Ok(())
-    }
-
-    /// At most how many positions a breadth-first search of `problem` holds: the orbits, under
-    /// the symmetries it reduces by that keep the start's position class, of the hole sets in
-    /// that class with a peg count between the finish's and the start's.
-    pub fn bfs_bound(&self, problem: &Problem) -> u128 {
-        let class = self.position_class(problem.start);
-        let perms: Vec<&Vec<u8>> = self
-            .finish_preserving(problem)
-            .into_iter()
-            .filter(|&g| self.position_class(self.group.apply(g, problem.start)) == class)
-            .map(|g| &self.group.perms()[g])
-            .collect();
-        let pegs = problem.finish_pegs()..=problem.start.count();
-        let parities: Vec<u64> = self.invariants.iter().map(|p| p.0).collect();
-        bound::orbits(self.board.hole_count(), &perms, &parities, &class, pegs)
-    }
-
     /// Every solution of `problem`, in jump order, passed to `on_solution` as jump indices
-    /// (into `board.jumps()`) until it returns `Break`. Refused before any search when
-    /// `check` refuses it.
+    /// (into `board.jumps()`) until it returns `Break`. A breadth-first search that would hold
+    /// more than `MAX_BFS_POSITIONS` positions stops there with an error, before it lists any.
     pub fn run(
         &self,
         problem: &Problem,
@@ -250,7 +221,6 @@ impl<'a> Solver<'a> {
                 ruled_out_by_parity: true,
             });
         }
-        self.check(problem, method)?;
         let canon = Canon::new(&self.group, self.finish_preserving(problem));
         let cursor = saving.resume.as_ref().map(|r| r.path.clone());
         let resume = saving.resume.unwrap_or_default();
@@ -270,6 +240,8 @@ impl<'a> Solver<'a> {
             cancel: &self.cancel,
             steps: 0,
             interrupted: false,
+            limit: self.bfs_limit,
+            too_many: false,
             save: save.as_mut().map(|f| &mut **f as &mut SaveSearch<'_>),
             last_save: Instant::now(),
             unsaved: false,
@@ -278,6 +250,9 @@ impl<'a> Solver<'a> {
             Method::Dfs => search.dfs(),
             Method::Bfs => search.bfs(),
         };
+        if search.too_many {
+            return Err(Error::SearchTooLarge { limit: self.bfs_limit });
+        }
         Ok(Summary {
             found: search.found,
             complete: outcome.is_continue(),
@@ -416,6 +391,9 @@ struct Search<'s> {
     cancel: &'s Cancel,
     steps: u64,
     interrupted: bool,
+    /// The most positions a breadth-first sweep holds, and whether it met more and stopped.
+    limit: u64,
+    too_many: bool,
     save: Option<&'s mut SaveSearch<'s>>,
     last_save: Instant,
     unsaved: bool,
@@ -521,7 +499,9 @@ impl Search<'_> {
     }
 
     /// Sweeps forward, prunes backward to the positions that reach the finish, then lists.
-    /// `Solver::check` has bounded the positions it holds.
+    /// The sweep stops once it holds more than `limit` positions (`too_many`): no
+    /// bound known before the search is near the truth (a 64-hole line's position class
+    /// holds 2^62 hole sets, its start reaches 993).
     fn bfs(&mut self) -> ControlFlow<()> {
         let last = self.problem.start.count().saturating_sub(self.problem.finish_pegs()) as usize;
         let mut layers: Vec<HashSet<Pegs>> = vec![HashSet::from([self.canon.of(self.problem.start)])];
@@ -531,6 +511,10 @@ impl Search<'_> {
             for &pos in &layers[layers.len() - 1] {
                 self.poll()?;
                 next.extend(self.moves.legal(pos).map(|j| self.canon.of(self.moves.apply(pos, j))));
+                if self.positions + next.len() as u64 > self.limit {
+                    self.too_many = true;
+                    return ControlFlow::Break(());
+                }
             }
             self.positions += next.len() as u64;
             layers.push(next);
@@ -769,6 +753,29 @@ mod tests {
                 assert_eq!(all(&t5, &p, Method::Dfs), all(&t5, &p, Method::Bfs), "start {start} {finish:?}");
             }
         }
+    }
+
+    /// The breadth-first search holds at most `bfs_limit` positions: one fewer than it needs
+    /// stops it before any solution is passed on. (It was refused up front by a bound on the
+    /// start's position class, 2^62 hole sets on a line of 64 holes whose start reaches 993.)
+    #[test]
+    fn a_breadth_first_search_stops_past_its_limit() {
+        let t5 = builtin("triangle5").unwrap();
+        let p = Problem::new(&t5, start_position(&t5, 0), Finish::Count(1)).unwrap();
+        let mut solver = Solver::new(&t5);
+        let needed = solver.run(&p, Method::Bfs, &mut |_| ControlFlow::Continue(())).unwrap().positions;
+        assert!(needed > 100, "{needed}");
+        solver.bfs_limit = needed;
+        let s = solver.run(&p, Method::Bfs, &mut |_| ControlFlow::Continue(())).unwrap();
+        assert_eq!((s.found, s.positions), (29_760, needed));
+        solver.bfs_limit = needed - 1;
+        let mut passed = 0;
+        let e = solver.run(&p, Method::Bfs, &mut |_| {
+            passed += 1;
+            ControlFlow::Continue(())
+        });
+        assert!(matches!(e, Err(Error::SearchTooLarge { limit }) if limit == needed - 1));
+        assert_eq!(passed, 0);
     }
 
     #[test]

@@ -8,7 +8,7 @@ use pegchain::solitaire::Pegs;
 use pegchain::solitaire::files::Puzzle;
 use pegchain::solitaire::position::{parse_position, play};
 use pegchain::solitaire::saved::SavedSearch;
-use pegchain::solitaire::solve::{Finish, Method, Problem, Solver, check_finish_count};
+use pegchain::solitaire::solve::{Finish, Method, Problem, check_finish_count};
 use pegchain::{Board, Error};
 use std::path::PathBuf;
 
@@ -53,8 +53,6 @@ impl SolveArgs {
             (Some(m), _) => m.parse().map_err(Error::Invalid)?,
             (None, m) => m.unwrap_or_default(),
         };
-        // A search that could outgrow its memory is refused now, not a minute into it.
-        Solver::new(&board).check(&problem, method)?;
         let limit = match (self.limit, self.all || puzzle.all, self.distinct) {
             (Some(n), _, _) => Some(n),
             (None, true, _) | (None, false, true) => None,

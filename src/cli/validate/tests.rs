@@ -170,14 +170,6 @@ fn bad_solve_requests_name_their_flag() {
 }
 
 #[test]
-fn a_breadth_first_search_too_big_to_hold_is_refused_at_validation() {
-    let err = solve(&["--board", "english", "--start", "d4", "--method", "bfs"]).err().unwrap();
-    assert!(err.contains("a breadth-first search of this problem may hold up to"), "{err}");
-    assert!(solve(&["--board", "english", "--start", "d4"]).is_ok());
-    assert!(solve(&["--board", "triangle6", "--start", "A", "--method", "bfs"]).is_ok());
-}
-
-#[test]
 fn boards_lists_or_exports() {
     let req = boards(&["--json"]).unwrap();
     assert!(req.export.is_none() && req.output.format == Format::Json);
