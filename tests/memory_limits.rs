@@ -58,6 +58,27 @@ fn the_coach_under_an_address_space_limit_is_a_refusal_not_an_abort() {
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
 }
 
+/// Limits at which glibc's per-thread arenas (64 MB of address space each, taken where the
+/// limit left room) ate the room the budget counted on: triangle7 from its tip aborted under
+/// 146-150 MB ("memory allocation of 4161824 bytes failed", exit 134) and the coach under
+/// 150-170 MB, where the limits beside them were refused in one line. Under an address-space
+/// limit the process now keeps to one arena.
+#[test]
+fn limits_where_the_arenas_took_the_room_are_refusals_not_aborts() {
+    for (kb, args) in [
+        (146_000u64, &["exact", "--board", "triangle7", "--start", "A", "-q"][..]),
+        (150_000, &["exact", "--board", "triangle7", "--start", "A", "-q"]),
+        (150_000, &["coach", "--board", "triangle7", "--start", "A", "-q"]),
+        (165_000, &["coach", "--board", "triangle7", "--start", "A", "-q"]),
+    ] {
+        let out = under_address_limit(kb * 1024, args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{kb} KiB, {args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(stderr.contains("memory budget"), "{stderr}");
+    }
+}
+
 /// A run by two residues a pass refused for memory names one a pass, which needs less: on the
 /// English centre the step to 19 pegs is projected at 69.8 MB by two, 56.4 MB by one.
 #[test]

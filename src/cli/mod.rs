@@ -26,6 +26,7 @@ use std::process::ExitCode;
 pub fn main() -> ExitCode {
     interrupt::write_errors_not_signals();
     huge_pages::choose_page_size();
+    limits::one_arena_under_an_address_limit();
     pegchain::pages::on_random_access(huge_pages::advise_random_access);
     let silent = processes::a_silent_copy();
     // The help (asked for, or no command given) and --version: an answer on stdout like any
