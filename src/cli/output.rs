@@ -101,7 +101,24 @@ pub fn stdout_failed(e: &io::Error) -> Failure {
 pub fn write_files(files: &[(PathBuf, Vec<u8>)]) -> Result<(), Failure> {
     unless_interrupted()?;
     let targets: Vec<&Path> = files.iter().map(|(path, _)| path.as_path()).collect();
-    write_files_checked(&targets, || files::write_all_atomic(files))
+    write_files_checked(&targets, || files::write_all_atomic(files))?;
+    written_unless_interrupted(&targets)
+}
+
+/// After files are written in place: a signal that came while they were being written ends
+/// the run as interrupted, saying the files are whole (it said "the answer was made but not
+/// written" beside an export's four finished files).
+fn written_unless_interrupted(targets: &[&Path]) -> Result<(), Failure> {
+    match super::interrupt::token().is_cancelled() {
+        true => {
+            let names: Vec<String> = targets.iter().map(|t| t.display().to_string()).collect();
+            Err(Failure::Interrupted(format!(
+                "{} written whole; the answer on stdout was not",
+                names.join(", ")
+            )))
+        }
+        false => Ok(()),
+    }
 }
 
 /// Refuses a target that is a directory or an input of the run, then writes.
@@ -132,7 +149,8 @@ pub fn not_an_input_error(target: &Path) -> Error {
 /// Writes one file whole or not at all.
 pub fn write_file(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
     unless_interrupted()?;
-    write_file_parts(path, &[bytes])
+    write_file_parts(path, &[bytes])?;
+    written_unless_interrupted(&[path])
 }
 
 /// Writes to stderr in one write (a line is shorter than a pipe's atomic write), so that
