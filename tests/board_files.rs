@@ -254,6 +254,29 @@ fn bad_files_get_one_line_naming_the_file_and_the_fault() {
     let csv = write("range.csv", "1,\n2,7\n,1\n");
     let f = json("range.json", r#"{"board": "range.csv", "layout": "line3.csv"}"#);
     fails_with(&["show", "--board", &f], &format!("{csv}: line 2, column 2: neighbour 7 is out of range"));
+    // A blank line was skipped, so the holes after it took the numbers before their own and
+    // the error blamed a sound line; now the blank line is named, and one after the last row
+    // is named where the hole it might have been is the neighbour out of range.
+    let csv = write("blank.csv", "1\n\n0\n");
+    let f = json("blank.json", r#"{"board": "blank.csv", "layout": "line3.csv"}"#);
+    fails_with(
+        &["show", "--board", &f],
+        &format!(
+            "board file {csv}: line 2 is blank: every row is a hole, and a hole with no neighbours is a row of empty cells (\",\", or \"\" in a file of one column)"
+        ),
+    );
+    let csv = write("tail.csv", "1\n2\n\n");
+    let f = json("tail.json", r#"{"board": "tail.csv", "layout": "line3.csv"}"#);
+    fails_with(
+        &["show", "--board", &f],
+        &format!(
+            "board file {csv}: line 2, column 1: neighbour 2 is out of range (the 2 holes are numbered 0 to 1); a blank line after the rows is no row"
+        ),
+    );
+    write("quoted.csv", "1\n2\n\"\"\n");
+    let f = json("quoted.json", r#"{"board": "quoted.csv", "layout": "line3.csv"}"#);
+    let shown = support::stdout(&["show", "--board", &f]);
+    assert!(shown.contains("(3 holes, 1 jump"), "{shown}");
     let layout = write("short.csv", "0,0\n1,\n2,0\n");
     let f = json("short.json", r#"{"board": "ok.csv", "layout": "short.csv"}"#);
     fails_with(&["show", "--board", &f], &format!("{layout}: hole 1 (line 2) has no coordinates"));

@@ -84,16 +84,16 @@ fn read_board(
     let dir = path.parent().unwrap_or(Path::new(""));
     let resolve = |f: &str| -> PathBuf { if Path::new(f).is_absolute() { f.into() } else { dir.join(f) } };
     let adjacency_path = resolve(&config.board);
-    let adjacency = read_csv(&adjacency_path, "adjacency CSV", read)?;
+    let (adjacency, blank_after) = read_csv(&adjacency_path, "adjacency CSV", read)?;
     let n = adjacency.len();
     if n == 0 {
         return Err(fault(&adjacency_path, "the adjacency CSV has no rows, so the board has no holes"));
     }
     check_size(&adjacency_path, n, "the adjacency CSV has a row per hole:")?;
-    let neighbours = neighbours(&adjacency_path, &adjacency, base)?;
+    let neighbours = neighbours(&adjacency_path, &adjacency, base, blank_after)?;
 
     let layout_path = resolve(&config.layout);
-    let layout = read_csv(&layout_path, "layout CSV", read)?;
+    let (layout, _) = read_csv(&layout_path, "layout CSV", read)?;
     let points = points(&layout_path, &layout, n, base)?;
     let grid = to_grid(&points, base).map_err(|why| fault(&layout_path, why))?;
 
@@ -164,13 +164,21 @@ fn positions(
     listed(path, field, holes).map(Some)
 }
 
-/// The CSV's records, with their line numbers, without a header row. `what` names the CSV
-/// ("adjacency CSV") for a file that is no CSV at all.
+/// A CSV row: its line number and its cells.
+type Row = (u64, Vec<String>);
+
+/// Why a blank line is no row of a board's CSV.
+const BLANK_LINE: &str = "every row is a hole, and a hole with no neighbours is a row of empty cells \
+                          (\",\", or \"\" in a file of one column)";
+
+/// The CSV's records, with their line numbers, without a header row, and whether a blank
+/// line follows the last. `what` names the CSV ("adjacency CSV") for a file that is no CSV at
+/// all.
 fn read_csv(
     path: &Path,
     what: &str,
     read: &dyn Fn(&Path) -> Result<String, String>,
-) -> Result<Vec<(u64, Vec<String>)>, Error> {
+) -> Result<(Vec<Row>, bool), Error> {
     let text = read(path).map_err(|why| fault(path, why))?;
     // A JSON file (the board's own, named by mistake) reads as one header row and no data.
     if text.trim_start().starts_with('{') {
@@ -187,19 +195,36 @@ fn read_csv(
         let line = record.position().map_or(0, |p| p.line());
         rows.push((line, record.iter().map(str::to_string).collect::<Vec<_>>()));
     }
+    // The CSV reader skips a blank line, so every row after it would stand for the hole
+    // before its own: a blank line between rows is refused, not skipped.
+    // (By the text's own lines: the reader places a record after blank lines at the first.)
+    let filled: Vec<u64> =
+        text.lines().zip(1u64..).filter(|(l, _)| !l.trim().is_empty()).map(|(_, n)| n).collect();
+    let (first, last) = (filled.first().copied().unwrap_or(0), filled.last().copied().unwrap_or(0));
+    let blank = text.lines().zip(1u64..).find(|(l, n)| (first..last).contains(n) && l.trim().is_empty());
+    if let Some((_, line)) = blank {
+        return Err(fault(path, format!("line {line} is blank: {BLANK_LINE}")));
+    }
     let is_header = |cells: &[String]| {
         cells.iter().any(|c| !c.is_empty()) && cells.iter().all(|c| c.is_empty() || c.parse::<f64>().is_err())
     };
     if rows.first().is_some_and(|(_, cells)| is_header(cells)) {
         rows.remove(0);
     }
-    Ok(rows)
+    let blank_after = text.lines().skip(last as usize).any(|l| l.trim().is_empty());
+    Ok((rows, blank_after))
 }
 
 /// Neighbour indices (0-based) per hole and direction. The rows have as many columns as most
 /// of them, a direction each: a neighbour past them (a cell added by a slip) would be a
 /// direction of one hole alone, and was read as one, its jumps and all.
-fn neighbours(path: &Path, rows: &[(u64, Vec<String>)], base: i64) -> Result<Vec<Vec<Option<usize>>>, Error> {
+/// `blank_after`: the file has a blank line after its last row.
+fn neighbours(
+    path: &Path,
+    rows: &[(u64, Vec<String>)],
+    base: i64,
+    blank_after: bool,
+) -> Result<Vec<Vec<Option<usize>>>, Error> {
     let n = rows.len() as i64;
     let mut widths: HashMap<usize, usize> = HashMap::new();
     for (_, cells) in rows {
@@ -235,11 +260,14 @@ fn neighbours(path: &Path, rows: &[(u64, Vec<String>)], base: i64) -> Result<Vec
                         .ok_or_else(|| fault(path, format!("{at}: {cell:?} is not a hole number")))?
                         as i64;
                     if v < base || v - base >= n {
+                        // A blank last line read as a hole with no neighbours would be this one.
+                        let blank_after = blank_after && v - base == n;
                         return Err(fault(
                             path,
                             format!(
-                                "{at}: neighbour {v} is out of range (the {n} holes are numbered {base} to {})",
-                                n - 1 + base
+                                "{at}: neighbour {v} is out of range (the {n} holes are numbered {base} to {}){}",
+                                n - 1 + base,
+                                if blank_after { format!("; a blank line after the rows is no row: {BLANK_LINE}") } else { String::new() }
                             ),
                         ));
                     }
