@@ -234,10 +234,31 @@ fn data_fault(serde: &str) -> String {
             },
         }
     };
+    // A whole number out of the field's range was "not a whole number" (300 for a u8; a float
+    // that is whole, as serde reads 18446744073709551616): the range is named instead.
+    let range = |expected: &str| {
+        Some(match expected {
+            "u8" => "0 to 255",
+            "u16" => "0 to 65535",
+            "u32" => "0 to 4294967295",
+            "u64" | "usize" => "0 to 18446744073709551615",
+            "i32" => "-2147483648 to 2147483647",
+            "i64" | "isize" => "-9223372036854775808 to 9223372036854775807",
+            _ => return None,
+        })
+    };
+    let whole = |unexpected: &str| {
+        let value = unexpected.replace('`', "");
+        let number = value.strip_prefix("integer ").or_else(|| value.strip_prefix("floating point "))?;
+        number.parse::<f64>().ok().filter(|v| v.fract() == 0.0).map(|_| number.to_string())
+    };
     for kind in ["invalid type: ", "invalid value: "] {
         if let Some((unexpected, expected)) =
             text.strip_prefix(kind).and_then(|t| t.split_once(", expected "))
         {
+            if let (Some(range), Some(number)) = (range(expected), whole(unexpected)) {
+                return format!("must be a whole number from {range}, not {number}");
+            }
             return format!("must be {}, not {}", plain(expected), found(unexpected));
         }
     }
@@ -280,7 +301,11 @@ mod tests {
             ),
             (
                 r#"{"sides": -6, "faces": []}"#,
-                "`sides` must be a whole number of 0 or more, not -6 (line 1, column 12)",
+                "`sides` must be a whole number from 0 to 4294967295, not -6 (line 1, column 12)",
+            ),
+            (
+                r#"{"sides": 18446744073709551616, "faces": []}"#,
+                "`sides` must be a whole number from 0 to 4294967295, not 1.8446744073709552e+19 (line 1, column 30)",
             ),
             (
                 r#"{"sides": 6, "faces": [{"face": 1}, {"face": 1.5}]}"#,
