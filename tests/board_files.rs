@@ -273,6 +273,20 @@ fn bad_files_get_one_line_naming_the_file_and_the_fault() {
             "board file {csv}: line 2, column 1: neighbour 2 is out of range (the 2 holes are numbered 0 to 1); a blank line after the rows is no row"
         ),
     );
+    // A faulty first row is named as such (it was skipped as a header, the fault reported on
+    // line 2), and a first row after blank lines by its own line (it was named by the first).
+    let csv = write("semicolon.csv", "1;\n2,0\n,1\n");
+    let f = json("semicolon.json", r#"{"board": "semicolon.csv", "layout": "line3.csv"}"#);
+    fails_with(
+        &["show", "--board", &f],
+        &format!("board file {csv}: line 1, column 1: \"1;\" is not a hole number"),
+    );
+    let csv = write("late.csv", "\n\n1,x\n2,0\n,1\n");
+    let f = json("late.json", r#"{"board": "late.csv", "layout": "line3.csv"}"#);
+    fails_with(
+        &["show", "--board", &f],
+        &format!("board file {csv}: line 3, column 2: \"x\" is not a hole number"),
+    );
     write("quoted.csv", "1\n2\n\"\"\n");
     let f = json("quoted.json", r#"{"board": "quoted.csv", "layout": "line3.csv"}"#);
     let shown = support::stdout(&["show", "--board", &f]);

@@ -205,8 +205,15 @@ fn read_csv(
     if let Some((_, line)) = blank {
         return Err(fault(path, format!("line {line} is blank: {BLANK_LINE}")));
     }
+    // The first row after blank lines was numbered as the first of them.
+    if let Some(row) = rows.first_mut() {
+        row.0 = first;
+    }
+    // A header names its columns: a first row of no numbers but no words either (`1;`) is a
+    // faulty row, and was skipped as a header, the fault then reported on the next line.
     let is_header = |cells: &[String]| {
-        cells.iter().any(|c| !c.is_empty()) && cells.iter().all(|c| c.is_empty() || c.parse::<f64>().is_err())
+        cells.iter().any(|c| c.chars().any(char::is_alphabetic))
+            && cells.iter().all(|c| c.is_empty() || c.parse::<f64>().is_err())
     };
     if rows.first().is_some_and(|(_, cells)| is_header(cells)) {
         rows.remove(0);
