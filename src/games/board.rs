@@ -13,7 +13,7 @@
 
 use crate::engine::explicit::{Builder, ExplicitChain};
 use crate::error::Error;
-use crate::render::number::{plural, quoted};
+use crate::render::number::{grouped, plural, quoted};
 use rug::Rational;
 use std::collections::BTreeMap;
 use std::num::IntErrorKind;
@@ -303,9 +303,13 @@ pub fn players(
     }
     let states = players_states(rules, players);
     if states > max_states as u128 {
+        // Only a chain written out gets here (`game` races the players on the one-player chain
+        // past `EXACT_PLAYERS_STATES`): simulating is no way out of an export.
         return Err(Error::Invalid(format!(
-            "{players} players on this board make a chain of {states} states, over the limit of {max_states} for exact \
-             answers (simulate it instead)"
+            "{players} players on this board make a chain of {} states, more than the {} a chain built here may \
+             have (`game` answers who wins from the one-player chain)",
+            grouped(states),
+            grouped(max_states)
         )));
     }
     let rest: Vec<u32> = rules.rest_squares().into_iter().filter(|&s| s != rules.squares).collect();
@@ -413,7 +417,12 @@ mod tests {
         assert_eq!(chain.label("player2_wins").unwrap(), &[19]);
         assert!(players(&rules, 5, 1000, &go_on).is_err());
         let big = BoardRules::parse(CHUTES_AND_LADDERS).unwrap();
-        assert!(players(&big, 4, 1_000_000, &go_on).unwrap_err().to_string().contains("over the limit"));
+        assert!(
+            players(&big, 4, 1_000_000, &go_on)
+                .unwrap_err()
+                .to_string()
+                .contains("more than the 1,000,000 a chain built here may have")
+        );
     }
 
     #[test]
