@@ -351,6 +351,21 @@ fn help_gives_the_ranges_exact_and_solve_check() {
     fails_with(&["solve", "--start", "A", "--limit", "0"], "--limit must be at least 1\n");
 }
 
+/// A command that prints no fraction refuses `--full`, and its help no longer offers it (`show
+/// --help` listed "Show long fractions whole"); the commands that print fractions keep it.
+#[test]
+fn full_is_offered_only_where_fractions_are_printed() {
+    for command in ["boards", "show", "count", "ends", "solve", "export"] {
+        let help = stdout(&[command, "--help"]);
+        assert!(!help.contains("--full"), "{command}: {help}");
+    }
+    fails_with(&["show", "--full"], "pegchain: --full shows long fractions whole, and show prints none\n");
+    for command in ["exact", "simulate", "audit", "race", "chain", "game", "coach"] {
+        let help = stdout(&[command, "--help"]);
+        assert!(help.contains("--full"), "{command}: {help}");
+    }
+}
+
 /// `--help` said `solve` saves its checkpoint "after every branch"; it saves every 5 seconds
 /// and when stopped, so a search that ends sooner leaves no file.
 #[test]

@@ -51,15 +51,20 @@ pub struct Cli {
     pub command: Command,
 }
 
+/// Commands that print no fraction refuse `--full` (see `OutputArgs::validate_without_fractions`)
+/// and do not list it in their help.
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// List the built-in boards, or write one as board files (--export)
+    #[command(mut_arg("full", |a| a.hide(true)))]
     Boards(BoardsArgs),
     /// Draw a board with its hole names
+    #[command(mut_arg("full", |a| a.hide(true)))]
     Show(ShowArgs),
     /// Exact probabilities under random play: one peg left, pegs left, finish holes
     Exact(ExactArgs),
     /// Count complete games, winning games by finish hole, and reachable positions
+    #[command(mut_arg("full", |a| a.hide(true)))]
     Count(CountArgs),
     /// Play seeded random games and set the estimates beside the exact values
     Simulate(SimulateArgs),
@@ -68,8 +73,10 @@ pub enum Command {
     /// The swine and the butcher (seed 004): a dice race solved exactly, who wins and when
     Race(RaceArgs),
     /// Find solutions: jump sequences from a start to a finish (one, N, every one)
+    #[command(mut_arg("full", |a| a.hide(true)))]
     Solve(SolveArgs),
     /// Winning games by start hole and finish hole, and the possible finish holes
+    #[command(mut_arg("full", |a| a.hide(true)))]
     Ends(CountArgs),
     /// Any Markov chain from a file (Storm DRN, PRISM explicit .tra): the chance of reaching a
     /// target, the steps and rewards until then, where the chain ends; exact, cycles and all
@@ -81,6 +88,7 @@ pub enum Command {
     Game(GameArgs),
     /// Write a chain the tool builds (a peg-solitaire start, the dice race, a game) as DRN or
     /// PRISM explicit files, so that Storm or PRISM can check it
+    #[command(mut_arg("full", |a| a.hide(true)))]
     Export(ExportArgs),
     /// Every legal jump from a position with its exact odds for a random player, and what
     /// perfect play can still do after it
