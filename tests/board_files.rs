@@ -254,19 +254,24 @@ fn bad_files_get_one_line_naming_the_file_and_the_fault() {
     let csv = write("range.csv", "1,\n2,7\n,1\n");
     let f = json("range.json", r#"{"board": "range.csv", "layout": "line3.csv"}"#);
     fails_with(&["show", "--board", &f], &format!("{csv}: line 2, column 2: neighbour 7 is out of range"));
+    // An adjacency CSV `name`.csv of `text` and its board file over line3.csv: (CSV, board).
+    let board_of = |name: &str, text: &str| {
+        let csv = write(&format!("{name}.csv"), text);
+        let f =
+            json(&format!("{name}.json"), &format!(r#"{{"board": "{name}.csv", "layout": "line3.csv"}}"#));
+        (csv, f)
+    };
     // A blank line was skipped, so the holes after it took the numbers before their own and
     // the error blamed a sound line; now the blank line is named, and one after the last row
     // is named where the hole it might have been is the neighbour out of range.
-    let csv = write("blank.csv", "1\n\n0\n");
-    let f = json("blank.json", r#"{"board": "blank.csv", "layout": "line3.csv"}"#);
+    let (csv, f) = board_of("blank", "1\n\n0\n");
     fails_with(
         &["show", "--board", &f],
         &format!(
             "board file {csv}: line 2 is blank: every row is a hole, and a hole with no neighbours is a row of empty cells (\",\", or \"\" in a file of one column)"
         ),
     );
-    let csv = write("tail.csv", "1\n2\n\n");
-    let f = json("tail.json", r#"{"board": "tail.csv", "layout": "line3.csv"}"#);
+    let (csv, f) = board_of("tail", "1\n2\n\n");
     fails_with(
         &["show", "--board", &f],
         &format!(
@@ -275,20 +280,17 @@ fn bad_files_get_one_line_naming_the_file_and_the_fault() {
     );
     // A faulty first row is named as such (it was skipped as a header, the fault reported on
     // line 2), and a first row after blank lines by its own line (it was named by the first).
-    let csv = write("semicolon.csv", "1;\n2,0\n,1\n");
-    let f = json("semicolon.json", r#"{"board": "semicolon.csv", "layout": "line3.csv"}"#);
+    let (csv, f) = board_of("semicolon", "1;\n2,0\n,1\n");
     fails_with(
         &["show", "--board", &f],
         &format!("board file {csv}: line 1, column 1: \"1;\" is not a hole number"),
     );
-    let csv = write("late.csv", "\n\n1,x\n2,0\n,1\n");
-    let f = json("late.json", r#"{"board": "late.csv", "layout": "line3.csv"}"#);
+    let (csv, f) = board_of("late", "\n\n1,x\n2,0\n,1\n");
     fails_with(
         &["show", "--board", &f],
         &format!("board file {csv}: line 3, column 2: \"x\" is not a hole number"),
     );
-    write("quoted.csv", "1\n2\n\"\"\n");
-    let f = json("quoted.json", r#"{"board": "quoted.csv", "layout": "line3.csv"}"#);
+    let (_, f) = board_of("quoted", "1\n2\n\"\"\n");
     let shown = support::stdout(&["show", "--board", &f]);
     assert!(shown.contains("(3 holes, 1 jump"), "{shown}");
     let layout = write("short.csv", "0,0\n1,\n2,0\n");

@@ -196,16 +196,14 @@ fn read_csv(
         rows.push((line, record.iter().map(str::to_string).collect::<Vec<_>>()));
     }
     // The CSV reader skips a blank line, so every row after it would stand for the hole
-    // before its own: a blank line between rows is refused, not skipped.
-    // (By the text's own lines: the reader places a record after blank lines at the first.)
-    let filled: Vec<u64> =
-        text.lines().zip(1u64..).filter(|(l, _)| !l.trim().is_empty()).map(|(_, n)| n).collect();
-    let (first, last) = (filled.first().copied().unwrap_or(0), filled.last().copied().unwrap_or(0));
+    // before its own: a blank line between rows is refused, not skipped. Lines are the text's
+    // own: the reader numbers a record after blank lines as the first of them.
+    let filled = || text.lines().zip(1u64..).filter(|(l, _)| !l.trim().is_empty()).map(|(_, n)| n);
+    let (first, last) = (filled().next().unwrap_or(0), filled().last().unwrap_or(0));
     let blank = text.lines().zip(1u64..).find(|(l, n)| (first..last).contains(n) && l.trim().is_empty());
     if let Some((_, line)) = blank {
         return Err(fault(path, format!("line {line} is blank: {BLANK_LINE}")));
     }
-    // The first row after blank lines was numbered as the first of them.
     if let Some(row) = rows.first_mut() {
         row.0 = first;
     }
