@@ -15,7 +15,7 @@ pub const HEADROOM_PERCENT: u64 = 80;
 pub struct Limits {
     /// Memory available on the machine (MemAvailable).
     pub available: Option<u64>,
-    /// The address-space limit (RLIMIT_AS).
+    /// The address space left under its limit (RLIMIT_AS, less what the process maps).
     pub address_space: Option<u64>,
     /// The cgroup's memory limit.
     pub cgroup: Option<u64>,
@@ -37,7 +37,7 @@ impl Source {
     pub fn words(self) -> &'static str {
         match self {
             Source::Available => "of the available memory",
-            Source::AddressSpace => "of the address-space limit",
+            Source::AddressSpace => "of the address space its limit leaves",
             Source::Cgroup => "of the cgroup's memory limit",
             Source::Requested => "as asked",
         }
