@@ -47,9 +47,9 @@ impl ChiSquareView {
     /// "chi-square 5.68 on 8 degrees of freedom, p = 0.683".
     pub fn text(&self) -> String {
         format!(
-            "chi-square {} on {} degrees of freedom, p = {}",
+            "chi-square {} on {}, p = {}",
             significant(self.statistic, STAT_DIGITS),
-            self.df,
+            crate::render::number::plural(self.df, "degree of freedom", "degrees of freedom"),
             significant(self.p_value, STAT_DIGITS)
         )
     }
@@ -208,5 +208,12 @@ mod tests {
         assert_eq!(signed(-0.7412), "-0.741");
         assert_eq!(signed(0.0), "0");
         assert_eq!(interval([0.0, 0.0038274]), "[0, 0.003827]");
+    }
+
+    #[test]
+    fn one_degree_of_freedom_is_singular() {
+        let view = |df| ChiSquareView { statistic: 3.56, df, p_value: 0.0592 }.text();
+        assert_eq!(view(1), "chi-square 3.56 on 1 degree of freedom, p = 0.0592");
+        assert_eq!(view(7), "chi-square 3.56 on 7 degrees of freedom, p = 0.0592");
     }
 }
