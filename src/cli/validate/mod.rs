@@ -175,7 +175,8 @@ pub fn parse_games(flag: &str, text: &str) -> Result<u64, Error> {
 pub fn parse_count(flag: &str, text: &str, what: &str) -> Result<u64, Error> {
     let shown = pegchain::render::number::quoted(text);
     let bad = || Error::Invalid(format!("{flag} takes a whole number of {what} of at least 1, not {shown}"));
-    let n: u64 = text.replace(['_', ','], "").parse().map_err(|e: std::num::ParseIntError| {
+    let digits = without_thousands_separators(text).ok_or_else(bad)?;
+    let n: u64 = digits.parse().map_err(|e: std::num::ParseIntError| {
         if *e.kind() == std::num::IntErrorKind::PosOverflow {
             Error::Invalid(format!("{flag} takes at most {} {what}, not {shown}", u64::MAX))
         } else {
@@ -183,6 +184,16 @@ pub fn parse_count(flag: &str, text: &str, what: &str) -> Result<u64, Error> {
         }
     })?;
     if n == 0 { Err(bad()) } else { Ok(n) }
+}
+
+/// `text` without its thousands separators (`1,000,000` or `1_000_000`, one kind), or None
+/// where a separator does not part groups of three digits: `1,00` is a slip (a decimal
+/// comma?), not 100 games.
+fn without_thousands_separators(text: &str) -> Option<String> {
+    let Some(separator) = text.chars().find(|&c| c == ',' || c == '_') else { return Some(text.to_string()) };
+    let groups: Vec<&str> = text.split(separator).collect();
+    let grouped = (1..=3).contains(&groups[0].len()) && groups[1..].iter().all(|g| g.len() == 3);
+    grouped.then(|| groups.concat())
 }
 
 /// Holes by their names, comma-separated: how a checkpoint records starts and pegs, in the

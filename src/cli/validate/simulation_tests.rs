@@ -64,6 +64,13 @@ fn simulate_start_plans() {
     assert_eq!(plan(&["--start", "all"]), StartPlan::Each((0..15).collect()));
     assert_eq!(plan(&["--per-class", "50_000"]), StartPlan::PerClass(50_000));
     assert_eq!(simulate(&["--games", "1,000"]).unwrap().config.games, 1000);
+    assert_eq!(simulate(&["--games", "12_345_678"]).unwrap().config.games, 12_345_678);
+    // Separators that do not part groups of three digits were dropped: "1,00" ran 100 games.
+    for slip in ["1,00", ",100", "100,", "1,0,0", "_100", "1__0", "1,000_000", "1000,000"] {
+        let e = refused(simulate(&["--games", slip]));
+        assert!(e.starts_with("--games takes a whole number of games of at least 1, not"), "{slip}: {e}");
+    }
+    assert!(refused(simulate(&["--per-class", "5,0"])).contains("--per-class takes a whole number"));
 }
 
 #[test]
