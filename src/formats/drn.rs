@@ -281,7 +281,7 @@ fn state_line(n: usize, rest: &str, rewards: usize) -> Result<(u64, Vec<Rational
         values = reward_list(n, &rest[1..end], rewards)?;
         rest = &rest[end + 1..];
     }
-    let labels: Vec<&str> = rest.split_whitespace().collect();
+    let labels = labels(n, rest)?;
     // A reward list after the labels would be taken for a label, its rewards for none.
     if let Some(late) = labels.iter().find(|l| l.starts_with(['[', '{'])) {
         return Err(FormatError::at(
@@ -290,6 +290,33 @@ fn state_line(n: usize, rest: &str, rewards: usize) -> Result<(u64, Vec<Rational
         ));
     }
     Ok((state, values, labels))
+}
+
+/// A state's labels, parted by white space; a label in double quotes may hold white space,
+/// as Storm writes a label named by an expression (`"(s >= 3)" goal`): split at its spaces,
+/// it became three labels, and two such labels shared the label `>=`.
+fn labels(n: usize, mut rest: &str) -> Result<Vec<&str>, FormatError> {
+    let mut labels = Vec::new();
+    loop {
+        rest = rest.trim_start();
+        let Some(first) = rest.chars().next() else { return Ok(labels) };
+        let (label, after) = match first {
+            '"' => rest[1..].split_once('"').ok_or_else(|| {
+                FormatError::at(n, format!("a label {} without its closing quote", quoted(rest)))
+            })?,
+            _ => rest.split_once(char::is_whitespace).unwrap_or((rest, "")),
+        };
+        labels.push(label);
+        rest = after;
+    }
+}
+
+/// A label as a state line writes it: in double quotes where it holds white space.
+fn written_label(label: &str) -> std::borrow::Cow<'_, str> {
+    match label.contains(char::is_whitespace) {
+        true => format!("\"{label}\"").into(),
+        false => label.into(),
+    }
 }
 
 /// `0 [r1, r2]` or `__NOLABEL__` and so on: the action's rewards (its name is ignored).
@@ -361,7 +388,7 @@ pub fn write_drn_until(chain: &ExplicitChain, cancel: &crate::Cancel) -> Option<
             let _ = write!(out, " [{}]", values.join(", "));
         }
         for label in &labels_of[s] {
-            let _ = write!(out, " {label}");
+            let _ = write!(out, " {}", written_label(label));
         }
         out.push_str("\n\taction 0");
         if !names.is_empty() {
@@ -458,6 +485,27 @@ state 12 [0] six done
 
     fn error(text: &str) -> String {
         parse_drn(text, None).unwrap_err().to_string()
+    }
+
+    /// Storm 2.0 writes a label named by an expression in double quotes (`stormpy`'s
+    /// `export_to_drn` of a PRISM model with `label "(s >= 3)"`-like labels).
+    #[test]
+    fn a_label_in_quotes_keeps_its_spaces() {
+        let text = "@type: DTMC\n@value_type: rational\n@parameters\n\n@reward_models\n\n@nr_states\n3\n@nr_choices\n3\n@model\n\
+                    state 0 init\n\taction 0\n\t\t1 : 1/2\n\t\t2 : 1/2\n\
+                    state 1 \"(s >= 1)\" goal\n\taction 0\n\t\t1 : 1\n\
+                    state 2 \"(s >= 1)\"  \"(s >= 2)\"\n\taction 0\n\t\t2 : 1\n";
+        let chain = parse_drn(text, None).unwrap();
+        assert_eq!(chain.label("(s >= 1)").unwrap(), &[1, 2]);
+        assert_eq!(chain.label("(s >= 2)").unwrap(), &[2]);
+        assert_eq!(chain.label("goal").unwrap(), &[1]);
+        assert!(chain.label(">=").is_none() && chain.label("\"(s").is_none());
+        // Written back in quotes, and read again the same.
+        let written = write_drn(&chain);
+        assert!(written.contains("state 2 \"(s >= 1)\" \"(s >= 2)\"\n"), "{written}");
+        assert_eq!(parse_drn(&written, None).unwrap(), chain);
+        let open = text.replace("goal", "\"goal");
+        assert_eq!(error(&open), "line 16: a label \"\\\"goal\" without its closing quote");
     }
 
     /// A stop asked for ends the writing, with nothing written.
