@@ -103,7 +103,7 @@ fn the_pass_line_wins_244_in_495() {
     assert_eq!(by_hand, q(244, 495));
     let e = ends(&chain, &Cancel::new()).unwrap();
     assert_eq!(e.bottoms, vec![vec![7], vec![8]]);
-    assert_eq!(e.probability[0], vec![q(244, 495), q(251, 495)]);
+    assert_eq!(e.probability, vec![q(244, 495), q(251, 495)]);
 }
 
 #[test]

@@ -17,7 +17,7 @@ fn explored_gambler_ends_as_the_backward_evaluation_says() {
     let (chain, states) = explore(&gambler, &[start], false, 10_000, &Cancel::new(), |_| Vec::new()).unwrap();
     let ends = questions::ends(&chain, &pegchain_engine::Cancel::new()).unwrap();
     let mut explicit = std::collections::BTreeMap::new();
-    for (bottom, p) in ends.bottoms.iter().zip(&ends.probability[0]) {
+    for (bottom, p) in ends.bottoms.iter().zip(&ends.probability) {
         assert_eq!(bottom.len(), 1);
         *explicit.entry(gambler.end(states[bottom[0] as usize])).or_insert_with(Rational::new) += p;
     }

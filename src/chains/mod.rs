@@ -490,14 +490,12 @@ fn distribution(
 /// The ends in the order of their first states (the solver finds them in another order,
 /// which put a game's player 2 before player 1).
 fn ends_answer(chain: &ExplicitChain, ends: &Ends) -> Vec<End> {
-    let count = chain.initial().len() as u32;
     let mut answer: Vec<End> = ends
         .bottoms
         .iter()
-        .enumerate()
-        .map(|(i, states)| {
-            let probability: Rational =
-                chain.initial().iter().map(|&s| &ends.probability[s as usize][i]).sum::<Rational>() / count;
+        .zip(&ends.probability)
+        .map(|(states, probability)| {
+            let probability = probability.clone();
             let labels = chain
                 .labels()
                 .iter()
