@@ -330,8 +330,18 @@ pub fn solve(
     cancel: &Cancel,
 ) -> Result<Vec<Vec<Rational>>, SolveFailure> {
     let n = a.len();
+    // A prime that divides det A leaves A singular modulo it. Primes are tried until one
+    // does not, or until their product passes the Hadamard bound on |det A|, which proves
+    // det A = 0: twenty primes and no more called a system whose determinant they all
+    // divide singular.
+    let det_bits = determinant_bits(a);
+    let mut tried_bits = 0;
     let mut lu = None;
-    for p in primes().take(20) {
+    for p in primes() {
+        if tried_bits > det_bits {
+            break;
+        }
+        tried_bits += u64::from(p.ilog2());
         let mut dense = filled(n * n, cancel, |_| 0f64)?;
         for (i, row) in a.iter().enumerate() {
             for (j, v) in row {
@@ -344,15 +354,20 @@ pub fn solve(
         }
     }
     let lu = lu.ok_or(SolveFailure::Singular)?;
-    let lifts = lift(a, columns, &lu, cancel)?;
+    let lifts = lift(a, columns, &lu, det_bits, cancel)?;
     Ok(lifts.into_iter().map(|l| l.answer.expect("every column answered")).collect())
 }
 
 /// Lifts the solution of A y = b for each `b` of `columns` from `lu`, A factored modulo a
 /// prime, until each has its answer.
-fn lift(a: &IntRows, columns: &[Vec<Integer>], lu: &Lu, cancel: &Cancel) -> Result<Vec<Lift>, SolveFailure> {
+fn lift(
+    a: &IntRows,
+    columns: &[Vec<Integer>],
+    lu: &Lu,
+    det_bits: u64,
+    cancel: &Cancel,
+) -> Result<Vec<Lift>, SolveFailure> {
     let n = a.len();
-    let det_bits = determinant_bits(a);
     let mut lifts: Vec<Lift> = columns.iter().map(|b| Lift::new(b, det_bits, n)).collect();
     // Every column takes a digit per step, all from one pass over L and U, until each has
     // its answer.
@@ -752,6 +767,21 @@ mod tests {
     }
 
     #[test]
+    fn a_determinant_that_the_first_twenty_primes_divide_is_not_zero() {
+        // diag(P, 1) with P the product of the first twenty primes tried: singular modulo
+        // each of them, not at all.
+        let product: Integer = primes().take(20).map(Integer::from).product();
+        let a: IntRows = vec![vec![(0, product.clone())], vec![(1, Integer::from(1))]];
+        let y = solve(&a, &[vec![product, Integer::from(3)]], &Cancel::new()).unwrap();
+        assert_eq!(y, vec![vec![Rational::from(1), Rational::from(3)]]);
+        // A matrix that is singular is found so once the primes pass its Hadamard bound.
+        let ones = vec![(0, Integer::from(1)), (1, Integer::from(1))];
+        let singular: IntRows = vec![ones.clone(), ones];
+        let b = vec![Integer::from(1), Integer::from(1)];
+        assert_eq!(solve(&singular, &[b], &Cancel::new()), Err(SolveFailure::Singular));
+    }
+
+    #[test]
     fn primes_are_prime_and_below_the_bound() {
         let ps: Vec<u64> = primes().take(3).collect();
         assert_eq!(ps, vec![1048573, 1048571, 1048559]);
@@ -852,7 +882,7 @@ mod tests {
                 Lu::new(4, dense, p, &Cancel::new()).unwrap()
             })
             .unwrap();
-        let lifts = lift(&a, std::slice::from_ref(&b), &lu, &Cancel::new()).unwrap();
+        let lifts = lift(&a, std::slice::from_ref(&b), &lu, determinant_bits(&a), &Cancel::new()).unwrap();
         assert!(satisfies(&a, &b, lifts[0].answer.as_ref().unwrap()));
         let (steps, watches) = (lifts[0].steps, lifts[0].watches);
         assert!(steps > 100 && watches * 10 < steps, "{watches} watches in {steps} steps");
@@ -879,7 +909,8 @@ mod tests {
                     Lu::new(n, dense, p, &Cancel::new()).unwrap()
                 })
                 .unwrap();
-            let lifts = lift(&a, std::slice::from_ref(&b), &lu, &Cancel::new()).unwrap();
+            let lifts =
+                lift(&a, std::slice::from_ref(&b), &lu, determinant_bits(&a), &Cancel::new()).unwrap();
             let x = lifts[0].answer.as_ref().unwrap();
             assert!(satisfies(&a, &b, x));
             let den = x.iter().fold(Integer::from(1), |acc, v| acc.lcm(v.denom()));
