@@ -118,6 +118,16 @@ pub fn shown_path(path: &Path) -> String {
     if text.len() > LONGEST_PATH { crate::engine::error::shortened(&text) } else { text }
 }
 
+/// `text` (a path, a name) as a line of text shows it: as it is, or in quotes with its
+/// escapes where it holds a character that does not print (a path with a line break in it
+/// broke the line it was shown in).
+pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
+    match text.contains(unprintable) {
+        true => format!("{text:?}").into(),
+        false => text.into(),
+    }
+}
+
 /// An I/O error's message without Rust's "(os error 28)" suffix.
 pub fn plain(e: &std::io::Error) -> String {
     let text = e.to_string();

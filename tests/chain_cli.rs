@@ -1225,3 +1225,26 @@ fn a_distribution_plot_has_readable_ticks() {
     let x: Vec<String> = labels(&svg).into_iter().filter(|l| !l.contains('.')).collect();
     assert_eq!(x, ["0", "5", "10", "15", "20", "25"]);
 }
+
+/// A path with a line break in it was printed as it is, breaking the line that shows it: the
+/// export's line and the chain's title now quote it with its escapes (JSON keeps it whole).
+#[test]
+fn a_path_with_a_line_break_is_shown_on_one_line() {
+    let dir = support::scratch("chain-newline-path");
+    let drn = dir.join("a\nb.drn");
+    let out = support::pegchain()
+        .args(["export", "--game", "craps", "--drn", drn.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(stdout.trim_end().lines().count(), 1, "{stdout}");
+    assert!(stdout.contains(&format!("{:?}", drn.to_str().unwrap())), "{stdout}");
+    let out = support::pegchain().args(["chain", drn.to_str().unwrap()]).output().unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let title = stdout.lines().next().unwrap();
+    assert_eq!(title, format!("Markov chain {:?}", drn.to_str().unwrap()));
+    let out = support::pegchain().args(["chain", drn.to_str().unwrap(), "--json"]).output().unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["model"], drn.to_str().unwrap());
+}

@@ -170,7 +170,7 @@ impl Report for ExportView {
     fn document(&self, _: Style) -> Doc {
         let mut d = Doc::default();
         for file in &self.files {
-            d.para(format!("wrote {file}"));
+            d.para(format!("wrote {}", crate::input::printable(file)));
         }
         d
     }

@@ -353,7 +353,7 @@ impl Report for ChainView {
     fn document(&self, style: Style) -> Doc {
         let mut doc = Doc::default();
         let model = if style.full_fractions { &self.model } else { &self.model_brief };
-        doc.heading(format!("Markov chain {model}"));
+        doc.heading(format!("Markov chain {}", crate::input::printable(model)));
         doc.para(format!(
             "{}, {}, {}; labels: {}; rewards: {}",
             plural(self.states as u64, "state", "states"),
@@ -777,7 +777,7 @@ impl Report for ExportedView {
             self.chain_brief,
             plural(self.states as u64, "state", "states"),
             plural(self.transitions as u64, "transition", "transitions"),
-            self.files.join(", ")
+            self.files.iter().map(|f| crate::input::printable(f)).collect::<Vec<_>>().join(", ")
         ));
         if !self.labels_not_in_drn.is_empty() {
             let (which, hold) =
