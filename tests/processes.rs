@@ -345,6 +345,28 @@ mod under_mpirun {
         command
     }
 
+    /// `mpirun` starting in `dir` one process of the binary for each list of arguments in
+    /// `each` (process p with `each[p]`), the job ended after 60 seconds rather than left to hang.
+    fn mpirun_each(dir: &std::path::Path, each: &[[&str; 7]]) -> Option<Output> {
+        let mut command = Command::new("mpirun");
+        command.current_dir(dir);
+        command.args(["-q", "--oversubscribe", "--bind-to", "none", "--timeout", "60"]);
+        for (p, args) in each.iter().enumerate() {
+            if p > 0 {
+                command.arg(":");
+            }
+            command.args(["-np", "1"]).arg(assert_cmd::cargo::cargo_bin("pegchain")).args(args);
+        }
+        command.env("OMPI_ALLOW_RUN_AS_ROOT", "1").env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
+        match command.output() {
+            Ok(out) => Some(out),
+            Err(e) => {
+                eprintln!("skipped: mpirun could not start ({e}); scripts/setup.sh --mpi installs Open MPI");
+                None
+            }
+        }
+    }
+
     /// `out` failed with exit code 2 and one line on stderr holding `message`.
     fn refused(out: &Output, message: &str) {
         let err = String::from_utf8_lossy(&out.stderr);
@@ -500,6 +522,42 @@ mod under_mpirun {
     #[ignore = "the English board from the centre, three times: minutes"]
     fn mpirun_prints_the_bytes_of_one_process_on_the_english_board() {
         same_bytes_on_1_2_and_4_processes(&["exact", "--board", "english", "--start", "d4", "--json"]);
+    }
+
+    /// A file or folder missing on one machine only: the process that meets the error alone
+    /// does not leave the others waiting for it (the job hung, process 0 saying `pegchain: `).
+    /// Every process stops with exit code 2 and process 0 says why, in the words of the process
+    /// that met it, whichever that is.
+    #[test]
+    fn an_error_only_one_process_meets_stops_every_process_in_its_words() {
+        let dir = std::env::temp_dir().join(format!("pegchain-mpi-alone-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("spill")).unwrap();
+        let out = plain(&[
+            "boards",
+            "--export",
+            "triangle5",
+            "--format",
+            "picture",
+            "--out",
+            dir.to_str().unwrap(),
+        ]);
+        assert!(out.status.success());
+        let run = |board, spill| ["exact", "--board", board, "-q", "--json", "--spill", spill];
+        let good = run("triangle5.txt", "spill");
+        let (without_spill, without_board) = (run("triangle5.txt", "nospill"), run("nob.txt", "spill"));
+        let missing_spill = "pegchain: --spill nospill: No such file or directory";
+        let missing_board = "pegchain: board file nob.txt: cannot read it: No such file or directory";
+        for (each, message) in [
+            ([good, without_spill], missing_spill),
+            ([without_spill, good], missing_spill),
+            ([good, without_board], missing_board),
+            ([without_board, good], missing_board),
+        ] {
+            let Some(out) = mpirun_each(&dir, &each) else { return };
+            refused(&out, message);
+        }
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

@@ -6,7 +6,7 @@ use crate::cli::checkpoint::{Part, Run};
 use crate::cli::interrupt;
 use pegchain::budget::Budget;
 use pegchain::solitaire::Pegs;
-use pegchain::solitaire::exact::{EngineConfig, Reduction, Starts};
+use pegchain::solitaire::exact::{EngineConfig, Reduction, Starts, agreed};
 use pegchain::solitaire::saved::Saved;
 use pegchain::{Board, Error, Policy, SymmetryGroup};
 use std::path::PathBuf;
@@ -70,8 +70,8 @@ const MAX_PRIMES_PER_PASS: u32 = 64;
 
 impl ExactArgs {
     pub fn validate(&self) -> Result<EngineRequest, Error> {
-        let policy: Policy = self.policy.parse().map_err(Error::Invalid)?;
-        self.refuse_residues_with_others()?;
+        let policy = self.policy.parse().map_err(Error::Invalid);
+        let policy = policy.and_then(|policy| self.refuse_residues_with_others().map(|()| policy));
         let mut request = self.engine.validate_with("exact", policy, self.residues)?;
         request.config.residues = self.residues.map(|k| k as usize);
         request.return_freed_memory |= self.residues.is_some();
@@ -95,54 +95,26 @@ impl CountArgs {
     /// `command` is `count` or `ends`, the same evaluation.
     pub fn validate(&self, command: &'static str) -> Result<EngineRequest, Error> {
         // count and ends print counts, never a fraction: --full would be ignored.
-        self.output.validate_without_fractions(command)?;
-        self.validate_with(command, Policy::Uniform, None)
+        let policy = self.output.validate_without_fractions(command).map(|_| Policy::Uniform);
+        self.validate_with(command, policy, None)
     }
 
     /// `command` is `exact`, `count` or `ends`: it names the checkpoints, which also record
-    /// `residues` (a run by residues saves its passes, not big numbers).
+    /// `residues` (a run by residues saves its passes, not big numbers). `policy` is the
+    /// command's own flags read, or their refusal.
     fn validate_with(
         &self,
         command: &'static str,
-        policy: Policy,
+        policy: Result<Policy, Error>,
         residues: Option<u32>,
     ) -> Result<EngineRequest, Error> {
-        let board = pegchain::solitaire::load_board(&self.board.board)?;
-        let starts = parse_starts(&board, &self.start)?;
-        let position = given_position(&board, Some(&starts), &self.moves, &self.position)?;
-        // The parser lets one method at most be asked for.
-        let reduction = match (self.whole_group, self.stabilizer) {
-            (true, _) => Reduction::WholeGroup,
-            (_, true) => Reduction::Stabilizer,
-            _ => Reduction::Faster,
-        };
-        if position.is_some() {
-            let flag = match reduction {
-                Reduction::WholeGroup => Some("--whole-group is a method"),
-                Reduction::Stabilizer => Some("--stabilizer is a method"),
-                Reduction::Faster => self.deal_starts.then_some("--deal-starts deals out"),
-            };
-            if let Some(flag) = flag {
-                return Err(Error::Invalid(format!("{flag} for start holes, not for a position")));
-            }
-            self.saving.refuse_for_position()?;
-        }
         let shared = crate::cli::processes::shared();
-        if self.deal_starts && shared.is_none() {
-            return Err(Error::Invalid(
-                "--deal-starts deals the starts out between processes: start the run with mpirun -np N, N of 2 or more"
-                    .into(),
-            ));
-        }
-        // The parser took only positive, finite numbers of GB.
-        let memory_budget = self.max_memory.map(|gb| (gb * 1e9) as u64);
-        let budget = crate::cli::limits::read(memory_budget).budget();
+        // What each process checks alone (a file may be missing on one machine only) is
+        // agreed before anything else: a process that left with its error would leave the
+        // others waiting for it where they next meet.
+        let alone = policy.and_then(|policy| self.check_alone(policy, shared.is_some()));
+        let Alone { policy, board, starts, position, reduction, budget } = agreed(shared.as_ref(), alone)?;
         let memory_budget = budget.map(|b| b.bytes);
-        if let Some(dir) = &self.spill {
-            crate::cli::files::check_spill_dir(dir).map_err(|e| {
-                Error::Invalid(format!("--spill {}: {}", dir.display(), pegchain::input::plain(&e)))
-            })?;
-        }
         // What fixes the answer: the memory budget and where it spills do not. A save taken
         // with the default method is the stabilizer method's (see `--stabilizer`).
         let symmetry = match (self.no_symmetry, self.whole_group) {
@@ -209,4 +181,54 @@ impl CountArgs {
             return_freed_memory: self.max_memory.is_some(),
         })
     }
+
+    /// The checks a process makes on its own, before the processes of a shared run first
+    /// meet: the board, the start or position, the memory budget and the spill folder.
+    fn check_alone(&self, policy: Policy, shared: bool) -> Result<Alone, Error> {
+        let board = pegchain::solitaire::load_board(&self.board.board)?;
+        let starts = parse_starts(&board, &self.start)?;
+        let position = given_position(&board, Some(&starts), &self.moves, &self.position)?;
+        // The parser lets one method at most be asked for.
+        let reduction = match (self.whole_group, self.stabilizer) {
+            (true, _) => Reduction::WholeGroup,
+            (_, true) => Reduction::Stabilizer,
+            _ => Reduction::Faster,
+        };
+        if position.is_some() {
+            let flag = match reduction {
+                Reduction::WholeGroup => Some("--whole-group is a method"),
+                Reduction::Stabilizer => Some("--stabilizer is a method"),
+                Reduction::Faster => self.deal_starts.then_some("--deal-starts deals out"),
+            };
+            if let Some(flag) = flag {
+                return Err(Error::Invalid(format!("{flag} for start holes, not for a position")));
+            }
+            self.saving.refuse_for_position()?;
+        }
+        if self.deal_starts && !shared {
+            return Err(Error::Invalid(
+                "--deal-starts deals the starts out between processes: start the run with mpirun -np N, N of 2 or more"
+                    .into(),
+            ));
+        }
+        // The parser took only positive, finite numbers of GB.
+        let memory_budget = self.max_memory.map(|gb| (gb * 1e9) as u64);
+        let budget = crate::cli::limits::read(memory_budget).budget();
+        if let Some(dir) = &self.spill {
+            crate::cli::files::check_spill_dir(dir).map_err(|e| {
+                Error::Invalid(format!("--spill {}: {}", dir.display(), pegchain::input::plain(&e)))
+            })?;
+        }
+        Ok(Alone { policy, board, starts, position, reduction, budget })
+    }
+}
+
+/// What [`CountArgs::check_alone`] found.
+struct Alone {
+    policy: Policy,
+    board: Board,
+    starts: Starts,
+    position: Option<Pegs>,
+    reduction: Reduction,
+    budget: Option<Budget>,
 }

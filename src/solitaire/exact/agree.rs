@@ -32,7 +32,7 @@ pub fn agree(exchange: &dyn Exchange, local: Result<Vec<u8>, Error>) -> Result<V
 
 /// `local` where every process succeeded (a lone process: always), else on every process
 /// alike the first failure, as [`agree`] finds it. Every process must call it.
-pub(super) fn agreed<T>(processes: Option<&Processes>, local: Result<T, Error>) -> Result<T, Error> {
+pub fn agreed<T>(processes: Option<&Processes>, local: Result<T, Error>) -> Result<T, Error> {
     let Some(Processes(exchange)) = processes else { return local };
     match local {
         Ok(value) => agree(&**exchange, Ok(Vec::new())).map(|_| value),

@@ -29,8 +29,7 @@ mod report;
 mod request;
 mod stabilizer;
 
-pub use agree::agree;
-use agree::agreed;
+pub use agree::{agree, agreed};
 use report::HasHole;
 pub use report::{
     ClassValue, CountReport, EndFigures, ExactReport, GameCounts, PositionCount, PositionExact, Positions,
