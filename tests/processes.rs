@@ -560,6 +560,33 @@ mod under_mpirun {
         let _ = std::fs::remove_dir_all(&dir);
     }
 
+    /// A shared run saved to `--checkpoint FILE` and started again is refused with the advice
+    /// to give `--resume FILE`, the name the processes go on from (it named process 0's part,
+    /// `FILE.0-of-2`, which no process could resume), and to remove every part; following it
+    /// prints the bytes of one process.
+    #[test]
+    fn a_shared_run_started_again_over_its_parts_is_told_the_name_to_resume() {
+        let dir = std::env::temp_dir().join(format!("pegchain-mpi-again-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("run");
+        let file = file.to_str().unwrap();
+        let run =
+            ["exact", "--board", "triangle6", "--start", "1", "--no-symmetry", "-q", "--checkpoint", file];
+        let Some(first) = mpirun(2, &run) else { return };
+        assert!(first.status.success(), "{}", String::from_utf8_lossy(&first.stderr));
+        refused(
+            &mpirun(2, &run).unwrap(),
+            &format!(
+                "--checkpoint {file}: its part {file}.0-of-2 exists; go on from the parts with --resume {file}, or remove them ({file}.*-of-2*) to start again"
+            ),
+        );
+        let resumed = mpirun(2, &[&run[..], &["--resume", file]].concat()).unwrap();
+        assert!(resumed.status.success(), "{}", String::from_utf8_lossy(&resumed.stderr));
+        assert_eq!(resumed.stdout, first.stdout);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
     #[test]
     fn under_mpirun_bad_input_and_unshared_commands_get_one_line_from_one_process() {
         for args in [

@@ -141,16 +141,35 @@ fn check_checkpoint_target(file: &Path, pass: &Path) -> Result<(), Error> {
 /// very file: a run started again without `--resume` would replace hours of saved work (or any
 /// other file of that name) at its first save.
 fn check_not_replaced(file: &Path, resume: Option<&Path>) -> Result<(), Error> {
-    if std::fs::symlink_metadata(file).is_err() {
-        return Ok(());
-    }
-    if resume.is_some_and(|resume| pegchain::input::same_file(file, resume)) {
+    if !replaced(file, resume) {
         return Ok(());
     }
     Err(Error::Invalid(format!(
         "--checkpoint {0}: the file exists; go on from it with --resume {0}, or remove it to start again",
         file.display()
     )))
+}
+
+/// `check_not_replaced` for this process's part of the checkpoint `path` of a shared run:
+/// the refusal gives `--resume` the name the user gave, which the processes resume from, and
+/// names every process's files, not only this one's.
+fn check_part_not_replaced(path: &Path, part: Part, resume: Option<&Path>) -> Result<(), Error> {
+    let file = part.file(path);
+    if !replaced(&file, resume.map(|r| part.file(r)).as_deref()) {
+        return Ok(());
+    }
+    Err(Error::Invalid(format!(
+        "--checkpoint {0}: its part {1} exists; go on from the parts with --resume {0}, or remove them ({0}.*-of-{2}*) to start again",
+        path.display(),
+        file.display(),
+        part.of
+    )))
+}
+
+/// Whether a save to `file` would replace a file there that the run does not go on from.
+fn replaced(file: &Path, resume: Option<&Path>) -> bool {
+    std::fs::symlink_metadata(file).is_ok()
+        && !resume.is_some_and(|resume| pegchain::input::same_file(file, resume))
 }
 
 /// The most worker threads a run may ask for: more would only cost memory.
@@ -241,7 +260,7 @@ impl CheckpointArgs {
         let target = self.checkpoint.as_ref().map_or(Ok(()), |path| {
             let (file, pass) = (part.file(path), part.file(&pass_start(path)));
             check_checkpoint_target(&file, &pass)?;
-            check_not_replaced(&file, self.resume.as_ref().map(|r| part.file(r)).as_deref())
+            check_part_not_replaced(path, part, self.resume.as_deref())
         });
         pegchain::solitaire::exact::agree(exchange, target.map(|()| Vec::new()))?;
         let Some(path) = &self.resume else { return Ok((self.checkpoint.clone(), 0, None)) };
