@@ -39,19 +39,9 @@ pub fn main() -> ExitCode {
         use clap::CommandFactory;
         return help(Cli::command().render_help().to_string());
     }
-    let cli = match Cli::try_parse() {
-        Ok(cli) => cli,
+    let parsed = match Cli::try_parse() {
         Err(e) if !e.use_stderr() => return help(e.to_string()),
-        Err(e) => {
-            if !silent {
-                let why = match e.kind() {
-                    clap::error::ErrorKind::InvalidUtf8 => not_text(std::env::args_os().skip(1)),
-                    _ => one_line(&e.to_string()),
-                };
-                output::to_stderr(format_args!("pegchain: {why} (see pegchain --help)\n"));
-            }
-            return ExitCode::from(2);
-        }
+        parsed => parsed.map_err(|e| refused_command_line(&e)),
     };
     let _membership = processes::join();
     if let Some((n, me)) = processes::copies_without_mpi() {
@@ -62,12 +52,18 @@ pub fn main() -> ExitCode {
         }
         return ExitCode::from(2);
     }
-    interrupt::install(processes::speaks(), cli.command.saves_checkpoints());
-    let outcome = stdout_open_alone()
-        .and_then(|()| only_shared_commands(&cli.command))
-        .and_then(|()| start_workers(&cli.command))
-        .and_then(|()| run(cli.command))
-        .and_then(|text| output::unless_interrupted().map(|()| text));
+    // The processes of a shared run meet first over their command lines: a refused one stops
+    // them all here, with process 0 saying why (in the words of the process that refused it)
+    // before any exits; mpirun ends the job as soon as one exits with a failure.
+    let parsed = pegchain::solitaire::exact::agreed(processes::shared().as_ref(), parsed);
+    let outcome = parsed.map_err(output::Failure::Input).and_then(|cli| {
+        interrupt::install(processes::speaks(), cli.command.saves_checkpoints());
+        stdout_open_alone()
+            .and_then(|()| only_shared_commands(&cli.command))
+            .and_then(|()| start_workers(&cli.command))
+            .and_then(|()| run(cli.command))
+            .and_then(|text| output::unless_interrupted().map(|()| text))
+    });
     // Every process of a shared run has the whole answer (or the same error): one speaks.
     let code = if processes::speaks() {
         match outcome.and_then(|text| output::emit(&text)) {
@@ -146,6 +142,15 @@ fn run(command: Command) -> commands::Answer {
         Command::Race(args) => commands::race(args),
         Command::Solve(args) => commands::solve(args),
     }
+}
+
+/// A command line clap refused, in one line.
+fn refused_command_line(e: &clap::Error) -> pegchain::Error {
+    let why = match e.kind() {
+        clap::error::ErrorKind::InvalidUtf8 => not_text(std::env::args_os().skip(1)),
+        _ => one_line(&e.to_string()),
+    };
+    pegchain::Error::Invalid(format!("{why} (see pegchain --help)"))
 }
 
 /// Which argument is not UTF-8 text, and whose value it is: clap says only "invalid UTF-8 was

@@ -45,8 +45,8 @@ pub fn copies_without_mpi() -> Option<(usize, usize)> {
 }
 
 /// Started by a launcher as a process other than process 0: known from the launcher's
-/// environment before the processes join, so that what the command line alone decides (its
-/// errors, `--help`) is written once, by process 0.
+/// environment before the processes join, so that the help and `--version`, which need no
+/// joining, are written once, by process 0.
 pub fn a_silent_copy() -> bool {
     launched_as().is_some_and(|(size, me)| size > 1 && me != 0)
 }
