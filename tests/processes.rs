@@ -605,6 +605,32 @@ mod under_mpirun {
         }
     }
 
+    /// Under mpirun process 0 writes a line per layer on stderr also where no process sends
+    /// another anything (nothing was written): every start's 20 layers of the first pass by
+    /// residues, the 20 layers of each start it is dealt (A, D and H of triangle6's 5 start
+    /// classes), and one process's passes over every start's classes and pegs left.
+    #[test]
+    fn process_0_writes_a_line_per_layer_where_no_process_sends() {
+        let run = ["exact", "--board", "triangle6", "--start", "all", "--json"];
+        for (processes, extra, lines, first) in [
+            (3, &["--residues", "2"][..], 100, "start A (1 of 5): 1 position with 20 pegs (pass 1), "),
+            (2, &["--deal-starts"], 60, "start A: 1 position with 20 pegs, "),
+            (1, &[], 59, "every start's classes: 5 positions with 20 pegs, "),
+        ] {
+            let Some(out) = mpirun(processes, &[&run[..], extra].concat()) else { return };
+            assert!(out.status.success());
+            let err = String::from_utf8(out.stderr).unwrap();
+            assert_eq!(err.lines().count(), lines, "{processes} processes, {extra:?}: {err}");
+            assert!(err.starts_with(first), "{err}");
+            assert!(err.lines().all(|l| l.ends_with(" (process 0)")), "{err}");
+            if extra == ["--deal-starts"] {
+                let last: Vec<&str> = err.lines().filter(|l| l.contains("with 1 peg,")).collect();
+                let starts: Vec<&str> = last.iter().map(|l| &l[..8]).collect();
+                assert_eq!(starts, ["start A:", "start D:", "start H:"], "{err}");
+            }
+        }
+    }
+
     #[test]
     fn under_mpirun_bad_input_and_unshared_commands_get_one_line_from_one_process() {
         for args in [

@@ -51,6 +51,12 @@ pub fn a_silent_copy() -> bool {
     launched_as().is_some_and(|(size, me)| size > 1 && me != 0)
 }
 
+/// Started by a launcher (`mpirun`, `srun`), as one process or several: stderr is then a log,
+/// never a terminal.
+pub fn launched() -> bool {
+    launched_as().is_some()
+}
+
 /// Where a launcher (Open MPI's mpirun, or a PMI launcher such as Slurm's srun) says how
 /// many processes it started, and which one this is.
 const SIZE_VARIABLES: [&str; 2] = ["OMPI_COMM_WORLD_SIZE", "PMI_SIZE"];

@@ -1,6 +1,6 @@
 //! Progress on stderr, the one place the CLI reports work under way: a line per finished
-//! layer of the exact engine, a bar for simulations. Shown only on a terminal and never with
-//! --quiet; stdout is never touched.
+//! layer of the exact engine, a bar for simulations. Shown only on a terminal (under mpirun,
+//! a line per layer from process 0) and never with --quiet; stdout is never touched.
 
 use super::output::to_stderr;
 use pegchain::Board;
@@ -12,7 +12,9 @@ use std::time::Instant;
 /// A progress line on stderr, rewritten for every finished layer, when stderr is a terminal
 /// and not --quiet. It clears itself when the run ends (the printer is dropped).
 pub fn layer_printer(board: &Board, quiet: bool) -> impl FnMut(&Progress) + '_ {
-    let show = !quiet && std::io::stderr().is_terminal();
+    // Under mpirun, whose output is a log, a line per layer instead.
+    let log = !quiet && super::processes::launched();
+    let show = !quiet && !log && std::io::stderr().is_terminal();
     let started = Instant::now();
     let mut line = Line { shown: false };
     let mut passes = Passes::new(started);
@@ -27,10 +29,15 @@ pub fn layer_printer(board: &Board, quiet: bool) -> impl FnMut(&Progress) + '_ {
                 (layer_words(board, p), resident_bytes() as f64 / 1e9, started.elapsed().as_secs_f64());
             format!("{words}, {gb:.2} GB resident, {s:.1} s{left}")
         };
-        if !quiet && !p.sent.is_empty() {
-            // A run shared by processes (under mpirun, whose output is a log): a line per layer.
+        if log {
+            // A layer built by processes that send each other children says how much they sent
+            // (none do in a pass by residues, a dealt start, or a run of one process).
             let mb: Vec<String> = p.sent.iter().map(|b| format!("{:.1}", *b as f64 / 1e6)).collect();
-            to_stderr(format_args!("{} (process 0); MB sent by each process: {}\n", words(), mb.join(" ")));
+            let sent = match mb.is_empty() {
+                true => String::new(),
+                false => format!("; MB sent by each process: {}", mb.join(" ")),
+            };
+            to_stderr(format_args!("{} (process 0){sent}\n", words()));
         } else if show {
             line.mark_shown();
             to_stderr(format_args!("\r\x1b[K{}", words()));
