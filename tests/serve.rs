@@ -450,28 +450,31 @@ async fn requests_the_http_library_refuses_get_a_one_line_json_error_too() {
 /// A request addressed by a name other than localhost is refused (403, one-line JSON) before
 /// any handler sees it: a web page elsewhere could point such a name at 127.0.0.1 (DNS
 /// rebinding) and ask the server through it as its own origin. Addresses and localhost are
-/// answered, and a request with no Host header, which no browser sends.
+/// answered, and a request with no Host header, which no browser sends. Loopback written as
+/// an IPv4-mapped address (`--host ::ffff:127.0.0.1`) answered any name.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_request_addressed_by_another_name_is_refused() {
-    let server = Server::start();
-    let address = server.base.trim_start_matches("http://").trim_end_matches('/').to_string();
-    let port = address.rsplit_once(':').unwrap().1;
-    let ask = |host: &str| match host.is_empty() {
-        true => "GET /api/boards HTTP/1.0\r\n\r\n".to_string(),
-        false => format!("GET /api/boards HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"),
-    };
-    for (host, status) in [
-        (format!("evil.example:{port}"), 403),
-        ("localhost.evil.example".to_string(), 403),
-        (format!("localhost:{port}"), 200),
-        (address.clone(), 200),
-        (String::new(), 200),
-    ] {
-        let request = ask(&host);
-        let answer = raw(&address, request.as_bytes()).await;
-        assert_eq!(status_of(&answer, &request), status, "{host}: {answer}");
-        if status == 403 {
-            assert!(answer.contains("addressed to its IP address or localhost"), "{answer}");
+    for host in ["127.0.0.1", "::ffff:127.0.0.1"] {
+        let server = Server::start_with(&["--host", host]);
+        let address = server.base.trim_start_matches("http://").trim_end_matches('/').to_string();
+        let port = address.rsplit_once(':').unwrap().1;
+        let ask = |host: &str| match host.is_empty() {
+            true => "GET /api/boards HTTP/1.0\r\n\r\n".to_string(),
+            false => format!("GET /api/boards HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"),
+        };
+        for (host, status) in [
+            (format!("evil.example:{port}"), 403),
+            ("localhost.evil.example".to_string(), 403),
+            (format!("localhost:{port}"), 200),
+            (address.clone(), 200),
+            (String::new(), 200),
+        ] {
+            let request = ask(&host);
+            let answer = raw(&address, request.as_bytes()).await;
+            assert_eq!(status_of(&answer, &request), status, "{address} {host}: {answer}");
+            if status == 403 {
+                assert!(answer.contains("addressed to its IP address or localhost"), "{answer}");
+            }
         }
     }
 }

@@ -22,7 +22,8 @@ use std::net::IpAddr;
 /// Whether a server bound to `bound` answers a request whose `Host` header is `host` (None
 /// where the request has none, as HTTP/1.0 allows: no browser sends such a request).
 pub fn answered(bound: IpAddr, host: Option<&[u8]>) -> bool {
-    if !bound.is_loopback() {
+    // `::ffff:127.0.0.1` is loopback too, though `Ipv6Addr::is_loopback` says not.
+    if !bound.to_canonical().is_loopback() {
         return true;
     }
     let Some(host) = host else { return true };
@@ -140,11 +141,15 @@ mod tests {
         assert!(answered(loopback, None));
         assert!(answered("::1".parse().unwrap(), Some(b"[::1]:80")));
         assert!(!answered("::1".parse().unwrap(), Some(b"evil.example")));
+        // Loopback written as an IPv4-mapped address (`--host ::ffff:127.0.0.1`) answered any name.
+        let mapped = "::ffff:127.0.0.1".parse().unwrap();
+        assert!(!answered(mapped, Some(b"evil.example")));
+        assert!(answered(mapped, Some(b"[::ffff:127.0.0.1]:80")));
     }
 
     #[test]
     fn a_server_open_to_the_network_answers_any_name() {
-        for bound in ["0.0.0.0", "192.168.1.7", "::"] {
+        for bound in ["0.0.0.0", "192.168.1.7", "::", "::ffff:192.168.1.7"] {
             assert!(answered(bound.parse().unwrap(), Some(b"mymachine.lan:8000")), "{bound}");
         }
     }
