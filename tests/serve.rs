@@ -447,6 +447,36 @@ async fn requests_the_http_library_refuses_get_a_one_line_json_error_too() {
     assert_eq!(status, 200);
 }
 
+/// Under an address-space limit (`ulimit -v 250000`), 512 clients each sending a request head
+/// of 405,000 bytes and stalling aborted the server at about the 473rd ("memory allocation of
+/// 507904 bytes failed", exit 134): hyper buffered about 0.5 MB of each head, and neither the
+/// connections nor their buffers were counted in the memory budget. A head past 80 KB is now
+/// refused (431), and the connections served at once fit a quarter of the budget: the server
+/// answers on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn clients_stalling_with_large_heads_never_exhaust_a_server_under_a_memory_limit() {
+    use std::time::Duration;
+    use tokio::io::AsyncWriteExt;
+    let server = Server::start_under_address_limit(250_000 * 1024);
+    let address = server.base.trim_start_matches("http://").to_string();
+    let head = format!("GET /api/boards HTTP/1.1\r\nHost: 127.0.0.1\r\nX: {}", "a".repeat(405_000));
+    let mut held = Vec::new();
+    for client in 0..512 {
+        let connect = tokio::net::TcpStream::connect(&address);
+        let connected = tokio::time::timeout(Duration::from_secs(10), connect).await;
+        let mut stream = connected
+            .unwrap_or_else(|_| panic!("client {client}: no connection within 10 s"))
+            .unwrap_or_else(|e| panic!("client {client}: {e} (the server has died)"));
+        // The server may refuse the head and close before it has read it all.
+        let _ = tokio::time::timeout(Duration::from_secs(10), stream.write_all(head.as_bytes())).await;
+        held.push(stream);
+    }
+    let url = format!("{}/api/boards", server.base);
+    let (status, _) =
+        tokio::time::timeout(Duration::from_secs(10), get(&url)).await.expect("an answer within 10 s");
+    assert_eq!(status, 200);
+}
+
 /// A request addressed by a name other than localhost is refused (403, one-line JSON) before
 /// any handler sees it: a web page elsewhere could point such a name at 127.0.0.1 (DNS
 /// rebinding) and ask the server through it as its own origin. Addresses and localhost are

@@ -19,13 +19,31 @@ impl Server {
 
     /// A server started with these arguments besides `serve --port 0`.
     pub fn start_with(args: &[&str]) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_pegchain"))
-            .args(["serve", "--port", "0"])
-            .args(args)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
+        let mut command = Command::new(env!("CARGO_BIN_EXE_pegchain"));
+        command.args(["serve", "--port", "0"]).args(args);
+        Server::spawn(command)
+    }
+
+    /// A server whose address space is held to `bytes` (RLIMIT_AS, as `ulimit -v` sets).
+    pub fn start_under_address_limit(bytes: u64) -> Server {
+        use std::os::unix::process::CommandExt;
+        let mut command = Command::new(env!("CARGO_BIN_EXE_pegchain"));
+        command.args(["serve", "--port", "0"]);
+        // SAFETY: only setrlimit, async-signal-safe, runs between fork and exec.
+        unsafe {
+            command.pre_exec(move || {
+                let limit = libc::rlimit { rlim_cur: bytes as libc::rlim_t, rlim_max: bytes as libc::rlim_t };
+                match libc::setrlimit(libc::RLIMIT_AS, &limit) {
+                    0 => Ok(()),
+                    _ => Err(std::io::Error::last_os_error()),
+                }
+            });
+        }
+        Server::spawn(command)
+    }
+
+    fn spawn(mut command: Command) -> Server {
+        let mut child = command.stdout(Stdio::piped()).stderr(Stdio::null()).spawn().unwrap();
         let mut line = String::new();
         BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
         // "pegchain: serving the coach on http://127.0.0.1:PORT/ (Ctrl-C stops it)"

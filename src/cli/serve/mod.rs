@@ -125,7 +125,10 @@ async fn serve(req: ServeRequest) -> Result<(), Failure> {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let workers = Arc::new(tokio::sync::Semaphore::new(cores));
     let (cache, progress) = (Mutex::new(HashMap::new()), Mutex::new(HashMap::new()));
-    let (max_positions, max_kept) = limits(req.memory, cores);
+    // The connections' memory first, the rest shared by the answers and the futures held.
+    let most = most_connections(req.memory);
+    let memory = req.memory.map(|bytes| bytes.saturating_sub(most as u64 * CONNECTION_BYTES));
+    let (max_positions, max_kept) = limits(memory, cores);
     let held = Mutex::new(Holding::new(max_kept));
     let computations = Mutex::new(Vec::new());
     let shared = Arc::new(Shared {
@@ -169,7 +172,7 @@ async fn serve(req: ServeRequest) -> Result<(), Failure> {
         }
         stopping.stop_computations();
     };
-    serve_connections(listener, app, req.idle_timeout, stop).await;
+    serve_connections(listener, app, req.idle_timeout, most, stop).await;
     Ok(())
 }
 
@@ -190,26 +193,48 @@ fn where_to_open(local: std::net::SocketAddr) -> String {
 }
 
 /// The most connections served at once: more wait to be accepted, so that clients holding
-/// connections open cannot use up the process's file descriptors.
+/// connections open cannot use up the process's file descriptors (nor, see
+/// [`most_connections`], its memory).
 const MAX_CONNECTIONS: usize = 512;
+/// The fewest connections served at once, whatever the memory: a browser opens about six.
+const MIN_CONNECTIONS: usize = 16;
+/// The most bytes of a request head read before it is refused (431): a browser's head is a
+/// few KB, and an address of 64 KB still fits, to be refused as too long (414). hyper's own
+/// default, about 400 KB, let each connection hold about 0.5 MB.
+const MAX_HEAD: usize = 80 * 1024;
+/// The most memory a connection holds: its head buffer (which grows by doubling, so up to
+/// about twice [`MAX_HEAD`]), hyper's write buffer and the task's own, with a margin (181
+/// connections each holding 80 KB of a head took 126 KB each under `ulimit -v`).
+const CONNECTION_BYTES: u64 = 256 * 1024;
+
+/// The most connections served at once where the server may use `memory` bytes: those a
+/// quarter of it holds, within [`MIN_CONNECTIONS`] and [`MAX_CONNECTIONS`]. Their memory was
+/// counted nowhere, and 512 clients each holding a large half-sent head aborted a server
+/// under `ulimit -v 250000` (a failed allocation).
+fn most_connections(memory: Option<u64>) -> usize {
+    let fit = |bytes: u64| usize::try_from(bytes / 4 / CONNECTION_BYTES).unwrap_or(usize::MAX);
+    memory.map_or(MAX_CONNECTIONS, fit).clamp(MIN_CONNECTIONS, MAX_CONNECTIONS)
+}
+
 /// How long answers under way are given to finish once the server is stopped (Ctrl-C): their
 /// computations are stopped with it, so their 503s go out at once. Short, since a connection
 /// with half a request head sent, or a client reading nothing, holds the stop for all of it
 /// (it was 5 s, and held Ctrl-C for 5 s).
 const LAST_ANSWERS: Duration = Duration::from_secs(1);
 
-/// Serves `app` on every connection `listener` accepts until `stop`, as `axum::serve` does,
-/// and also closes a connection that sends no whole request head for `idle_timeout` (a client
-/// that connects and sends nothing, or a head byte by byte, would otherwise hold it for
-/// ever), or reads nothing of its answer for as long.
+/// Serves `app` on every connection `listener` accepts, `most` at once, until `stop`, as
+/// `axum::serve` does, and also closes a connection that sends no whole request head for
+/// `idle_timeout` (a client that connects and sends nothing, or a head byte by byte, would
+/// otherwise hold it for ever), or reads nothing of its answer for as long.
 async fn serve_connections(
     listener: tokio::net::TcpListener,
     app: Router,
     idle_timeout: Duration,
+    most: usize,
     stop: impl std::future::Future<Output = ()>,
 ) {
     use hyper_util::rt::{TokioIo, TokioTimer};
-    let connections = Arc::new(tokio::sync::Semaphore::new(MAX_CONNECTIONS));
+    let connections = Arc::new(tokio::sync::Semaphore::new(most));
     let graceful = hyper_util::server::graceful::GracefulShutdown::new();
     let mut stop = std::pin::pin!(stop);
     loop {
@@ -239,6 +264,7 @@ async fn serve_connections(
         let connection = hyper::server::conn::http1::Builder::new()
             .timer(TokioTimer::new())
             .header_read_timeout(idle_timeout)
+            .max_buf_size(MAX_HEAD)
             // A request whose client then closed its side for writing is answered ([`peer`]).
             .half_close(true)
             .serve_connection(TokioIo::new(stream), service);
@@ -596,7 +622,18 @@ impl Drop for StopOnDrop {
 
 #[cfg(test)]
 mod tests {
-    use super::{limits, where_to_open};
+    use super::{CONNECTION_BYTES, limits, most_connections, where_to_open};
+
+    #[test]
+    fn the_connections_served_at_once_fit_a_quarter_of_the_memory() {
+        assert_eq!(most_connections(None), 512);
+        assert_eq!(most_connections(Some(20_000_000_000)), 512);
+        // `ulimit -v 250000`: a budget of about 190 MB, a quarter of it for 181 connections.
+        let most = most_connections(Some(190_000_000));
+        assert_eq!(most, 181);
+        assert!(most as u64 * CONNECTION_BYTES <= 190_000_000 / 4);
+        assert_eq!(most_connections(Some(0)), 16);
+    }
 
     #[test]
     fn an_address_on_every_interface_is_opened_on_loopback() {
