@@ -691,9 +691,23 @@ async fn a_server_on_every_interface_gives_an_address_a_browser_opens() {
     assert_eq!(status, 200);
 }
 
-/// The stderr of a `serve` that must refuse to start: exit 2, nothing on stdout.
+/// The stderr of a `serve` that must refuse to start: exit 2, nothing on stdout. One that
+/// serves instead is stopped after 10 s, failing the test rather than holding it for ever.
 fn refusal(args: &[&str]) -> String {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_pegchain")).args(args).output().unwrap();
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pegchain"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let began = Instant::now();
+    while child.try_wait().unwrap().is_none() && began.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let _ = child.kill();
+    let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(2), "{args:?}");
     assert!(out.stdout.is_empty(), "{args:?}");
     String::from_utf8(out.stderr).unwrap()
@@ -736,23 +750,41 @@ fn an_address_that_cannot_be_written_stops_the_server() {
     );
 }
 
-/// The built-in boards are always offered, found by name: a board file may take a built-in's
-/// name only by being that board (the shipped `data/boards/triangle5.json`, offered once, first);
-/// another board of that name is refused in one line rather than hide the built-in.
+/// The built-in boards are always offered, found by name in any case: a board file may take a
+/// built-in's name, however written, only by being that board (the shipped
+/// `data/boards/triangle5.json`, offered once, first); another board of that name is refused in
+/// one line rather than hide the built-in. A name differing only in case (`English`) was
+/// offered beside the built-in, and lookups of the two disagreed by case.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_board_file_may_not_hide_a_built_in_board() {
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("serve-name-clash");
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("small.txt");
-    std::fs::write(&file, "name: triangle5\nlattice: triangular\n  A\n B C\nD E F\n").unwrap();
-    let file = file.display().to_string();
-    assert_eq!(
-        refusal(&["serve", "--port", "0", "--board", &file]),
-        format!(
-            "pegchain: board file {file}: the board is named \"triangle5\" but is not the built-in board of \
-             that name, which serve offers too; give it another name\n"
-        )
-    );
+    for name in ["triangle5", "English", "TRIANGLE05"] {
+        std::fs::write(&file, format!("name: {name}\nlattice: triangular\n  A\n B C\nD E F\n")).unwrap();
+        let file = file.display().to_string();
+        assert_eq!(
+            refusal(&["serve", "--port", "0", "--board", &file]),
+            format!(
+                "pegchain: board file {file}: the board is named \"{name}\" but is not the built-in board of \
+                 that name, which serve offers too; give it another name\n"
+            )
+        );
+    }
+    // The English board itself under another case takes the built-in's place, found in any case.
+    let english = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/data/boards/english.txt"));
+    let file = dir.join("English.txt");
+    std::fs::write(&file, english.unwrap().replace("name: english", "name: English")).unwrap();
+    let server = Server::start_with(&["--board", &file.display().to_string()]);
+    let (_, body) = get(&format!("{}/api/boards", server.base)).await;
+    let boards: serde_json::Value = serde_json::from_str(&body).unwrap();
+    let names: Vec<&str> =
+        boards["boards"].as_array().unwrap().iter().map(|b| b["name"].as_str().unwrap()).collect();
+    assert_eq!(names.iter().filter(|name| name.eq_ignore_ascii_case("english")).count(), 1, "{names:?}");
+    for board in ["english", "English", "ENGLISH"] {
+        let (status, body) = get(&format!("{}/api/progress?board={board}&start=d4", server.base)).await;
+        assert_eq!((status, body.as_str()), (200, r#"{"working":false}"#), "{board}");
+    }
     let shipped = concat!(env!("CARGO_MANIFEST_DIR"), "/data/boards/triangle5.json");
     let server = Server::start_with(&["--board", shipped]);
     let (status, body) = get(&format!("{}/api/boards", server.base)).await;

@@ -397,8 +397,8 @@ fn read_query(
         }
     };
     // As the command line finds a board: a built-in one in any case (`Triangle5`), else by the
-    // name its file gives it.
-    let named = |name: &str| shared.boards.iter().find(|b| b.name() == name).cloned();
+    // name its file gives it, in any case too (the file's `English` may stand for `english`).
+    let named = |name: &str| shared.boards.iter().find(|b| b.name().eq_ignore_ascii_case(name)).cloned();
     let found = named(&q.board).or_else(|| named(&pegchain::solitaire::board::builtin_name(&q.board)?));
     let Some(board) = found else {
         let names: Vec<&str> = shared.boards.iter().map(|b| b.name()).collect();

@@ -1,6 +1,7 @@
 //! `serve`: the boards offered and how long a connection may stay idle.
 
 use crate::cli::args::ServeArgs;
+use pegchain::render::number::quoted;
 use pegchain::solitaire::board;
 use pegchain::{Board, Error};
 use std::time::Duration;
@@ -24,17 +25,18 @@ impl ServeArgs {
             board::builtin_names().into_iter().filter_map(|name| board::builtin(&name).ok()).collect();
         if let Some(spec) = &self.board {
             let extra = pegchain::solitaire::load_board(spec)?;
-            // The page and the API find a board by its name, so a file may share a built-in's
-            // name only by being that board (as the files in data/boards/ are): another board
-            // would hide the built-in one.
-            if let Some(i) = boards.iter().position(|b| b.name() == extra.name()) {
+            // The page and the API find a board by its name in any case (`English`), so a file
+            // may share a built-in's name, however written, only by being that board (as the
+            // files in data/boards/ are): another board would hide the built-in one.
+            let builtin = board::builtin_name(extra.name());
+            if let Some(i) = builtin.and_then(|name| boards.iter().position(|b| b.name() == name)) {
                 if (boards[i].holes(), boards[i].jumps()) != (extra.holes(), extra.jumps()) {
                     return Err(Error::BoardFile {
                         file: spec.clone(),
                         why: format!(
-                            "the board is named {:?} but is not the built-in board of that name, which serve offers too; \
+                            "the board is named {} but is not the built-in board of that name, which serve offers too; \
                              give it another name",
-                            extra.name()
+                            quoted(extra.name())
                         ),
                     });
                 }
