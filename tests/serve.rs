@@ -725,6 +725,23 @@ fn a_port_in_use_is_refused_in_one_line() {
     );
 }
 
+/// A `--host` with a port was looked up as a name (`cannot listen on 127.0.0.1:9000:0`), and
+/// one that cannot be used was quoted in full (a line of 5,000 characters): the first is now
+/// told to give the port with --port, and a host name is quoted cut to 40 characters.
+#[test]
+fn a_host_with_a_port_or_too_long_is_refused_in_a_short_line() {
+    assert_eq!(
+        refusal(&["serve", "--port", "0", "--host", "127.0.0.1:9000"]),
+        "pegchain: --host takes no port, not \"127.0.0.1:9000\": give the port with --port\n"
+    );
+    let long = "a".repeat(5000);
+    let refused = refusal(&["serve", "--port", "0", "--host", &long]);
+    let quoted = format!("pegchain: cannot listen on \"{}\"... (5000 characters) port 0: ", &long[..40]);
+    assert!(refused.starts_with(&quoted), "{refused}");
+    assert_eq!(refused.lines().count(), 1, "{refused}");
+    assert!(refused.len() < 200, "{refused}");
+}
+
 /// The address goes to stdout, the only place a port chosen by the system is told: a server
 /// that cannot write it stops at once, in one line, with exit 1 (a run-time failure).
 #[test]

@@ -115,13 +115,11 @@ pub fn run(req: ServeRequest) -> Result<(), Failure> {
 }
 
 async fn serve(req: ServeRequest) -> Result<(), Failure> {
-    let address = format!("{}:{}", req.host, req.port);
-    let listener = tokio::net::TcpListener::bind(&address)
-        .await
-        .map_err(|e| Error::Invalid(format!("cannot listen on {address}: {}", plain(&e))))?;
-    let local = listener
-        .local_addr()
-        .map_err(|e| Error::Invalid(format!("cannot listen on {address}: {}", plain(&e))))?;
+    let cannot = |e: std::io::Error| {
+        Error::Invalid(format!("cannot listen on {}: {}", place(&req.host, req.port), plain(&e)))
+    };
+    let listener = tokio::net::TcpListener::bind((req.host.as_str(), req.port)).await.map_err(cannot)?;
+    let local = listener.local_addr().map_err(cannot)?;
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let workers = Arc::new(tokio::sync::Semaphore::new(cores));
     let (cache, progress) = (Mutex::new(HashMap::new()), Mutex::new(HashMap::new()));
@@ -174,6 +172,15 @@ async fn serve(req: ServeRequest) -> Result<(), Failure> {
     };
     serve_connections(listener, app, req.idle_timeout, most, stop).await;
     Ok(())
+}
+
+/// Where the server was asked to listen, for a message: the address where the host is an IP
+/// address, else the name (anything typed: quoted, a long one cut short) and the port.
+fn place(host: &str, port: u16) -> String {
+    match host.parse::<std::net::IpAddr>() {
+        Ok(ip) => std::net::SocketAddr::new(ip, port).to_string(),
+        Err(_) => format!("{} port {port}", quoted(host)),
+    }
 }
 
 /// The address to open in a browser, and where the server listens when that is not all: an

@@ -1,4 +1,4 @@
-//! `serve`: the boards offered and how long a connection may stay idle.
+//! `serve`: where to listen, the boards offered and how long a connection may stay idle.
 
 use crate::cli::args::ServeArgs;
 use pegchain::render::number::quoted;
@@ -6,8 +6,10 @@ use pegchain::solitaire::board;
 use pegchain::{Board, Error};
 use std::time::Duration;
 
-/// A validated `serve` request (where to listen is clap's to check).
+/// A validated `serve` request (the port is clap's to check).
 pub struct ServeChoices {
+    /// The host to listen on: an IP address (an IPv6 one without its brackets) or a name.
+    pub host: String,
     /// Every built-in board, after the board file's if one is given.
     pub boards: Vec<Board>,
     pub idle_timeout: Duration,
@@ -44,6 +46,48 @@ impl ServeArgs {
             }
             boards.insert(0, extra);
         }
-        Ok(ServeChoices { boards, idle_timeout })
+        Ok(ServeChoices { host: host(&self.host)?, boards, idle_timeout })
+    }
+}
+
+/// `--host` as the system takes it: an IP address, an IPv6 one in brackets or not, or a name.
+/// One with a port (`127.0.0.1:9000`, `[::1]:9000`) was looked up as a name, and refused as
+/// `cannot listen on 127.0.0.1:9000:0`.
+fn host(given: &str) -> Result<String, Error> {
+    // A bare IPv6 address ends in a group after a colon too (`::1`, `2001:db8::80`).
+    let with_port = given.rsplit_once(':').is_some_and(|(before, port)| {
+        !port.is_empty()
+            && port.bytes().all(|b| b.is_ascii_digit())
+            && (before.ends_with(']') || !before.contains(':'))
+    });
+    if with_port {
+        return Err(Error::Invalid(format!(
+            "--host takes no port, not {}: give the port with --port",
+            quoted(given)
+        )));
+    }
+    Ok(given.strip_prefix('[').and_then(|h| h.strip_suffix(']')).unwrap_or(given).to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::host;
+
+    #[test]
+    fn a_host_is_an_address_or_a_name_without_a_port() {
+        for (given, taken) in [
+            ("127.0.0.1", "127.0.0.1"),
+            ("::1", "::1"),
+            ("[::1]", "::1"),
+            ("::ffff:127.0.0.1", "::ffff:127.0.0.1"),
+            ("2001:db8::80", "2001:db8::80"),
+            ("localhost", "localhost"),
+        ] {
+            assert_eq!(host(given).unwrap(), taken, "{given}");
+        }
+        for given in ["127.0.0.1:9000", "[::1]:9000", "localhost:80"] {
+            let refused = host(given).unwrap_err().to_string();
+            assert_eq!(refused, format!("--host takes no port, not \"{given}\": give the port with --port"));
+        }
     }
 }
