@@ -42,8 +42,12 @@ use std::time::{Duration, Instant};
 /// The page, whole.
 const PAGE: &str = include_str!("page.html");
 
-/// The longest a coach answer may take before the request is answered with an error.
+/// The longest a coach answer's computation may take before the request is answered with an
+/// error, counted once it has a core: behind other answers' computations a request waits
+/// first (for at most [`WAIT`]).
 const BUDGET: Duration = Duration::from_secs(30);
+/// The longest a request waits for a free core before it is answered that the server is busy.
+const WAIT: Duration = Duration::from_secs(30);
 /// Answers kept (each a JSON text of a few KB).
 const CACHE_ENTRIES: usize = 20_000;
 /// The largest request body read (the API takes none).
@@ -65,7 +69,7 @@ struct Shared {
     /// The last future valued of each board and policy: a game goes on below it.
     held: Mutex<Holding>,
     /// One permit per core: a computation holds one while it runs, so that many requests for
-    /// large positions wait their turn (within the budget) instead of exhausting memory.
+    /// large positions wait their turn (for at most [`WAIT`]) instead of exhausting memory.
     workers: Arc<tokio::sync::Semaphore>,
     /// The stop flags of the computations under way (or lately), so that Ctrl-C stops them at
     /// once rather than waiting for their answers.
@@ -456,9 +460,7 @@ async fn coach(
         // Cleared when the request ends (answered, refused or cut off), and again when the
         // computation ends, which a cancelled one does soon after.
         let _waiting = Telling::new(&reporter, &key_here, "waiting for a free core");
-        let permit = workers.acquire_owned().await;
-        tokio::task::spawn_blocking(move || -> Result<Vec<(Key, String)>, Error> {
-            let _permit = permit;
+        on_a_free_core(workers, (WAIT, BUDGET), move || -> Result<Vec<(Key, String)>, Error> {
             let _working = Telling::new(&reporter, &key_here, "starting");
             let shown = (reporter.clone(), key_here.clone(), &board);
             let coach = Coach::new(&board, policy)
@@ -507,7 +509,7 @@ async fn coach(
         }
     };
     let answered = tokio::select! {
-        answered = tokio::time::timeout(BUDGET, work) => answered,
+        answered = work => answered,
         () = gone => return error(StatusCode::SERVICE_UNAVAILABLE, "the client has gone"),
     };
     let response = match answered {
@@ -526,10 +528,45 @@ async fn coach(
         }
         Ok(Ok(Err(e))) => error(StatusCode::UNPROCESSABLE_ENTITY, &e.to_string()),
         Ok(Err(_)) => error(StatusCode::INTERNAL_SERVER_ERROR, "the computation failed"),
-        Err(_) => error(StatusCode::SERVICE_UNAVAILABLE, "the answer takes longer than the server's budget"),
+        Err(Cut::OverBudget) => {
+            error(StatusCode::SERVICE_UNAVAILABLE, "the answer takes longer than the server's budget")
+        }
+        Err(Cut::Busy) => {
+            let why = format!(
+                "every core has been busy with other answers for {} s: try again later",
+                WAIT.as_secs()
+            );
+            error(StatusCode::SERVICE_UNAVAILABLE, &why)
+        }
     };
     drop(stop);
     response
+}
+
+/// Why a request got no answer from its computation.
+#[derive(Debug, PartialEq)]
+enum Cut {
+    /// No core was free within the wait.
+    Busy,
+    /// The computation took longer than the budget.
+    OverBudget,
+}
+
+/// Runs `compute` off the request threads once one of `workers` is free, waiting for it at most
+/// `wait` and then computing for at most `budget`. One budget for both let a request that
+/// waited 24 s for a core be cut off after 6 s of work, and a small answer queued behind two
+/// large ones be reported as over the budget.
+async fn on_a_free_core<T: Send + 'static>(
+    workers: Arc<tokio::sync::Semaphore>,
+    (wait, budget): (Duration, Duration),
+    compute: impl FnOnce() -> T + Send + 'static,
+) -> Result<Result<T, tokio::task::JoinError>, Cut> {
+    let permit = tokio::time::timeout(wait, workers.acquire_owned()).await.map_err(|_| Cut::Busy)?;
+    let computed = tokio::task::spawn_blocking(move || {
+        let _permit = permit;
+        compute()
+    });
+    tokio::time::timeout(budget, computed).await.map_err(|_| Cut::OverBudget)
 }
 
 impl Shared {
@@ -629,7 +666,31 @@ impl Drop for StopOnDrop {
 
 #[cfg(test)]
 mod tests {
-    use super::{CONNECTION_BYTES, limits, most_connections, where_to_open};
+    use super::{CONNECTION_BYTES, Cut, limits, most_connections, on_a_free_core, where_to_open};
+    use std::sync::Arc;
+    use std::time::Duration;
+
+    #[tokio::test]
+    async fn the_budget_counts_the_computation_not_the_wait_for_a_core() {
+        let ms = Duration::from_millis;
+        let workers = Arc::new(tokio::sync::Semaphore::new(1));
+        let work = |took| move || std::thread::sleep(ms(took));
+        // The one core busy for 300 ms, then 300 ms of work: within a budget of 400 ms, which
+        // the wait and the work together would pass.
+        let busy = workers.clone().acquire_owned().await.unwrap();
+        tokio::spawn(async move {
+            tokio::time::sleep(ms(300)).await;
+            drop(busy);
+        });
+        let answered = on_a_free_core(workers.clone(), (ms(1000), ms(400)), work(300)).await;
+        assert_eq!(answered.map(|done| done.is_ok()), Ok(true));
+        // Work past the budget, and a core not free within the wait.
+        let answered = on_a_free_core(workers.clone(), (ms(1000), ms(100)), work(300)).await;
+        assert_eq!(answered.err(), Some(Cut::OverBudget));
+        let _busy = workers.clone().acquire_owned().await.unwrap();
+        let answered = on_a_free_core(workers.clone(), (ms(100), ms(1000)), work(0)).await;
+        assert_eq!(answered.err(), Some(Cut::Busy));
+    }
 
     #[test]
     fn the_connections_served_at_once_fit_a_quarter_of_the_memory() {
