@@ -311,14 +311,18 @@ pub fn parse_starts(board: &Board, text: &str) -> Result<Starts, Error> {
     if text.trim().eq_ignore_ascii_case("all") {
         return Ok(Starts::All);
     }
-    Ok(Starts::Holes(hole_list(board, "--start", text.split(','))?))
+    Ok(Starts::Holes(hole_list(board, "--start", text)?))
 }
 
 /// The holes `flag` names. As a position naming a hole twice is refused, so is a list: a
 /// typing slip, not a wish for one row or one peg; and so is an empty item, as in a position.
-fn hole_list<'a>(board: &Board, flag: &str, names: impl Iterator<Item = &'a str>) -> Result<Vec<u8>, Error> {
+fn hole_list(board: &Board, flag: &str, list: &str) -> Result<Vec<u8>, Error> {
+    // An empty value is no list (`coach --start ""` was told of "--start's list").
+    if list.trim().is_empty() {
+        return Err(Error::Invalid(format!("{flag} is empty: name a hole")));
+    }
     let mut holes = Vec::new();
-    for name in names {
+    for name in list.split(',') {
         if name.trim().is_empty() {
             return Err(Error::Invalid(format!(
                 "{flag}'s list has an empty item: holes are separated by single commas"

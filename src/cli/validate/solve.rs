@@ -135,6 +135,6 @@ fn file_finish(puzzle: &Puzzle) -> Option<Finish> {
 
 /// A comma-separated list of holes as a bitboard.
 fn holes(board: &Board, list: &str) -> Result<Pegs, Error> {
-    let holes = hole_list(board, "--finish", list.split(','))?;
+    let holes = hole_list(board, "--finish", list)?;
     Ok(holes.into_iter().fold(Pegs::EMPTY, Pegs::with))
 }

@@ -65,8 +65,12 @@ fn exact_takes_the_board_starts_policy_memory_and_output() {
     // a1 and A are the same hole: named twice, it is refused.
     refused(engine(&["exact", "--start", "a1,E,A"]), "--start names hole A twice");
     // An empty item is refused as in a position ("A,,B"): it said `no hole ""`.
-    for list in [",", "A,,B", "A,", ""] {
+    for list in [",", "A,,B", "A,"] {
         refused(engine(&["exact", "--start", list]), "--start's list has an empty item");
+    }
+    // An empty value is no list.
+    for empty in ["", " "] {
+        refused(engine(&["exact", "--start", empty]), "--start is empty: name a hole");
     }
 }
 
