@@ -104,8 +104,8 @@ fn check_drawing(board: &Board, cells: &[&str]) -> Result<(), Error> {
     let order: Vec<&str> = drawn.split_whitespace().collect();
     if cells.len() != order.len() {
         return Err(Error::Invalid(format!(
-            "the drawn position has {} cells where board {} has {} holes (a name for each peg, `.` for each empty hole, as `show` draws it)",
-            cells.len(),
+            "the drawn position has {} where board {} has {} holes (a name for each peg, `.` for each empty hole, as `show` draws it)",
+            crate::render::number::plural(cells.len() as u64, "cell", "cells"),
             board.name(),
             order.len()
         )));
@@ -172,6 +172,9 @@ mod tests {
         let short = drawn.trim_end().trim_end_matches('O');
         let e = parse_position(&b, short).unwrap_err().to_string();
         assert!(e.starts_with("the drawn position has 14 cells where board triangle5 has 15 holes"), "{e}");
+        // One cell is one, not "1 cells".
+        let e = parse_position(&b, ".").unwrap_err().to_string();
+        assert!(e.starts_with("the drawn position has 1 cell where"), "{e}");
         assert!(parse_position(&b, &format!("{drawn} .")).is_err());
         // Names in any case, as everywhere.
         assert_eq!(parse_position(&b, &drawn.to_lowercase()).unwrap(), play(&b, 0, "F-C-A").unwrap());
