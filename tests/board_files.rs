@@ -543,6 +543,12 @@ fn one_jump_and_one_game_are_said_in_the_singular() {
     }
     assert!(!counted.contains("1 games") && !counted.contains("1 jumps"), "{counted}");
     assert!(stdout(&["exact", "--board", b]).starts_with("Board b (3 holes, 1 jump, "));
+    // A checkpoint's record of the board too.
+    let saved = dir.join("run.ckpt");
+    stdout(&["exact", "--board", b, "--checkpoint", saved.to_str().unwrap()]);
+    let bytes = std::fs::read(&saved).unwrap();
+    let header = String::from_utf8_lossy(bytes.split(|&c| c == b'\n').next().unwrap()).into_owned();
+    assert!(header.contains("\"1 jump (hash "), "{header}");
     let many = stdout(&["count", "--board", "triangle5", "--start", "A"]);
     assert!(many.starts_with("Board triangle5 (15 holes, 36 jumps, symmetry group of order 6)\n"), "{many}");
     assert!(many.contains("\nStart A: 568,630 games\n"), "{many}");

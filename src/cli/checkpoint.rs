@@ -84,7 +84,8 @@ fn fingerprint(board: &Board) -> String {
             hash = (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3);
         }
     }
-    format!("{} jumps (hash {hash:016x})", board.jumps().len())
+    let jumps = board.jumps().len();
+    format!("{jumps} {} (hash {hash:016x})", if jumps == 1 { "jump" } else { "jumps" })
 }
 
 /// The command a save of `command` records: `ends` is `count`'s evaluation, and each goes on
