@@ -3,23 +3,12 @@
 
 mod support;
 
-use std::os::unix::process::CommandExt;
 use std::process::{Command, Output};
 
 /// `pegchain ARGS` with its address space held to `bytes` (RLIMIT_AS, as `ulimit -v` sets).
 fn under_address_limit(bytes: u64, args: &[&str]) -> Output {
     let mut command = Command::new(env!("CARGO_BIN_EXE_pegchain"));
-    command.args(args);
-    // SAFETY: only setrlimit, async-signal-safe, runs between fork and exec.
-    unsafe {
-        command.pre_exec(move || {
-            let limit = libc::rlimit { rlim_cur: bytes as libc::rlim_t, rlim_max: bytes as libc::rlim_t };
-            if libc::setrlimit(libc::RLIMIT_AS, &limit) != 0 {
-                return Err(std::io::Error::last_os_error());
-            }
-            Ok(())
-        });
-    }
+    support::limit_address_space(command.args(args), bytes);
     command.output().unwrap()
 }
 

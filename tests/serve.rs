@@ -4,6 +4,7 @@
 
 #[path = "support/server.rs"]
 mod server;
+mod support;
 use pegchain::Policy;
 use pegchain::solitaire::board::builtin;
 use pegchain::solitaire::coach::Coach;
@@ -695,22 +696,27 @@ async fn a_server_on_every_interface_gives_an_address_a_browser_opens() {
 /// serves instead is stopped after 10 s, failing the test rather than holding it for ever.
 fn refusal(args: &[&str]) -> String {
     use std::process::{Command, Stdio};
-    use std::time::{Duration, Instant};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pegchain"))
+    let child = Command::new(env!("CARGO_BIN_EXE_pegchain"))
         .args(args)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let began = Instant::now();
-    while child.try_wait().unwrap().is_none() && began.elapsed() < Duration::from_secs(10) {
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let _ = child.kill();
-    let out = child.wait_with_output().unwrap();
+    let out = ended_within_10_s(child);
     assert_eq!(out.status.code(), Some(2), "{args:?}");
     assert!(out.stdout.is_empty(), "{args:?}");
     String::from_utf8(out.stderr).unwrap()
+}
+
+/// The output of `child`, stopped after 10 s if it has not ended: a server that went on
+/// serving would hold the test for ever.
+fn ended_within_10_s(mut child: std::process::Child) -> std::process::Output {
+    let began = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() && began.elapsed() < std::time::Duration::from_secs(10) {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let _ = child.kill();
+    child.wait_with_output().unwrap()
 }
 
 /// A port another program holds: one line naming the address and why, with no "(os error
@@ -746,20 +752,13 @@ fn a_host_with_a_port_or_too_long_is_refused_in_a_short_line() {
 /// that cannot write it stops at once, in one line, with exit 1 (a run-time failure).
 #[test]
 fn an_address_that_cannot_be_written_stops_the_server() {
-    use std::time::{Duration, Instant};
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_pegchain"))
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_pegchain"))
         .args(["serve", "--port", "0"])
         .stdout(std::fs::File::create("/dev/full").unwrap())
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    // A server that went on serving would hold the test for ever: it is given 10 s.
-    let began = Instant::now();
-    while child.try_wait().unwrap().is_none() && began.elapsed() < Duration::from_secs(10) {
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    let _ = child.kill();
-    let out = child.wait_with_output().unwrap();
+    let out = ended_within_10_s(child);
     assert_eq!(out.status.code(), Some(1), "still serving after 10 s");
     assert_eq!(
         String::from_utf8(out.stderr).unwrap(),

@@ -10,6 +10,21 @@ pub fn pegchain() -> Command {
     Command::cargo_bin("pegchain").unwrap()
 }
 
+/// Holds `command`'s address space to `bytes` (RLIMIT_AS, as `ulimit -v` sets).
+pub fn limit_address_space(command: &mut std::process::Command, bytes: u64) -> &mut std::process::Command {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: only setrlimit, async-signal-safe, runs between fork and exec.
+    unsafe {
+        command.pre_exec(move || {
+            let limit = libc::rlimit { rlim_cur: bytes as libc::rlim_t, rlim_max: bytes as libc::rlim_t };
+            match libc::setrlimit(libc::RLIMIT_AS, &limit) {
+                0 => Ok(()),
+                _ => Err(std::io::Error::last_os_error()),
+            }
+        })
+    }
+}
+
 /// Stdout of a run that must succeed.
 pub fn stdout_bytes(args: &[&str]) -> Vec<u8> {
     let out = pegchain().args(args).output().unwrap();

@@ -26,19 +26,9 @@ impl Server {
 
     /// A server whose address space is held to `bytes` (RLIMIT_AS, as `ulimit -v` sets).
     pub fn start_under_address_limit(bytes: u64) -> Server {
-        use std::os::unix::process::CommandExt;
         let mut command = Command::new(env!("CARGO_BIN_EXE_pegchain"));
         command.args(["serve", "--port", "0"]);
-        // SAFETY: only setrlimit, async-signal-safe, runs between fork and exec.
-        unsafe {
-            command.pre_exec(move || {
-                let limit = libc::rlimit { rlim_cur: bytes as libc::rlim_t, rlim_max: bytes as libc::rlim_t };
-                match libc::setrlimit(libc::RLIMIT_AS, &limit) {
-                    0 => Ok(()),
-                    _ => Err(std::io::Error::last_os_error()),
-                }
-            });
-        }
+        crate::support::limit_address_space(&mut command, bytes);
         Server::spawn(command)
     }
 
