@@ -79,7 +79,7 @@ fn chains(c: &mut Criterion) {
                 0,
                 3,
                 &gap,
-                20_000,
+                pegchain::chains::RACE_MOST,
                 &pegchain::Cancel::new(),
             )
             .unwrap()

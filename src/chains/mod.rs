@@ -77,12 +77,16 @@ pub const RACE_PLACES: u32 = 30;
 pub const MAX_RACE_PLACES: u32 = 1000;
 
 /// A race's rounds are summed at most this far (a walker that nearly never arrives would
-/// need ever more); the bounds then say how far apart they still are.
-pub const RACE_MOST_ROUNDS: u32 = 20_000;
+/// need ever more), and its exact numbers grow at most this large (the players times the
+/// bits of the chain's common denominator a round, each round's products slower as they
+/// grow: a chain of 20-digit probabilities took minutes for the rounds alone); the bounds then
+/// say how far apart they still are. Four players of Chutes and Ladders to 1,000 places need
+/// 145,000 bits.
+pub const RACE_MOST: Most = Most { rounds: 20_000, bits: 1 << 18 };
 
 /// Who wins a race of players walking independent copies of the chain, taking turns (player
 /// 1 first): each chance between exact bounds, `lower[i]` and `lower[i] + undecided`.
-pub use crate::engine::explicit::race::Race;
+pub use crate::engine::explicit::race::{CutShort, Most, Race};
 
 /// The answers for one initial state.
 #[derive(Clone, Debug, PartialEq)]
@@ -302,7 +306,7 @@ fn race(chain: &ExplicitChain, target: &[bool], asked: RaceQuestion, cancel: &Ca
         )));
     }
     let gap = Rational::from((1, rug::Integer::from(rug::Integer::u_pow_u(10, places))));
-    crate::engine::explicit::race::race(chain, target, from, players, &gap, RACE_MOST_ROUNDS, cancel)
+    crate::engine::explicit::race::race(chain, target, from, players, &gap, RACE_MOST, cancel)
         .map_err(unsolved)
 }
 

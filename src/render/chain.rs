@@ -8,7 +8,9 @@ use super::simulate::estimate::signed;
 use super::svg::{Chart, Scale, Swatch, nice_step, ticks, whole_step};
 use super::values::Value;
 use super::{Report, Style};
-use crate::chains::{ChainReport, Distribution, Estimate, RaceAnswer, Summary, TargetAnswer};
+use crate::chains::{
+    ChainReport, CutShort, Distribution, Estimate, RACE_MOST, RaceAnswer, Summary, TargetAnswer,
+};
 use crate::engine::stats::{mean_z, sample_mean, wilson95, z_score};
 use rug::Rational;
 use serde::Serialize;
@@ -191,6 +193,10 @@ pub struct RaceView {
     /// P(no player has reached the target within the rounds summed): each upper bound is its
     /// lower bound plus this.
     pub undecided: Value,
+    /// What stopped the summing before the bounds were 10^-places apart: the most rounds
+    /// (`rounds`) or the most digits its exact numbers carry (`size`); absent where nothing did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cut_short: Option<&'static str>,
     pub chances: Vec<RacePlayerView>,
 }
 
@@ -218,6 +224,10 @@ impl RaceView {
             rounds: r.rounds,
             places,
             undecided: Value::of(&r.undecided),
+            cut_short: r.cut_short.map(|c| match c {
+                CutShort::Rounds => "rounds",
+                CutShort::Size => "size",
+            }),
             chances,
         }
     }
@@ -495,6 +505,11 @@ impl Report for ChainView {
     }
 }
 
+/// The decimal digits of 2^bits.
+fn digits_of_bits(bits: u64) -> u64 {
+    (bits as f64 * std::f64::consts::LOG10_2) as u64 + 1
+}
+
 fn race_document(doc: &mut Doc, race: &RaceView, target: &str) {
     doc.heading(format!(
         "Who wins: {} taking turns from state {}, player 1 first",
@@ -514,10 +529,17 @@ fn race_document(doc: &mut Doc, race: &RaceView, target: &str) {
     } else {
         // The rounds may run out before the bounds are 10^-places apart: then "only" was wrong.
         let asked = Rational::from((1, rug::Integer::from(rug::Integer::u_pow_u(10, race.places))));
-        let short = if race.undecided.0 > asked {
-            format!(", more than the 10^-{} asked (the race stopped at the most rounds it sums)", race.places)
-        } else {
-            " only".to_string()
+        let why = match race.cut_short {
+            _ if race.undecided.0 <= asked => None,
+            Some("size") => Some(format!(
+                "where its exact numbers passed {} digits, the most it carries",
+                grouped(digits_of_bits(RACE_MOST.bits))
+            )),
+            _ => Some("at the most rounds it sums".to_string()),
+        };
+        let short = match why {
+            None => " only".to_string(),
+            Some(why) => format!(", more than the 10^-{} asked (the race stopped {why})", race.places),
         };
         doc.para(format!(
             "After {rounds} no player has arrived with probability {left}{short}: each chance \

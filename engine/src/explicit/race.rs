@@ -32,18 +32,39 @@ pub struct Race {
     /// The probability that no player has reached the target after those rounds: each
     /// player's chance is at most its lower bound plus this.
     pub undecided: Rational,
+    /// Why the summing stopped before `undecided` came within the gap asked, if it did.
+    pub cut_short: Option<CutShort>,
+}
+
+/// What ended a race's summing before its bounds were as close as asked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CutShort {
+    /// The most rounds it sums.
+    Rounds,
+    /// The most bits its exact numbers carry: they grow by the players times the bits of the
+    /// chain's common denominator every round, and each round's products cost more as they grow.
+    Size,
+}
+
+/// The most a race sums: rounds, and bits of its common denominator (`d^(n k)` after `k`
+/// rounds of `n` players).
+#[derive(Clone, Copy, Debug)]
+pub struct Most {
+    pub rounds: u32,
+    pub bits: u64,
 }
 
 /// Sums rounds of the race of `players` walkers of `chain` from `from` to `target` until no
-/// more than `gap` is undecided, or `most_rounds` have been summed. Exact integer arithmetic
-/// over powers of the common denominator of the chain's probabilities.
+/// more than `gap` is undecided, or until `most` rounds are summed or its numbers have grown
+/// past `most` bits. Exact integer arithmetic over powers of the common denominator of the
+/// chain's probabilities.
 pub fn race(
     chain: &ExplicitChain,
     target: &[bool],
     from: u32,
     players: u32,
     gap: &Rational,
-    most_rounds: u32,
+    most: Most,
     cancel: &Cancel,
 ) -> Result<Race, SolveError> {
     assert!(players >= 1, "a race has a player");
@@ -57,7 +78,7 @@ pub fn race(
         // Every walker starts at the target: the first player wins at once.
         let mut lower = vec![Rational::new(); n];
         lower[0] = Rational::from(1);
-        return Ok(Race { players, from, rounds: 0, lower, undecided: Rational::new() });
+        return Ok(Race { players, from, rounds: 0, lower, undecided: Rational::new(), cut_short: None });
     }
     at[from as usize] = Integer::from(1);
     // Player i's wins over d^(n k), and the powers of d: d^n and d^(n - i) for i = 1..=n.
@@ -68,11 +89,19 @@ pub fn race(
     loop {
         // Undecided: out^n / d^(n k), compared with the gap without reducing a fraction.
         let left = Integer::from((&out).pow(players));
-        if Integer::from(&left * gap.denom()) <= Integer::from(gap.numer() * &all_rounds)
-            || rounds >= most_rounds
-        {
+        let cut_short = if Integer::from(&left * gap.denom()) <= Integer::from(gap.numer() * &all_rounds) {
+            Some(None)
+        } else if rounds >= most.rounds {
+            Some(Some(CutShort::Rounds))
+        } else if u64::from(all_rounds.significant_bits()) > most.bits {
+            Some(Some(CutShort::Size))
+        } else {
+            None
+        };
+        if let Some(cut_short) = cut_short {
             let lower = wins.into_iter().map(|w| Rational::from((w, all_rounds.clone()))).collect();
-            return Ok(Race { players, from, rounds, lower, undecided: Rational::from((left, all_rounds)) });
+            let undecided = Rational::from((left, all_rounds));
+            return Ok(Race { players, from, rounds, lower, undecided, cut_short });
         }
         if cancel.is_cancelled() {
             return Err(SolveError::Cancelled);
@@ -173,7 +202,9 @@ mod tests {
         let target = [false, true];
         let gap = Rational::from((1, Integer::from(10).pow(40)));
         for n in 1..=4u32 {
-            let r = race(&chain, &target, 0, n, &gap, 100_000, &Cancel::new()).unwrap();
+            let r =
+                race(&chain, &target, 0, n, &gap, Most { rounds: 100_000, bits: 1 << 20 }, &Cancel::new())
+                    .unwrap();
             let q = Rational::from((2, 3));
             let total: Rational = r.lower.iter().sum::<Rational>() + &r.undecided;
             assert_eq!(total, 1, "the rounds summed and the mass left make one");
@@ -191,10 +222,24 @@ mod tests {
     #[test]
     fn a_walker_at_the_target_wins_at_once_and_a_cap_on_rounds_is_kept() {
         let chain = coin();
-        let r = race(&chain, &[true, true], 0, 3, &Rational::new(), 10, &Cancel::new()).unwrap();
+        let most = |rounds| Most { rounds, bits: 1 << 20 };
+        let r = race(&chain, &[true, true], 0, 3, &Rational::new(), most(10), &Cancel::new()).unwrap();
         assert_eq!(r.lower, vec![Rational::from(1), Rational::new(), Rational::new()]);
-        let r = race(&chain, &[false, true], 0, 2, &Rational::new(), 7, &Cancel::new()).unwrap();
-        assert_eq!(r.rounds, 7);
+        assert_eq!(r.cut_short, None);
+        let r = race(&chain, &[false, true], 0, 2, &Rational::new(), most(7), &Cancel::new()).unwrap();
+        assert_eq!((r.rounds, r.cut_short), (7, Some(CutShort::Rounds)));
         assert_eq!(r.undecided, Rational::from((2, 3)).pow(14u32));
+    }
+
+    /// The common denominator after k rounds of two players is 3^(2k): 3^16 has 26 bits, 3^18 29.
+    #[test]
+    fn a_cap_on_the_numbers_size_is_kept() {
+        let chain = coin();
+        let most = Most { rounds: 1000, bits: 26 };
+        let r = race(&chain, &[false, true], 0, 2, &Rational::new(), most, &Cancel::new()).unwrap();
+        assert_eq!((r.rounds, r.cut_short), (9, Some(CutShort::Size)));
+        assert_eq!(r.undecided, Rational::from((2, 3)).pow(18u32));
+        let total: Rational = r.lower.iter().sum::<Rational>() + &r.undecided;
+        assert_eq!(total, 1);
     }
 }
