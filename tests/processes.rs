@@ -348,14 +348,22 @@ mod under_mpirun {
     /// `mpirun` starting in `dir` one process of the binary for each list of arguments in
     /// `each` (process p with `each[p]`), the job ended after 60 seconds rather than left to hang.
     fn mpirun_each(dir: &std::path::Path, each: &[&[&str]]) -> Option<Output> {
+        mpirun_in(&each.iter().map(|args| (dir, *args)).collect::<Vec<_>>())
+    }
+
+    /// Like [`mpirun_each`], each process in a folder of its own (as on machines of their own).
+    fn mpirun_in(each: &[(&std::path::Path, &[&str])]) -> Option<Output> {
         let mut command = Command::new("mpirun");
-        command.current_dir(dir);
         command.args(["-q", "--oversubscribe", "--bind-to", "none", "--timeout", "60"]);
-        for (p, args) in each.iter().enumerate() {
+        for (p, (dir, args)) in each.iter().enumerate() {
             if p > 0 {
                 command.arg(":");
             }
-            command.args(["-np", "1"]).arg(assert_cmd::cargo::cargo_bin("pegchain")).args(*args);
+            command
+                .args(["-np", "1", "-wdir"])
+                .arg(dir)
+                .arg(assert_cmd::cargo::cargo_bin("pegchain"))
+                .args(*args);
         }
         command.env("OMPI_ALLOW_RUN_AS_ROOT", "1").env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
         match command.output() {
@@ -532,29 +540,40 @@ mod under_mpirun {
     fn an_error_only_one_process_meets_stops_every_process_in_its_words() {
         let dir = std::env::temp_dir().join(format!("pegchain-mpi-alone-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(dir.join("spill")).unwrap();
-        let out = plain(&[
-            "boards",
-            "--export",
-            "triangle5",
-            "--format",
-            "picture",
-            "--out",
-            dir.to_str().unwrap(),
-        ]);
-        assert!(out.status.success());
-        let run = |board, spill| ["exact", "--board", board, "-q", "--json", "--spill", spill];
-        let good = run("triangle5.txt", "spill");
-        let (without_spill, without_board) = (run("triangle5.txt", "nospill"), run("nob.txt", "spill"));
-        let missing_spill = "pegchain: --spill nospill: No such file or directory";
-        let missing_board = "pegchain: board file nob.txt: cannot read it: No such file or directory";
+        // The same command line in three folders: one with the board file and the spill
+        // folder, one without the folder, one without the board.
+        let (whole, without_spill, without_board) =
+            (dir.join("whole"), dir.join("nospill"), dir.join("noboard"));
+        for (folder, spill, board) in
+            [(&whole, true, true), (&without_spill, false, true), (&without_board, true, false)]
+        {
+            std::fs::create_dir_all(folder).unwrap();
+            if spill {
+                std::fs::create_dir(folder.join("spill")).unwrap();
+            }
+            if board {
+                let out = plain(&[
+                    "boards",
+                    "--export",
+                    "triangle5",
+                    "--format",
+                    "picture",
+                    "--out",
+                    folder.to_str().unwrap(),
+                ]);
+                assert!(out.status.success());
+            }
+        }
+        let run: &[&str] = &["exact", "--board", "triangle5.txt", "-q", "--json", "--spill", "spill"];
+        let missing_spill = "pegchain: --spill spill: No such file or directory";
+        let missing_board = "pegchain: board file triangle5.txt: cannot read it: No such file or directory";
         for (each, message) in [
-            ([&good[..], &without_spill], missing_spill),
-            ([&without_spill[..], &good], missing_spill),
-            ([&good[..], &without_board], missing_board),
-            ([&without_board[..], &good], missing_board),
+            ([&whole, &without_spill], missing_spill),
+            ([&without_spill, &whole], missing_spill),
+            ([&whole, &without_board], missing_board),
+            ([&without_board, &whole], missing_board),
         ] {
-            let Some(out) = mpirun_each(&dir, &each) else { return };
+            let Some(out) = mpirun_in(&[(each[0], run), (each[1], run)]) else { return };
             refused(&out, message);
         }
         let _ = std::fs::remove_dir_all(&dir);
@@ -603,6 +622,24 @@ mod under_mpirun {
         for each in [[good, &["exact", "--no-such-flag"]], [&["exact", "--no-such-flag"], good]] {
             refused(&mpirun_each(&dir, &each).unwrap(), said);
         }
+    }
+
+    /// Processes given different command lines (`mpirun -np 1 pegchain exact ... : -np 1
+    /// pegchain simulate ...`) hung: the process refused for its command (or running another
+    /// start) never met the others. They now compare their command lines first.
+    #[test]
+    fn processes_given_different_command_lines_are_refused() {
+        let dir = std::env::temp_dir();
+        let exact: &[&str] = &["exact", "--board", "triangle5", "-q"];
+        let simulate: &[&str] = &["simulate", "--games", "100", "--seed", "1"];
+        let Some(out) = mpirun_each(&dir, &[exact, simulate]) else { return };
+        refused(
+            &out,
+            "the processes of one run must be given one command line, but process 1 was given \"simulate --games \
+             100 --seed 1\" and process 0 \"exact --board triangle5 -q\"",
+        );
+        let other_start: &[&str] = &["exact", "--board", "triangle5", "-q", "--start", "B"];
+        refused(&mpirun_each(&dir, &[exact, exact, other_start]).unwrap(), "but process 2 was given");
     }
 
     /// Under mpirun process 0 writes a line per layer on stderr also where no process sends

@@ -55,7 +55,8 @@ pub fn main() -> ExitCode {
     // The processes of a shared run meet first over their command lines: a refused one stops
     // them all here, with process 0 saying why (in the words of the process that refused it)
     // before any exits; mpirun ends the job as soon as one exits with a failure.
-    let parsed = pegchain::solitaire::exact::agreed(processes::shared().as_ref(), parsed);
+    let parsed = pegchain::solitaire::exact::agreed(processes::shared().as_ref(), parsed)
+        .and_then(|cli| one_command_line(processes::shared().as_ref()).map(|()| cli));
     let outcome = parsed.map_err(output::Failure::Input).and_then(|cli| {
         interrupt::install(processes::speaks(), cli.command.saves_checkpoints());
         stdout_open_alone()
@@ -141,6 +142,31 @@ fn run(command: Command) -> commands::Answer {
         Command::Audit(args) => commands::audit(args),
         Command::Race(args) => commands::race(args),
         Command::Solve(args) => commands::solve(args),
+    }
+}
+
+/// The processes of a shared run meet at every layer, so they must run one command line: a
+/// process given another (`mpirun -np 1 pegchain exact ... : -np 1 pegchain simulate ...`)
+/// left the others waiting for it for ever. Every process must call it.
+fn one_command_line(
+    processes: Option<&pegchain::solitaire::exact::Processes>,
+) -> Result<(), pegchain::Error> {
+    let Some(pegchain::solitaire::exact::Processes(exchange)) = processes else { return Ok(()) };
+    let mine: Vec<u8> =
+        std::env::args_os().skip(1).flat_map(|a| [a.as_encoded_bytes(), &[0]].concat()).collect();
+    let all = pegchain::solitaire::exact::agree(&**exchange, Ok(mine))?;
+    let line = |bytes: &[u8]| {
+        let words: Vec<_> =
+            bytes.split(|&b| b == 0).filter(|w| !w.is_empty()).map(String::from_utf8_lossy).collect();
+        pegchain::render::number::quoted(&words.join(" "))
+    };
+    match all.iter().position(|other| *other != all[0]) {
+        None => Ok(()),
+        Some(p) => Err(pegchain::Error::Invalid(format!(
+            "the processes of one run must be given one command line, but process {p} was given {} and process 0 {}",
+            line(&all[p]),
+            line(&all[0])
+        ))),
     }
 }
 
