@@ -613,6 +613,33 @@ fn a_setting_the_game_would_ignore_is_refused() {
     assert!(ring.contains("ring of 3 processes"), "{ring}");
 }
 
+/// An export over an earlier one left the earlier chain's rewards (`PREFIX.srew`) beside the
+/// new files, and reading them back was refused ("the header declares 9 states, but the chain
+/// has 1544"). The export now removes a PRISM part it has no text for, and says so.
+#[test]
+fn an_export_removes_an_earlier_chains_prism_part_it_does_not_write() {
+    let dir = scratch("export-over");
+    let prefix = dir.join("c");
+    let prefix = prefix.to_str().unwrap();
+    let first = stdout(&["export", "--game", "craps", "--prism", prefix]);
+    assert!(first.contains("c.tra, ") && first.contains("c.srew") && !first.contains("Removed"), "{first}");
+    let second = stdout(&["export", "--board", "triangle5", "--start", "A", "--prism", prefix]);
+    let srew = format!("{prefix}.srew");
+    assert!(
+        second.contains(&format!(
+            "Removed {srew}, left by an earlier export under the same name: it would have been read with these files."
+        )),
+        "{second}"
+    );
+    assert!(!std::path::Path::new(&srew).exists());
+    let v = json(&["chain", &format!("{prefix}.tra"), "--target", "one_peg"]);
+    let exact = json(&["exact", "--board", "triangle5", "--start", "A"]);
+    assert_eq!(fraction(&v["target"]["reach"]["average"]), fraction(&exact["starts"][0]["win"]));
+    // Exported again, there is nothing left to remove.
+    let v = json(&["export", "--board", "triangle5", "--start", "A", "--prism", prefix]);
+    assert!(v.get("removed").is_none(), "{v}");
+}
+
 /// The simulation's settings without `--simulate` were ignored (`game craps --seed 1`
 /// answered exactly and ran no simulation, exit 0); refused as `race` refuses them.
 #[test]

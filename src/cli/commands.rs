@@ -369,6 +369,8 @@ pub fn export(args: super::args::ExportArgs) -> Answer {
     let stop = super::interrupt::token();
     let stopped = || Failure::Interrupted("the export stopped with nothing written".into());
     let mut files: Vec<(std::path::PathBuf, Vec<u8>)> = Vec::new();
+    // PRISM files of an earlier export under the prefix that this chain has no text for.
+    let mut stale = Vec::new();
     if let Some(path) = &req.drn {
         files.push((path.clone(), drn::write_drn_until(&req.chain, &stop).ok_or_else(stopped)?.into_bytes()));
     }
@@ -377,8 +379,11 @@ pub fn export(args: super::args::ExportArgs) -> Answer {
             prism::write_prism_until(&req.chain, req.reward.as_deref(), &stop).ok_or_else(stopped)?;
         let texts = [Some(written.tra), written.lab, written.srew, written.trew];
         for (ext, text) in super::chain_requests::PRISM_FILES.into_iter().zip(texts) {
-            if let Some(text) = text {
-                files.push((super::chain_requests::prism_file(prefix, ext), text.into_bytes()));
+            let file = super::chain_requests::prism_file(prefix, ext);
+            match text {
+                Some(text) => files.push((file, text.into_bytes())),
+                None if file.symlink_metadata().is_ok() => stale.push(file),
+                None => {}
             }
         }
     }
@@ -387,6 +392,18 @@ pub fn export(args: super::args::ExportArgs) -> Answer {
         return Err(stopped());
     }
     output::write_files(&files)?;
+    // `chain PREFIX.tra` reads PREFIX.lab, .srew and .trew where they are: an earlier chain's
+    // would be read with this one (and refused, its states not this chain's).
+    for file in &stale {
+        std::fs::remove_file(file).map_err(|e| {
+            Failure::Runtime(format!(
+                "wrote {}, but cannot remove {}, an earlier chain's, which would be read with them: {}",
+                files.iter().map(|(p, _)| p.display().to_string()).collect::<Vec<_>>().join(", "),
+                file.display(),
+                output::plain(&e)
+            ))
+        })?;
+    }
     let view = ExportedView {
         command: "export",
         chain: req.what,
@@ -394,6 +411,7 @@ pub fn export(args: super::args::ExportArgs) -> Answer {
         states: req.chain.states(),
         transitions: req.chain.transitions(),
         files: files.iter().map(|(p, _)| p.display().to_string()).collect(),
+        removed: stale.iter().map(|p| p.display().to_string()).collect(),
         labels_not_in_drn: match req.drn {
             Some(_) => {
                 req.chain.labels().iter().filter(|(_, s)| s.is_empty()).map(|(l, _)| l.clone()).collect()

@@ -785,6 +785,10 @@ pub struct ExportedView {
     pub states: usize,
     pub transitions: usize,
     pub files: Vec<String>,
+    /// PRISM files an earlier export left under the prefix, for parts this chain has not (its
+    /// rewards, say), removed so that they are not read with it.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub removed: Vec<String>,
     /// Labels of no state, which a DRN file cannot name (it labels states), where one is
     /// written: `chain FILE.drn --target LABEL` will not know them.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -801,6 +805,12 @@ impl Report for ExportedView {
             plural(self.transitions as u64, "transition", "transitions"),
             self.files.iter().map(|f| crate::input::printable(f)).collect::<Vec<_>>().join(", ")
         ));
+        if !self.removed.is_empty() {
+            doc.para(format!(
+                "Removed {}, left by an earlier export under the same name: it would have been read with these files.",
+                self.removed.iter().map(|f| crate::input::printable(f)).collect::<Vec<_>>().join(", ")
+            ));
+        }
         if !self.labels_not_in_drn.is_empty() {
             let (which, hold) =
                 if self.labels_not_in_drn.len() == 1 { ("label", "holds") } else { ("labels", "hold") };
