@@ -33,6 +33,7 @@ fn gigabytes(text: &str) -> Result<f64, String> {
         Ok(gb) if gb == f64::INFINITY && !text.to_ascii_lowercase().contains("inf") => {
             Err("too large".to_string())
         }
+        Ok(gb) if gb == f64::INFINITY => Err("a finite number of GB is needed".to_string()),
         Ok(gb) if !(gb > 0.0 && gb.is_finite()) => Err("a positive number of GB is needed".to_string()),
         Ok(gb) if gb < MIN_GB => Err(format!("at least {MIN_GB} GB (1 MB) is needed")),
         Ok(gb) => Ok(gb),
@@ -59,7 +60,7 @@ pub enum Command {
     #[command(mut_arg("full", |a| a.hide(true)))]
     Boards(BoardsArgs),
     /// Draw a board with its hole names
-    #[command(mut_arg("full", |a| a.hide(true)))]
+    #[command(mut_arg("full", |a| a.hide(true)), mut_arg("csv", |a| a.hide(true)))]
     Show(ShowArgs),
     /// Exact probabilities under random play: one peg left, pegs left, finish holes
     Exact(ExactArgs),
@@ -222,8 +223,8 @@ pub struct GamesArgs {
 #[derive(Args, Debug, Clone)]
 pub struct GameSettings {
     /// Players taking turns (board games): 1 for the length of a game, 2 to 4 for who wins
-    /// (exactly, or between exact bounds 10^-30 apart where their product chain is too large;
-    /// --places sets another) [default: 1]
+    /// (`game`: exactly, or between exact bounds 10^-30 apart where their product chain is too
+    /// large, --places sets another; `export`: their product chain) [default: 1]
     #[arg(long, allow_negative_numbers = true, value_parser = whole::<u32>)]
     pub players: Option<u32>,
     /// A board game's rules file (game `board`): a line each, `squares N` (the goal), `spinner
@@ -436,7 +437,7 @@ pub struct SimulateArgs {
     #[arg(long, allow_negative_numbers = true, default_value_t = DEFAULT_SEED, value_parser = whole::<u64>)]
     pub seed: u64,
     /// Empty hole at the start: `random` (drawn for every game), `all` (each hole in
-    /// turn), or a hole
+    /// turn), a hole, or a comma-separated list of holes (each in turn)
     #[arg(long, allow_negative_numbers = true, default_value = "random")]
     pub start: String,
     /// Play this many games in each symmetry class instead
