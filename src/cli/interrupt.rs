@@ -1,7 +1,9 @@
-//! SIGINT and SIGTERM, turned into a cancel token the library polls. The handler only sets
-//! flags (all a signal handler may safely do); the library notices within a second, returns
-//! `Error::Interrupted` saying what it had done, and the normal error path reports it,
-//! removes any temporary file and exits 130 (SIGINT) or 143 (SIGTERM). A second signal
+//! SIGINT, SIGTERM and SIGHUP (a terminal closed, an SSH session dropped), turned into a
+//! cancel token the library polls. The handler only sets flags (all a signal handler may
+//! safely do); the library notices within a second, returns `Error::Interrupted` saying what
+//! it had done, and the normal error path reports it, removes any temporary file and exits
+//! 130 (SIGINT), 143 (SIGTERM) or 129 (SIGHUP). SIGHUP is left alone where it is ignored
+//! (`nohup`: the run goes on once its terminal is gone). A second signal
 //! ends the process at once with the same code, for a user who will not wait, saying so in
 //! one line (`mpirun` sends its processes SIGTERM after the SIGINT of a Ctrl-C, and SIGKILL
 //! a second later); the same signal sent again by the same process within a tenth of a
@@ -11,7 +13,7 @@
 //! [`write_errors_not_signals`]).
 
 use pegchain::Cancel;
-use signal_hook::consts::{SIGINT, SIGTERM};
+use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 
@@ -51,6 +53,9 @@ pub fn install(speaks: bool, saves: bool) {
         };
         for signal in [SIGINT, SIGTERM] {
             let _ = handle(signal, &installed, said);
+        }
+        if !ignored(SIGHUP) {
+            let _ = handle(SIGHUP, &installed, said);
         }
         installed
     });
@@ -132,6 +137,15 @@ pub fn write_errors_not_signals() {
     }
 }
 
+/// Whether `signal` is ignored, as `nohup` leaves SIGHUP for the program it starts.
+fn ignored(signal: i32) -> bool {
+    // SAFETY: sigaction with no new action only reads the signal's disposition into `old`.
+    unsafe {
+        let mut old: libc::sigaction = std::mem::zeroed();
+        libc::sigaction(signal, std::ptr::null(), &mut old) == 0 && old.sa_sigaction == libc::SIG_IGN
+    }
+}
+
 /// The token requests carry: the process's once `install` ran, else one never cancelled.
 pub fn token() -> Cancel {
     INSTALLED.get().map(|i| i.cancel.clone()).unwrap_or_default()
@@ -144,7 +158,7 @@ pub fn exit_code() -> u8 {
 }
 
 fn exit_code_of(signal: i32) -> u8 {
-    if signal == SIGTERM { 143 } else { 130 }
+    128 + u8::try_from(signal).unwrap_or(SIGINT as u8)
 }
 
 #[cfg(test)]
@@ -155,5 +169,6 @@ mod tests {
     fn exit_codes_are_128_plus_the_signal() {
         assert_eq!(exit_code_of(SIGINT), 130);
         assert_eq!(exit_code_of(SIGTERM), 143);
+        assert_eq!(exit_code_of(SIGHUP), 129);
     }
 }

@@ -2,8 +2,8 @@
 //! at all, and every failure as one line on stderr with its exit code.
 //!
 //! Exit codes: 0 success (a closed pipe included: `| head` is not a failure), 1 a failure
-//! at run time (a write that failed), 2 bad input or usage, 130 interrupted by SIGINT and
-//! 143 by SIGTERM (see `interrupt`).
+//! at run time (a write that failed), 2 bad input or usage, 130 interrupted by SIGINT,
+//! 143 by SIGTERM and 129 by SIGHUP (see `interrupt`).
 
 use super::files::{self, StdoutError};
 use pegchain::Error;
@@ -18,7 +18,7 @@ pub enum Failure {
     Input(Error),
     /// Something failed at run time (a write): exit 1.
     Runtime(String),
-    /// A signal stopped the work; what had been done by then: exit 130 or 143.
+    /// A signal stopped the work; what had been done by then: exit 130, 143 or 129.
     Interrupted(String),
 }
 
