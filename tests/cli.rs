@@ -406,3 +406,21 @@ fn an_argument_that_is_not_utf8_is_named() {
         assert_eq!(out.status.code(), Some(2));
     }
 }
+
+/// rayon sizes the worker pool by RAYON_NUM_THREADS: 30,000 took minutes to start, past the
+/// 1,024 threads `--threads` allows, and a Ctrl-C went unheard meanwhile. Refused in one line.
+#[test]
+fn too_many_threads_by_rayons_variable_are_refused() {
+    let out = support::pegchain().env("RAYON_NUM_THREADS", "30000").args(["exact", "-q"]).output().unwrap();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(
+        err,
+        "pegchain: RAYON_NUM_THREADS is 30000: the worker threads are at most 1024 (0 or unset: one per core)\n"
+    );
+    assert!(out.stdout.is_empty());
+    // Within the bound it sizes the pool as before; the output does not depend on it.
+    let three = support::pegchain().env("RAYON_NUM_THREADS", "3").args(["exact", "--json"]).output().unwrap();
+    assert!(three.status.success());
+    assert_eq!(three.stdout, support::stdout_bytes(&["exact", "--json"]));
+}

@@ -107,6 +107,15 @@ fn start_workers(command: &Command) -> Result<(), output::Failure> {
     if !parallel {
         return Ok(());
     }
+    // rayon sizes its pool by RAYON_NUM_THREADS where it is set: 30,000 threads took minutes
+    // to start, and a Ctrl-C went unheard meanwhile.
+    let asked = std::env::var("RAYON_NUM_THREADS").ok().and_then(|v| v.trim().parse::<usize>().ok());
+    if let Some(threads) = asked.filter(|&t| t > validate::MAX_THREADS) {
+        return Err(output::Failure::Input(pegchain::Error::Invalid(format!(
+            "RAYON_NUM_THREADS is {threads}: the worker threads are at most {} (0 or unset: one per core)",
+            validate::MAX_THREADS
+        ))));
+    }
     rayon::ThreadPoolBuilder::new().build_global().map_err(|e| {
         output::Failure::Runtime(format!("cannot start the worker threads: {}", one_line(&e.to_string())))
     })
