@@ -240,6 +240,11 @@ fn an_output_directory_that_takes_no_file_is_refused_before_the_run() {
     fails_with(&["audit", "--games", "1000", "-q", "--svg", under_file], &not_a_dir);
     fails_with(&["boards", "--export", "triangle4", "--out", under_file], &not_a_dir);
     assert_eq!(std::fs::read_to_string(&file).unwrap(), "mine");
+    // A directory in the way of one plot was found only after the games were played (exit 1).
+    let plots = dir.join("plots");
+    std::fs::create_dir_all(plots.join("pegs_left.svg")).unwrap();
+    let in_the_way = format!("--svg {}: a directory, not a file name", plots.join("pegs_left.svg").display());
+    fails_with(&["audit", "--games", "3000000", "-q", "--svg", plots.to_str().unwrap()], &in_the_way);
     // A directory still missing, under one that takes files, is made and written into.
     let new = dir.join("new/plots");
     stdout(&["boards", "--export", "triangle4", "--out", new.to_str().unwrap()]);

@@ -23,9 +23,12 @@ const INTERVAL: &str = "#6baed6";
 /// through one or two points would not show).
 const FEW_POINTS: usize = 20;
 
+/// The file names of the audit's three plots, in the order [`audit_plots`] gives them.
+pub const AUDIT_PLOTS: [&str; 3] = ["classes.svg", "pegs_left.svg", "running.svg"];
+
 /// The audit's three plots: (file name, SVG document).
 pub fn audit_plots(r: &AuditReport) -> Vec<(&'static str, String)> {
-    vec![("classes.svg", classes(r)), ("pegs_left.svg", pegs_left(r)), ("running.svg", running(r))]
+    AUDIT_PLOTS.into_iter().zip([classes(r), pegs_left(r), running(r)]).collect()
 }
 
 fn claim() -> f64 {

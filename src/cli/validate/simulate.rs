@@ -33,6 +33,13 @@ impl AuditArgs {
         };
         if let Some(dir) = &self.svg {
             check_out_dir("--svg", dir, "the audit writes three plots into a directory")?;
+            // Each plot's file too, before the games are played (a directory in the way of
+            // one was found only after them).
+            if dir.is_dir() {
+                for name in pegchain::render::plots::AUDIT_PLOTS {
+                    super::check_file_target("--svg", &dir.join(name))?;
+                }
+            }
         }
         Ok(AuditRequest { config, svg: self.svg.clone(), output: self.output.validate(), quiet: self.quiet })
     }
