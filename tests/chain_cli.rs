@@ -998,7 +998,7 @@ fn a_chain_too_large_for_memory_is_refused_in_counted_words() {
     std::fs::write(&tra, "0 4000000000 1\n").unwrap();
     fails_with(
         &["chain", tra.to_str().unwrap()],
-        "far.tra: a chain of 4,000,000,001 states and 1 transition is projected to need 256 GB, over the memory budget of",
+        "far.tra: a chain of 4,000,000,001 states and 1 transition is projected to need 256 GB with the file's text, over the memory budget of",
     );
 }
 

@@ -355,3 +355,48 @@ fn a_ring_planned_past_the_budget_is_refused_before_it_is_built() {
     }
     assert!(!drn.exists());
 }
+
+/// Exit 2 and one line naming the memory budget, for `pegchain ARGS` under each address-space
+/// limit of `mbs` (MiB, as `ulimit -v` counts them): never an abort (exit 134).
+fn refused_at_each(mbs: &[u64], args: &[&str]) -> Vec<String> {
+    mbs.iter()
+        .map(|mb| {
+            let out = under_address_limit(mb << 20, args);
+            let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+            assert_eq!(out.status.code(), Some(2), "{mb} MB, {args:?}: {stderr}");
+            assert!(out.stdout.is_empty(), "{mb} MB");
+            assert_eq!(stderr.lines().count(), 1, "{mb} MB: {stderr}");
+            assert!(stderr.contains("memory budget of "), "{mb} MB: {stderr}");
+            stderr
+        })
+        .collect()
+}
+
+/// Triangle6's chain from a corner, exported to DRN (146,435 states, 930,179 transitions),
+/// aborted `chain` under 64-240 MB ("memory allocation of 320 bytes failed", "GNU MP: Cannot
+/// allocate memory", exit 134): a DRN file was planned by its states alone, and answering it
+/// (253 MB at its peak) not at all. Its transitions are counted before it is read, and its
+/// answer planned before any solving.
+#[test]
+fn an_exported_chain_too_large_to_answer_is_refused_not_aborted() {
+    let dir = support::scratch("limits-exported-chain");
+    let drn = dir.join("t6.drn");
+    let drn = drn.to_str().unwrap();
+    let out = support::pegchain()
+        .args(["export", "--board", "triangle6", "--start", "A", "--drn", drn])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let said = refused_at_each(&[48, 64, 100, 160, 200, 240], &["chain", drn, "-q"]);
+    let read =
+        "a chain of 146,435 states and 930,179 transitions is projected to need 175 MB with the file's text";
+    assert!(said[0].contains(read), "{}", said[0]);
+    let answered = "answering a chain of 146,435 states and 930,179 transitions is projected to need 247 MB";
+    assert!(said[5].contains(answered), "{}", said[5]);
+    let target = ["chain", drn, "--target", "one_peg", "--distribution", "20", "-q"];
+    let said = refused_at_each(&[64, 160, 240], &target);
+    assert!(said[2].contains(answered), "{}", said[2]);
+    // Where it fits, it answers.
+    let out = under_address_limit(320 << 20, &target);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+}

@@ -40,8 +40,9 @@ pub struct Question {
     pub reward: Option<String>,
     /// P(T = k) and P(T <= k) for k up to this bound.
     pub distribution: Option<u32>,
-    /// The bytes the distribution of steps may hold (its numbers grow with every step); none
-    /// for no limit.
+    /// The memory budget in bytes: a chain whose answer is planned past it is refused before
+    /// any solving, and so is a distribution of steps projected past it (its numbers grow
+    /// with every step); none for no limit.
     pub memory_budget: Option<u64>,
     /// The expected visits to each transient state from the first initial state.
     pub visits: bool,
@@ -243,6 +244,9 @@ pub fn analyse(chain: &ExplicitChain, question: &Question, cancel: &Cancel) -> R
         estimate: None,
         race: None,
     };
+    if let Some(budget) = question.memory_budget {
+        fits_to_answer(chain, budget)?;
+    }
     let ends_wanted = target.is_none() || question.ends;
     let ends_needed = ends_wanted || question.visits;
     let ends = if ends_needed { Some(questions::ends(chain, cancel).map_err(unsolved)?) } else { None };
@@ -289,6 +293,37 @@ pub fn analyse(chain: &ExplicitChain, question: &Question, cancel: &Cancel) -> R
             Some(v.into_iter().enumerate().filter_map(|(s, v)| v.map(|v| (s as u32, v))).collect());
     }
     Ok(report)
+}
+
+/// The memory answering `chain` is planned to need: the chain and its answers
+/// ([`formats::BYTES_PER_ANSWERED_TRANSITION`] a transition, [`formats::BYTES_PER_STATE`] a
+/// state).
+///
+/// [`formats::BYTES_PER_ANSWERED_TRANSITION`]: crate::formats::BYTES_PER_ANSWERED_TRANSITION
+/// [`formats::BYTES_PER_STATE`]: crate::formats::BYTES_PER_STATE
+pub fn planned_answer(chain: &ExplicitChain) -> u64 {
+    use crate::formats::{BYTES_PER_ANSWERED_TRANSITION, BYTES_PER_STATE};
+    (chain.states() as u64)
+        .saturating_mul(BYTES_PER_STATE)
+        .saturating_add((chain.transitions() as u64).saturating_mul(BYTES_PER_ANSWERED_TRANSITION))
+}
+
+/// Refuses, before any solving, a chain whose answer is planned past `budget` bytes: GMP
+/// aborts the process when an allocation fails, so the answer must not start where it
+/// cannot end (`chain` on triangle6's exported chain aborted under `ulimit -v` 64-240 MB).
+fn fits_to_answer(chain: &ExplicitChain, budget: u64) -> Result<(), Error> {
+    use crate::render::number::{bytes, plural};
+    let need = planned_answer(chain);
+    if need <= budget {
+        return Ok(());
+    }
+    Err(Error::Invalid(format!(
+        "answering a chain of {} and {} is projected to need {}, over the memory budget of {}",
+        plural(chain.states() as u64, "state", "states"),
+        plural(chain.transitions() as u64, "transition", "transitions"),
+        bytes(need),
+        bytes(budget)
+    )))
 }
 
 /// The race from the first initial state, summed until 10^-places is undecided. A walker

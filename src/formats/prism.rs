@@ -68,7 +68,7 @@ pub fn parse_prism_until(
     let moves = transitions(&files.tra, "PROBABILITY", ["transition", "transitions"], true, cancel)
         .map_err(at(Part::Tra))?;
     let states = moves.states;
-    check_size(states, moves.rows.len() as u64, budget).map_err(at(Part::Tra))?;
+    check_size(states, moves.rows.len() as u64, files.tra.len() as u64, budget).map_err(at(Part::Tra))?;
     let mut b = Builder::new(states).map_err(|e| at(Part::Tra)(FormatError::whole(e.to_string())))?;
     b.distinct_transitions();
     // The line where each run of a state's transitions begins (files list them state by

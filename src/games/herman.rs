@@ -47,7 +47,7 @@ pub fn ring(processes: u32, budget: Option<u64>, cancel: &Cancel) -> Result<Expl
         )));
     }
     let states = 1u64 << n;
-    crate::formats::check_size(states, transitions(n), budget)
+    crate::formats::check_size(states, transitions(n), 0, budget)
         .map_err(|e| Error::Invalid(format!("Herman's ring of {n} processes: {e}")))?;
     let malformed = |e| Error::Invalid(format!("the ring's chain is malformed: {e}"));
     let mut b = Builder::new(states).map_err(malformed)?;
