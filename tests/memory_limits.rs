@@ -400,3 +400,22 @@ fn an_exported_chain_too_large_to_answer_is_refused_not_aborted() {
     let out = under_address_limit(320 << 20, &target);
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
 }
+
+/// `export --board triangle6 --start A` had no memory budget: under 32-160 MB it aborted
+/// (exit 134) as it explored. The chain is projected as it is explored (the positions found
+/// and the transitions of those expanded) and refused as soon as it passes the budget; no
+/// file is written.
+#[test]
+fn an_export_past_the_budget_is_refused_as_it_is_explored() {
+    let dir = support::scratch("limits-export");
+    let drn = dir.join("t6.drn");
+    let args = ["export", "--board", "triangle6", "--start", "A", "--drn", drn.to_str().unwrap()];
+    for said in refused_at_each(&[32, 48, 64, 100, 160], &args) {
+        assert!(said.starts_with("pegchain: random play from this start reaches more than "), "{said}");
+        assert!(said.contains(" transitions, projected to need more than the memory budget of "), "{said}");
+    }
+    assert!(!drn.exists());
+    let out = under_address_limit(240 << 20, &args);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(drn.exists());
+}

@@ -48,7 +48,8 @@ fn walks_on_peg_solitaire_agree_with_the_exact_engine_generated_or_written_out()
     assert_eq!(implicit.cut_short, 0);
 
     // The same game written out as a matrix, walked through its integer weights.
-    let written = explicit::chain(&board, 3, Policy::Uniform, 1_000_000, &pegchain::Cancel::new()).unwrap();
+    let written =
+        explicit::chain(&board, 3, Policy::Uniform, (1_000_000, None), &pegchain::Cancel::new()).unwrap();
     let target = written.label_set("one_peg").unwrap();
     let explicit = sample::simulate(&written.weighted().unwrap(), &target, walks, &never).unwrap();
     assert!(z(&explicit, &exact) < 4.5, "z = {}", z(&explicit, &exact));

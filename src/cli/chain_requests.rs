@@ -460,7 +460,14 @@ impl ExportArgs {
                 None => pegchain::Policy::default(),
             };
             let stop = super::interrupt::token();
-            let chain = pegchain::solitaire::explicit::chain(&board, hole, policy, MAX_EXPORT_STATES, &stop)?;
+            let budget = super::limits::read(None).budget().map(|b| b.bytes);
+            let chain = pegchain::solitaire::explicit::chain(
+                &board,
+                hole,
+                policy,
+                (MAX_EXPORT_STATES, budget),
+                &stop,
+            )?;
             (format!("{board_name}, start {}, {policy} random play", board.hole_name(hole)), chain, None)
         } else if self.race {
             let rules = pegchain::race::Rules::default_game();

@@ -15,22 +15,58 @@ const POLL_EVERY: usize = 4096;
 pub enum ExploreError {
     #[error("more than {limit} states are reachable")]
     TooManyStates { limit: u64 },
+    #[error(
+        "{states} states and about {transitions} transitions are projected to need {bytes} bytes, over the \
+         budget of {budget}"
+    )]
+    PastBudget { states: u64, transitions: u64, bytes: u64, budget: u64 },
     #[error("stopped after {states} states were found")]
     Cancelled { states: u64 },
     #[error(transparent)]
     Chain(#[from] ChainError),
 }
 
-/// Every state reachable from `starts` (through `canonical` if `reduce`), numbered in the
-/// order they were found (starts first), with the move probabilities weight / total; a
-/// state with no moves becomes absorbing (a move to itself with probability 1). `labels`
-/// names the labels of each state. Returns the chain and the state behind each index. Polls
-/// `cancel` every [`POLL_EVERY`] states: a big start takes minutes to write out.
+/// The memory the chain written out may take: `bytes` in all, planned at `per_state` a state
+/// and `per_transition` a transition.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SizeBudget {
+    pub bytes: u64,
+    pub per_state: u64,
+    pub per_transition: u64,
+}
+
+impl SizeBudget {
+    /// The bytes planned for `states` and `transitions`.
+    pub fn planned(&self, states: u64, transitions: u64) -> u64 {
+        states.saturating_mul(self.per_state).saturating_add(transitions.saturating_mul(self.per_transition))
+    }
+}
+
+/// [`explore_within`] with no memory budget.
 pub fn explore<C: Chain>(
     chain: &C,
     starts: &[C::State],
     reduce: bool,
     limit: u64,
+    cancel: &Cancel,
+    labels: impl Fn(C::State) -> Vec<String>,
+) -> Result<(ExplicitChain, Vec<C::State>), ExploreError> {
+    explore_within(chain, starts, reduce, (limit, None), cancel, labels)
+}
+
+/// Every state reachable from `starts` (through `canonical` if `reduce`), numbered in the
+/// order they were found (starts first), with the move probabilities weight / total; a
+/// state with no moves becomes absorbing (a move to itself with probability 1). `labels`
+/// names the labels of each state. Returns the chain and the state behind each index. Polls
+/// `cancel` every [`POLL_EVERY`] states: a big start takes minutes to write out. At most
+/// `limit` states; with a `budget`, refused as soon as the chain is projected past it (the
+/// states found and not yet expanded taken to have as many transitions as those expanded,
+/// on average), before the exploration's own memory comes near it.
+pub fn explore_within<C: Chain>(
+    chain: &C,
+    starts: &[C::State],
+    reduce: bool,
+    (limit, budget): (u64, Option<SizeBudget>),
     cancel: &Cancel,
     labels: impl Fn(C::State) -> Vec<String>,
 ) -> Result<(ExplicitChain, Vec<C::State>), ExploreError> {
@@ -55,6 +91,7 @@ pub fn explore<C: Chain>(
     }
     let mut moves = Vec::new();
     let mut next = 0usize;
+    let mut transitions = 0u64;
     let stopped = |states: &[C::State], at: usize| {
         let due = at.is_multiple_of(POLL_EVERY) && cancel.is_cancelled();
         if due { Err(ExploreError::Cancelled { states: states.len() as u64 }) } else { Ok(()) }
@@ -67,9 +104,23 @@ pub fn explore<C: Chain>(
         for &(child, weight) in &moves {
             row.push((number(key(child), &mut states)?, weight));
         }
+        transitions += row.len().max(1) as u64;
         rows.push(row);
         totals.push(total);
         next += 1;
+        if let Some(budget) = budget {
+            let found = states.len() as u64;
+            let projected = transitions.saturating_mul(found) / next as u64;
+            let bytes = budget.planned(found, projected);
+            if bytes > budget.bytes {
+                return Err(ExploreError::PastBudget {
+                    states: found,
+                    transitions: projected,
+                    bytes,
+                    budget: budget.bytes,
+                });
+            }
+        }
     }
     let mut b = Builder::new(states.len() as u64)?;
     for (s, (row, total)) in rows.into_iter().zip(totals).enumerate() {
