@@ -203,7 +203,7 @@ fn refused_under(bytes: u64, args: &[&str], words: &str) {
 
 /// A cycle's component of 17,496 states (three players on a 20-square board with a chute)
 /// needs a 2.45 GB matrix: under a 2 GB limit that aborted with "memory allocation of
-/// 2448880128 bytes failed" and a backtrace; the allocator's refusal is now the user's.
+/// 2448880128 bytes failed" and a backtrace; it is planned before any solving.
 #[test]
 fn a_component_too_large_for_the_address_space_is_refused_not_aborted() {
     let rules = written("limits-component", "chute.txt", "squares 20\nspinner 1-6\nchute 19 1\n");
@@ -212,7 +212,7 @@ fn a_component_too_large_for_the_address_space_is_refused_not_aborted() {
         2_000_000_000,
         &["game", "board", "--rules", rules, "--players", "3"],
         "too large to solve exactly in this memory: 17,496 states all reach one another (one strongly \
-         connected component), whose factorization needs 2.45 GB, and the allocator refused it",
+         connected component), whose factorization needs 2.45 GB, over the memory budget of ",
     );
 }
 
@@ -418,4 +418,25 @@ fn an_export_past_the_budget_is_refused_as_it_is_explored() {
     let out = under_address_limit(240 << 20, &args);
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(drn.exists());
+}
+
+/// Chutes and Ladders for two (one component of 11,552 states, a factorization of 1.07 GB)
+/// aborted under 32-46 MB ("memory allocation of 277248 bytes failed": the component's rows,
+/// made before its matrix was asked for), and the race's grid of length 200 under 32-34 MB
+/// ("GNU MP: Cannot allocate memory"). Both are planned before any solving.
+#[test]
+fn small_address_spaces_are_refusals_before_any_solving() {
+    let chutes = refused_at_each(&[32, 36, 40, 46, 48], &["game", "chutes-and-ladders", "--players", "2"]);
+    for said in chutes {
+        let words = "11,552 states all reach one another (one strongly connected component), whose factorization needs 1.07 GB, over the memory budget of ";
+        assert!(said.contains(words), "{said}");
+    }
+    for said in refused_at_each(&[32, 34, 40], &["race", "--grid", "--length", "200", "-q"]) {
+        assert!(
+            said.contains(
+                "the grid of a board of length 200 is projected to need 28.0 MB, over the memory budget of "
+            ),
+            "{said}"
+        );
+    }
 }

@@ -297,15 +297,26 @@ pub fn analyse(chain: &ExplicitChain, question: &Question, cancel: &Cancel) -> R
 
 /// The memory answering `chain` is planned to need: the chain and its answers
 /// ([`formats::BYTES_PER_ANSWERED_TRANSITION`] a transition, [`formats::BYTES_PER_STATE`] a
-/// state).
+/// state), and the dense matrix of 8 bytes an entry the exact solver factors its largest
+/// strongly connected component in (past the few states it eliminates in rationals). Returns
+/// the bytes and that component's states.
 ///
 /// [`formats::BYTES_PER_ANSWERED_TRANSITION`]: crate::formats::BYTES_PER_ANSWERED_TRANSITION
 /// [`formats::BYTES_PER_STATE`]: crate::formats::BYTES_PER_STATE
-pub fn planned_answer(chain: &ExplicitChain) -> u64 {
+pub fn planned_answer(chain: &ExplicitChain) -> (u64, usize) {
+    use crate::engine::explicit::{graph, linear};
     use crate::formats::{BYTES_PER_ANSWERED_TRANSITION, BYTES_PER_STATE};
-    (chain.states() as u64)
+    let n = chain.states();
+    let largest = graph::components(n, &vec![true; n], |s| chain.row(s).map(|(t, _)| t))
+        .iter()
+        .map(Vec::len)
+        .max()
+        .unwrap_or(0);
+    let dense = if largest > linear::ELIMINATION_LIMIT { (largest as u64).pow(2) * 8 } else { 0 };
+    let held = (n as u64)
         .saturating_mul(BYTES_PER_STATE)
-        .saturating_add((chain.transitions() as u64).saturating_mul(BYTES_PER_ANSWERED_TRANSITION))
+        .saturating_add((chain.transitions() as u64).saturating_mul(BYTES_PER_ANSWERED_TRANSITION));
+    (held.saturating_add(dense), largest)
 }
 
 /// Refuses, before any solving, a chain whose answer is planned past `budget` bytes: GMP
@@ -313,17 +324,28 @@ pub fn planned_answer(chain: &ExplicitChain) -> u64 {
 /// cannot end (`chain` on triangle6's exported chain aborted under `ulimit -v` 64-240 MB).
 fn fits_to_answer(chain: &ExplicitChain, budget: u64) -> Result<(), Error> {
     use crate::render::number::{bytes, plural};
-    let need = planned_answer(chain);
+    let (need, largest) = planned_answer(chain);
     if need <= budget {
         return Ok(());
     }
-    Err(Error::Invalid(format!(
-        "answering a chain of {} and {} is projected to need {}, over the memory budget of {}",
-        plural(chain.states() as u64, "state", "states"),
-        plural(chain.transitions() as u64, "transition", "transitions"),
-        bytes(need),
-        bytes(budget)
-    )))
+    let dense = (largest as u64).pow(2) * 8;
+    Err(Error::Invalid(if dense > budget {
+        format!(
+            "too large to solve exactly in this memory: {} states all reach one another (one strongly connected \
+             component), whose factorization needs {}, over the memory budget of {}",
+            grouped(largest),
+            bytes(dense),
+            bytes(budget)
+        )
+    } else {
+        format!(
+            "answering a chain of {} and {} is projected to need {}, over the memory budget of {}",
+            plural(chain.states() as u64, "state", "states"),
+            plural(chain.transitions() as u64, "transition", "transitions"),
+            bytes(need),
+            bytes(budget)
+        )
+    }))
 }
 
 /// The race from the first initial state, summed until 10^-places is undecided. A walker

@@ -230,7 +230,8 @@ pub fn race(args: RaceArgs) -> Answer {
             answer(&GameView::new(rules, &r, sim.as_ref()), req.output)
         }
         RaceJob::Grid { length, svg, mark } => {
-            let g = race::grid(rules, length)?;
+            let budget = super::limits::read(None).budget().map(|b| b.bytes);
+            let g = race::grid_within(rules, length, budget)?;
             let view = GridView::new(rules, &g, svg.as_ref().map(|p| p.display().to_string()));
             if let Some(path) = &svg {
                 output::write_file(path, grid_svg(&view, Some(mark)).as_bytes())?;

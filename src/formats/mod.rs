@@ -91,7 +91,8 @@ pub const BYTES_PER_STATE: u64 = 64;
 /// [`BYTES_PER_STATE`] a state (the chain held, and every state's exact answers while they
 /// are solved). Measured: triangle6's chain from a corner (930,179 transitions, exported to
 /// DRN) peaks at 253 MB answered, 245 bytes a transition less the file's text; Herman's ring
-/// of 13 at 368 MB, 231.
+/// of 13 at 368 MB, 231. The dense factorization of a big strongly connected component comes
+/// on top (see `chains::planned_answer`).
 pub const BYTES_PER_ANSWERED_TRANSITION: u64 = 256;
 
 /// The memory a chain of this size is planned to need.
