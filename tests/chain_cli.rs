@@ -582,6 +582,37 @@ fn long_sums_and_names_are_cut_short_in_messages() {
     );
 }
 
+#[test]
+fn a_gamblers_ruin_past_the_exact_solver_is_refused_by_its_range() {
+    // The goal - 1 states between ruin and the goal are one component: "from 2 to 1000000"
+    // was stated, and a goal of 100000 was refused only once its chain was built.
+    for goal in ["25002", "1000000"] {
+        fails_with(
+            &["game", "gamblers-ruin", "--goal", goal, "--stake", "3"],
+            &format!(
+                "the goal must be from 2 to 25001, not {goal}: the states between ruin and the goal all \
+                 reach one another, and the exact solver factors at most 25,000 such states"
+            ),
+        );
+    }
+    fails_with(
+        &["game", "gamblers-ruin", "--goal", "1", "--stake", "3"],
+        "the goal must be from 2 to 25001, not 1",
+    );
+    // Written out, not solved, a chain may be larger.
+    let drn = scratch("ruin-export").join("ruin.drn");
+    let out =
+        stdout(&["export", "--game", "gamblers-ruin", "--goal", "100000", "--drn", drn.to_str().unwrap()]);
+    assert!(
+        out.contains("goal 100000, a round won with probability 1/2 (100,001 states, 200,000 transitions)"),
+        "{out}"
+    );
+    fails_with(
+        &["export", "--game", "gamblers-ruin", "--goal", "1000001", "--drn", drn.to_str().unwrap()],
+        "the goal must be from 2 to 1000000, not 1000001",
+    );
+}
+
 /// A game setting the game does not take is refused naming the games that take it, where it
 /// was ignored silently (`game knuth-yao --players 2` answered for one run of the die); the
 /// settings a game takes still change its chain.

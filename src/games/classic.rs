@@ -2,12 +2,19 @@
 //! fair coin flips, and the pass line of craps.
 
 use crate::engine::error::shortened_fraction;
+use crate::engine::explicit::linear::MAX_COMPONENT_STATES;
 use crate::engine::explicit::{Builder, ChainError, ExplicitChain};
 use crate::error::Error;
+use crate::render::number::grouped;
 use rug::Rational;
 
-/// The largest goal of a gambler's ruin (a state per unit of money).
+/// The largest goal of a gambler's ruin built (a state per unit of money), as an export
+/// writes it.
 pub const MAX_GOAL: u64 = 1_000_000;
+
+/// The largest goal of a gambler's ruin solved exactly: its goal - 1 states between ruin and
+/// the goal all reach one another, one component for the exact solver to factor.
+pub const MAX_SOLVED_GOAL: u64 = MAX_COMPONENT_STATES as u64 + 1;
 
 fn q(n: u64, d: u64) -> Rational {
     Rational::from((n, d))
@@ -19,10 +26,21 @@ fn malformed(e: ChainError) -> Error {
 
 /// A gambler with `stake` bets one unit a round, winning it with probability `p`, until they
 /// hold `goal` (label `win`) or nothing (label `ruin`), either labelled `over`; reward
-/// `rounds`.
-pub fn gamblers_ruin(stake: u64, goal: u64, p: &Rational) -> Result<ExplicitChain, Error> {
-    if !(2..=MAX_GOAL).contains(&goal) {
-        return Err(Error::Invalid(format!("the goal must be from 2 to {MAX_GOAL}, not {goal}")));
+/// `rounds`. `solved`: the chain is to be solved exactly, so its goal is at most
+/// [`MAX_SOLVED_GOAL`] (else [`MAX_GOAL`]), refused before it is built.
+pub fn gamblers_ruin(stake: u64, goal: u64, p: &Rational, solved: bool) -> Result<ExplicitChain, Error> {
+    let most = if solved { MAX_SOLVED_GOAL } else { MAX_GOAL };
+    if !(2..=most).contains(&goal) {
+        let why = if solved && goal > most {
+            format!(
+                ": the states between ruin and the goal all reach one another, and the exact solver \
+                 factors at most {} such states",
+                grouped(MAX_COMPONENT_STATES)
+            )
+        } else {
+            String::new()
+        };
+        return Err(Error::Invalid(format!("the goal must be from 2 to {most}, not {goal}{why}")));
     }
     if stake == 0 || stake >= goal {
         return Err(Error::Invalid(format!(

@@ -63,9 +63,10 @@ pub struct GameParams {
     pub processes: u32,
     /// The largest product chain built for several players.
     pub max_states: u64,
-    /// Build the players' product chain however large (up to `max_states`), as an export
-    /// wants it; otherwise players whose product chain is too large to solve exactly race on
-    /// the one-player chain.
+    /// Build the chain however large, as an export wants it: the players' product chain up
+    /// to `max_states`, the gambler's ruin to its largest goal. Otherwise the chain is to be
+    /// solved exactly: players whose product chain is too large race on the one-player chain,
+    /// and a gambler's ruin too large is refused before it is built.
     pub whole_chain: bool,
     /// Stops the building of a large chain (Herman's ring of 15 takes seconds).
     pub cancel: Cancel,
@@ -209,7 +210,7 @@ pub fn build(name: &str, params: &GameParams) -> Result<Game, Error> {
                 )
             };
             Ok(Game {
-                chain: classic::gamblers_ruin(params.stake, params.goal, &params.p)?,
+                chain: classic::gamblers_ruin(params.stake, params.goal, &params.p, !params.whole_chain)?,
                 description: describe(params.p.to_string()),
                 brief: Some(describe(abbreviated(&params.p, FRACTION_CHARS))),
                 target: Some("over".into()),
