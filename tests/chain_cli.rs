@@ -171,9 +171,13 @@ fn more_places_pin_a_race_closer_around_the_exact_chances() {
         &["chain", drn, "--target", "finish", "--places", "60"],
         "--places pins the chances of a race",
     );
+    // Two players solved by their product chain have exact chances: it said "this answer has
+    // none", as if it had no chances at all.
     fails_with(
         &["game", "board", "--rules", rules, "--players", "2", "--places", "60"],
-        "this answer has none",
+        "--places pins the chances of a race between players where their product chain is too large \
+         to solve exactly; here the 2 players' chances are exact fractions from their product chain, so \
+         there is nothing to pin",
     );
     fails_with(
         &["chain", drn, "--target", "finish", "--players", "2", "--places", "0"],

@@ -360,6 +360,16 @@ impl GameArgs {
         let game = self.settings.build(&self.name, false)?;
         let (mut question, svg) =
             self.question.validate(game.target.as_deref(), game.reward.as_deref(), game.ends)?;
+        // Players run no race where their product chain is solved: "this answer has none"
+        // would leave them wondering where their chances went.
+        if let (None, Some(_), Some(players @ 2..)) = (game.race, self.question.places, self.settings.players)
+        {
+            return Err(Error::Invalid(format!(
+                "--places pins the chances of a race between players where their product chain is too \
+                 large to solve exactly; here the {players} players' chances are exact fractions from \
+                 their product chain, so there is nothing to pin"
+            )));
+        }
         question.race = self.question.race(game.race)?;
         let output = self.output.validate();
         self.question.fits_csv(output, &question)?;
