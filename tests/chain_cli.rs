@@ -743,6 +743,11 @@ fn long_values_in_rules_names_and_counts_are_cut_short() {
         &["game", "board", "--rules", path],
         "line 2: a face weight is a whole number from 0 to 4294967295, not \"4294967296\"",
     );
+    std::fs::write(&rules, format!("squares {long}\nspinner 1-2\n")).unwrap();
+    fails_with(
+        &["game", "board", "--rules", path],
+        &format!("line 1: squares must be from 1 to 10000, not {cut}"),
+    );
     std::fs::write(&rules, format!("squares 5\nspinner 1-2\novershoot {long}\n")).unwrap();
     fails_with(
         &["game", "board", "--rules", path],

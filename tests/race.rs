@@ -436,9 +436,18 @@ fn bad_race_input_gets_one_line_and_exit_code_2() {
     let negative =
         rules_file("negative.json", &format!(r#"{f1}, {f2}, {{"face": 3, "swine": -1, "butcher": 0}}"#));
     fails_with(&["--rules", &negative], "face 3 moves the swine by -1: a move must be zero or more");
-    // A move too large for serde's i64 was refused as "invalid type: floating point".
+    // A move too large for serde's i64 was refused as "invalid type: floating point"; one past
+    // 64 bits was then said as a double, "by 1.8446744073709552e+19".
     for (moved, why) in [
-        ("99999999999999999999", "by 1e+20: out of range, a move is at most 4294967295 squares"),
+        (
+            "99999999999999999999",
+            "by more than 18446744073709551615: out of range, a move is at most 4294967295 squares",
+        ),
+        (
+            "18446744073709551616",
+            "by more than 18446744073709551615: out of range, a move is at most 4294967295 squares",
+        ),
+        ("-99999999999999999999", "by less than -9223372036854775808: a move must be zero or more"),
         ("4294967296", "by 4294967296: out of range, a move is at most 4294967295 squares"),
         ("1.5", "by 1.5: a move is a whole number of squares"),
     ] {

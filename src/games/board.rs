@@ -93,9 +93,17 @@ impl BoardRules {
             }
             match words[0] {
                 "squares" if words.len() == 2 => {
-                    let s = number(words[1])?;
+                    let out_of_range =
+                        |s: String| format!("line {n}: squares must be from 1 to {MAX_SQUARES}, not {s}");
+                    // Digits past a u32 are squares too many, not "not a square number".
+                    let s = match words[1].parse::<u32>() {
+                        Err(e) if *e.kind() == IntErrorKind::PosOverflow => {
+                            return Err(out_of_range(quoted(words[1])));
+                        }
+                        _ => number(words[1])?,
+                    };
                     if !(1..=MAX_SQUARES).contains(&s) {
-                        return Err(format!("line {n}: squares must be from 1 to {MAX_SQUARES}, not {s}"));
+                        return Err(out_of_range(s.to_string()));
                     }
                     squares = Some(s);
                 }
@@ -454,6 +462,9 @@ mod tests {
                 "the jumps from square 2 lead round in a loop",
             ),
             ("squares x\n", "line 1: not a square number: \"x\""),
+            // More squares than a u32 holds are too many, as 100000 is, not "not a square number".
+            ("squares 100000\n", "line 1: squares must be from 1 to 10000, not 100000"),
+            ("squares 99999999999\n", "line 1: squares must be from 1 to 10000, not \"99999999999\""),
             // A known word with too few or too many values says how it is written.
             ("squares 10\ndie\n", "line 2: expected `die W1 W2 ...`, a weight for each face, found \"die\""),
             ("squares 10\nladder 5\n", "line 2: expected `ladder FROM TO`, found \"ladder 5\""),

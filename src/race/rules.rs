@@ -101,7 +101,9 @@ struct RulesFile {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct DieFile {
-    sides: u32,
+    // Any JSON number, so that a count out of range is refused with the range it must be in,
+    // not a u32's.
+    sides: Number,
     faces: Vec<FaceFile>,
 }
 
@@ -190,8 +192,8 @@ fn check_name(name: &str) -> Result<(), String> {
 /// The die of a rules file, checked: every side listed once, probabilities that are exact,
 /// non-negative and add up to 1, and moves of zero or more.
 fn check_faces(die: DieFile) -> Result<Vec<Face>, String> {
-    let sides = die.sides;
     let listed = faces_in_order(die)?;
+    let sides = listed.len() as u32; // every side is listed once
     let probabilities = face_probabilities(&listed, sides)?;
     let denominator = common_denominator(&probabilities)?;
     let mut faces = Vec::with_capacity(listed.len());
@@ -201,6 +203,7 @@ fn check_faces(die: DieFile) -> Result<Vec<Face>, String> {
                 return Ok(d);
             }
             let value = d.as_f64().unwrap_or_default();
+            let d = written(d);
             let why = if value < 0.0 {
                 "a move must be zero or more".to_string()
             } else if value.fract() != 0.0 {
@@ -225,15 +228,32 @@ fn check_faces(die: DieFile) -> Result<Vec<Face>, String> {
     Ok(faces)
 }
 
+/// A number of a rules file in words. serde_json reads a whole number past 64 bits as a
+/// double (18446744073709551616 as 1.8446744073709552e+19), not the number written: such a
+/// number is said by the bound it passes.
+fn written(n: &Number) -> String {
+    match n.as_f64() {
+        Some(v) if n.is_f64() && v.fract() == 0.0 && v >= u64::MAX as f64 => {
+            format!("more than {}", u64::MAX)
+        }
+        Some(v) if n.is_f64() && v.fract() == 0.0 && v <= i64::MIN as f64 => {
+            format!("less than {}", i64::MIN)
+        }
+        _ => n.to_string(),
+    }
+}
+
 /// The faces by number, 1 to `sides`: each listed exactly once.
 fn faces_in_order(die: DieFile) -> Result<Vec<FaceFile>, String> {
-    let sides = die.sides;
-    if sides == 0 {
-        return Err("the die needs at least one side (\"sides\" is 0)".into());
-    }
-    if sides > MAX_SIDES {
-        return Err(format!("a die may have at most {MAX_SIDES} sides, not {sides}"));
-    }
+    let sides = match die.sides.as_u64() {
+        Some(sides) if (1..=u64::from(MAX_SIDES)).contains(&sides) => sides as u32,
+        _ => {
+            return Err(format!(
+                "`die.sides` must be a whole number from 1 to {MAX_SIDES}, not {}",
+                written(&die.sides)
+            ));
+        }
+    };
     let mut slots: Vec<Option<FaceFile>> = (0..sides).map(|_| None).collect();
     for f in die.faces {
         if f.face == 0 || f.face > sides {
@@ -427,8 +447,22 @@ mod tests {
             r#"rules file test.json: face 1: "1e-20000" has too large an exponent: exponents up to ±10000 are taken"#
         );
         assert!(why(r#"{"face": 1, "swine": 1}"#).contains("missing field `butcher`"));
-        let huge = Rules::from_json(r#"{"die": {"sides": 4000000000, "faces": []}}"#, "x");
-        assert!(huge.unwrap_err().to_string().contains("at most 10000 sides"));
+        // The range given is the real one: 0 was refused as "needs at least one side", and
+        // 4294967296 as "must be a whole number from 0 to 4294967295".
+        for (sides, shown) in [
+            ("0", "0"),
+            ("10001", "10001"),
+            ("4294967296", "4294967296"),
+            ("18446744073709551616", "more than 18446744073709551615"),
+            ("-1", "-1"),
+            ("2.5", "2.5"),
+        ] {
+            let huge = Rules::from_json(&format!(r#"{{"die": {{"sides": {sides}, "faces": []}}}}"#), "x");
+            assert_eq!(
+                huge.unwrap_err().to_string(),
+                format!("rules file x: `die.sides` must be a whole number from 1 to 10000, not {shown}")
+            );
+        }
         let many = Rules::from_json(r#"{"die": {"sides": 20, "faces": []}}"#, "x");
         assert!(
             many.unwrap_err()
