@@ -414,7 +414,15 @@ fn bad_race_input_gets_one_line_and_exit_code_2() {
         &["--swine", "-3"],
         "invalid value '-3' for '--swine <SWINE>': a whole number is needed, not a negative one",
     );
-    fails_with(&["--grid", "--length", "2"], "length of 3 or more");
+    // A single race of length 2 is taken with the butcher on square 0, which the grid leaves
+    // out: it said only "has no pair of start squares".
+    fails_with(
+        &["--grid", "--length", "2"],
+        "a board of length 2 has no pair of start squares on it: the grid's squares run from 1 (square \
+         0, just off the board, is left out), the butcher behind the swine and the swine before the \
+         river, so the grid needs a length of 3 or more",
+    );
+    pegchain().args(["race", "--length", "2", "--swine", "1", "--butcher", "0"]).assert().success();
     fails_with(&["--lengths", "12..8"], "must not exceed");
     fails_with(&["--lengths", "twelve"], "expected A..B");
     // A length past any u32 is too large, not a malformed range.

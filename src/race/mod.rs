@@ -55,12 +55,15 @@ pub fn too_long(length: impl std::fmt::Display) -> Error {
 }
 
 /// A board length the grid accepts: at most [`MAX_LENGTH`], and 3 or more, so that it has a
-/// pair of start squares.
+/// pair of start squares on the board (square 0, where a single race may start the butcher,
+/// is off it and not in the grid).
 pub fn check_grid_length(length: u32) -> Result<(), Error> {
     check_length(length)?;
     if length < 3 {
         return Err(Error::Invalid(format!(
-            "a board of length {length} has no pair of start squares: the grid needs a length of 3 or more"
+            "a board of length {length} has no pair of start squares on it: the grid's squares run from 1 \
+             (square 0, just off the board, is left out), the butcher behind the swine and the swine \
+             before the river, so the grid needs a length of 3 or more"
         )));
     }
     Ok(())
