@@ -1328,7 +1328,13 @@ fn a_distribution_plot_has_readable_ticks() {
     let quantiles = "\nmedian 5, 90th percentile never (the target is reached with probability 0.511574)\n";
     assert!(text.contains(quantiles), "{text}");
     let svg = dir.join("ruin.svg");
-    stdout(&["game", "gamblers-ruin", "--distribution", "25", "--svg", svg.to_str().unwrap()]);
+    let path = svg.to_str().unwrap();
+    // The chart was written silently, where `race --grid --svg` says so and names it in JSON.
+    let text = stdout(&["game", "gamblers-ruin", "--distribution", "25", "--svg", path]);
+    assert!(text.contains(&format!("\nStep distribution chart written to {path}.\n")), "{text}");
+    let v = json(&["game", "gamblers-ruin", "--distribution", "25", "--svg", path]);
+    assert_eq!(v["svg"], path);
+    assert!(json(&["game", "gamblers-ruin", "--distribution", "25"]).get("svg").is_none());
     let x: Vec<String> = labels(&svg).into_iter().filter(|l| !l.contains('.')).collect();
     assert_eq!(x, ["0", "5", "10", "15", "20", "25"]);
 }

@@ -349,6 +349,7 @@ fn chain_answer(command: &'static str, req: super::chain_requests::ChainRequest)
     let report = report?;
     let view = ChainView {
         more: Some("all of them in --json and --csv"),
+        svg: req.svg.as_ref().map(|p| p.display().to_string()),
         ..ChainView::new(command, (&req.model, &req.model_brief), &report, req.chain.initial()[0])
     };
     if let Some(file) = &req.svg {

@@ -259,6 +259,10 @@ pub struct ChainView {
     pub simulation: Option<EstimateView>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub race: Option<RaceView>,
+    /// The step distribution's chart file, when one was written (as `race --grid` names its
+    /// heat map's).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub svg: Option<String>,
     /// Where every row of a list cut short in text is, in the caller's words.
     #[serde(skip)]
     pub more: Option<&'static str>,
@@ -297,6 +301,7 @@ impl ChainView {
             }),
             simulation: r.estimate.as_ref().map(EstimateView::of),
             race: r.race.as_ref().map(RaceView::of),
+            svg: None,
             more: None,
         }
     }
@@ -378,6 +383,9 @@ impl Report for ChainView {
         }
         if let Some(t) = &self.target {
             target_document(&mut doc, t, several, style, self.more);
+        }
+        if let Some(path) = &self.svg {
+            doc.para(format!("Step distribution chart written to {}.", crate::input::printable(path)));
         }
         if let Some(ends) = &self.ends {
             doc.heading("Where the chain ends");
