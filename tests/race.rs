@@ -248,7 +248,7 @@ fn the_seeded_simulation_lands_within_four_standard_errors() {
         assert!(check.mean_turns_z.unwrap().abs() < 4.0, "{check:?}");
         // The mean's 95% interval, from the games' own spread, is about 1.96 standard errors
         // of the exact variance either side of the mean.
-        let (lo, hi) = check.mean_turns_ci95;
+        let (lo, hi) = check.mean_turns_ci95.unwrap();
         let half = 1.96 * (exact.turns.variance.to_f64() / 200_000.0).sqrt();
         assert!(((hi - lo) / 2.0 / half - 1.0).abs() < 0.02, "{check:?}");
         assert!(((lo + hi) / 2.0 - check.mean_turns).abs() < 1e-12, "{check:?}");
@@ -584,4 +584,30 @@ fn a_likely_idle_face_answers_at_once_with_a_capped_list_and_its_exact_tail() {
     let csv = pegchain().args(["race", "--rules", file, "--csv"]).output().unwrap();
     let csv = String::from_utf8(csv.stdout).unwrap();
     assert!(csv.contains("more_turns_than,,200,"), "{csv}");
+}
+
+/// One game's turns have no sample variance: the mean's 95% interval was [4.000, 4.000], a
+/// certainty no single game gives, beside a z from the exact spread. Now there is none, as
+/// for the mean of pegs left of one `simulate` game.
+#[test]
+fn a_mean_of_one_game_has_no_interval() {
+    let run = |args: &[&str]| {
+        let out = pegchain().args(args).output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let text = run(&["race", "--simulate", "1", "--seed", "7"]);
+    assert!(text.contains("\nmean turns               4.000  none (1 game)     2.99807  +0.787\n"), "{text}");
+    let v: Value = serde_json::from_str(&run(&["race", "--simulate", "1", "--seed", "7", "--json"])).unwrap();
+    let mean = &v["simulation"]["mean_turns"];
+    assert_eq!((mean["estimate"].as_f64(), mean.get("ci95")), (Some(4.0), None), "{mean}");
+    let pegs = run(&["simulate", "--games", "1", "--start", "A"]);
+    assert!(
+        pegs.contains(
+            "Expected pegs left: 3.00000 in the game, no interval from one game; exact 3.91620, z = -0.870."
+        ),
+        "{pegs}"
+    );
+    // Two games have a sample variance, and so an interval.
+    assert!(run(&["race", "--simulate", "2", "--seed", "7"]).contains("[4.000, 4.000]"));
 }

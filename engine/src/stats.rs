@@ -38,7 +38,9 @@ pub struct SampleMean {
     pub mean: f64,
     /// sqrt(s^2 / n), with s^2 the sample variance (n - 1 in its denominator); 0 for one value.
     pub sd_of_mean: f64,
-    pub ci95: (f64, f64),
+    /// None for one value: its sample variance is undefined, and an interval of width 0
+    /// would claim a certainty one game cannot give.
+    pub ci95: Option<(f64, f64)>,
 }
 
 /// The mean of `n` values given their sum and the sum of their squares; None for no values.
@@ -52,7 +54,7 @@ pub fn sample_mean(n: u64, sum: u128, squares: u128) -> Option<SampleMean> {
     let spread = (squares as f64 - mean * sum as f64).max(0.0);
     let sd_of_mean = if n > 1 { (spread / (count - 1.0) / count).sqrt() } else { 0.0 };
     let half = Z95 * sd_of_mean;
-    Some(SampleMean { mean, sd_of_mean, ci95: (mean - half, mean + half) })
+    Some(SampleMean { mean, sd_of_mean, ci95: (n > 1).then_some((mean - half, mean + half)) })
 }
 
 /// The z-score of the mean of `n` values against the exact mean and variance of one value:
@@ -174,12 +176,14 @@ mod tests {
         let m = sample_mean(4, 10, 30).unwrap();
         assert_eq!(m.mean, 2.5);
         assert_abs_diff_eq!(m.sd_of_mean, (5.0f64 / 12.0).sqrt(), epsilon = 1e-15);
-        assert_abs_diff_eq!(m.ci95.0, 2.5 - Z95 * (5.0f64 / 12.0).sqrt(), epsilon = 1e-15);
-        assert_abs_diff_eq!(m.ci95.1, 2.5 + Z95 * (5.0f64 / 12.0).sqrt(), epsilon = 1e-15);
+        let (lo, hi) = m.ci95.unwrap();
+        assert_abs_diff_eq!(lo, 2.5 - Z95 * (5.0f64 / 12.0).sqrt(), epsilon = 1e-15);
+        assert_abs_diff_eq!(hi, 2.5 + Z95 * (5.0f64 / 12.0).sqrt(), epsilon = 1e-15);
         // Equal values, or one value: no spread, the interval is the mean.
         let same = sample_mean(3, 21, 147).unwrap();
-        assert_eq!((same.mean, same.sd_of_mean, same.ci95), (7.0, 0.0, (7.0, 7.0)));
-        assert_eq!(sample_mean(1, 5, 25).unwrap().ci95, (5.0, 5.0));
+        assert_eq!((same.mean, same.sd_of_mean, same.ci95), (7.0, 0.0, Some((7.0, 7.0))));
+        // One value has no sample variance, so no interval (it was (5, 5)).
+        assert_eq!(sample_mean(1, 5, 25).unwrap().ci95, None);
         assert!(sample_mean(0, 0, 0).is_none());
     }
 

@@ -32,8 +32,8 @@ pub struct CrossCheck {
     /// (estimate - exact) / its standard error; None when the exact value is 0 or 1.
     pub z: Option<f64>,
     pub mean_turns: f64,
-    /// The 95% interval of the mean turns, from the games' own spread.
-    pub mean_turns_ci95: (f64, f64),
+    /// The 95% interval of the mean turns, from the games' own spread; None for one game.
+    pub mean_turns_ci95: Option<(f64, f64)>,
     /// The mean turns' z-score against the exact mean, with the exact variance.
     pub mean_turns_z: Option<f64>,
 }
@@ -120,7 +120,7 @@ impl Simulation {
             interval: stats::wilson95(self.swine_wins, self.trials),
             z: stats::z_score(self.swine_wins, self.trials, exact.swine.to_f64()),
             mean_turns,
-            mean_turns_ci95: turns.map_or((0.0, 0.0), |t| t.ci95),
+            mean_turns_ci95: turns.and_then(|t| t.ci95),
             mean_turns_z: stats::mean_z(
                 mean_turns,
                 self.trials,

@@ -161,7 +161,7 @@ impl EstimateView {
             reach_exact: Value::of(&e.reach),
             reach_z: z_score(t.reached, t.runs, e.reach.to_f64()),
             steps_estimate: steps.map(|s| s.mean),
-            steps_ci95: steps.map(|s| [s.ci95.0, s.ci95.1]),
+            steps_ci95: steps.and_then(|s| s.ci95).map(|(lo, hi)| [lo, hi]),
             steps_exact: e.steps.as_ref().map(|(mean, _)| Value::of(mean)),
             steps_z: steps.filter(|_| t.cut_short == 0).zip(e.steps.as_ref()).and_then(
                 |(s, (mean, variance))| mean_z(s.mean, t.reached, mean.to_f64(), variance.to_f64()),

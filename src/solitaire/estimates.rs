@@ -125,7 +125,8 @@ impl Estimate {
 #[derive(Clone, Debug, PartialEq)]
 pub struct MeanPegsLeft {
     pub estimate: f64,
-    pub ci95: (f64, f64),
+    /// None for one game (see [`stats::SampleMean`]).
+    pub ci95: Option<(f64, f64)>,
     pub exact: Option<Rational>,
     /// (estimate - exact) / sqrt(exact variance / games), when the exact distribution is known
     /// and has a spread.

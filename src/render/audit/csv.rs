@@ -101,8 +101,9 @@ fn estimate_rows(rows: &mut Rows, subject: &str, e: &EstimateView) {
     rows.number(at, "games", w.games);
     rows.number(at, "wins", w.wins);
     rows.number(at, "estimate", w.compared.estimate);
-    rows.number(at, "ci95_low", w.compared.ci95[0]);
-    rows.number(at, "ci95_high", w.compared.ci95[1]);
+    let [low, high] = w.compared.ci95.expect("a proportion has its Wilson interval");
+    rows.number(at, "ci95_low", low);
+    rows.number(at, "ci95_high", high);
     if let Some(p) = &w.compared.exact {
         rows.exact(at, "exact", p);
     }

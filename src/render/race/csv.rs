@@ -82,14 +82,18 @@ fn simulation_rows(t: &mut Table, s: &RaceSimulation) {
     }
     let w = &s.swine_wins;
     number("simulated_win", "swine", String::new(), w.compared.estimate.to_string());
-    number("simulated_win_ci95_low", "swine", String::new(), w.compared.ci95[0].to_string());
-    number("simulated_win_ci95_high", "swine", String::new(), w.compared.ci95[1].to_string());
+    let [low, high] = w.compared.ci95_cells();
+    number("simulated_win_ci95_low", "swine", String::new(), low);
+    number("simulated_win_ci95_high", "swine", String::new(), high);
     if let Some(z) = w.compared.z {
         number("simulated_win_z", "swine", String::new(), z.to_string());
     }
     number("simulated_mean_turns", "", String::new(), s.mean_turns.estimate.to_string());
-    number("simulated_mean_turns_ci95_low", "", String::new(), s.mean_turns.ci95[0].to_string());
-    number("simulated_mean_turns_ci95_high", "", String::new(), s.mean_turns.ci95[1].to_string());
+    // As the z: no rows where there is no interval (one game).
+    if let Some([low, high]) = s.mean_turns.ci95 {
+        number("simulated_mean_turns_ci95_low", "", String::new(), low.to_string());
+        number("simulated_mean_turns_ci95_high", "", String::new(), high.to_string());
+    }
     if let Some(z) = s.mean_turns.z {
         number("simulated_mean_turns_z", "", String::new(), z.to_string());
     }

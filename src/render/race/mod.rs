@@ -222,14 +222,14 @@ impl RaceSimulation {
                 wins: s.swine_wins,
                 compared: Compared {
                     estimate: c.estimate,
-                    ci95: [c.interval.0, c.interval.1],
+                    ci95: Some([c.interval.0, c.interval.1]),
                     exact: Some(Value::of(&r.swine)),
                     z: c.z,
                 },
             },
             mean_turns: Compared {
                 estimate: c.mean_turns,
-                ci95: [c.mean_turns_ci95.0, c.mean_turns_ci95.1],
+                ci95: c.mean_turns_ci95.map(|(lo, hi)| [lo, hi]),
                 exact: Some(Value::of(&r.turns.mean)),
                 z: c.mean_turns_z,
             },

@@ -56,7 +56,7 @@ fn simulation() -> (Simulation, CrossCheck) {
         interval: (0.5753, 0.5946),
         z: Some(0.2035),
         mean_turns: 1.502,
-        mean_turns_ci95: (1.492, 1.512),
+        mean_turns_ci95: Some((1.492, 1.512)),
         mean_turns_z: Some(0.4),
     };
     (sim, check)

@@ -71,11 +71,20 @@ pub struct Proportion {
 #[derive(Clone, Debug, Serialize)]
 pub struct Compared {
     pub estimate: f64,
-    pub ci95: [f64; 2],
+    /// None for a mean of one game, whose spread is undefined.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ci95: Option<[f64; 2]>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub exact: Option<Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub z: Option<f64>,
+}
+
+impl Compared {
+    /// The interval's ends as CSV cells, empty where there is none.
+    pub fn ci95_cells(&self) -> [String; 2] {
+        self.ci95.map_or([String::new(), String::new()], |[lo, hi]| [lo.to_string(), hi.to_string()])
+    }
 }
 
 impl Proportion {
@@ -117,12 +126,12 @@ impl Compared {
     /// interval [3.12001, 3.12901]; exact 3.12390, z = +0.265."
     pub fn mean_pegs_left_text(&self) -> String {
         let mean = |x: f64| significant(x, MEAN_DIGITS);
-        let games = format!(
-            "{} in the games, 95% interval [{}, {}]",
-            mean(self.estimate),
-            mean(self.ci95[0]),
-            mean(self.ci95[1])
-        );
+        let games = match self.ci95 {
+            Some([lo, hi]) => {
+                format!("{} in the games, 95% interval [{}, {}]", mean(self.estimate), mean(lo), mean(hi))
+            }
+            None => format!("{} in the game, no interval from one game", mean(self.estimate)),
+        };
         match (&self.exact, self.z) {
             (Some(exact), Some(z)) => {
                 format!("Expected pegs left: {games}; exact {}, z = {}.", exact.decimal(), signed(z))
@@ -154,7 +163,7 @@ impl EstimateView {
                 wins: e.wins,
                 compared: Compared {
                     estimate: e.estimate(),
-                    ci95: [e.ci95.0, e.ci95.1],
+                    ci95: Some([e.ci95.0, e.ci95.1]),
                     exact: e.exact.as_ref().map(Value::of),
                     z: e.z,
                 },
@@ -164,7 +173,7 @@ impl EstimateView {
             chi_square: e.chi_square.as_ref().map(ChiSquareView::of),
             expected_pegs_left: e.mean_pegs_left().map(|m| Compared {
                 estimate: m.estimate,
-                ci95: [m.ci95.0, m.ci95.1],
+                ci95: m.ci95.map(|(lo, hi)| [lo, hi]),
                 exact: m.exact.as_ref().map(Value::of),
                 z: m.z,
             }),
@@ -187,9 +196,12 @@ pub fn proportion(p: f64) -> String {
     significant(p, ESTIMATE_DIGITS)
 }
 
-/// "[0.004047, 0.004872]".
-pub fn interval(ci: [f64; 2]) -> String {
-    format!("[{}, {}]", proportion(ci[0]), proportion(ci[1]))
+/// "[0.004047, 0.004872]", or "none (1 game)" for a mean of one game.
+pub fn interval(ci: Option<[f64; 2]>) -> String {
+    match ci {
+        Some([lo, hi]) => format!("[{}, {}]", proportion(lo), proportion(hi)),
+        None => "none (1 game)".into(),
+    }
 }
 
 /// A z-score (or any signed statistic) to three significant digits, with its sign: "+0.251".
@@ -207,7 +219,8 @@ mod tests {
         assert_eq!(signed(74.43), "+74.4");
         assert_eq!(signed(-0.7412), "-0.741");
         assert_eq!(signed(0.0), "0");
-        assert_eq!(interval([0.0, 0.0038274]), "[0, 0.003827]");
+        assert_eq!(interval(Some([0.0, 0.0038274])), "[0, 0.003827]");
+        assert_eq!(interval(None), "none (1 game)");
     }
 
     #[test]

@@ -263,8 +263,8 @@ fn csv_rows(t: &mut Table, scope: [&str; 3], e: &EstimateView) {
         let p = &e.win;
         let mut row: Vec<String> = scope.iter().map(|s| s.to_string()).collect();
         row.extend([pegs.to_string(), p.games.to_string(), n.to_string(), share(n, p.games).to_string()]);
-        row.push(if win { p.compared.ci95[0].to_string() } else { String::new() });
-        row.push(if win { p.compared.ci95[1].to_string() } else { String::new() });
+        let [low, high] = if win { p.compared.ci95_cells() } else { Default::default() };
+        row.extend([low, high]);
         row.push(p.compared.z.filter(|_| win).map_or(String::new(), |z| z.to_string()));
         row.push(exact.as_ref().map_or(String::new(), |p| p.0.to_string()));
         row.push(exact.as_ref().map_or(String::new(), |p| crate::render::number::finite_decimal_cell(&p.0)));
