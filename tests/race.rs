@@ -610,4 +610,8 @@ fn a_mean_of_one_game_has_no_interval() {
     );
     // Two games have a sample variance, and so an interval.
     assert!(run(&["race", "--simulate", "2", "--seed", "7"]).contains("[4.000, 4.000]"));
+    // A game's simulation of one run has none either, and its heading says "1 run" (it said "1 runs").
+    let craps = run(&["game", "craps", "--simulate", "1"]);
+    assert!(craps.contains("Simulation: 1 run, seed 2015\n"), "{craps}");
+    assert!(!craps.contains("95% interval 5.00000 to 5.00000"), "{craps}");
 }

@@ -421,7 +421,7 @@ impl Report for ChainView {
             }
         }
         if let Some(e) = &self.simulation {
-            doc.heading(format!("Simulation: {} runs, seed {}", grouped(e.runs), e.seed));
+            doc.heading(format!("Simulation: {}, seed {}", plural(e.runs, "run", "runs"), e.seed));
             doc.para(format!(
                 "reached: {} of {} = {} (95% interval {} to {}); exact {}; z = {}",
                 grouped(e.reached),
