@@ -22,15 +22,24 @@ struct Run {
 
 impl Run {
     fn start(name: &str, args: &[&str]) -> Run {
+        use std::os::unix::process::CommandExt;
         let dir = support::scratch(&format!("interrupt-{name}"));
-        let child = Command::new(env!("CARGO_BIN_EXE_pegchain"))
+        let mut command = Command::new(env!("CARGO_BIN_EXE_pegchain"));
+        command
             .args(args)
             .stdin(Stdio::null())
             .stdout(File::create(dir.join("stdout")).unwrap())
-            .stderr(File::create(dir.join("stderr")).unwrap())
-            .spawn()
-            .unwrap();
-        Run { child, dir }
+            .stderr(File::create(dir.join("stderr")).unwrap());
+        // As from a terminal, whatever started the tests: under `nohup` SIGHUP is ignored, and
+        // the run keeps it so (see `under_nohup_sighup_is_still_ignored`).
+        // SAFETY: only signal(2), async-signal-safe, runs between fork and exec.
+        unsafe {
+            command.pre_exec(|| {
+                libc::signal(libc::SIGHUP, libc::SIG_DFL);
+                Ok(())
+            });
+        }
+        Run { child: command.spawn().unwrap(), dir }
     }
 
     /// The address a `serve` run says it serves on ("pegchain: serving the coach on
