@@ -77,8 +77,13 @@ impl BoardRules {
                 continue;
             }
             let words: Vec<&str> = line.split_whitespace().collect();
-            let number = |w: &str| {
-                w.parse::<u32>().map_err(|_| format!("line {n}: not a square number: {}", quoted(w)))
+            // Digits past a u32 are a square past any board, not "not a square number".
+            let number = |w: &str| match w.parse::<u32>() {
+                Err(e) if *e.kind() == IntErrorKind::PosOverflow => Err(format!(
+                    "line {n}: square {} is past any board: squares run up to {MAX_SQUARES}",
+                    quoted(w)
+                )),
+                parsed => parsed.map_err(|_| format!("line {n}: not a square number: {}", quoted(w))),
             };
             let setting = match words[0] {
                 "squares" => Some("the goal square (`squares`)"),
@@ -465,6 +470,15 @@ mod tests {
             // More squares than a u32 holds are too many, as 100000 is, not "not a square number".
             ("squares 100000\n", "line 1: squares must be from 1 to 10000, not 100000"),
             ("squares 99999999999\n", "line 1: squares must be from 1 to 10000, not \"99999999999\""),
+            // So is a ladder's or chute's square (it said "not a square number").
+            (
+                "squares 100\nspinner 1-6\nladder 3 99999999999\n",
+                "line 3: square \"99999999999\" is past any board: squares run up to 10000",
+            ),
+            (
+                "squares 100\nspinner 1-6\nchute 99999999999 3\n",
+                "line 3: square \"99999999999\" is past any board: squares run up to 10000",
+            ),
             // A known word with too few or too many values says how it is written.
             ("squares 10\ndie\n", "line 2: expected `die W1 W2 ...`, a weight for each face, found \"die\""),
             ("squares 10\nladder 5\n", "line 2: expected `ladder FROM TO`, found \"ladder 5\""),
