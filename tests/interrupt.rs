@@ -22,6 +22,13 @@ struct Run {
 
 impl Run {
     fn start(name: &str, args: &[&str]) -> Run {
+        // As from a terminal, whatever started the tests: under `nohup` SIGHUP is ignored, and
+        // the run keeps it so (see `under_nohup_sighup_is_still_ignored`).
+        Run::start_with_sighup(name, args, libc::SIG_DFL)
+    }
+
+    /// [`Run::start`] with SIGHUP's disposition `sighup` (`SIG_DFL`, or `SIG_IGN` as `nohup` sets it).
+    fn start_with_sighup(name: &str, args: &[&str], sighup: libc::sighandler_t) -> Run {
         use std::os::unix::process::CommandExt;
         let dir = support::scratch(&format!("interrupt-{name}"));
         let mut command = Command::new(env!("CARGO_BIN_EXE_pegchain"));
@@ -30,12 +37,10 @@ impl Run {
             .stdin(Stdio::null())
             .stdout(File::create(dir.join("stdout")).unwrap())
             .stderr(File::create(dir.join("stderr")).unwrap());
-        // As from a terminal, whatever started the tests: under `nohup` SIGHUP is ignored, and
-        // the run keeps it so (see `under_nohup_sighup_is_still_ignored`).
         // SAFETY: only signal(2), async-signal-safe, runs between fork and exec.
         unsafe {
-            command.pre_exec(|| {
-                libc::signal(libc::SIGHUP, libc::SIG_DFL);
+            command.pre_exec(move || {
+                libc::signal(libc::SIGHUP, sighup);
                 Ok(())
             });
         }
@@ -284,21 +289,8 @@ fn sighup_stops_a_run_with_exit_code_129_and_leaves_no_file() {
 /// terminal is gone: the handler is not installed over an ignored SIGHUP.
 #[test]
 fn under_nohup_sighup_is_still_ignored() {
-    use std::os::unix::process::CommandExt;
-    let dir = support::scratch("interrupt-nohup");
-    let mut command = Command::new(env!("CARGO_BIN_EXE_pegchain"));
-    command.args(["exact", "--board", "triangle8", "--start", "A", "-q"]).stdin(Stdio::null());
-    command
-        .stdout(File::create(dir.join("stdout")).unwrap())
-        .stderr(File::create(dir.join("stderr")).unwrap());
-    // SAFETY: only signal(2), async-signal-safe, runs between fork and exec.
-    unsafe {
-        command.pre_exec(|| {
-            libc::signal(libc::SIGHUP, libc::SIG_IGN);
-            Ok(())
-        });
-    }
-    let run = Run { child: command.spawn().unwrap(), dir };
+    let args = ["exact", "--board", "triangle8", "--start", "A", "-q"];
+    let run = Run::start_with_sighup("nohup", &args, libc::SIG_IGN);
     let pid = run.child.id().to_string();
     std::thread::sleep(SECOND);
     assert!(Command::new("kill").args(["-HUP", &pid]).status().unwrap().success());
