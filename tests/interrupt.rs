@@ -218,6 +218,49 @@ fn sigint_stops_the_exact_engine_with_the_layers_finished() {
     assert!(ended.stdout().is_empty());
 }
 
+/// A run stopped before its answer is made leaves no `--output` file and no temporary; a
+/// search stopped part way puts its file in place, its document closed and saying so, as it
+/// would on stdout.
+#[test]
+fn an_interrupted_run_leaves_no_answer_file_but_a_search_ends_its_own() {
+    // The folder `Run::start` makes for a run of that name (made afresh for it).
+    let folder =
+        |name: &str| Path::new(env!("CARGO_TARGET_TMPDIR")).join("scratch").join(format!("interrupt-{name}"));
+    let files_in = |dir: &Path| {
+        let mut names: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    };
+    let answer = folder("answer-file").join("answer.txt");
+    let args = ["exact", "--board", "triangle8", "--start", "A", "-q", "-o", answer.to_str().unwrap()];
+    let ended = Run::start("answer-file", &args).signal_after(SECOND, "INT");
+    ended.interrupted(130);
+    assert!(ended.stdout().is_empty());
+    assert_eq!(files_in(&ended.dir), ["stderr", "stdout"]);
+
+    let solutions = folder("solutions-file").join("solutions.json");
+    let args = [
+        "solve",
+        "--board",
+        "english",
+        "--start",
+        "d4",
+        "--all",
+        "--json",
+        "-o",
+        solutions.to_str().unwrap(),
+    ];
+    let ended = Run::start("solutions-file", &args).signal_after(SECOND, "INT");
+    ended.interrupted(130);
+    assert!(ended.stdout().is_empty());
+    let document: serde_json::Value = serde_json::from_slice(&std::fs::read(&solutions).unwrap()).unwrap();
+    assert_eq!((&document["complete"], &document["interrupted"]), (&false.into(), &true.into()));
+    assert_eq!(files_in(&ended.dir), ["solutions.json", "stderr", "stdout"]);
+}
+
 #[test]
 fn sigint_during_every_start_says_how_many_starts_were_finished() {
     let args = ["exact", "--board", "triangle7", "--start", "all", "-q", "--stabilizer"];

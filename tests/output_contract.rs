@@ -587,3 +587,95 @@ fn an_output_never_replaces_an_input() {
     let resumed = stdout(&[&args[..], &["--resume", &saved]].concat());
     assert_eq!(whole, resumed);
 }
+
+/// `--output FILE` takes the very bytes the answer would have on stdout, and stdout is left
+/// empty, for every command and format; a failed write of the file is a run-time failure
+/// naming it. Before the flag, an answer redirected under `mpirun` to a full disk was lost
+/// with exit 0 (mpirun's own write failed, not the process's), and a run stopped while its
+/// shell had already made `> FILE` left an empty file behind.
+#[test]
+fn every_answer_goes_to_its_output_file_as_it_would_to_stdout() {
+    let dir = support::scratch("answer-files");
+    for args in COMMANDS {
+        for format in ["", "--json", "--csv", "--markdown"] {
+            let args: Vec<&str> =
+                args.iter().copied().chain([format].into_iter().filter(|f| !f.is_empty())).collect();
+            let on_stdout = support::pegchain().args(&args).output().unwrap();
+            if !on_stdout.status.success() {
+                continue; // a format the command cannot give, refused either way
+            }
+            let file = dir.join("answer");
+            let to_file =
+                support::pegchain().args(&args).args(["-o", file.to_str().unwrap()]).output().unwrap();
+            assert!(to_file.status.success(), "{args:?} -o: {}", String::from_utf8_lossy(&to_file.stderr));
+            assert!(to_file.stdout.is_empty(), "{args:?} -o: stdout not empty");
+            assert!(
+                std::fs::read(&file).unwrap() == on_stdout.stdout,
+                "{args:?}: the file differs from stdout"
+            );
+            std::fs::remove_file(&file).unwrap();
+        }
+        let out = support::pegchain().args(*args).args(["--output", "/dev/full"]).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?} --output /dev/full: {err}");
+        assert_eq!(err, "pegchain: cannot write /dev/full: No space left on device\n", "{args:?}");
+    }
+    let left: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+    assert!(left.is_empty(), "files left behind: {left:?}");
+}
+
+/// `--output` is refused before any work, in one line and with exit 2, where its file could
+/// not be written, and where the command line names the same file otherwise (an input, which
+/// it would replace, or another output, which would replace it), whichever form gave it.
+#[cfg(unix)]
+#[test]
+fn an_output_file_is_refused_before_any_work_where_it_cannot_take_the_answer() {
+    let dir = support::scratch("answer-file-refused");
+    let board = dir.join("triangle5.json");
+    for name in ["triangle5.json", "triangle5.adjacency.csv", "triangle5.layout.csv"] {
+        std::fs::copy(support::data(&format!("boards/{name}")), dir.join(name)).unwrap();
+    }
+    let before = std::fs::read(&board).unwrap();
+    let (board, link) = (board.to_str().unwrap(), dir.join("link.json"));
+    std::os::unix::fs::symlink(board, &link).unwrap();
+    let link = link.to_str().unwrap();
+    let at = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    let (svg, saved, missing) = (at("steps.svg"), at("run.checkpoint"), at("no/such/file"));
+    let dir_name = dir.to_str().unwrap();
+    let also = "the command line also names that file";
+    let board_flag = format!("--board={board}");
+    let glued = format!("-o{link}");
+    let cases: Vec<(Vec<&str>, String)> = vec![
+        (vec!["exact", "--board", board, "--start", "A", "-o", board], also.into()),
+        (vec!["exact", "--board", board, "--start", "A", "--output", link], also.into()),
+        (vec!["exact", &board_flag, "--start", "A", "-q", &glued], also.into()),
+        (vec!["exact", "-qo", board, "--board", board], also.into()),
+        (vec!["exact", "--board", "triangle5", "--checkpoint", &saved, "--output", &saved], also.into()),
+        (
+            vec![
+                "chain",
+                "tests/fixtures/chains/herman5.drn",
+                "--target",
+                "stable",
+                "--distribution",
+                "5",
+                "--svg",
+                &svg,
+                "-o",
+                &svg,
+            ],
+            also.into(),
+        ),
+        (
+            vec!["chain", "tests/fixtures/chains/herman5.drn", "-o", "tests/fixtures/chains/herman5.drn"],
+            also.into(),
+        ),
+        (vec!["exact", "-o", dir_name], "a directory, not a file name".into()),
+        (vec!["exact", "-o", &missing], format!("--output {missing}: no directory")),
+    ];
+    for (args, message) in cases {
+        support::fails_with(&args, &message);
+    }
+    assert!(std::fs::read(at("triangle5.json")).unwrap() == before, "the board file was changed");
+    assert!(!std::path::Path::new(&svg).exists() && !std::path::Path::new(&saved).exists());
+}

@@ -3,6 +3,9 @@
 //! the `mpi` feature, `mpirun` with 1, 2 and 4 local processes prints the same bytes as the
 //! plain binary, and refuses what it cannot share in one line.
 
+#[cfg(feature = "mpi")]
+mod support;
+
 use pegchain::engine::InMemory;
 use pegchain::solitaire::board;
 use pegchain::solitaire::exact::{Analysis, EngineConfig, Processes, Reduction, Starts};
@@ -688,6 +691,30 @@ mod under_mpirun {
         let Some(help) = mpirun(2, &["exact", "--help"]) else { return };
         assert!(help.status.success());
         assert_eq!(String::from_utf8_lossy(&help.stdout).matches("Usage:").count(), 1);
+    }
+
+    /// The processes' stdout reaches the terminal through mpirun, whose failed writes none of
+    /// them sees (`> /dev/full` ended with exit 0 and no word). `--output` is written by
+    /// process 0 itself: the same bytes as one process's answer, and a failed write is the
+    /// run's failure; a file it cannot write is refused before any work.
+    #[test]
+    fn under_mpirun_the_answer_file_is_written_by_process_0_and_its_failure_is_the_runs() {
+        let dir = super::support::scratch("mpi-answer-file");
+        let file = dir.join("answer.json");
+        let args = ["exact", "--board", "triangle5", "--start", "all", "--json", "-q"];
+        let Some(out) = mpirun(2, &[&args[..], &["-o", file.to_str().unwrap()]].concat()) else { return };
+        assert!(out.status.success() && out.stdout.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(std::fs::read(&file).unwrap() == super::support::stdout_bytes(&args));
+        let Some(out) = mpirun(2, &[&args[..], &["-o", "/dev/full"]].concat()) else { return };
+        assert_eq!(out.status.code(), Some(1));
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(err, "pegchain: cannot write /dev/full: No space left on device\n");
+        let missing = dir.join("no-such-dir").join("answer.json");
+        let Some(out) = mpirun(2, &[&args[..], &["-o", missing.to_str().unwrap()]].concat()) else { return };
+        assert_eq!(out.status.code(), Some(2));
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains("no directory"), "{err}");
     }
 }
 

@@ -2,7 +2,7 @@
 
 use clap::{Args, Parser, Subcommand};
 use std::num::{IntErrorKind, ParseIntError};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
 /// A flag's whole number, refused in people's words: clap's own parser names the type's range
@@ -327,6 +327,10 @@ pub struct OutputArgs {
     /// Show long fractions whole in text and Markdown (abbreviated by default)
     #[arg(long)]
     pub full: bool,
+    /// Write the answer to FILE instead of standard output: whole, or not at all (a run that
+    /// fails or is interrupted leaves no file)
+    #[arg(long, short = 'o', value_name = "FILE")]
+    pub output: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]
@@ -397,6 +401,33 @@ pub struct CountArgs {
 }
 
 impl Command {
+    /// The file `--output` names, which takes the answer instead of standard output.
+    pub fn answer_file(&self) -> Option<&Path> {
+        let output = match self {
+            Command::Boards(a) => &a.output,
+            Command::Show(a) => &a.output,
+            Command::Exact(a) => &a.engine.output,
+            Command::Count(a) | Command::Ends(a) => &a.output,
+            Command::Simulate(a) => &a.output,
+            Command::Audit(a) => &a.output,
+            Command::Race(a) => &a.output,
+            Command::Solve(a) => &a.output,
+            Command::Chain(a) => &a.output,
+            Command::Games(a) => &a.output,
+            Command::Game(a) => &a.output,
+            Command::Export(a) => &a.output,
+            Command::Coach(a) => &a.output,
+            Command::Serve(_) => return None,
+        };
+        output.output.as_deref()
+    }
+
+    /// Whether the command writes its answer as it goes (solve's solutions), to standard
+    /// output or to its `--output` file, rather than handing it over whole at the end.
+    pub fn streams_its_answer(&self) -> bool {
+        matches!(self, Command::Solve(_))
+    }
+
     /// Whether the command takes `--checkpoint` (and `--resume`): a run of it may be saved.
     pub fn saves_checkpoints(&self) -> bool {
         matches!(

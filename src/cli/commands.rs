@@ -251,12 +251,29 @@ pub fn race(args: RaceArgs) -> Answer {
 /// stays valid, its footer saying `"complete": false` and `"interrupted": true` or
 /// `"unsaved": true`) before the stop is reported: streaming keeps memory flat, so the output
 /// is closed rather than buffered.
+///
+/// With `--output FILE` the solutions go to a temporary beside FILE, put in place when the
+/// search ends (an interrupted one too, whose document says it was cut short); a failed write
+/// leaves no file.
 pub fn solve(args: SolveArgs) -> Answer {
+    let file = args.output.output.clone();
     let mut req = args.validate()?;
-    let mut out = Stream::new(std::io::BufWriter::new(super::files::stdout()));
     // An interrupted search has still ended its document: flush it before saying so.
-    let streamed = stream_solutions(&mut req, &mut out);
-    out.finish()?;
+    let streamed = match file {
+        None => {
+            let mut out = Stream::new(std::io::BufWriter::new(super::files::stdout()));
+            let streamed = stream_solutions(&mut req, &mut out);
+            out.finish()?;
+            streamed
+        }
+        Some(path) => {
+            let file = super::files::Growing::create(&path).map_err(|e| output::file_failed(&e))?;
+            let mut out = Stream::new(std::io::BufWriter::new(file));
+            let streamed = stream_solutions(&mut req, &mut out);
+            out.finish_file()?;
+            streamed
+        }
+    };
     streamed?;
     Ok(String::new())
 }

@@ -236,6 +236,59 @@ pub fn write_atomic_keeping(path: &Path, parts: &[&[u8]], previous: &Path) -> io
     staged.commit().map_err(|e| naming(path, e))
 }
 
+/// A file written as it goes (solve's solutions to `--output`), put in place whole by
+/// [`Growing::finish`]: until then it is a temporary beside its target, removed if the
+/// `Growing` is dropped unfinished (a failed write, an error). A device or a FIFO is written
+/// into as it is, as [`write_atomic`] does.
+pub struct Growing {
+    out: Waiting,
+    /// The open file `out` writes into (kept open for as long as it does).
+    file: File,
+    staged: Option<Staged>,
+    path: PathBuf,
+}
+
+impl Growing {
+    /// Opens the temporary beside `path` (or `path` itself where it is a device or a FIFO).
+    pub fn create(path: &Path) -> io::Result<Growing> {
+        use std::os::fd::AsRawFd;
+        let (file, staged) = match target_of(path).map_err(|e| naming(path, e))? {
+            Target::File(target) => {
+                let (file, temp) = create_temp(&target, &COUNTER).map_err(|e| naming(path, e))?;
+                let staged = Staged { temp, target: target.clone(), committed: false };
+                if let Some(meta) = std::fs::metadata(&target).ok().filter(|meta| meta.is_file()) {
+                    use std::os::unix::fs::PermissionsExt;
+                    let mode = std::fs::Permissions::from_mode(meta.permissions().mode() & 0o777);
+                    file.set_permissions(mode).map_err(|e| naming(path, e))?;
+                }
+                (file, Some(staged))
+            }
+            Target::InPlace(device) => (open_waiting(&device).map_err(|e| naming(path, e))?, None),
+        };
+        Ok(Growing { out: Waiting(file.as_raw_fd()), file, staged, path: path.to_path_buf() })
+    }
+
+    /// Syncs the file and renames it into place.
+    pub fn finish(self) -> io::Result<()> {
+        let Growing { file, staged, path, .. } = self;
+        let Some(staged) = staged else { return Ok(()) };
+        file.sync_all().map_err(|e| naming(&path, e))?;
+        drop(file);
+        staged.commit().map_err(|e| naming(&path, e))
+    }
+}
+
+impl Write for Growing {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        let path = &self.path;
+        self.out.write(bytes).map_err(|e| naming(path, e))
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
 /// A temporary file written and synced, waiting to be renamed onto `target`. Dropping it without
 /// [`Staged::commit`] removes the temporary, so every error path (and a panic) cleans up after itself.
 struct Staged {

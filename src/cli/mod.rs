@@ -55,11 +55,23 @@ pub fn main() -> ExitCode {
     // The processes of a shared run meet first over their command lines: a refused one stops
     // them all here, with process 0 saying why (in the words of the process that refused it)
     // before any exits; mpirun ends the job as soon as one exits with a failure.
+    // Only process 0 writes the answer, so only its --output is checked, before the meeting
+    // that stops every process with its words.
+    let parsed = parsed.and_then(|cli| match processes::speaks() {
+        true => check_answer_file(cli.command.answer_file()).map(|()| cli),
+        false => Ok(cli),
+    });
     let parsed = pegchain::solitaire::exact::agreed(processes::shared().as_ref(), parsed)
         .and_then(|cli| one_command_line(processes::shared().as_ref()).map(|()| cli));
+    let mut answer = Answer::Stdout;
     let outcome = parsed.map_err(output::Failure::Input).and_then(|cli| {
         interrupt::install(processes::speaks(), cli.command.saves_checkpoints());
-        stdout_open_alone()
+        answer = match (cli.command.answer_file(), cli.command.streams_its_answer()) {
+            (Some(file), false) => Answer::File(file.to_path_buf()),
+            (Some(_), true) => Answer::Streamed,
+            (None, _) => Answer::Stdout,
+        };
+        stdout_open_alone(&answer)
             .and_then(|()| only_shared_commands(&cli.command))
             .and_then(|()| start_workers(&cli.command))
             .and_then(|()| run(cli.command))
@@ -67,7 +79,7 @@ pub fn main() -> ExitCode {
     });
     // Every process of a shared run has the whole answer (or the same error): one speaks.
     let code = if processes::speaks() {
-        match outcome.and_then(|text| output::emit(&text)) {
+        match outcome.and_then(|text| answer.write(&text)) {
             Ok(()) => ExitCode::SUCCESS,
             Err(failure) => failure.report(),
         }
@@ -78,14 +90,86 @@ pub fn main() -> ExitCode {
     code
 }
 
-/// Fails before any work where standard output was closed at the start and this process
-/// runs alone. The processes of a shared run write to mpirun's own pipes, and must all go the
-/// same way (one that stopped here would leave the others waiting for it).
-fn stdout_open_alone() -> Result<(), output::Failure> {
-    match processes::count() {
-        1 => output::stdout_open(),
+/// Where the answer goes.
+enum Answer {
+    /// Standard output.
+    Stdout,
+    /// The `--output` file, written whole at the end.
+    File(std::path::PathBuf),
+    /// Written as it was made, by the command itself (solve's solutions to `--output`).
+    Streamed,
+}
+
+impl Answer {
+    fn write(&self, text: &str) -> Result<(), output::Failure> {
+        match self {
+            Answer::Stdout => output::emit(text),
+            Answer::File(file) => output::write_file(file, text.as_bytes()),
+            Answer::Streamed => Ok(()),
+        }
+    }
+}
+
+/// Fails before any work where standard output was closed at the start, the answer goes
+/// there and this process runs alone. The processes of a shared run write to mpirun's own
+/// pipes, and must all go the same way (one that stopped here would leave the others waiting
+/// for it).
+fn stdout_open_alone(answer: &Answer) -> Result<(), output::Failure> {
+    match (processes::count(), answer) {
+        (1, Answer::Stdout) => output::stdout_open(),
         _ => Ok(()),
     }
+}
+
+/// `--output FILE`, checked before any work: a file that can be made or replaced where it
+/// is, and not a file the command line also names (an input the run reads, a checkpoint,
+/// another output), which the answer would replace or which would replace the answer. The
+/// writer refuses an input again when it writes, whatever path named it.
+fn check_answer_file(file: Option<&std::path::Path>) -> Result<(), pegchain::Error> {
+    let Some(file) = file else { return Ok(()) };
+    validate::check_file_target("--output", file)?;
+    let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
+    match also_named(&args, file) {
+        None => Ok(()),
+        Some(other) => Err(pegchain::Error::Invalid(format!(
+            "--output {}: the command line also names that file ({}); the answer needs a file of its own",
+            file.display(),
+            pegchain::input::shown_path(std::path::Path::new(&other))
+        ))),
+    }
+}
+
+/// The first argument other than `--output`'s own value that names `file`: the same existing
+/// file by any path, or, for the flags that write files, the same path. The value of `-o` and
+/// `--output` is recognised in every form clap takes (`-o F`, `-oF`, `-qo F`, `--output F`,
+/// `--output=F`).
+fn also_named(args: &[std::ffi::OsString], file: &std::path::Path) -> Option<std::ffi::OsString> {
+    const WRITERS: [&str; 3] = ["--svg", "--checkpoint", "--drn"];
+    let text = |a: &std::ffi::OsString| a.to_string_lossy().into_owned();
+    let names_output =
+        |a: &str| a == "--output" || (a.starts_with('-') && !a.starts_with("--") && a.ends_with('o'));
+    let mut candidates = Vec::new();
+    for (i, arg) in args.iter().enumerate() {
+        let (this, before) = (text(arg), i.checked_sub(1).map(|b| text(&args[b])));
+        let is_output = before.as_deref().is_some_and(names_output)
+            || this.starts_with("--output=")
+            || (this.starts_with("-o") && this.len() > 2);
+        if is_output || this == "--" {
+            continue;
+        }
+        let writes = before.as_deref().is_some_and(|b| WRITERS.contains(&b));
+        match this.split_once('=').filter(|(flag, _)| flag.starts_with("--")) {
+            Some((flag, value)) => candidates.push((value.into(), WRITERS.contains(&flag))),
+            None => candidates.push((arg.clone(), writes)),
+        }
+    }
+    candidates
+        .into_iter()
+        .find(|(value, writes): &(std::ffi::OsString, bool)| {
+            let path = std::path::Path::new(value);
+            pegchain::input::same_file(path, file) || (*writes && path == file)
+        })
+        .map(|(value, _)| value)
 }
 
 /// Starts the worker threads of a command whose work is parallel from its start, here where

@@ -132,10 +132,15 @@ fn write_files_checked(targets: &[&Path], write: impl FnOnce() -> io::Result<()>
             target.display()
         )));
     }
-    write().map_err(|e| match files::stopped_by_a_signal(&e) {
+    write().map_err(|e| file_failed(&e))
+}
+
+/// A failed write of a file, as a failure (the error names the file).
+pub fn file_failed(e: &io::Error) -> Failure {
+    match files::stopped_by_a_signal(e) {
         true => interrupted_unwritten(),
-        false => Failure::Runtime(format!("cannot write {}", plain(&e))),
-    })
+        false => Failure::Runtime(format!("cannot write {}", plain(e))),
+    }
 }
 
 /// The refusal of an output that would replace an input.
@@ -238,7 +243,12 @@ impl<W: Write> Stream<W> {
     }
 
     /// Flushes and turns a failed write into the run-time failure it is.
-    pub fn finish(mut self) -> Result<(), Failure> {
+    pub fn finish(self) -> Result<(), Failure> {
+        self.flushed().map(drop).map_err(|e| stdout_failed(&e))
+    }
+
+    /// Flushes, and gives back the writer unless a write failed.
+    fn flushed(mut self) -> Result<W, io::Error> {
         if self.failed.is_none()
             && !self.closed
             && let Err(e) = self.inner.flush()
@@ -246,8 +256,16 @@ impl<W: Write> Stream<W> {
             self.stop(e);
         }
         match self.failed {
-            Some(e) => Err(stdout_failed(&e)),
-            None => Ok(()),
+            Some(e) => Err(e),
+            None => Ok(self.inner),
         }
+    }
+}
+
+impl Stream<io::BufWriter<files::Growing>> {
+    /// Flushes and puts the file in place; a failed write leaves none (see [`files::Growing`]).
+    pub fn finish_file(self) -> Result<(), Failure> {
+        let growing = self.flushed().and_then(|out| out.into_inner().map_err(|e| e.into_error()));
+        growing.and_then(files::Growing::finish).map_err(|e| file_failed(&e))
     }
 }
