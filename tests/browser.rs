@@ -177,8 +177,34 @@ async fn the_page_plays_a_game_with_the_clis_odds() {
     assert_eq!(fits, serde_json::Value::Bool(true), "the page is wider than a phone's screen");
     std::fs::write(docs.join("coach-phone.png"), client.screenshot().await.unwrap()).unwrap();
     // A long answer: the page shows the server's progress while it waits, then the refusal
-    // (the European board's future from a full board is too large for the coach).
+    // (the European board's future from a full board is too large for the coach). First,
+    // asked for and left at once (the player restarts): the page aborts its request and the
+    // server stops the work, which ran on for tens of seconds, holding a core, before.
     client.find(Locator::Id("boards")).await.unwrap().select_by_value("european").await.unwrap();
+    click("d4").await;
+    let query = client
+        .execute("return `board=european&pegs=${encodeURIComponent(pegList())}`;", vec![])
+        .await
+        .unwrap();
+    let progress = format!("{}/api/progress?{}", server.base, query.as_str().unwrap());
+    let working = || async { server::get(&progress).await.1.contains("\"working\":true") };
+    let started = Instant::now();
+    while !working().await {
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "the server never worked on the European position"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    client.find(Locator::Id("restart")).await.unwrap().click().await.unwrap();
+    let left = Instant::now();
+    while working().await {
+        assert!(
+            left.elapsed() < Duration::from_secs(5),
+            "the server still works on a position the page left"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
     click("d4").await;
     let (started, mut progress_seen) = (Instant::now(), false);
     loop {
