@@ -78,7 +78,7 @@ fn the_race_exported_and_read_back_gives_the_race_commands_figures() {
     assert_eq!(fraction(&v["target"]["expected_steps"]["average"]), fraction(&race["turns"]["mean"]));
     assert_eq!(fraction(&v["target"]["variance_steps"]["average"]), fraction(&race["turns"]["variance"]));
     let d = &v["target"]["distribution"];
-    assert_eq!((d["median"].as_u64(), d["percentile90"].as_u64()), (Some(3), Some(5)));
+    assert_eq!((d["median"].as_u64(), d["percentile_90"].as_u64()), (Some(3), Some(5)));
     assert_eq!(fraction(&d["steps"][3]["probability"]), "8/27");
 }
 

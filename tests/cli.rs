@@ -324,8 +324,9 @@ fn full_is_refused_where_no_fraction_is_printed() {
     let dir = scratch("full-without-fractions");
     let drn = dir.join("x.drn");
     let out = dir.join("boards");
-    let refused: [(&[&str], &str); 7] = [
+    let refused: [(&[&str], &str); 8] = [
         (&["show", "--full"], "show"),
+        (&["games", "--full"], "games"),
         (&["count", "--board", "triangle4", "--full"], "count"),
         (&["ends", "--board", "triangle4", "--markdown", "--full"], "ends"),
         (&["solve", "--start", "A", "--full"], "solve"),
@@ -337,6 +338,12 @@ fn full_is_refused_where_no_fraction_is_printed() {
         fails_with(args, &format!("--full shows long fractions whole, and {command} prints none"));
     }
     assert!(!drn.exists() && !out.exists());
+    // simulate's text and Markdown show its exact values as decimals (`--full` printed the
+    // same bytes as without it); its JSON and CSV hold the fractions.
+    fails_with(
+        &["simulate", "--games", "100", "--full"],
+        "--full shows long fractions whole, and simulate shows its exact values as decimals beside the estimates (--json and --csv give their fractions)",
+    );
     assert!(stdout(&["show", "--markdown"]).contains("# Board triangle5"));
     assert!(stdout(&["exact", "--board", "triangle4", "--start", "A", "--full"]).contains("start  class"));
 }
@@ -360,12 +367,12 @@ fn help_gives_the_ranges_exact_and_solve_check() {
 /// --help` listed "Show long fractions whole"); the commands that print fractions keep it.
 #[test]
 fn full_is_offered_only_where_fractions_are_printed() {
-    for command in ["boards", "show", "count", "ends", "solve", "export"] {
+    for command in ["boards", "show", "count", "ends", "solve", "export", "games", "simulate"] {
         let help = stdout(&[command, "--help"]);
         assert!(!help.contains("--full"), "{command}: {help}");
     }
     fails_with(&["show", "--full"], "pegchain: --full shows long fractions whole, and show prints none\n");
-    for command in ["exact", "simulate", "audit", "race", "chain", "game", "coach"] {
+    for command in ["exact", "audit", "race", "chain", "game", "coach"] {
         let help = stdout(&[command, "--help"]);
         assert!(help.contains("--full"), "{command}: {help}");
     }

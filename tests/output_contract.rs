@@ -180,6 +180,27 @@ fn a_failed_write_to_stdout_says_so_and_exits_1() {
     }
 }
 
+/// A simulation says its throughput on stderr once its answer is written: where the write
+/// fails, the failure is the run's one line (the throughput line came first, and the run
+/// ended with two).
+#[test]
+fn a_failed_write_is_the_one_line_where_a_throughput_line_would_follow() {
+    let args = ["simulate", "--board", "triangle4", "--games", "100"];
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_pegchain"))
+        .args(args)
+        .stdout(std::fs::File::create("/dev/full").unwrap())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "pegchain: cannot write to standard output: No space left on device\n"
+    );
+    let out = support::pegchain().args(args).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success() && err.starts_with("100 games in ") && err.lines().count() == 1, "{err}");
+}
+
 /// Started with standard output closed (`pegchain … >&-`), every command fails as `ls` does,
 /// before any work: its answer would be lost (Rust's runtime puts /dev/null in its place).
 #[test]

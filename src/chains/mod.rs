@@ -130,7 +130,7 @@ pub struct Distribution {
     pub probability: Vec<Rational>,
     /// The smallest k with P(T <= k) >= 1/2, and >= 9/10, if within the bound.
     pub median: Option<u32>,
-    pub percentile90: Option<u32>,
+    pub percentile_90: Option<u32>,
 }
 
 /// Everything about reaching the target.
@@ -542,7 +542,7 @@ fn distribution(
     let first_at = |p: Rational| cumulative.iter().position(|c| *c >= p).map(|k| k as u32);
     Ok(Distribution {
         median: first_at(Rational::from((1, 2))),
-        percentile90: first_at(Rational::from((9, 10))),
+        percentile_90: first_at(Rational::from((9, 10))),
         cumulative,
         probability,
     })

@@ -52,8 +52,8 @@ pub struct Cli {
     pub command: Command,
 }
 
-/// Commands that print no fraction refuse `--full` (see `OutputArgs::validate_without_fractions`)
-/// and do not list it in their help.
+/// Commands that print no fraction (simulate: none in its text) refuse `--full` (see
+/// `OutputArgs::validate_without_fractions`) and do not list it in their help.
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// List the built-in boards, or write one as board files (--export)
@@ -68,6 +68,7 @@ pub enum Command {
     #[command(mut_arg("full", |a| a.hide(true)))]
     Count(CountArgs),
     /// Play seeded random games and set the estimates beside the exact values
+    #[command(mut_arg("full", |a| a.hide(true)))]
     Simulate(SimulateArgs),
     /// The main job: audit the textbook's p = 0.0070 against the exact answer
     Audit(AuditArgs),
@@ -83,6 +84,7 @@ pub enum Command {
     /// target, the steps and rewards until then, where the chain ends; exact, cycles and all
     Chain(ChainArgs),
     /// List the built-in games that `game` answers
+    #[command(mut_arg("full", |a| a.hide(true)))]
     Games(GamesArgs),
     /// A built-in game as a Markov chain, answered exactly: Chutes and Ladders, your own board
     /// game, the gambler's ruin, the Knuth-Yao die, craps, Herman's ring

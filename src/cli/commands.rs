@@ -379,7 +379,7 @@ fn chain_answer(command: &'static str, req: super::chain_requests::ChainRequest)
 }
 
 pub fn games(args: super::args::GamesArgs) -> Answer {
-    answer(&GamesView::new(&pegchain::games::GAMES), args.output.validate())
+    answer(&GamesView::new(&pegchain::games::GAMES), args.output.validate_without_fractions("games")?)
 }
 
 pub fn export(args: super::args::ExportArgs) -> Answer {

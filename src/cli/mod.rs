@@ -80,7 +80,10 @@ pub fn main() -> ExitCode {
     // Every process of a shared run has the whole answer (or the same error): one speaks.
     let code = if processes::speaks() {
         match outcome.and_then(|text| answer.write(&text)) {
-            Ok(()) => ExitCode::SUCCESS,
+            Ok(()) => {
+                output::say_what_follows_the_answer();
+                ExitCode::SUCCESS
+            }
             Err(failure) => failure.report(),
         }
     } else {

@@ -166,6 +166,25 @@ pub fn to_stderr(text: std::fmt::Arguments<'_>) {
     let _ = files::stderr().write_all(text.to_string().as_bytes());
 }
 
+/// Lines for stderr that belong after the answer (a simulation's throughput), said by
+/// [`say_what_follows_the_answer`] once it is written: where the write fails, the failure is
+/// the run's one line on stderr.
+static AFTER_THE_ANSWER: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+
+/// Keeps `line` for stderr until the answer is written.
+pub fn after_the_answer(line: String) {
+    AFTER_THE_ANSWER.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).push(line);
+}
+
+/// Says the lines kept by [`after_the_answer`]: called once the answer is written.
+pub fn say_what_follows_the_answer() {
+    let lines =
+        std::mem::take(&mut *AFTER_THE_ANSWER.lock().unwrap_or_else(|poisoned| poisoned.into_inner()));
+    for line in lines {
+        to_stderr(format_args!("{line}"));
+    }
+}
+
 /// Fails once a signal has come: an answer made after it, on stdout or in files, is not
 /// written. Work that hears no signal (rendering a distribution of 50,000 steps, a race's
 /// grid) ends as interrupted rather than write and succeed seconds later. Checkpoints, which

@@ -2,7 +2,7 @@
 //! layer of the exact engine, a bar for simulations. Shown only on a terminal (under mpirun,
 //! a line per layer from process 0) and never with --quiet; stdout is never touched.
 
-use super::output::to_stderr;
+use super::output::{self, to_stderr};
 use pegchain::Board;
 use pegchain::render::number::{grouped, plural};
 use pegchain::solitaire::exact::{Progress, Stage};
@@ -287,15 +287,16 @@ pub fn games_bar(total: u64, quiet: bool) -> indicatif::ProgressBar {
     bar
 }
 
-/// The throughput line of a simulation, on stderr unless --quiet: of the `games` this run
-/// played in `seconds`, not the `resumed` ones a checkpoint held.
+/// The throughput line of a simulation, on stderr unless --quiet, once the answer is written
+/// (see [`output::after_the_answer`]): of the `games` this run played in `seconds`, not the
+/// `resumed` ones a checkpoint held.
 pub fn throughput(games: u64, resumed: u64, seconds: f64, threads: usize, quiet: bool) {
     if quiet {
         return;
     }
     if resumed > 0 && games == 0 {
         let resumed = plural(resumed, "game", "games");
-        to_stderr(format_args!("{resumed} resumed from the checkpoint, none left to play\n"));
+        output::after_the_answer(format!("{resumed} resumed from the checkpoint, none left to play\n"));
         return;
     }
     let threads = if threads == 0 { rayon::current_num_threads() } else { threads };
@@ -303,7 +304,7 @@ pub fn throughput(games: u64, resumed: u64, seconds: f64, threads: usize, quiet:
         0 => String::new(),
         _ => format!(", after {} resumed from the checkpoint", grouped(resumed)),
     };
-    to_stderr(format_args!(
+    output::after_the_answer(format!(
         "{} in {seconds:.2} s{after}: {:.2} million games per second on {}\n",
         plural(games, "game", "games"),
         games as f64 / seconds / 1e6,

@@ -77,7 +77,7 @@ pub struct DistributionView {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub median: Option<u32>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub percentile90: Option<u32>,
+    pub percentile_90: Option<u32>,
     pub steps: Vec<StepView>,
 }
 
@@ -355,7 +355,7 @@ fn distribution_view(d: &Distribution) -> DistributionView {
     DistributionView {
         bound: d.cumulative.len() as u32 - 1,
         median: d.median,
-        percentile90: d.percentile90,
+        percentile_90: d.percentile_90,
         steps,
     }
 }
@@ -737,11 +737,11 @@ fn quantiles(d: &DistributionView, reach: &Value) -> String {
         None if never(share) => "never".to_string(),
         None => format!("over {}", d.bound),
     };
-    let why = match d.percentile90.is_none() && never((9, 10)) {
+    let why = match d.percentile_90.is_none() && never((9, 10)) {
         true => format!(" (the target is reached with probability {})", reach.decimal()),
         false => String::new(),
     };
-    format!("median {}, 90th percentile {}{why}", at(d.median, (1, 2)), at(d.percentile90, (9, 10)))
+    format!("median {}, 90th percentile {}{why}", at(d.median, (1, 2)), at(d.percentile_90, (9, 10)))
 }
 
 /// `games`: the built-in games.

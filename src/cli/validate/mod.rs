@@ -48,10 +48,14 @@ impl OutputArgs {
 
     /// For a command that prints no fraction, where `--full` would be ignored: refused.
     pub fn validate_without_fractions(&self, command: &str) -> Result<Output, Error> {
+        self.validate_without_fractions_in_text(&format!("{command} prints none"))
+    }
+
+    /// For a command whose text and Markdown show no fraction (`--full` would be ignored),
+    /// whatever its other formats hold: refused, saying `why`.
+    pub fn validate_without_fractions_in_text(&self, why: &str) -> Result<Output, Error> {
         if self.full {
-            return Err(Error::Invalid(format!(
-                "--full shows long fractions whole, and {command} prints none"
-            )));
+            return Err(Error::Invalid(format!("--full shows long fractions whole, and {why}")));
         }
         Ok(self.validate())
     }

@@ -103,6 +103,9 @@ fn simulate_run(board: &Board, c: &SimConfig) -> Run {
 
 impl SimulateArgs {
     pub fn validate(&self) -> Result<SimulateRequest, Error> {
+        let output = self.output.validate_without_fractions_in_text(
+            "simulate shows its exact values as decimals beside the estimates (--json and --csv give their fractions)",
+        )?;
         let board = pegchain::solitaire::load_board(&self.board.board)?;
         let policy: Policy = self.policy.parse().map_err(Error::Invalid)?;
         let games = parse_games("--games", &self.games)?;
@@ -134,15 +137,6 @@ impl SimulateArgs {
             Some(bytes) => serde_json::from_slice(&bytes).map_err(|_| not_whole(&self.saving))?,
             None => Vec::new(),
         };
-        Ok(SimulateRequest {
-            board,
-            position,
-            config,
-            checkpoint,
-            run,
-            resume,
-            output: self.output.validate(),
-            quiet: self.quiet,
-        })
+        Ok(SimulateRequest { board, position, config, checkpoint, run, resume, output, quiet: self.quiet })
     }
 }
