@@ -321,9 +321,20 @@ fn the_simulation_is_the_same_for_any_thread_count() {
 #[test]
 fn csv_and_markdown_carry_the_same_table() {
     let csv = stdout(&["game", "chutes-and-ladders", "--distribution", "10", "--csv"]);
-    assert_eq!(csv.lines().next(), Some("steps,probability,cumulative"));
+    assert_eq!(
+        csv.lines().next(),
+        Some("steps,probability,probability_decimal,cumulative,cumulative_decimal")
+    );
     assert_eq!(csv.lines().count(), 12);
     assert!(csv.lines().nth(8).unwrap().starts_with("7,"), "{csv}");
+    // Each fraction has its decimal beside it (the columns held fractions alone).
+    for row in csv.lines().skip(1) {
+        let cells: Vec<&str> = row.split(',').collect();
+        for (fraction, decimal) in [(cells[1], cells[2]), (cells[3], cells[4])] {
+            let nearest = pegchain::render::number::nearest_f64(&fraction.parse::<rug::Rational>().unwrap());
+            assert_eq!(decimal.parse::<f64>().unwrap(), nearest, "{row}");
+        }
+    }
     let md = stdout(&["game", "craps", "--markdown"]);
     assert!(md.contains("| end ") && md.contains("244/495"), "{md}");
     // The ends a game shows beside its own target are refused with --csv, as --ends is: the
@@ -334,7 +345,7 @@ fn csv_and_markdown_carry_the_same_table() {
          gives the target alone): a CSV is one table, here the target's values by initial state",
     );
     let csv = stdout(&["game", "craps", "--target", "over", "--csv"]);
-    assert_eq!(csv.lines().nth(1), Some("0,1,1.0,557/165,3.375757575757576,245672/27225,"));
+    assert_eq!(csv.lines().nth(1), Some("0,1,1.0,557/165,3.375757575757576,245672/27225,9.02376492194674,,"));
 }
 
 #[test]
@@ -1232,10 +1243,13 @@ fn csv_refuses_a_reward_its_table_would_leave_out() {
         "--csv does not fit --reward: a CSV is one table, here each player's chances",
     );
     let csv = stdout(&ask);
-    assert!(csv.starts_with("state,reach,reach_decimal,expected_steps,expected_steps_decimal,variance_steps,expected_reward\n0,1,1.0,44/15,2.933333333333333,404/75,44/15\n"), "{csv}");
+    assert!(csv.starts_with("state,reach,reach_decimal,expected_steps,expected_steps_decimal,variance_steps,variance_steps_decimal,expected_reward,expected_reward_decimal\n0,1,1.0,44/15,2.933333333333333,404/75,5.386666666666667,44/15,2.933333333333333\n"), "{csv}");
     // Without the reward, the distribution and the race keep their tables.
     let csv = stdout(&["chain", &herman, "--target", "stable", "--distribution", "2", "--csv"]);
-    assert_eq!(csv.lines().next(), Some("steps,probability,cumulative"));
+    assert_eq!(
+        csv.lines().next(),
+        Some("steps,probability,probability_decimal,cumulative,cumulative_decimal")
+    );
     let csv = stdout(&["chain", &herman, "--target", "stable", "--players", "2", "--csv"]);
     assert_eq!(csv.lines().next(), Some("player,lower,at_least,upper,at_most"));
 }

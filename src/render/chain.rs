@@ -470,13 +470,17 @@ impl Report for ChainView {
         }
         if let Some(t) = &self.target {
             if let Some(d) = &t.distribution {
-                let mut table = Table::new(vec![right("steps"), left("probability"), left("cumulative")]);
+                let mut table = Table::new(vec![
+                    right("steps"),
+                    left("probability"),
+                    right("probability_decimal"),
+                    left("cumulative"),
+                    right("cumulative_decimal"),
+                ]);
                 for s in &d.steps {
-                    table.row(vec![
-                        s.steps.to_string(),
-                        s.probability.0.to_string(),
-                        s.cumulative.0.to_string(),
-                    ]);
+                    let [p, p_dec] = s.probability.cells();
+                    let [c, c_dec] = s.cumulative.cells();
+                    table.row(vec![s.steps.to_string(), p, p_dec, c, c_dec]);
                 }
                 return Some(table);
             }
@@ -487,16 +491,29 @@ impl Report for ChainView {
                 left("expected_steps"),
                 right("expected_steps_decimal"),
                 left("variance_steps"),
+                right("variance_steps_decimal"),
                 left("expected_reward"),
+                right("expected_reward_decimal"),
             ]);
             for i in &t.initial {
                 let cells =
                     |v: &Maybe| v.as_ref().map_or(["inf".to_string(), "inf".to_string()], Value::cells);
                 let [reach, reach_dec] = i.reach.cells();
                 let [steps, steps_dec] = cells(&i.expected_steps);
-                let [var, _] = cells(&i.variance_steps);
-                let reward = i.expected_reward.as_ref().map_or(String::new(), |r| cells(r)[0].clone());
-                table.row(vec![i.state.to_string(), reach, reach_dec, steps, steps_dec, var, reward]);
+                let [var, var_dec] = cells(&i.variance_steps);
+                let [reward, reward_dec] =
+                    i.expected_reward.as_ref().map_or([String::new(), String::new()], cells);
+                table.row(vec![
+                    i.state.to_string(),
+                    reach,
+                    reach_dec,
+                    steps,
+                    steps_dec,
+                    var,
+                    var_dec,
+                    reward,
+                    reward_dec,
+                ]);
             }
             return Some(table);
         }
