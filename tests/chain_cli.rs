@@ -308,12 +308,12 @@ fn the_simulation_is_the_same_for_any_thread_count() {
     // two places, "z = -0.03"). Seed 3's runs: z = -0.031495...
     let text = stdout(&["game", "chutes-and-ladders", "--simulate", "100000", "--seed", "3"]);
     assert!(text.contains("exact expected steps 39.2251; z = -0.0315"), "{text}");
-    let mean = v["simulation"]["steps_estimate"].as_f64().unwrap();
+    let mean = v["simulation"]["mean_steps"]["estimate"].as_f64().unwrap();
     // sd = sqrt(636.3) = 25.2; the mean of 200,000 runs is within 5 sd / sqrt(n) = 0.28.
     assert!((mean - 39.2251).abs() < 0.3, "{mean}");
     // Its 95% interval, from the runs' own spread: about 1.96 * 25.2 / sqrt(200,000) = 0.11
     // either side of the mean.
-    let ci = &v["simulation"]["steps_ci95"];
+    let ci = &v["simulation"]["mean_steps"]["ci95"];
     let (lo, hi) = (ci[0].as_f64().unwrap(), ci[1].as_f64().unwrap());
     assert!(lo < mean && mean < hi && (hi - lo - 0.221).abs() < 0.01, "{lo} {hi}");
 }

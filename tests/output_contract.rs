@@ -700,3 +700,31 @@ fn an_output_file_is_refused_before_any_work_where_it_cannot_take_the_answer() {
     assert!(std::fs::read(at("triangle5.json")).unwrap() == before, "the board file was changed");
     assert!(!std::path::Path::new(&svg).exists() && !std::path::Path::new(&saved).exists());
 }
+
+/// A simulated proportion beside its exact value is one object in every command that gives
+/// one (`simulate`, `race --simulate`, `chain`/`game --simulate`), and so is a simulated mean:
+/// chain and game gave theirs as flat keys (`reached`, `reach_estimate`, `steps_z`, ...).
+#[test]
+fn simulated_estimates_share_one_shape_across_commands() {
+    let keys = |v: &Value| {
+        let mut keys: Vec<String> = v.as_object().unwrap().keys().cloned().collect();
+        keys.sort();
+        keys
+    };
+    let proportion = ["ci95", "estimate", "exact", "games", "wins", "z"];
+    let simulate = support::json(&["simulate", "--games", "20000", "-q"]);
+    let overall: Vec<String> =
+        keys(&simulate["overall"]).into_iter().filter(|k| proportion.contains(&k.as_str())).collect();
+    assert_eq!(overall, proportion);
+    let race = support::json(&["race", "--simulate", "10000", "-q"]);
+    assert_eq!(keys(&race["simulation"]["swine_wins"]), proportion);
+    let game = support::json(&["game", "chutes-and-ladders", "--simulate", "2000"]);
+    assert_eq!(keys(&game["simulation"]["reach"]).len(), 5, "z is left out where the exact value is 1");
+    assert_eq!(game["simulation"]["reach"]["games"], 2000);
+    assert_eq!(game["simulation"]["reach"]["wins"], 2000);
+    let craps = support::json(&["game", "craps", "--target", "win", "--simulate", "2000"]);
+    assert_eq!(keys(&craps["simulation"]["reach"]), proportion);
+    let mean = ["ci95", "estimate", "exact", "z"];
+    assert_eq!(keys(&race["simulation"]["mean_turns"]), mean);
+    assert_eq!(keys(&game["simulation"]["mean_steps"]), mean);
+}

@@ -4,7 +4,7 @@
 
 use super::doc::{Doc, Table, left, right};
 use super::number::{fixed_places, grouped, plural, significant};
-use super::simulate::estimate::signed;
+use super::simulate::estimate::{Compared, Proportion, signed};
 use super::svg::{Chart, Scale, Swatch, nice_step, ticks, whole_step};
 use super::values::Value;
 use super::{Report, Style};
@@ -120,30 +120,22 @@ pub struct VisitView {
     pub expected_visits: Value,
 }
 
+/// A chain's simulation beside its exact values, in the estimate objects of `simulate` and
+/// `race --simulate`: `reach` a proportion (`games` the runs, `wins` those that reached the
+/// target), `mean_steps` a compared mean (as `race`'s `mean_turns`).
 #[derive(Clone, Debug, Serialize)]
 pub struct EstimateView {
     pub runs: u64,
     pub seed: u64,
-    pub reached: u64,
-    pub reach_estimate: f64,
-    pub reach_ci95: [f64; 2],
-    pub reach_exact: Value,
-    /// Left out when the exact value is 0 or 1 (no spread).
+    /// The runs that reached the target; its z is left out where the exact value is 0 or 1
+    /// (no spread).
+    pub reach: Proportion,
+    /// Mean steps of the runs that reached the target (none reached it: left out), with its
+    /// 95% interval from those runs' own spread, the exact expected steps (left out when
+    /// infinite), and z with the exact variance of the steps (left out where the exact mean
+    /// is infinite, the variance is 0, or runs were cut short).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub reach_z: Option<f64>,
-    /// Mean steps of the runs that reached the target (none reached it: left out).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub steps_estimate: Option<f64>,
-    /// Its 95% interval, from those runs' own spread.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub steps_ci95: Option<[f64; 2]>,
-    /// The exact expected steps (left out when infinite).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub steps_exact: Maybe,
-    /// (estimate - exact) / sd of the mean, with the exact variance of the steps; left out
-    /// where the exact mean is infinite, the variance is 0, or runs were cut short.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub steps_z: Option<f64>,
+    pub mean_steps: Option<Compared>,
     pub cut_short: u64,
 }
 
@@ -152,20 +144,26 @@ impl EstimateView {
         let t = &e.tally;
         let (lo, hi) = wilson95(t.reached, t.runs);
         let steps = sample_mean(t.reached, t.steps, t.steps_squared);
+        let reach = Compared {
+            estimate: t.reached as f64 / t.runs.max(1) as f64,
+            ci95: Some([lo, hi]),
+            exact: Some(Value::of(&e.reach)),
+            z: z_score(t.reached, t.runs, e.reach.to_f64()),
+        };
+        let mean_steps = steps.map(|s| Compared {
+            estimate: s.mean,
+            ci95: s.ci95.map(|(lo, hi)| [lo, hi]),
+            exact: e.steps.as_ref().map(|(mean, _)| Value::of(mean)),
+            z: e.steps
+                .as_ref()
+                .filter(|_| t.cut_short == 0)
+                .and_then(|(mean, variance)| mean_z(s.mean, t.reached, mean.to_f64(), variance.to_f64())),
+        });
         EstimateView {
             runs: t.runs,
             seed: e.simulation.seed,
-            reached: t.reached,
-            reach_estimate: t.reached as f64 / t.runs.max(1) as f64,
-            reach_ci95: [lo, hi],
-            reach_exact: Value::of(&e.reach),
-            reach_z: z_score(t.reached, t.runs, e.reach.to_f64()),
-            steps_estimate: steps.map(|s| s.mean),
-            steps_ci95: steps.and_then(|s| s.ci95).map(|(lo, hi)| [lo, hi]),
-            steps_exact: e.steps.as_ref().map(|(mean, _)| Value::of(mean)),
-            steps_z: steps.filter(|_| t.cut_short == 0).zip(e.steps.as_ref()).and_then(
-                |(s, (mean, variance))| mean_z(s.mean, t.reached, mean.to_f64(), variance.to_f64()),
-            ),
+            reach: Proportion { games: t.runs, wins: t.reached, compared: reach },
+            mean_steps,
             cut_short: t.cut_short,
         }
     }
@@ -422,27 +420,28 @@ impl Report for ChainView {
         }
         if let Some(e) = &self.simulation {
             doc.heading(format!("Simulation: {}, seed {}", plural(e.runs, "run", "runs"), e.seed));
+            let (reach, interval) = (&e.reach.compared, e.reach.compared.ci95.unwrap_or_default());
             doc.para(format!(
                 "reached: {} of {} = {} (95% interval {} to {}); exact {}; z = {}",
-                grouped(e.reached),
-                grouped(e.runs),
-                significant(e.reach_estimate, 6),
-                significant(e.reach_ci95[0], 6),
-                significant(e.reach_ci95[1], 6),
-                e.reach_exact.decimal(),
-                e.reach_z.map_or("none (exact value 0 or 1)".to_string(), signed)
+                grouped(e.reach.wins),
+                grouped(e.reach.games),
+                significant(reach.estimate, 6),
+                significant(interval[0], 6),
+                significant(interval[1], 6),
+                reach.exact.as_ref().map_or(String::new(), Value::decimal),
+                reach.z.map_or("none (exact value 0 or 1)".to_string(), signed)
             ));
-            if let Some(mean) = e.steps_estimate {
+            if let Some(mean) = &e.mean_steps {
                 doc.para(format!(
                     "mean steps of the runs that reached it: {}{}; exact expected steps {}{}",
-                    significant(mean, 6),
-                    e.steps_ci95.map_or(String::new(), |[lo, hi]| format!(
+                    significant(mean.estimate, 6),
+                    mean.ci95.map_or(String::new(), |[lo, hi]| format!(
                         " (95% interval {} to {})",
                         significant(lo, 6),
                         significant(hi, 6)
                     )),
-                    e.steps_exact.as_ref().map_or("infinite".to_string(), |v| v.decimal()),
-                    e.steps_z.map_or(String::new(), |z| format!("; z = {}", signed(z)))
+                    mean.exact.as_ref().map_or("infinite".to_string(), |v| v.decimal()),
+                    mean.z.map_or(String::new(), |z| format!("; z = {}", signed(z)))
                 ));
             }
             if e.cut_short > 0 {
