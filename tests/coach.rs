@@ -274,3 +274,23 @@ fn the_csv_has_the_positions_own_row_before_its_jumps() {
     let one_peg = stdout(&["coach", "--position", "A", "--csv"]);
     assert!(one_peg.ends_with("\n,1,1.0,0,1,1.0,true,A,1,,\n"), "{one_peg}");
 }
+
+/// With `--full` the text gives every exact value of the position as its fraction: the
+/// expected pegs left and the pegs-left distribution were decimals alone, though the footer
+/// without `--full` sends the reader there for the exact fractions.
+#[test]
+fn full_gives_every_exact_value_of_the_position_as_a_fraction() {
+    let args = ["coach", "--board", "triangle5", "--start", "A", "--moves", "D-B-A,F-E-D"];
+    let v = support::json(&args);
+    let text = support::stdout(&[&args[..], &["--full"]].concat());
+    let expected = v["expected_pegs_left"]["fraction"].as_str().unwrap();
+    assert!(text.contains(&format!("expected pegs left {expected} (3.84142)")), "{text}");
+    for (pegs, p) in v["pegs_left"].as_object().unwrap() {
+        let fraction = p["fraction"].as_str().unwrap();
+        assert!(text.contains(&format!("{pegs}: {fraction} (")), "{pegs}: {fraction}: {text}");
+    }
+    let short = support::stdout(&args);
+    assert!(
+        !short.contains(expected) && short.contains("Exact fractions: --json, --csv or --markdown --full.")
+    );
+}

@@ -125,11 +125,15 @@ impl Report for CoachView {
         ));
         doc.pre(self.drawing.clone());
         let p = &self.prospects;
+        // With --full, every exact value of the position as its fraction too (the footer's
+        // promise); by default the chance of one peg alone, the headline.
+        let full = style.full_fractions;
+        let exact = |v: &Value| if full { v.fraction_and_decimal(style) } else { v.decimal() };
         doc.para(format!(
             "Here: P(one peg left) = {}, {} bits; expected pegs left {}; {}",
             self.odds.win.win.fraction_and_decimal(style),
             self.odds.win.bits_text(),
-            self.odds.expected_pegs_left.decimal(),
+            exact(&self.odds.expected_pegs_left),
             if p.winnable {
                 format!(
                     "one peg can still be reached (in {}), by {} winning move {}",
@@ -142,8 +146,7 @@ impl Report for CoachView {
             }
         ));
         // The page's chart, in words.
-        let shares: Vec<String> =
-            self.pegs_left.iter().map(|(n, p)| format!("{n}: {}", p.decimal())).collect();
+        let shares: Vec<String> = self.pegs_left.iter().map(|(n, p)| format!("{n}: {}", exact(p))).collect();
         doc.para(format!("Pegs left at the end with random play from here: {}", shares.join(", ")));
         if self.jumps.is_empty() {
             doc.para("No jump is left: the game is over.");
@@ -158,8 +161,6 @@ impl Report for CoachView {
             right("winning continuations"),
             left("note"),
         ];
-        // With --full, the exact fractions too (the footer's promise).
-        let full = style.full_fractions;
         if full {
             columns.extend([left("P(one peg), exact"), left("E[pegs left], exact")]);
         }
