@@ -278,6 +278,27 @@ pub fn solve(args: SolveArgs) -> Answer {
     Ok(String::new())
 }
 
+/// The solutions' document on its stream, its head written just before what comes first
+/// after it (a solution, or the foot): a search that fails before it has anything to say (a
+/// breadth-first sweep stopped at its limit, exit 2) leaves stdout empty, as every refusal
+/// does, where the head stood alone before the error.
+struct Document<'a, W: Write> {
+    out: &'a mut Stream<W>,
+    head: Option<String>,
+}
+
+impl<W: Write> Document<'_, W> {
+    /// Writes `text` (the head first, the first time); false once the stream has stopped.
+    fn put(&mut self, text: &str) -> bool {
+        if let Some(head) = self.head.take()
+            && !self.out.put(&head)
+        {
+            return false;
+        }
+        self.out.put(text)
+    }
+}
+
 /// The way to more solutions after a stop at the limit, in flags.
 const MORE_SOLUTIONS: &str = "--limit N or --all for more";
 
@@ -292,7 +313,9 @@ fn stream_solutions(req: &mut SolveRequest, out: &mut Stream<impl Write>) -> Res
         show: req.show,
         more: Some(MORE_SOLUTIONS.to_string()),
     };
-    let mut open = out.put(&writer.head(&SolveHeader::new(board, solver.group.order(), problem, req.method)));
+    let head = writer.head(&SolveHeader::new(board, solver.group.order(), problem, req.method));
+    let mut out = Document { out, head: Some(head) };
+    let mut open = true;
     // A resumed search shows again what it had shown; a saved one keeps what it shows.
     let (resume, shown_before) = match req.resume.take() {
         Some(saved) => (Some(saved.search), saved.shown),
