@@ -87,7 +87,9 @@ fn output_flags_of_the_simulation_commands() {
     assert_eq!(format(&["--json"]), Format::Json);
     assert_eq!(format(&["--csv"]), Format::Csv);
     assert_eq!(format(&["--markdown"]), Format::Markdown);
-    assert!(simulate(&["--full"]).unwrap().output.style.full_fractions);
+    // simulate's text shows no fraction to make whole; audit's does.
+    assert!(refused(simulate(&["--full"])).contains("--full shows long fractions whole"));
+    assert!(audit(&["--full"]).unwrap().output.style.full_fractions);
     assert_eq!(audit(&["--csv"]).unwrap().output.format, Format::Csv);
     assert_eq!(race(&["--markdown"]).unwrap().output.format, Format::Markdown);
     assert!(unparsed(&["race", "--json", "--csv"]).contains("cannot be used with"));
