@@ -436,3 +436,18 @@ fn too_many_threads_by_rayons_variable_are_refused() {
     assert!(three.status.success());
     assert_eq!(three.stdout, support::stdout_bytes(&["exact", "--json"]));
 }
+
+/// A misspelt command or flag is named with the one clap finds similar, in the one line: its
+/// tip stood on a line of its own and was dropped with the rest of clap's message.
+#[test]
+fn a_misspelt_command_or_flag_is_told_the_similar_one() {
+    fails_with(
+        &["exat"],
+        "pegchain: unrecognized subcommand 'exat'; some similar subcommands exist: 'export', 'exact' (see pegchain --help)\n",
+    );
+    fails_with(
+        &["exact", "--bord", "triangle5"],
+        "pegchain: unexpected argument '--bord' found; a similar argument exists: '--board' (see pegchain --help)\n",
+    );
+    fails_with(&["xyz"], "pegchain: unrecognized subcommand 'xyz' (see pegchain --help)\n");
+}

@@ -289,14 +289,21 @@ fn not_text(args: impl Iterator<Item = std::ffi::OsString>) -> String {
     }
 }
 
-/// The first line of clap's message, without its "error: " prefix.
+/// The first line of clap's message, without its "error: " prefix, and the name it suggests
+/// for a misspelt one ("tip: a similar subcommand exists: 'exact'", on a line of its own,
+/// was dropped with the rest).
 fn one_line(message: &str) -> String {
     let mut lines = message.lines().filter(|l| !l.trim().is_empty());
     let first = lines.next().unwrap_or("invalid arguments");
     let first = first.strip_prefix("error: ").unwrap_or(first);
+    let similar = message
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("tip: "))
+        .find(|tip| tip.starts_with("a similar ") || tip.starts_with("some similar "))
+        .map_or(String::new(), |tip| format!("; {tip}"));
     // "the following required arguments were not provided:" names them on the next line.
     match (first.ends_with(':'), lines.next()) {
-        (true, Some(next)) => format!("{first} {}", next.trim()),
-        _ => first.to_string(),
+        (true, Some(next)) => format!("{first} {}{similar}", next.trim()),
+        _ => format!("{first}{similar}"),
     }
 }
