@@ -23,6 +23,10 @@ pub fn parse_drn(text: &str, budget: Option<u64>) -> Result<ExplicitChain, Forma
 /// (its parameters are refused), and interval models are not read.
 const VALUE_TYPES: [&str; 3] = ["double", "rational", "parametric"];
 
+/// Why a row of a file of doubles may not sum to 1, and the way to an exact file.
+const ROUNDED_DOUBLES: &str = "the file holds doubles (@value_type: double), rounded where it was written; \
+     export the model with exact values (storm --exact --exportbuild FILE.drn, or stormpy's exact build) for an exact answer";
+
 /// The header's sections whose values come on the lines after their name.
 const LISTED: [&str; 5] = ["@parameters", "@placeholders", "@reward_models", "@nr_states", "@nr_choices"];
 
@@ -58,6 +62,7 @@ pub fn parse_drn_until(
             }
             "@value_type" => {
                 let kind = rest.unwrap_or_default();
+                header.doubles = kind == "double";
                 if !VALUE_TYPES.contains(&kind) {
                     return Err(FormatError::at(
                         n,
@@ -109,6 +114,7 @@ pub fn parse_drn_until(
     let mut row: Vec<(u64, Rational)> = Vec::new();
     let mut listed = 0u64;
     let mut choices = 0u64;
+    let doubles = header.doubles;
     let finish_row = |b: &mut Builder, current: Option<(u64, usize)>, row: &mut Vec<(u64, Rational)>| {
         if let Some((state, line)) = current {
             // Named by its state line here; the chain's own check knows no line.
@@ -119,7 +125,12 @@ pub fn parse_drn_until(
             let sum: Rational = row.iter().map(|(_, p)| p).sum();
             if sum != 1 {
                 let e = crate::engine::explicit::ChainError::RowSum { state, sum: shortened_fraction(&sum) };
-                return Err(FormatError::chain(Some(line), e));
+                // Storm's double-precision export rounds each probability (1/3 as
+                // 0.3333333333), so its rows rarely sum to 1: say where the exact file comes from.
+                return Err(match doubles {
+                    true => FormatError::at(line, format!("{e}: {ROUNDED_DOUBLES}")),
+                    false => FormatError::chain(Some(line), e),
+                });
             }
             b.row(state, row.drain(..)).map_err(|e| FormatError::chain(Some(line), e))?;
         }
@@ -227,6 +238,8 @@ struct Header {
     /// of older Storm releases, so checked only when given.
     choices: Option<(u64, usize)>,
     rewards: Vec<String>,
+    /// `@value_type: double`: the writer rounded every probability.
+    doubles: bool,
 }
 
 impl Header {
@@ -562,6 +575,17 @@ state 12 [0] six done
         let row_sum =
             format!("{head}state 0 init\n\taction 0\n\t\t1 : 1/3\nstate 1\n\taction 0\n\t\t1 : 1\n");
         assert_eq!(error(&row_sum), "line 9: the probabilities out of state 0 add up to 1/3, not exactly 1");
+        // Storm's export in doubles rounds 1/3: the refusal says where the exact file comes from.
+        let thirds = "\t\t0 : 0.3333333333\n\t\t1 : 0.6666666666\nstate 1\n\taction 0\n\t\t1 : 1\n";
+        let doubles = format!(
+            "{}state 0 init\n\taction 0\n{thirds}",
+            head.replace("DTMC\n", "DTMC\n@value_type: double\n")
+        );
+        let said = error(&doubles);
+        assert!(
+            said.starts_with("line 10: the probabilities out of state 0 add up to 9999999999/10000000000, not exactly 1: the file holds doubles (@value_type: double), rounded where it was written; export the model with exact values"),
+            "{said}"
+        );
         let negative = format!("{head}state 0 init\n\taction 0\n\t\t1 : -1/3\n");
         assert_eq!(error(&negative), "line 11: probability -1/3 out of state 0 is not in (0, 1]");
         let far = format!("{head}state 0 init\n\taction 0\n\t\t7 : 1\n");
