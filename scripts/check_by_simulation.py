@@ -82,9 +82,9 @@ def main(exact_path, simulated_path):
         sys.exit("a game ended with a number of pegs left the exact figures say is impossible")
 
     mean = Fraction(exact["expected_pegs_left"]["fraction"])
-    low, high = games["expected_pegs_left"]["ci95"]
+    low, high = games["mean_pegs_left"]["ci95"]
     inside = low <= mean <= high
-    print(f"pegs left: simulated {games['expected_pegs_left']['estimate']:.5f}, 95% interval "
+    print(f"pegs left: simulated {games['mean_pegs_left']['estimate']:.5f}, 95% interval "
           f"[{low:.5f}, {high:.5f}]; exact {float(mean):.5f}: {'inside' if inside else 'OUTSIDE'}")
 
     bins = pooled(counts, expected)

@@ -97,7 +97,7 @@ fn simulate_json_has_the_documented_fields() {
     for key in ["seed", "starts", "classes"] {
         assert!(!v[key].is_null(), "missing {key}");
     }
-    for key in ["games", "wins", "estimate", "ci95", "exact", "z", "pegs_left", "expected_pegs_left"] {
+    for key in ["games", "wins", "estimate", "ci95", "exact", "z", "pegs_left", "mean_pegs_left"] {
         assert!(!v["overall"][key].is_null(), "missing {key}");
     }
     assert_eq!(v["overall"]["games"], 100_000);
@@ -335,7 +335,7 @@ fn games_run_start_by_start_are_tested_as_a_stratified_sample() {
         }
     }
     let all = &v["overall"];
-    let mean = &all["expected_pegs_left"];
+    let mean = &all["mean_pegs_left"];
     let spread = (variance.to_f64() / (games as f64 * games as f64)).sqrt();
     let z = (mean["estimate"].as_f64().unwrap() - fraction(&mean["exact"]).to_f64()) / spread;
     assert!((mean["z"].as_f64().unwrap() - z).abs() < 1e-9, "{} against {z}", mean["z"]);

@@ -67,7 +67,7 @@ pub struct Proportion {
 
 /// A simulated figure with its 95% interval, beside the exact value when there is one, and
 /// z = (estimate - exact) / its standard error: a proportion's, or the games' mean of pegs
-/// left (`expected_pegs_left`).
+/// left (`mean_pegs_left`).
 #[derive(Clone, Debug, Serialize)]
 pub struct Compared {
     pub estimate: f64,
@@ -118,7 +118,7 @@ pub struct EstimateView {
     pub chi_square: Option<ChiSquareView>,
     /// The games' mean number of pegs left, beside the exact expectation (none of no games).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub expected_pegs_left: Option<Compared>,
+    pub mean_pegs_left: Option<Compared>,
 }
 
 impl Compared {
@@ -171,7 +171,7 @@ impl EstimateView {
             pegs_left,
             games_by_pegs_left,
             chi_square: e.chi_square.as_ref().map(ChiSquareView::of),
-            expected_pegs_left: e.mean_pegs_left().map(|m| Compared {
+            mean_pegs_left: e.mean_pegs_left().map(|m| Compared {
                 estimate: m.estimate,
                 ci95: m.ci95.map(|(lo, hi)| [lo, hi]),
                 exact: m.exact.as_ref().map(Value::of),

@@ -68,7 +68,7 @@ impl Report for PositionSimulateView {
         }
         d.heading("Pegs left");
         d.table(pegs_left_table(&self.overall));
-        if let Some(mean) = &self.overall.expected_pegs_left {
+        if let Some(mean) = &self.overall.mean_pegs_left {
             d.para(mean.mean_pegs_left_text());
         }
         d

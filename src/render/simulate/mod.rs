@@ -181,7 +181,7 @@ impl SimulationView {
         d.table(self.start_table());
         d.heading("Pegs left, all games");
         d.table(pegs_left_table(&self.overall));
-        if let Some(mean) = &self.overall.expected_pegs_left {
+        if let Some(mean) = &self.overall.mean_pegs_left {
             d.para(mean.mean_pegs_left_text());
         }
     }
