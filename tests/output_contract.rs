@@ -699,6 +699,21 @@ fn an_output_file_is_refused_before_any_work_where_it_cannot_take_the_answer() {
     }
     assert!(std::fs::read(at("triangle5.json")).unwrap() == before, "the board file was changed");
     assert!(!std::path::Path::new(&svg).exists() && !std::path::Path::new(&saved).exists());
+    // `--prism PREFIX` names the files beside PREFIX; an output named only as the run goes
+    // (an audit's plot in its folder) is refused when the answer would replace it, the plot
+    // left as the run wrote it.
+    let prefix = at("chain");
+    let tra = format!("{prefix}.tra");
+    support::fails_with(&["export", "--race", "--prism", &prefix, "-o", &tra], also);
+    assert!(!std::path::Path::new(&tra).exists());
+    let plots = at("plots");
+    std::fs::create_dir(&plots).unwrap();
+    let running = format!("{plots}/running.svg");
+    support::fails_with(
+        &["audit", "--games", "1000", "-q", "--svg", &plots, "-o", &running],
+        "the run wrote it as another of its outputs, which the answer would replace",
+    );
+    assert!(std::fs::read_to_string(&running).unwrap().trim_end().ends_with("</svg>"));
 }
 
 /// A simulated proportion beside its exact value is one object in every command that gives

@@ -303,8 +303,19 @@ impl Staged {
         std::fs::rename(&self.temp, &self.target)?;
         self.committed = true;
         sync_directory(&self.target);
+        WRITTEN.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).push(self.target.clone());
         Ok(())
     }
+}
+
+/// The files this process has put in place, so that the answer (`--output`) never replaces
+/// another output of the run (`export --prism P -o P.tra`).
+static WRITTEN: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
+
+/// Whether `path` names a file this process has put in place, by any path or link.
+pub fn written_by_this_run(path: &Path) -> bool {
+    let written = WRITTEN.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    written.iter().any(|w| pegchain::input::same_file(w, path))
 }
 
 impl Drop for Staged {

@@ -20,6 +20,7 @@ pub mod watch;
 
 use args::{Cli, Command};
 use clap::Parser;
+use std::path::Path;
 use std::process::ExitCode;
 
 /// Parses the command line, runs the command, and writes its answer: the binary's whole life.
@@ -107,6 +108,12 @@ impl Answer {
     fn write(&self, text: &str) -> Result<(), output::Failure> {
         match self {
             Answer::Stdout => output::emit(text),
+            Answer::File(file) if files::written_by_this_run(file) => {
+                Err(output::Failure::Input(pegchain::Error::Invalid(format!(
+                    "cannot write {}: the run wrote it as another of its outputs, which the answer would replace; name another file for --output",
+                    file.display()
+                ))))
+            }
             Answer::File(file) => output::write_file(file, text.as_bytes()),
             Answer::Streamed => Ok(()),
         }
@@ -161,10 +168,17 @@ fn also_named(args: &[std::ffi::OsString], file: &std::path::Path) -> Option<std
             continue;
         }
         let writes = before.as_deref().is_some_and(|b| WRITERS.contains(&b));
-        match this.split_once('=').filter(|(flag, _)| flag.starts_with("--")) {
-            Some((flag, value)) => candidates.push((value.into(), WRITERS.contains(&flag))),
-            None => candidates.push((arg.clone(), writes)),
+        let (flag, value) = match this.split_once('=').filter(|(flag, _)| flag.starts_with("--")) {
+            Some((flag, value)) => (Some(flag), std::ffi::OsString::from(value)),
+            None => (before.as_deref(), arg.clone()),
+        };
+        // `--prism PREFIX` writes PREFIX.tra and the files beside it.
+        if flag == Some("--prism") {
+            for suffix in [".tra", ".lab", ".srew", ".trew"] {
+                candidates.push((files::beside(Path::new(&value), suffix).into_os_string(), true));
+            }
         }
+        candidates.push((value, writes || flag.is_some_and(|f| WRITERS.contains(&f))));
     }
     candidates
         .into_iter()
