@@ -254,13 +254,7 @@ impl Growing {
         use std::os::fd::AsRawFd;
         let (file, staged) = match target_of(path).map_err(|e| naming(path, e))? {
             Target::File(target) => {
-                let (file, temp) = create_temp(&target, &COUNTER).map_err(|e| naming(path, e))?;
-                let staged = Staged { temp, target: target.clone(), committed: false };
-                if let Some(meta) = std::fs::metadata(&target).ok().filter(|meta| meta.is_file()) {
-                    use std::os::unix::fs::PermissionsExt;
-                    let mode = std::fs::Permissions::from_mode(meta.permissions().mode() & 0o777);
-                    file.set_permissions(mode).map_err(|e| naming(path, e))?;
-                }
+                let (file, staged) = temporary_for(&target).map_err(|e| naming(path, e))?;
                 (file, Some(staged))
             }
             Target::InPlace(device) => (open_waiting(&device).map_err(|e| naming(path, e))?, None),
@@ -330,20 +324,26 @@ impl Drop for Staged {
 /// Creates a temporary next to `target` and writes and syncs `parts` into it. A file that
 /// replaces another takes its permissions (a private `0600` file stays private).
 fn stage(target: &Path, parts: &[&[u8]]) -> io::Result<Staged> {
-    let (file, temp) = create_temp(target, &COUNTER)?;
-    // From here on the guard owns the temporary: an error below drops it and removes the file.
-    let staged = Staged { temp, target: target.to_path_buf(), committed: false };
+    let (file, staged) = temporary_for(target)?;
     // The file is closed before the guard could remove it (Windows cannot remove an open file).
     let fill = |mut file: File| {
-        if let Some(meta) = std::fs::metadata(target).ok().filter(|meta| meta.is_file()) {
-            use std::os::unix::fs::PermissionsExt;
-            file.set_permissions(std::fs::Permissions::from_mode(meta.permissions().mode() & 0o777))?;
-        }
         parts.iter().try_for_each(|part| file.write_all(part))?;
         file.sync_all()
     };
     fill(file)?;
     Ok(staged)
+}
+
+/// A new temporary beside `target`, open to write, with the permissions of the file it will
+/// replace, and its guard: from here on an error drops the guard and removes the file.
+fn temporary_for(target: &Path) -> io::Result<(File, Staged)> {
+    let (file, temp) = create_temp(target, &COUNTER)?;
+    let staged = Staged { temp, target: target.to_path_buf(), committed: false };
+    if let Some(meta) = std::fs::metadata(target).ok().filter(|meta| meta.is_file()) {
+        use std::os::unix::fs::PermissionsExt;
+        file.set_permissions(std::fs::Permissions::from_mode(meta.permissions().mode() & 0o777))?;
+    }
+    Ok((file, staged))
 }
 
 /// Opens a new temporary file in the directory of `target`, never reusing an existing file: on a name
