@@ -75,6 +75,18 @@ pub fn parse_drn_until(
                 }
             }
             "@model" => break,
+            "@reward_models" => {
+                // Storm writes each name followed by one space, so the line of an unnamed
+                // structure is a single space, which the blank lines skipped would lose (its
+                // rewards were then refused as one more than the names): read the raw line.
+                let raw = text.lines().nth(n).unwrap_or_default();
+                let raw = raw.strip_suffix('\r').unwrap_or(raw);
+                let names = raw.trim();
+                if !names.is_empty() && !names.starts_with("//") {
+                    lines.next();
+                }
+                header.name_rewards(n + 1, if names.starts_with("//") { "" } else { raw })?;
+            }
             _ if LISTED.contains(&key) => header.expect = Some((n, key.to_string())),
             _ if key.starts_with('@') => {
                 // A known section with its value on the same line (`@nr_states 3`).
@@ -243,6 +255,25 @@ struct Header {
 }
 
 impl Header {
+    /// The reward structures' names from the line after `@reward_models` (line `n`), as it
+    /// stands: Storm ends each name with one space (`steps ` and, for an unnamed structure, ` `),
+    /// so a line that ends in a space is cut at single spaces, its last piece dropped; any
+    /// other line (PRISM's, or written by hand) is cut at runs of white space.
+    fn name_rewards(&mut self, n: usize, line: &str) -> Result<(), FormatError> {
+        self.rewards = match line.strip_suffix(' ') {
+            Some(names) => names.split(' ').map(str::to_string).collect(),
+            None => line.split_whitespace().map(str::to_string).collect(),
+        };
+        // Two structures of one name would be added up into one, silently.
+        let mut seen = std::collections::HashSet::new();
+        for name in &self.rewards {
+            if !seen.insert(name) {
+                return Err(FormatError::at(n, format!("reward model {} is named twice", quoted(name))));
+            }
+        }
+        Ok(())
+    }
+
     fn value(&mut self, n: usize, line: &str) -> Result<(), FormatError> {
         let Some((_, section)) = self.expect.take() else {
             return Err(FormatError::at(
@@ -255,20 +286,6 @@ impl Header {
                 n,
                 "a parametric model (it has parameters): only numeric chains are read",
             )),
-            "@reward_models" => {
-                self.rewards = line.split_whitespace().map(str::to_string).collect();
-                // Two structures of one name would be added up into one, silently.
-                let mut seen = std::collections::HashSet::new();
-                for name in &self.rewards {
-                    if !seen.insert(name) {
-                        return Err(FormatError::at(
-                            n,
-                            format!("reward model {} is named twice", quoted(name)),
-                        ));
-                    }
-                }
-                Ok(())
-            }
             "@nr_states" => {
                 let count = line
                     .parse()
@@ -509,6 +526,28 @@ state 12 [0] six done
 
     fn error(text: &str) -> String {
         parse_drn(text, None).unwrap_err().to_string()
+    }
+
+    /// Storm writes each reward structure's name followed by a space: an unnamed one (PRISM's
+    /// `rewards ... endrewards`, as in the benchmark suite's brp and nand) is a line of one
+    /// space, which was skipped as blank, and its rewards refused ("1 reward value, but
+    /// @reward_models names 0").
+    #[test]
+    fn an_unnamed_reward_structure_is_read_as_storm_writes_it() {
+        let unnamed = DIE.replace("@reward_models\ncoin_flips\n", "@reward_models\n \n");
+        let chain = parse_drn(&unnamed, None).unwrap();
+        assert_eq!(chain.rewards().keys().collect::<Vec<_>>(), [""]);
+        assert_eq!(chain.step_reward("").unwrap()[3], Rational::from(1));
+        let both = DIE
+            .replace("@reward_models\ncoin_flips\n", "@reward_models\ncoin_flips  \n")
+            .replace(" [1]", " [1, 2]")
+            .replace(" [0]", " [0, 0]");
+        let chain = parse_drn(&both, None).unwrap();
+        assert_eq!(chain.rewards().keys().collect::<Vec<_>>(), ["", "coin_flips"]);
+        assert_eq!(chain.step_reward("").unwrap()[3], Rational::from(2));
+        // A line of names without Storm's trailing space is cut at runs of white space.
+        let hand = DIE.replace("@reward_models\ncoin_flips\n", "@reward_models\n  coin_flips\n");
+        assert_eq!(parse_drn(&hand, None).unwrap(), parse_drn(DIE, None).unwrap());
     }
 
     /// Storm 2.0 writes a label named by an expression in double quotes (`stormpy`'s

@@ -689,8 +689,10 @@ fn infinite_row(what: &str, several: bool) -> Vec<String> {
     row
 }
 
+/// The names, or "none"; an unnamed one (a reward structure Storm wrote without a name) as `""`.
 fn list_or_none(items: &[String]) -> String {
-    if items.is_empty() { "none".to_string() } else { items.join(", ") }
+    let shown: Vec<&str> = items.iter().map(|i| if i.is_empty() { "\"\"" } else { i.as_str() }).collect();
+    if items.is_empty() { "none".to_string() } else { shown.join(", ") }
 }
 
 /// "7", or "3 states: 4 5 6" for a closed class, shortened past ten states.
