@@ -1155,6 +1155,15 @@ fn the_variance_from_a_uniform_initial_state_counts_the_spread_of_the_means() {
         ),
         "{text}"
     );
+    // The distribution is the initial states' average, and says so (the ends did, it did not):
+    // T = 0 from state 0, T >= 1 from state 1, so P(T = 0) = 1/2.
+    let distribution = stdout(&[&args[..], &["--distribution", "3"]].concat());
+    let (_, below) = distribution.split_once("Distribution of the steps").unwrap();
+    assert!(below.contains("For an initial state drawn uniformly."), "{distribution}");
+    assert!(
+        below.lines().any(|l| l.split_whitespace().collect::<Vec<_>>() == ["0", "0.500000", "0.500000"]),
+        "{below}"
+    );
     // One initial state: the two are one figure, and the sentence is left out.
     std::fs::write(&drn, "@type: DTMC\n@nr_states\n1\n@model\nstate 0 init goal\n\taction 0\n\t\t0 : 1\n")
         .unwrap();

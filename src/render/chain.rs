@@ -651,6 +651,10 @@ fn target_document(doc: &mut Doc, t: &TargetView, several: bool, style: Style, m
     }
     if let Some(d) = &t.distribution {
         doc.heading("Distribution of the steps");
+        if several {
+            // As the ends are: the distribution is the initial states' average.
+            doc.para("For an initial state drawn uniformly.");
+        }
         doc.para(quantiles(d, &t.reach.average));
         let mut columns = vec![right("steps"), right("P(T = k)"), right("P(T <= k)")];
         // With --full, the exact fractions too (text and Markdown showed decimals alone).
