@@ -297,7 +297,11 @@ impl Staged {
         std::fs::rename(&self.temp, &self.target)?;
         self.committed = true;
         sync_directory(&self.target);
-        WRITTEN.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).push(self.target.clone());
+        // A checkpoint is put in place every few seconds under one name: kept once.
+        let mut written = WRITTEN.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if !written.contains(&self.target) {
+            written.push(self.target.clone());
+        }
         Ok(())
     }
 }
