@@ -95,6 +95,48 @@ fn boards_and_show_list_and_draw() {
     pegchain().args(["show", "--board", "english"]).assert().success().stdout(predicate::str::contains("d4"));
 }
 
+/// Text holds what JSON holds: `show` lists every jump, `count` and `exact` every layer's
+/// reachable positions.
+#[test]
+fn text_lists_the_jumps_and_the_positions_of_every_layer() {
+    let shown = stdout(&["show", "--board", "english"]);
+    let listed: Vec<&str> = shown
+        .lines()
+        .flat_map(|l| {
+            l.split_whitespace().filter(|w| {
+                w.split('-').count() == 3 && w.split('-').all(|h| h.chars().all(char::is_alphanumeric))
+            })
+        })
+        .collect();
+    let jumps = json(&["show", "--board", "english"])["jumps"].as_array().unwrap().len();
+    assert_eq!((listed.len(), jumps), (76, 76), "{shown}");
+    assert!(shown.contains("\nd4    d4-d3-d2 d4-c4-b4 d4-e4-f4 d4-d5-d6\n"), "{shown}");
+    for command in ["count", "exact"] {
+        let text = stdout(&[command, "--start", "A"]);
+        let line = text.lines().find(|l| l.starts_with("By pegs on the board")).expect(&text);
+        let layers: Vec<String> = json(&[command, "--start", "A"])["starts"][0]["positions"]["by_layer"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| {
+                format!(
+                    "{}: {} ({})",
+                    l["pegs"],
+                    l["raw"].as_str().unwrap(),
+                    l["up_to_symmetry"].as_str().unwrap()
+                )
+            })
+            .collect();
+        assert_eq!(line.split_once(": ").unwrap().1, layers.join("; "), "{command}");
+        assert!(
+            line.ends_with(
+                "; 7: 679 (344); 6: 623 (317); 5: 414 (215); 4: 212 (112); 3: 75 (39); 2: 18 (10); 1: 4 (3)"
+            ),
+            "{line}"
+        );
+    }
+}
+
 /// A negative number given to a flag is the flag's value, refused by the flag's own check;
 /// clap took it for a flag ("unexpected argument '-1' found", or '-0' for -0.5).
 #[test]

@@ -80,6 +80,9 @@ pub struct ShowView {
     pub jumps: Vec<String>,
     /// The drawing, each hole at its place, showing its name.
     pub drawing: String,
+    /// The jumps by the hole the peg leaves, in the board's hole order (the text's table).
+    #[serde(skip)]
+    jumps_by_hole: Vec<(String, Vec<String>)>,
 }
 
 impl ShowView {
@@ -90,6 +93,13 @@ impl ShowView {
             holes: board.holes().iter().map(|h| h.name.clone()).collect(),
             jumps: board.jumps().iter().map(|j| jump_name(board, j)).collect(),
             drawing: board.draw(|h| board.hole_name(h).to_string()),
+            jumps_by_hole: (0..board.hole_count())
+                .map(|h| {
+                    let from = board.jumps().iter().filter(|j| usize::from(j.from) == h);
+                    (board.hole_name(h as u8).to_string(), from.map(|j| jump_name(board, j)).collect())
+                })
+                .filter(|(_, jumps): &(String, Vec<String>)| !jumps.is_empty())
+                .collect(),
         }
     }
 }
@@ -99,6 +109,12 @@ impl Report for ShowView {
         let mut d = Doc::default();
         d.heading(self.board.title());
         d.pre(&self.drawing);
+        d.para("Jumps (from-over-to), by the hole the peg leaves:");
+        let mut t = Table::new(vec![left("from"), left("jumps")]);
+        for (from, jumps) in &self.jumps_by_hole {
+            t.row(vec![from.clone(), jumps.join(" ")]);
+        }
+        d.table(t);
         d
     }
 

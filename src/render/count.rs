@@ -44,6 +44,21 @@ impl PositionsView {
         }
     }
 
+    /// The text's lines: the totals, then each layer's positions with its classes in brackets.
+    pub fn describe(&self, d: &mut Doc) {
+        d.para(format!(
+            "Reachable positions: {} ({} up to symmetry)",
+            self.raw.grouped(),
+            self.up_to_symmetry.grouped()
+        ));
+        let layers: Vec<String> = self
+            .by_layer
+            .iter()
+            .map(|l| format!("{}: {} ({})", l.pegs, l.raw.grouped(), l.up_to_symmetry.grouped()))
+            .collect();
+        d.para(format!("By pegs on the board, up to symmetry in brackets: {}", layers.join("; ")));
+    }
+
     /// CSV rows (quantity, key, count): the totals under an empty key, then each layer under
     /// its number of pegs.
     pub fn rows(&self) -> Vec<(&'static str, String, &Big)> {
@@ -150,6 +165,7 @@ impl Report for CountView {
                 "Wins by finish hole: {}",
                 if wins.is_empty() { "none".into() } else { wins.join("; ") }
             ));
+            s.positions.describe(&mut d);
         }
         d
     }

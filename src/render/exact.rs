@@ -247,9 +247,5 @@ fn start_details(d: &mut Doc, s: &StartView, style: Style) {
         d.table(distribution("hole", &s.finish, style));
     }
     d.para(format!("Last peg in the start hole: {}", s.finish_in_start.fraction_and_decimal(style)));
-    d.para(format!(
-        "Reachable positions: {} ({} up to symmetry)",
-        s.positions.raw.grouped(),
-        s.positions.up_to_symmetry.grouped()
-    ));
+    s.positions.describe(d);
 }

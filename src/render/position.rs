@@ -94,11 +94,7 @@ impl Report for PositionExactView {
             d.para("One peg left, by finish hole:");
             d.table(distribution("hole", &self.finish, style));
         }
-        d.para(format!(
-            "Reachable positions: {} ({} up to symmetry)",
-            self.positions.raw.grouped(),
-            self.positions.up_to_symmetry.grouped()
-        ));
+        self.positions.describe(&mut d);
         d
     }
 
@@ -205,11 +201,7 @@ impl Report for PositionCountView {
         d.para("Winning games (one peg left) by finish hole:");
         d.table(t);
         if let Some(p) = &self.positions {
-            d.para(format!(
-                "Reachable positions: {} ({} up to symmetry)",
-                p.raw.grouped(),
-                p.up_to_symmetry.grouped()
-            ));
+            p.describe(&mut d);
         }
         d
     }
