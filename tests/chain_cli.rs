@@ -297,6 +297,41 @@ fn a_target_no_initial_state_can_reach_is_an_answer() {
     assert_eq!(miss.split_whitespace().collect::<Vec<_>>(), ["P(miss)", "1", "1.00000"], "{text}");
 }
 
+/// A file of doubles is read exactly as its decimals, and the answer says so: the same chain
+/// with a probability Storm would have rounded (0.6666666667 for 2/3) is the rounded chain's.
+#[test]
+fn a_file_of_doubles_is_answered_as_written_and_says_so() {
+    let dir = scratch("doubles");
+    let model = |value_type: &str, p: &str, q: &str| {
+        let drn = dir.join(format!("{value_type}-{}.drn", p.len()));
+        std::fs::write(
+            &drn,
+            format!(
+                "@type: DTMC\n@value_type: {value_type}\n@parameters\n\n@reward_models\n\n@nr_states\n3\n@model\n\
+                 state 0 init\n\taction 0\n\t\t0 : {p}\n\t\t1 : {q}\nstate 1 goal\n\taction 0\n\t\t1 : 1\n\
+                 state 2\n\taction 0\n\t\t2 : 1\n"
+            ),
+        )
+        .unwrap();
+        drn.to_str().unwrap().to_string()
+    };
+    let rounded = model("double", "0.3333333333", "0.6666666667");
+    let v = json(&["chain", &rounded, "--target", "goal"]);
+    assert_eq!(v["value_type"], "double");
+    // 1 / (1 - 0.3333333333) steps, where the chain Storm rounded takes 3/2.
+    assert_eq!(fraction(&v["target"]["expected_steps"]["average"]), "10000000000/6666666667");
+    let text = stdout(&["chain", &rounded, "--target", "goal"]);
+    assert!(
+        text.contains("The file holds doubles (@value_type: double)") && text.contains("the rounded chain's"),
+        "{text}"
+    );
+    let exact = model("rational", "1/3", "2/3");
+    let v = json(&["chain", &exact, "--target", "goal"]);
+    assert!(v.get("value_type").is_none(), "{v}");
+    assert_eq!(fraction(&v["target"]["expected_steps"]["average"]), "3/2");
+    assert!(!stdout(&["chain", &exact, "--target", "goal"]).contains("@value_type"));
+}
+
 #[test]
 fn the_simulation_is_the_same_for_any_thread_count() {
     let args = ["game", "chutes-and-ladders", "--simulate", "200000", "--seed", "9", "--json"];

@@ -27,6 +27,8 @@ pub struct ChainRequest {
     /// The same with a long fraction abbreviated, for titles.
     pub model_brief: String,
     pub chain: ExplicitChain,
+    /// `double` for a DRN file of doubles (its decimals read exactly as written).
+    pub value_type: Option<&'static str>,
     pub question: Question,
     pub svg: Option<PathBuf>,
     pub output: Output,
@@ -194,11 +196,12 @@ impl ChainArgs {
         let output = self.output.validate();
         self.question.fits_csv(output, &question)?;
         let budget = super::limits::read(None).budget().map(|b| b.bytes);
-        let chain = read_model(self, budget)?;
+        let (chain, value_type) = read_model(self, budget)?;
         Ok(ChainRequest {
             model: self.model.display().to_string(),
             model_brief: self.model.display().to_string(),
             chain,
+            value_type,
             question,
             svg,
             output,
@@ -207,8 +210,9 @@ impl ChainArgs {
     }
 }
 
-/// A model file: DRN, or PRISM's .tra with its companions.
-fn read_model(args: &ChainArgs, budget: Option<u64>) -> Result<ExplicitChain, Error> {
+/// A model file: DRN, or PRISM's .tra with its companions; and `double` where the file says
+/// its probabilities are doubles.
+fn read_model(args: &ChainArgs, budget: Option<u64>) -> Result<(ExplicitChain, Option<&'static str>), Error> {
     let path = &args.model;
     let text = read_text(path)?;
     let stop = super::interrupt::token();
@@ -225,7 +229,8 @@ fn read_model(args: &ChainArgs, budget: Option<u64>) -> Result<ExplicitChain, Er
                 )));
             }
         }
-        return formats::drn::parse_drn_until(&text, budget, &stop).map_err(in_file);
+        let value_type = formats::drn::holds_doubles(&text).then_some("double");
+        return Ok((formats::drn::parse_drn_until(&text, budget, &stop).map_err(in_file)?, value_type));
     }
     // A companion found by name is read as one given: a directory or a FIFO there is refused,
     // not skipped as if absent.
@@ -251,7 +256,7 @@ fn read_model(args: &ChainArgs, budget: Option<u64>) -> Result<ExplicitChain, Er
         srew: srew.as_ref().map(|l| l.1.clone()),
         trew: trew.as_ref().map(|l| l.1.clone()),
     };
-    prism::parse_prism_until(&files, &reward_name, budget, &stop).map_err(|e| {
+    let chain = prism::parse_prism_until(&files, &reward_name, budget, &stop).map_err(|e| {
         let file = match e.part {
             prism::Part::Tra => path.clone(),
             prism::Part::Lab => lab.map_or(path.with_extension("lab"), |l| l.0),
@@ -259,7 +264,8 @@ fn read_model(args: &ChainArgs, budget: Option<u64>) -> Result<ExplicitChain, Er
             prism::Part::Trew => trew.map_or(path.with_extension("trew"), |l| l.0),
         };
         stopped_or_invalid(&file, &e.error, &stop)
-    })
+    })?;
+    Ok((chain, None))
 }
 
 /// A model file's fault in words, or, when a stop was asked for, how far the reading got.
@@ -377,6 +383,7 @@ impl GameArgs {
             model_brief: game.brief.unwrap_or_else(|| game.description.clone()),
             model: game.description,
             chain: game.chain,
+            value_type: None,
             question,
             svg,
             output,

@@ -390,6 +390,7 @@ fn chain_answer(command: &'static str, req: super::chain_requests::ChainRequest)
     let view = ChainView {
         more: Some("all of them in --json and --csv"),
         svg: req.svg.as_ref().map(|p| p.display().to_string()),
+        value_type: req.value_type,
         ..ChainView::new(command, (&req.model, &req.model_brief), &report, req.chain.initial()[0])
     };
     if let Some(file) = &req.svg {

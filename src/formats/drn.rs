@@ -19,6 +19,15 @@ pub fn parse_drn(text: &str, budget: Option<u64>) -> Result<ExplicitChain, Forma
     parse_drn_until(text, budget, &crate::Cancel::new())
 }
 
+/// Whether a DRN text's header says `@value_type: double`: its probabilities are decimals that
+/// the writer may have rounded, which the answer's reader should be told.
+pub fn holds_doubles(text: &str) -> bool {
+    let header = text.lines().map(str::trim).take_while(|l| *l != "@model");
+    header
+        .filter_map(|l| l.strip_prefix("@value_type"))
+        .any(|rest| rest.trim_start_matches([':', ' ', '\t']) == "double")
+}
+
 /// The value types of Storm's that are read: a parametric model's values must still be numbers
 /// (its parameters are refused), and interval models are not read.
 const VALUE_TYPES: [&str; 3] = ["double", "rational", "parametric"];
@@ -591,6 +600,16 @@ state 12 [0] six done
         let e = parse_drn_until(DIE, None, &stop).unwrap_err();
         let first_state = DIE.lines().position(|l| l.trim().starts_with("state ")).unwrap() + 1;
         assert_eq!(e, FormatError::stopped(first_state));
+    }
+
+    #[test]
+    fn a_header_of_doubles_is_told_from_an_exact_one() {
+        assert!(holds_doubles("// Exported by storm\n@type: DTMC\n@value_type: double\n@model\n"));
+        assert!(holds_doubles("@value_type:double\r\n@model\n"));
+        assert!(!holds_doubles("@type: DTMC\n@value_type: Rational\n@model\n"));
+        assert!(!holds_doubles("@type: DTMC\n@model\nstate 0 init\n"));
+        // Only the header counts: a label named like the section is no header.
+        assert!(!holds_doubles("@model\n@value_type: double\n"));
     }
 
     #[test]

@@ -245,6 +245,10 @@ pub struct ChainView {
     pub initial_states: usize,
     pub labels: Vec<String>,
     pub rewards: Vec<String>,
+    /// `double` for a file of doubles, whose decimals are read exactly as written: the answers
+    /// are the chain's as written, rounded where its writer rounded.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub value_type: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub target: Option<TargetView>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -283,6 +287,7 @@ impl ChainView {
             initial_states: r.initial_states,
             labels: r.labels.clone(),
             rewards: r.rewards.clone(),
+            value_type: None,
             target: r.target.as_ref().map(target_view),
             ends: r.ends.as_ref().map(|ends| {
                 ends.iter()
@@ -375,6 +380,14 @@ impl Report for ChainView {
             list_or_none(&self.labels),
             list_or_none(&self.rewards)
         ));
+        if self.value_type == Some("double") {
+            doc.para(
+                "The file holds doubles (@value_type: double): each probability is read exactly as the \
+                 decimal written, so these answers are exact for the chain as written, and where its writer \
+                 rounded a probability (Storm writes 1/3 as 0.3333333333) they are the rounded chain's; \
+                 storm --exact --exportbuild FILE.drn writes the exact values.",
+            );
+        }
         let several = self.initial_states > 1;
         if let Some(race) = &self.race {
             race_document(&mut doc, race, self.target.as_ref().map_or("", |t| t.target.as_str()));
