@@ -272,7 +272,7 @@ fn the_csv_has_the_positions_own_row_before_its_jumps() {
         }
     }
     let one_peg = stdout(&["coach", "--position", "A", "--csv"]);
-    assert!(one_peg.ends_with("\n,1,1.0,0,1,1.0,true,A,1,,\n"), "{one_peg}");
+    assert!(one_peg.ends_with("\n,1,1.0,0.0,1,1.0,true,A,1,,\n"), "{one_peg}");
 }
 
 /// With `--full` the text gives every exact value of the position as its fraction: the

@@ -137,6 +137,13 @@ fn every_csv_is_one_rectangular_table() {
         for record in reader.records() {
             let record = record.unwrap_or_else(|e| panic!("{args:?}: {e}"));
             assert_eq!(record.len(), width, "{args:?}: a ragged row");
+            // A decimal is written as JSON writes it, so the two formats agree character for
+            // character (3.51722561243691e-6, not 0.00000351722561243691; 0.0 for an exact 0).
+            for cell in record.iter().filter(|c| c.contains(['.', 'e']) && !c.contains(['/', ' '])) {
+                if let Ok(x) = cell.parse::<f64>() {
+                    assert_eq!(serde_json::to_string(&x).unwrap(), cell, "{args:?}: {record:?}");
+                }
+            }
             rows += 1;
         }
         assert!(rows > 0, "{args:?}: a CSV with no rows");

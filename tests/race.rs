@@ -374,6 +374,8 @@ fn race_game_as_markdown_and_csv() {
     assert!(csv.starts_with("quantity,side,turns,exact,decimal\n"), "{csv}");
     assert!(csv.contains("\nwin,swine,,221/432,0.5115740740740741\n"), "{csv}");
     assert!(csv.contains("\nmean_turns,,,7771/2592,"), "{csv}");
+    // An exact 0 has the decimal JSON gives it, 0.0, as in every other command's CSV.
+    assert!(csv.contains("\nstay_probability,,,0,0.0\n"), "{csv}");
     assert!(csv.contains("\nsimulated_games,,,1000,1000\n"), "{csv}");
 }
 

@@ -252,8 +252,8 @@ fn an_impossible_count_of_pegs_left_is_exactly_zero_in_every_format() {
     let csv = run(&["--csv"]);
     // The class is A G J whole, though the games started in A alone.
     for scope in ["overall,,", "class,1,A G J", "start,1,A"] {
-        assert!(csv.contains(&format!("\n{scope},1,100,0,0,0,0.03699349820698568,,0,0,,,\n")), "{csv}");
-        assert!(csv.contains(&format!("\n{scope},3,100,100,1,,,,1,1,,,\n")), "{csv}");
+        assert!(csv.contains(&format!("\n{scope},1,100,0,0.0,0.0,0.03699349820698568,,0,0.0,,,\n")), "{csv}");
+        assert!(csv.contains(&format!("\n{scope},3,100,100,1.0,,,,1,1.0,,,\n")), "{csv}");
     }
 }
 

@@ -220,7 +220,7 @@ impl Report for CoachView {
                 jump.to_string(),
                 win,
                 win_decimal,
-                odds.win.bits.map_or(String::new(), |b| b.to_string()),
+                odds.win.bits.map_or(String::new(), crate::render::values::decimal_cell),
                 pegs,
                 pegs_decimal,
                 prospects.winnable.to_string(),

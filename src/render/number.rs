@@ -226,7 +226,7 @@ pub fn finite_decimal(value: &Rational) -> Option<f64> {
 
 /// [`finite_decimal`] as a CSV cell: empty beyond a double's range.
 pub fn finite_decimal_cell(value: &Rational) -> String {
-    finite_decimal(value).map_or(String::new(), |d| d.to_string())
+    finite_decimal(value).map_or(String::new(), crate::render::values::decimal_cell)
 }
 
 /// A big integer for JSON, as a decimal string: JSON readers commonly parse numbers as doubles, which

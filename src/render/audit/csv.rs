@@ -8,8 +8,8 @@
 use super::{AuditView, Win};
 use crate::render::number::finite_decimal_cell;
 use crate::render::simulate::estimate::{Big, EstimateView, Value};
+use crate::render::values::decimal_cell;
 use crate::render::{Table, left};
-use std::fmt::Display;
 
 const COLUMNS: [&str; 5] = ["section", "subject", "measure", "value", "decimal"];
 
@@ -25,9 +25,15 @@ impl Rows {
         self.push(at, measure, n.0.to_string(), n.0.to_string());
     }
 
-    /// A tally or a float: the same number in both columns.
-    fn number(&mut self, at: (&str, &str), measure: &str, x: impl Display) {
-        self.push(at, measure, x.to_string(), x.to_string());
+    /// A tally: the same number in both columns.
+    fn number(&mut self, at: (&str, &str), measure: &str, n: impl Into<u64>) {
+        let n = n.into().to_string();
+        self.push(at, measure, n.clone(), n);
+    }
+
+    /// A float, as JSON writes it (`3.51722561243691e-6`), in both columns.
+    fn float(&mut self, at: (&str, &str), measure: &str, x: f64) {
+        self.push(at, measure, decimal_cell(x), decimal_cell(x));
     }
 
     fn word(&mut self, at: (&str, &str), measure: &str, text: &str) {
@@ -37,7 +43,7 @@ impl Rows {
     fn win(&mut self, at: (&str, &str), w: &Win) {
         self.exact(at, "win", &w.win);
         if let Some(b) = w.bits {
-            self.number(at, "bits", b);
+            self.float(at, "bits", b);
         }
     }
 
@@ -55,7 +61,7 @@ pub fn table(v: &AuditView) -> Table {
     for a in &v.active_information {
         let at = ("active information", a.assist.as_str());
         rows.win(at, &a.win);
-        rows.number(at, "active_information", a.active_information);
+        rows.float(at, "active_information", a.active_information);
     }
     tip_rows(&mut rows, v);
     rows.0
@@ -64,7 +70,7 @@ pub fn table(v: &AuditView) -> Table {
 fn claim_rows(rows: &mut Rows, v: &AuditView) {
     let at = ("claim", "the book");
     rows.win(at, &v.claim.win);
-    rows.number(at, "published_bits", v.claim.published_bits);
+    rows.float(at, "published_bits", v.claim.published_bits);
     rows.number(at, "games", v.claim.games);
     rows.exact(at, "rounded_from_low", &v.claim.rounded_from[0]);
     rows.exact(at, "rounded_from_high", &v.claim.rounded_from[1]);
@@ -100,23 +106,23 @@ fn estimate_rows(rows: &mut Rows, subject: &str, e: &EstimateView) {
     let w = &e.win;
     rows.number(at, "games", w.games);
     rows.number(at, "wins", w.wins);
-    rows.number(at, "estimate", w.compared.estimate);
+    rows.float(at, "estimate", w.compared.estimate);
     let [low, high] = w.compared.ci95.expect("a proportion has its Wilson interval");
-    rows.number(at, "ci95_low", low);
-    rows.number(at, "ci95_high", high);
+    rows.float(at, "ci95_low", low);
+    rows.float(at, "ci95_high", high);
     if let Some(p) = &w.compared.exact {
         rows.exact(at, "exact", p);
     }
     if let Some(z) = w.compared.z {
-        rows.number(at, "z", z);
+        rows.float(at, "z", z);
     }
     if let Some(chi) = &e.chi_square {
-        rows.number(at, "chi_square", chi.statistic);
+        rows.float(at, "chi_square", chi.statistic);
         rows.number(at, "chi_square_df", chi.df);
-        rows.number(at, "chi_square_p", chi.p_value);
+        rows.float(at, "chi_square_p", chi.p_value);
     }
     for (pegs, n) in &e.games_by_pegs_left {
-        rows.number(at, &format!("games_by_pegs_left.{pegs}"), n);
+        rows.number(at, &format!("games_by_pegs_left.{pegs}"), *n);
     }
     for (pegs, p) in e.pegs_left.iter().flatten() {
         rows.exact(at, &format!("pegs_left.{pegs}"), p);
@@ -128,9 +134,9 @@ fn hypothesis_rows(rows: &mut Rows, v: &AuditView) {
         let at = ("hypothesis", h.hypothesis.as_str());
         rows.number(at, "games", h.games);
         rows.exact(at, "predicted", &h.predicted);
-        rows.number(at, "sd", h.sd);
-        rows.number(at, "z", h.z);
-        rows.number(at, "z_nearest", h.z_nearest);
+        rows.float(at, "sd", h.sd);
+        rows.float(at, "z", h.z);
+        rows.float(at, "z_nearest", h.z_nearest);
         rows.word(at, "verdict", h.verdict);
     }
 }

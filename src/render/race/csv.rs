@@ -4,6 +4,7 @@
 use super::{GameView, GridView, RaceSimulation, SweepView, TurnsSummary};
 use crate::render::number::finite_decimal_cell;
 use crate::render::simulate::estimate::Value;
+use crate::render::values::decimal_cell;
 use crate::render::{Table, left};
 
 fn table(columns: &[&str]) -> Table {
@@ -67,7 +68,7 @@ fn summary_rows(t: &mut Table, s: &TurnsSummary) {
     if let Some(n) = s.longest {
         whole("longest", n);
     }
-    t.row(vec!["sd_turns".into(), String::new(), String::new(), String::new(), s.sd.to_string()]);
+    t.row(vec!["sd_turns".into(), String::new(), String::new(), String::new(), decimal_cell(s.sd)]);
 }
 
 fn simulation_rows(t: &mut Table, s: &RaceSimulation) {
@@ -81,21 +82,21 @@ fn simulation_rows(t: &mut Table, s: &RaceSimulation) {
         number(q, side, n.to_string(), n.to_string());
     }
     let w = &s.swine_wins;
-    number("simulated_win", "swine", String::new(), w.compared.estimate.to_string());
+    number("simulated_win", "swine", String::new(), decimal_cell(w.compared.estimate));
     let [low, high] = w.compared.ci95_cells();
     number("simulated_win_ci95_low", "swine", String::new(), low);
     number("simulated_win_ci95_high", "swine", String::new(), high);
     if let Some(z) = w.compared.z {
-        number("simulated_win_z", "swine", String::new(), z.to_string());
+        number("simulated_win_z", "swine", String::new(), decimal_cell(z));
     }
-    number("simulated_mean_turns", "", String::new(), s.mean_turns.estimate.to_string());
+    number("simulated_mean_turns", "", String::new(), decimal_cell(s.mean_turns.estimate));
     // As the z: no rows where there is no interval (one game).
     if let Some([low, high]) = s.mean_turns.ci95 {
-        number("simulated_mean_turns_ci95_low", "", String::new(), low.to_string());
-        number("simulated_mean_turns_ci95_high", "", String::new(), high.to_string());
+        number("simulated_mean_turns_ci95_low", "", String::new(), decimal_cell(low));
+        number("simulated_mean_turns_ci95_high", "", String::new(), decimal_cell(high));
     }
     if let Some(z) = s.mean_turns.z {
-        number("simulated_mean_turns_z", "", String::new(), z.to_string());
+        number("simulated_mean_turns_z", "", String::new(), decimal_cell(z));
     }
 }
 
@@ -135,7 +136,7 @@ pub fn sweep(v: &SweepView) -> Table {
         for f in [&l.swine_wins, &l.butcher_wins, &s.mean, &s.variance] {
             row.extend(pair(f));
         }
-        row.push(s.sd.to_string());
+        row.push(decimal_cell(s.sd));
         row.push(s.shortest.to_string());
         row.extend([s.median, s.percentile_90].map(|n| n.map_or(String::new(), |n| n.to_string())));
         row.push(s.longest.map_or(String::new(), |n| n.to_string()));

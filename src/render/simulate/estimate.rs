@@ -6,6 +6,7 @@
 use crate::engine::stats::ChiSquare;
 pub use crate::render::board::{BoardInfo, names};
 use crate::render::number::{grouped, significant};
+use crate::render::values::decimal_cell;
 pub use crate::render::values::{Big, Value};
 use crate::solitaire::board::SymmetryGroup;
 use crate::solitaire::estimates::Estimate;
@@ -83,7 +84,7 @@ pub struct Compared {
 impl Compared {
     /// The interval's ends as CSV cells, empty where there is none.
     pub fn ci95_cells(&self) -> [String; 2] {
-        self.ci95.map_or([String::new(), String::new()], |[lo, hi]| [lo.to_string(), hi.to_string()])
+        self.ci95.map_or([String::new(), String::new()], |[lo, hi]| [decimal_cell(lo), decimal_cell(hi)])
     }
 }
 

@@ -9,6 +9,7 @@ pub mod estimate;
 pub mod from_position;
 
 use crate::render::number::{grouped, plural};
+use crate::render::values::decimal_cell;
 use crate::render::{Column, Doc, Report, Style, Table, left, right};
 use crate::solitaire::board::{Board, SymmetryGroup};
 use crate::solitaire::estimates::{SimReport, StartPlan};
@@ -262,16 +263,16 @@ fn csv_rows(t: &mut Table, scope: [&str; 3], e: &EstimateView) {
         let win = pegs == 1;
         let p = &e.win;
         let mut row: Vec<String> = scope.iter().map(|s| s.to_string()).collect();
-        row.extend([pegs.to_string(), p.games.to_string(), n.to_string(), share(n, p.games).to_string()]);
+        row.extend([pegs.to_string(), p.games.to_string(), n.to_string(), decimal_cell(share(n, p.games))]);
         let [low, high] = if win { p.compared.ci95_cells() } else { Default::default() };
         row.extend([low, high]);
-        row.push(p.compared.z.filter(|_| win).map_or(String::new(), |z| z.to_string()));
+        row.push(p.compared.z.filter(|_| win).map_or(String::new(), decimal_cell));
         row.push(exact.as_ref().map_or(String::new(), |p| p.0.to_string()));
         row.push(exact.as_ref().map_or(String::new(), |p| crate::render::number::finite_decimal_cell(&p.0)));
         let chi = e.chi_square.as_ref().filter(|_| win);
-        row.push(chi.map_or(String::new(), |c| c.statistic.to_string()));
+        row.push(chi.map_or(String::new(), |c| decimal_cell(c.statistic)));
         row.push(chi.map_or(String::new(), |c| c.df.to_string()));
-        row.push(chi.map_or(String::new(), |c| c.p_value.to_string()));
+        row.push(chi.map_or(String::new(), |c| decimal_cell(c.p_value)));
         t.row(row);
     }
 }
