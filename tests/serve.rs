@@ -301,8 +301,17 @@ async fn a_long_answer_reports_its_progress_and_clears_it() {
     let (status, body) = answer.await.unwrap();
     assert_eq!(status, 422, "{body}");
     assert!(body.contains("too many for the coach"), "{body}");
-    let (_, body) = get(&progress_url).await;
-    assert_eq!(body, r#"{"working":false}"#);
+    let (_, idle) = get(&progress_url).await;
+    assert_eq!(idle, r#"{"working":false}"#);
+    // The refusal is kept: asked again, it is given as before with no new search (each such
+    // request searched for seconds again).
+    let coach_url = format!("{}/api/coach?{query}", server.base);
+    let again = tokio::spawn(async move { get(&coach_url).await });
+    while !again.is_finished() {
+        assert_eq!(get(&progress_url).await.1, r#"{"working":false}"#, "searched again");
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    assert_eq!(again.await.unwrap(), (422, body));
 }
 
 /// A position of the English board whose future (8.5 million positions up to symmetry) is
@@ -387,10 +396,16 @@ async fn requests_the_http_library_refuses_get_a_one_line_json_error_too() {
         format!("GET /api/coach?board={} HTTP/1.1\r\nHost: localhost\r\n\r\n", "x".repeat(70_000));
     let long_head =
         format!("GET /api/boards HTTP/1.1\r\nHost: localhost\r\nX: {}\r\n\r\n", "y".repeat(2_000_000));
+    let many_headers = format!(
+        "GET /api/boards HTTP/1.1\r\nHost: localhost\r\n{}\r\n",
+        (0..100).map(|i| format!("X-{i}: y\r\n")).collect::<String>()
+    );
     let cases = [
         ("garbage\r\n\r\n".to_string(), 400, "not a request the server can read"),
         (long_address, 414, "the request's address is too long"),
         (long_head, 431, "the request's headers are too large"),
+        // 101 short header lines: past the HTTP library's 100, refused in the same words.
+        (many_headers, 431, "the request's headers are too large or too many (at most 100 lines"),
     ];
     for (request, status, words) in cases {
         let answer = raw(&address, request.as_bytes()).await;
@@ -864,7 +879,8 @@ async fn a_client_gone_while_its_answer_is_computed_stops_the_work() {
         assert!(began.elapsed() < Duration::from_secs(5), "the work never started");
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
-    // Closed with no linger: a reset.
+    // Some seconds of work, then closed with no linger: a reset.
+    tokio::time::sleep(Duration::from_secs(3)).await;
     stream.set_zero_linger().unwrap();
     drop(stream);
     let reset = Instant::now();
@@ -872,9 +888,55 @@ async fn a_client_gone_while_its_answer_is_computed_stops_the_work() {
         assert!(reset.elapsed() < Duration::from_secs(3), "still working 3 s after the client went");
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
-    // The computation itself has ended too, not only the request: it reports nothing more.
+    // The computation itself has ended too, not only the request: it reports nothing more,
+    // and the memory it used is given back (a stopped English answer left 0.8 GB held).
     tokio::time::sleep(Duration::from_millis(500)).await;
     assert!(!working().await);
+    let resident = server.resident_bytes();
+    assert!(resident < 200 << 20, "the server still holds {} MB", resident >> 20);
     let (status, _) = get(&format!("{}/api/boards", server.base)).await;
     assert_eq!(status, 200);
+}
+
+/// A small position is answered at once while long computations hold every core: it used to
+/// wait behind them (a 3-peg position of the smallest triangle answered after 29 s behind two
+/// English boards, or refused as busy after 30 s).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_small_position_is_answered_while_long_answers_hold_every_core() {
+    use std::time::{Duration, Instant};
+    let server = Server::start();
+    // The European board from its full board: seconds of search before its refusal, one
+    // such request for every core (at most 4, for the memory's sake: 1.3 GB each).
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get()).min(4);
+    let starts = ["d4", "d1", "c1", "d2"];
+    let queries: Vec<String> = starts[..cores].iter().map(|s| format!("board=european&start={s}")).collect();
+    let long: Vec<_> = queries
+        .iter()
+        .map(|q| {
+            let url = format!("{}/api/coach?{q}", server.base);
+            tokio::spawn(async move { get(&url).await })
+        })
+        .collect();
+    let working = |q: &String| {
+        let url = format!("{}/api/progress?{q}", server.base);
+        async move { get(&url).await.1.contains(" positions with ") }
+    };
+    let began = Instant::now();
+    for q in &queries {
+        while !working(q).await {
+            assert!(began.elapsed() < Duration::from_secs(20), "{q} never started on a core");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+    let (status, body) = get(&format!("{}/api/coach?board=triangle5&start=A&moves=F-C-A", server.base)).await;
+    assert_eq!(status, 200, "{body}");
+    assert!(body.contains("\"jumps\""), "{body}");
+    // Every long answer was still at work when the small one came: it waited for none.
+    for q in &queries {
+        assert!(working(q).await, "{q} ended before the small answer came");
+    }
+    for task in long {
+        let (status, body) = task.await.unwrap();
+        assert_eq!(status, 422, "{body}");
+    }
 }

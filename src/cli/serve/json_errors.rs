@@ -39,7 +39,9 @@ fn rewritten(head: &[u8]) -> Option<Vec<u8>> {
     }
     let error = match status {
         414 => "the request's address is too long".to_string(),
-        431 => "the request's headers are too large".to_string(),
+        431 => {
+            "the request's headers are too large or too many (at most 100 lines, 80 KB in all)".to_string()
+        }
         _ => format!("not a request the server can read ({})", &lines[0]["HTTP/1.1 ".len()..]),
     };
     let body = serde_json::json!({ "error": error }).to_string();
@@ -125,7 +127,7 @@ mod tests {
     fn only_empty_error_answers_are_rewritten() {
         let head = b"HTTP/1.1 431 Request Header Fields Too Large\r\nconnection: close\r\ncontent-length: 0\r\ndate: x\r\n\r\n";
         let answer = String::from_utf8(rewritten(head).unwrap()).unwrap();
-        let body = r#"{"error":"the request's headers are too large"}"#;
+        let body = r#"{"error":"the request's headers are too large or too many (at most 100 lines, 80 KB in all)"}"#;
         assert_eq!(
             answer,
             format!(

@@ -5,7 +5,8 @@
 //! - `GET /api/coach?board=B&pegs=A,B,C&policy=uniform`: the coach's answer for a position.
 //!
 //! A computation runs off the request threads (`spawn_blocking`, at most one per core at a
-//! time), within a time budget, and answers are cached, with the answers for every position
+//! time, and beside them, on a quick lane, one small future per core), within a time budget,
+//! and answers are cached (refusals of futures too large too), with the answers for every position
 //! one jump ahead where the same pass gives them (a future of fewer than 500,000 positions up
 //! to symmetry). The last future valued of each board is kept whole where memory allows
 //! (`held`): a position below it (the next jumps of a game) is answered from it without a new
@@ -50,6 +51,13 @@ const BUDGET: Duration = Duration::from_secs(30);
 const WAIT: Duration = Duration::from_secs(30);
 /// Answers kept (each a JSON text of a few KB).
 const CACHE_ENTRIES: usize = 20_000;
+/// A future of at most this many positions (up to symmetry; any position of the 15-hole
+/// board, the 21-hole board from its full board) is valued at once, in about a tenth of a
+/// second at most, beside the long computations rather than behind them: two requests for
+/// the English board's full board held both cores for 10-30 s, and a 3-peg position of the
+/// smallest triangle waited 29 s behind them. A larger future is found so by a search that
+/// stops at this many positions, and the request then waits for a core.
+const QUICK_POSITIONS: usize = 200_000;
 /// The largest request body read (the API takes none).
 const MAX_BODY: usize = 16 * 1024;
 
@@ -63,7 +71,9 @@ struct Shared {
     /// hold to be kept whole (see [`limits`]).
     max_positions: usize,
     max_kept: usize,
-    cache: Mutex<HashMap<Key, String>>,
+    /// Answers by key, with the refusals of futures too large for the server (as status
+    /// and body: they took seconds of search to find, every time).
+    cache: Mutex<HashMap<Key, (StatusCode, String)>>,
     /// What each computation under way is doing, for `/api/progress`.
     progress: Mutex<HashMap<Key, String>>,
     /// The last future valued of each board and policy: a game goes on below it.
@@ -71,6 +81,9 @@ struct Shared {
     /// One permit per core: a computation holds one while it runs, so that many requests for
     /// large positions wait their turn (for at most [`WAIT`]) instead of exhausting memory.
     workers: Arc<tokio::sync::Semaphore>,
+    /// One permit per core for the quick lane (futures of at most [`QUICK_POSITIONS`]): a
+    /// request finding none free waits for a core.
+    quick: Arc<tokio::sync::Semaphore>,
     /// The stop flags of the computations under way (or lately), so that Ctrl-C stops them at
     /// once rather than waiting for their answers.
     computations: Mutex<Vec<std::sync::Weak<std::sync::atomic::AtomicBool>>>,
@@ -125,7 +138,8 @@ async fn serve(req: ServeRequest) -> Result<(), Failure> {
     let listener = tokio::net::TcpListener::bind((req.host.as_str(), req.port)).await.map_err(cannot)?;
     let local = listener.local_addr().map_err(cannot)?;
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let workers = Arc::new(tokio::sync::Semaphore::new(cores));
+    let (workers, quick) =
+        (Arc::new(tokio::sync::Semaphore::new(cores)), Arc::new(tokio::sync::Semaphore::new(cores)));
     let (cache, progress) = (Mutex::new(HashMap::new()), Mutex::new(HashMap::new()));
     // The connections' memory first, the rest shared by the answers and the futures held.
     let most = most_connections(req.memory);
@@ -141,6 +155,7 @@ async fn serve(req: ServeRequest) -> Result<(), Failure> {
         progress,
         held,
         workers,
+        quick,
         computations,
     });
     let app = Router::new()
@@ -164,6 +179,7 @@ async fn serve(req: ServeRequest) -> Result<(), Failure> {
             if let Ok(mut held) = idle.held.lock() {
                 held.let_go_idle(Instant::now());
             }
+            give_back_freed_memory();
         }
     });
     let cancel = interrupt::token();
@@ -446,13 +462,16 @@ async fn coach(
         Err((status, why)) => return error(status, &why),
     };
     let key = key_of(&board, position, policy);
-    if let Some(json) = shared.cache.lock().map(|c| c.get(&key).cloned()).ok().flatten() {
-        return ([(header::CONTENT_TYPE, "application/json")], json).into_response();
+    if let Some((status, json)) = shared.cache.lock().map(|c| c.get(&key).cloned()).ok().flatten() {
+        return (status, [(header::CONTENT_TYPE, "application/json")], json).into_response();
     }
     // Cancelled when this handler ends or is dropped: the answer is given, the client has
     // gone, or the budget ran out.
     let stop = StopOnDrop(Cancel::new());
     shared.register(&stop.0);
+    if let Some(answered) = quickly(&shared, &board, position, policy, &stop.0).await {
+        return respond(&shared, &key, Ok(Ok(answered)));
+    }
     let cancel = stop.0.clone();
     let (workers, reporter, key_here) = (shared.workers.clone(), shared.clone(), key.clone());
     let (max_positions, max_kept) = (shared.max_positions, shared.max_kept);
@@ -468,11 +487,9 @@ async fn coach(
                 .with_limit(max_positions)
                 .with_keep_limit(max_kept)
                 .with_progress(move |p| shown.0.tell(&shown.1, Some(layer_words(shown.2, p))));
-            let view =
-                |advice: &_| pegchain::render::json(&CoachView::new(&board, &policy.to_string(), advice));
             let held = reporter.held(&board, policy);
             if let Some(answer) = held.as_ref().and_then(|h| coach.advise_within(&h.future, position)) {
-                return Ok(vec![(key_here.clone(), view(&answer?))]);
+                return Ok(vec![json_of(&board, policy, &answer?)]);
             }
             // The future kept of this board does not hold the position: it is let go before the
             // new one is valued (freed at once unless another request still reads it), so the
@@ -480,22 +497,9 @@ async fn coach(
             drop(held);
             reporter.let_go(&board, policy);
             let future = coach.future(position)?;
-            let mut answers = vec![coach.advise_within(&future, position).expect("a future holds its root")?];
-            // Where the future keeps every distribution, the positions one jump ahead are
-            // answered at once, for the cache: the next click needs no core.
-            // (A future past the keep limit holds no layer below the children.)
-            if future.keeps_distributions() {
-                let jumps = &answers[0].jumps;
-                let children: Vec<Pegs> =
-                    jumps.iter().map(|j| position.without(j.from).without(j.over).with(j.to)).collect();
-                for child in children {
-                    if let Some(answer) = coach.advise_within(&future, child) {
-                        answers.push(answer?);
-                    }
-                }
-            }
+            let answers = answers_within(&coach, &future, position, &board, policy);
             reporter.hold(Held { board: board.name().to_string(), policy, future });
-            Ok(answers.iter().map(|advice| (key_of(&board, advice.position, policy), view(advice))).collect())
+            answers
         })
         .await
     };
@@ -512,19 +516,35 @@ async fn coach(
         answered = work => answered,
         () = gone => return error(StatusCode::SERVICE_UNAVAILABLE, "the client has gone"),
     };
-    let response = match answered {
-        Ok(Ok(Ok(answers))) => {
-            let json = answers[0].1.clone();
-            if let Ok(mut cache) = shared.cache.lock() {
-                if cache.len() + answers.len() > CACHE_ENTRIES {
-                    cache.clear();
-                }
-                cache.extend(answers);
+    let response = respond(&shared, &key, answered);
+    drop(stop);
+    response
+}
+
+/// A computation's outcome as the response; its answers are cached.
+type Answered = Result<Result<Result<Vec<(Key, String)>, Error>, tokio::task::JoinError>, Cut>;
+
+fn respond(shared: &Shared, key: &Key, answered: Answered) -> Response {
+    let cached = |entries: Vec<(Key, (StatusCode, String))>| {
+        let (status, json) = entries[0].1.clone();
+        if let Ok(mut cache) = shared.cache.lock() {
+            if cache.len() + entries.len() > CACHE_ENTRIES {
+                cache.clear();
             }
-            ([(header::CONTENT_TYPE, "application/json")], json).into_response()
+            cache.extend(entries);
+        }
+        (status, [(header::CONTENT_TYPE, "application/json")], json).into_response()
+    };
+    match answered {
+        Ok(Ok(Ok(answers))) => {
+            cached(answers.into_iter().map(|(key, json)| (key, (StatusCode::OK, json))).collect())
         }
         Ok(Ok(Err(_))) if interrupt::token().is_cancelled() => {
             error(StatusCode::SERVICE_UNAVAILABLE, "the server is stopping")
+        }
+        Ok(Ok(Err(e @ Error::FutureTooLarge(_)))) => {
+            let body = serde_json::json!({ "error": e.to_string() }).to_string();
+            cached(vec![(key.clone(), (StatusCode::UNPROCESSABLE_ENTITY, body))])
         }
         Ok(Ok(Err(e))) => error(StatusCode::UNPROCESSABLE_ENTITY, &e.to_string()),
         Ok(Err(_)) => error(StatusCode::INTERNAL_SERVER_ERROR, "the computation failed"),
@@ -538,9 +558,63 @@ async fn coach(
             );
             error(StatusCode::SERVICE_UNAVAILABLE, &why)
         }
-    };
-    drop(stop);
-    response
+    }
+}
+
+/// A position whose future holds at most [`QUICK_POSITIONS`] positions, answered at once on
+/// a core of the quick lane; None where the future is larger (found so by a search stopped
+/// at that size) or every quick core is busy: the request then waits for a core. A future
+/// valued here is not held: valuing it again takes no longer.
+async fn quickly(
+    shared: &Arc<Shared>,
+    board: &Board,
+    position: Pegs,
+    policy: Policy,
+    cancel: &Cancel,
+) -> Option<Result<Vec<(Key, String)>, Error>> {
+    let permit = shared.quick.clone().try_acquire_owned().ok()?;
+    let (board, cancel, max_kept) = (board.clone(), cancel.clone(), shared.max_kept);
+    let limit = QUICK_POSITIONS.min(shared.max_positions);
+    let answered = tokio::task::spawn_blocking(move || {
+        let _permit = permit;
+        let coach =
+            Coach::new(&board, policy).with_cancel(cancel).with_limit(limit).with_keep_limit(max_kept);
+        match coach.future(position) {
+            Err(Error::FutureTooLarge(_)) => None,
+            Err(e) => Some(Err(e)),
+            Ok(future) => Some(answers_within(&coach, &future, position, &board, policy)),
+        }
+    });
+    answered.await.ok().flatten()
+}
+
+/// The answer for `position`, the root of `future`, and, where the future keeps every
+/// distribution, those of the positions one jump ahead, for the cache: the next click needs
+/// no core (a future past the keep limit holds no layer below the children).
+fn answers_within(
+    coach: &Coach,
+    future: &pegchain::solitaire::coach::Future,
+    position: Pegs,
+    board: &Board,
+    policy: Policy,
+) -> Result<Vec<(Key, String)>, Error> {
+    let root = coach.advise_within(future, position).expect("a future holds its root")?;
+    let mut answers = vec![json_of(board, policy, &root)];
+    if future.keeps_distributions() {
+        for j in &root.jumps {
+            let child = position.without(j.from).without(j.over).with(j.to);
+            if let Some(answer) = coach.advise_within(future, child) {
+                answers.push(json_of(board, policy, &answer?));
+            }
+        }
+    }
+    Ok(answers)
+}
+
+/// An answer's cache key and JSON text.
+fn json_of(board: &Board, policy: Policy, advice: &pegchain::solitaire::coach::Advice) -> (Key, String) {
+    let view = CoachView::new(board, &policy.to_string(), advice);
+    (key_of(board, advice.position, policy), pegchain::render::json(&view))
 }
 
 /// Why a request got no answer from its computation.
@@ -564,9 +638,22 @@ async fn on_a_free_core<T: Send + 'static>(
     let permit = tokio::time::timeout(wait, workers.acquire_owned()).await.map_err(|_| Cut::Busy)?;
     let computed = tokio::task::spawn_blocking(move || {
         let _permit = permit;
-        compute()
+        let computed = compute();
+        give_back_freed_memory();
+        computed
     });
     tokio::time::timeout(budget, computed).await.map_err(|_| Cut::OverBudget)
+}
+
+/// Hands the memory a computation freed back to the system. Its blocks under 4 MB come from
+/// the C allocator's arenas, which keep what is freed: a stopped English answer left the
+/// server holding 0.8 GB, and stopped ones on two boards about 2 GB, for good.
+fn give_back_freed_memory() {
+    // SAFETY: malloc_trim only releases free memory of the allocator's own arenas.
+    #[cfg(target_env = "gnu")]
+    unsafe {
+        libc::malloc_trim(0);
+    }
 }
 
 impl Shared {
