@@ -115,6 +115,10 @@ fn games_answer_their_published_figures() {
     let ends = v["ends"].as_array().unwrap();
     let win = ends.iter().find(|e| e["labels"].as_array().unwrap().iter().any(|l| l == "win")).unwrap();
     assert_eq!(fraction(&win["probability"]), "244/495");
+    // An end's labels are parted by commas, as in the header: spaces alone made `q r` and
+    // `z9` read as three labels.
+    let text = stdout(&["game", "craps"]);
+    assert!(text.contains("\n7    over, win       244/495  0.492929\n"), "{text}");
     let v = json(&["game", "knuth-yao"]);
     assert_eq!(fraction(&v["target"]["expected_reward"]["average"]), "11/3");
     assert!(v["ends"].as_array().unwrap().iter().all(|e| fraction(&e["probability"]) == "1/6"));

@@ -407,7 +407,7 @@ impl Report for ChainView {
                 Table::new(vec![left("end"), left("labels"), right("probability"), right("decimal")]);
             for e in ends {
                 let p = &e.probability;
-                table.row(vec![states_text(&e.states), e.labels.join(" "), p.fraction(style), p.decimal()]);
+                table.row(vec![states_text(&e.states), e.labels.join(", "), p.fraction(style), p.decimal()]);
             }
             doc.table(table);
         }
@@ -536,7 +536,7 @@ impl Report for ChainView {
             let [fraction, decimal] = e.probability.cells();
             // Every state, as JSON lists them (text shortens a long class for people).
             let states: Vec<String> = e.states.iter().map(u32::to_string).collect();
-            table.row(vec![states.join(" "), e.labels.join(" "), fraction, decimal]);
+            table.row(vec![states.join(" "), e.labels.join(", "), fraction, decimal]);
         }
         Some(table)
     }
