@@ -940,3 +940,27 @@ async fn a_small_position_is_answered_while_long_answers_hold_every_core() {
         assert_eq!(status, 422, "{body}");
     }
 }
+
+/// Requests for the same position at once share one computation: three requests for the full
+/// 36-hole triangle less a corner (seconds of search before its refusal) cost about what one
+/// request for the corner opposite costs (the same work by symmetry); each did the whole
+/// work before, three times over.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn requests_for_the_same_position_at_once_share_one_computation() {
+    let server = Server::start();
+    let ask = |start: &str| {
+        let url = format!("{}/api/coach?board=triangle8&start={start}", server.base);
+        tokio::spawn(async move { get(&url).await })
+    };
+    let before = server.cpu_ticks();
+    let (status, one) = ask("A").await.unwrap();
+    assert_eq!(status, 422, "{one}");
+    let alone = server.cpu_ticks() - before;
+    let before = server.cpu_ticks();
+    let asked: Vec<_> = (0..3).map(|_| ask("AC")).collect();
+    for answer in asked {
+        assert_eq!(answer.await.unwrap(), (422, one.clone()));
+    }
+    let together = server.cpu_ticks() - before;
+    assert!(together < 2 * alone, "three requests took {together} ticks, one {alone}");
+}

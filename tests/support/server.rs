@@ -47,6 +47,14 @@ impl Server {
 }
 
 impl Server {
+    /// The processor time the server has used, in clock ticks (user and system).
+    pub fn cpu_ticks(&self) -> u64 {
+        let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.child.id())).unwrap();
+        // After the command's name in brackets: state, then 10 fields, then utime and stime.
+        let fields: Vec<&str> = stat.rsplit_once(')').unwrap().1.split_whitespace().collect();
+        fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap()
+    }
+
     /// The server's resident memory in bytes (VmRSS).
     pub fn resident_bytes(&self) -> u64 {
         let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).unwrap();

@@ -74,6 +74,10 @@ struct Shared {
     /// Answers by key, with the refusals of futures too large for the server (as status
     /// and body: they took seconds of search to find, every time).
     cache: Mutex<HashMap<Key, (StatusCode, String)>>,
+    /// The answers being computed, each by one request: another request for the same answer
+    /// waits for it rather than start the same computation (six requests for the 45-hole
+    /// triangle's full board at once took six times the work of one).
+    under_way: Mutex<HashMap<Key, tokio::sync::watch::Receiver<()>>>,
     /// What each computation under way is doing, for `/api/progress`.
     progress: Mutex<HashMap<Key, String>>,
     /// The last future valued of each board and policy: a game goes on below it.
@@ -152,6 +156,7 @@ async fn serve(req: ServeRequest) -> Result<(), Failure> {
         max_positions,
         max_kept,
         cache,
+        under_way: Mutex::new(HashMap::new()),
         progress,
         held,
         workers,
@@ -462,15 +467,66 @@ async fn coach(
         Err((status, why)) => return error(status, &why),
     };
     let key = key_of(&board, position, policy);
-    if let Some((status, json)) = shared.cache.lock().map(|c| c.get(&key).cloned()).ok().flatten() {
-        return (status, [(header::CONTENT_TYPE, "application/json")], json).into_response();
+    loop {
+        if let Some(kept) = shared.kept(&key) {
+            return kept;
+        }
+        match shared.lead_or_follow(&key) {
+            // Another request computes this answer: it is waited for, then read from the
+            // cache (or, where that request got none, the answer is asked for again).
+            Role::Follow(mut done) => {
+                let _ = done.changed().await;
+            }
+            Role::Lead(leading) => {
+                let response = match shared.kept(&key) {
+                    Some(kept) => kept,
+                    None => answer(&shared, peer, &key, board, position, policy).await,
+                };
+                drop(leading);
+                return response;
+            }
+        }
     }
+}
+
+/// A request's role for its answer: to compute it, or to wait for the request computing it.
+enum Role {
+    /// Computing it; the others are told when this is dropped.
+    Lead(Leading),
+    /// Waiting: `changed` ends once the computing request does.
+    Follow(tokio::sync::watch::Receiver<()>),
+}
+
+/// The computation of an answer under way, listed in [`Shared::under_way`] while it lasts.
+struct Leading {
+    shared: Arc<Shared>,
+    key: Key,
+    _done: tokio::sync::watch::Sender<()>,
+}
+
+impl Drop for Leading {
+    fn drop(&mut self) {
+        if let Ok(mut under_way) = self.shared.under_way.lock() {
+            under_way.remove(&self.key);
+        }
+    }
+}
+
+/// Computes the answer for `key` (its cache missed), on the quick lane or on a core.
+async fn answer(
+    shared: &Arc<Shared>,
+    peer: Option<axum::Extension<peer::Peer>>,
+    key: &Key,
+    board: Board,
+    position: Pegs,
+    policy: Policy,
+) -> Response {
     // Cancelled when this handler ends or is dropped: the answer is given, the client has
     // gone, or the budget ran out.
     let stop = StopOnDrop(Cancel::new());
     shared.register(&stop.0);
-    if let Some(answered) = quickly(&shared, &board, position, policy, &stop.0).await {
-        return respond(&shared, &key, Ok(Ok(answered)));
+    if let Some(answered) = quickly(shared, &board, position, policy, &stop.0).await {
+        return respond(shared, key, Ok(Ok(answered)));
     }
     let cancel = stop.0.clone();
     let (workers, reporter, key_here) = (shared.workers.clone(), shared.clone(), key.clone());
@@ -516,7 +572,7 @@ async fn coach(
         answered = work => answered,
         () = gone => return error(StatusCode::SERVICE_UNAVAILABLE, "the client has gone"),
     };
-    let response = respond(&shared, &key, answered);
+    let response = respond(shared, key, answered);
     drop(stop);
     response
 }
@@ -657,6 +713,26 @@ fn give_back_freed_memory() {
 }
 
 impl Shared {
+    /// The answer kept for `key`, if any.
+    fn kept(&self, key: &Key) -> Option<Response> {
+        let (status, json) = self.cache.lock().ok()?.get(key).cloned()?;
+        Some((status, [(header::CONTENT_TYPE, "application/json")], json).into_response())
+    }
+
+    /// Leads the computation of `key`'s answer, or follows the request that leads it.
+    fn lead_or_follow(self: &Arc<Self>, key: &Key) -> Role {
+        let Ok(mut under_way) = self.under_way.lock() else {
+            let (done, _) = tokio::sync::watch::channel(());
+            return Role::Lead(Leading { shared: self.clone(), key: key.clone(), _done: done });
+        };
+        if let Some(done) = under_way.get(key) {
+            return Role::Follow(done.clone());
+        }
+        let (done, waiting) = tokio::sync::watch::channel(());
+        under_way.insert(key.clone(), waiting);
+        Role::Lead(Leading { shared: self.clone(), key: key.clone(), _done: done })
+    }
+
     /// Lists a computation's stop flag, forgetting those of computations that have ended; a
     /// computation asked for while the server is stopping (on a connection still open) is
     /// stopped at once. Under the lock [`Shared::stop_computations`] takes, so that none
