@@ -447,6 +447,8 @@ async fn requests_the_http_library_refuses_get_a_one_line_json_error_too() {
             paths[next(paths.len())],
             versions[next(versions.len())]
         );
+        // A host named, as every HTTP/1.1 client names it (a second one is refused).
+        request += "Host: localhost\r\n";
         for _ in 0..next(4) {
             request += &format!("{}\r\n", headers[next(headers.len())]);
         }
@@ -456,8 +458,9 @@ async fn requests_the_http_library_refuses_get_a_one_line_json_error_too() {
         assert!(status == 200 || (400..600).contains(&status), "{request:?}: status {status}");
         *statuses.entry(status).or_insert(0) += 1;
     }
-    // The seed gives answers, the handlers' refusals and hyper's.
-    assert_eq!(statuses.keys().copied().collect::<Vec<u16>>(), [200, 400, 404, 405], "{statuses:?}");
+    // The seed gives answers, the handlers' refusals and hyper's, and the host check's (`GET
+    // api` names the host `api`, as an address written whole would).
+    assert_eq!(statuses.keys().copied().collect::<Vec<u16>>(), [200, 400, 403, 404, 405], "{statuses:?}");
     // The server lives on.
     let (status, _) = get(&format!("{}/api/boards", server.base)).await;
     assert_eq!(status, 200);
@@ -521,6 +524,40 @@ async fn a_request_addressed_by_another_name_is_refused() {
             if status == 403 {
                 assert!(answer.contains("addressed to its IP address or localhost"), "{answer}");
             }
+        }
+        // The host is named once, by HTTP/1.1 always, and an address written whole names it
+        // in the header's place: each of these was answered (200).
+        for (request, status, words) in [
+            (
+                format!(
+                    "GET /api/boards HTTP/1.1\r\nHost: {address}\r\nHost: evil.example\r\nConnection: close\r\n\r\n"
+                ),
+                400,
+                "the request names its host twice",
+            ),
+            (
+                "GET /api/boards HTTP/1.1\r\nConnection: close\r\n\r\n".to_string(),
+                400,
+                "an HTTP/1.1 request names its host",
+            ),
+            (
+                format!(
+                    "GET http://evil.example:{port}/api/boards HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n\r\n"
+                ),
+                403,
+                "addressed to its IP address or localhost",
+            ),
+            (
+                format!(
+                    "GET http://{address}/api/boards HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n\r\n"
+                ),
+                200,
+                "",
+            ),
+        ] {
+            let answer = raw(&address, request.as_bytes()).await;
+            assert_eq!(status_of(&answer, &request), status, "{request}: {answer}");
+            assert!(answer.contains(words), "{answer}");
         }
     }
 }

@@ -330,7 +330,18 @@ async fn addressed_here(
     request: axum::extract::Request,
     next: axum::middleware::Next,
 ) -> Response {
-    let host = request.headers().get(header::HOST).map(|h| h.as_bytes());
+    // HTTP/1.1 names its host once (RFC 9112, 3.2): the first of two named hosts was checked
+    // and the second left to whoever read it next; an address written whole (absolute form)
+    // names it in place of the header.
+    let mut named = request.headers().get_all(header::HOST).iter();
+    let header_host = named.next().map(|h| h.as_bytes());
+    if named.next().is_some() {
+        return error(StatusCode::BAD_REQUEST, "the request names its host twice (two Host headers)");
+    }
+    if header_host.is_none() && request.version() == axum::http::Version::HTTP_11 {
+        return error(StatusCode::BAD_REQUEST, "an HTTP/1.1 request names its host (a Host header)");
+    }
+    let host = request.uri().authority().map(|a| a.as_str().as_bytes()).or(header_host);
     if !addressed::answered(bound, host) {
         return error(
             StatusCode::FORBIDDEN,
