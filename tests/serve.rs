@@ -100,6 +100,8 @@ async fn bad_requests_get_a_one_line_json_error() {
         ),
         (format!("{b}/api/coach?board=triangle5&start=A&foo=bar"), 400, "unknown parameter \"foo\""),
         (format!("{b}/api/progress?board=triangle5&start=A&foo=bar"), 400, "unknown parameter \"foo\""),
+        // The progress address's refusal names its own address (it named the coach's).
+        (format!("{b}/api/progress?pegs=A"), 400, "expected /api/progress?board=NAME&pegs=A,B,C"),
         // What the query's parser found wrong is said.
         (format!("{b}/api/coach?pegs=A"), 400, "(and &policy=uniform): missing field `board`"),
         (format!("{b}/api/coach?board=triangle5&board=english&start=A"), 400, "duplicate field `board`"),

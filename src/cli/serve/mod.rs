@@ -818,7 +818,8 @@ impl Drop for Telling {
 async fn progress_of(State(shared): State<Arc<Shared>>, query: CoachQueryResult) -> Response {
     let (board, position, policy) = match read_query(&shared, query) {
         Ok(read) => read,
-        Err((status, why)) => return error(status, &why),
+        // The same query as the coach's, asked of this address.
+        Err((status, why)) => return error(status, &why.replacen("/api/coach?", "/api/progress?", 1)),
     };
     let key = key_of(&board, position, policy);
     let now = shared.progress.lock().ok().and_then(|p| p.get(&key).cloned());
