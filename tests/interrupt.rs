@@ -929,20 +929,32 @@ fn sigint_stops_the_server_at_once_telling_the_client_under_way() {
     use std::io::{Read, Write};
     let run = Run::start("serve", &["serve", "--port", "0"]);
     let address = run.served_address();
-    let client = std::thread::spawn(move || {
-        let mut stream = std::net::TcpStream::connect(address).unwrap();
-        let head =
-            "GET /api/coach?board=english&start=d4 HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n";
-        stream.write_all(head.as_bytes()).unwrap();
-        let mut answer = String::new();
-        let _ = stream.read_to_string(&mut answer);
-        answer
-    });
+    // One more request than cores: on two cores c1 waits for one, and it too is told (it was
+    // given no answer at all once the last answers' second ran out).
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get()).min(3);
+    let clients: Vec<_> = ["d4", "d1", "c1", "d2"][..=cores]
+        .iter()
+        .map(|start| {
+            let address = address.clone();
+            let head = format!(
+                "GET /api/coach?board=english&start={start} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
+            );
+            std::thread::spawn(move || {
+                let mut stream = std::net::TcpStream::connect(address).unwrap();
+                stream.write_all(head.as_bytes()).unwrap();
+                let mut answer = String::new();
+                let _ = stream.read_to_string(&mut answer);
+                answer
+            })
+        })
+        .collect();
     let ended = run.signal_after(Duration::from_millis(1500), "INT");
     assert_eq!(ended.interrupted(130), "pegchain: interrupted: the server stopped\n");
-    let answer = client.join().unwrap();
-    assert!(answer.starts_with("HTTP/1.1 503"), "{answer}");
-    assert!(answer.ends_with(r#"{"error":"the server is stopping"}"#), "{answer}");
+    for client in clients {
+        let answer = client.join().unwrap();
+        assert!(answer.starts_with("HTTP/1.1 503"), "{answer}");
+        assert!(answer.ends_with(r#"{"error":"the server is stopping"}"#), "{answer}");
+    }
 }
 
 /// Ctrl-C stops `serve` at once also while a client holds a connection with half a request

@@ -618,6 +618,7 @@ fn respond(shared: &Shared, key: &Key, answered: Answered) -> Response {
         Err(Cut::OverBudget) => {
             error(StatusCode::SERVICE_UNAVAILABLE, "the answer takes longer than the server's budget")
         }
+        Err(Cut::Stopping) => error(StatusCode::SERVICE_UNAVAILABLE, "the server is stopping"),
         Err(Cut::Busy) => {
             let why = format!(
                 "every core has been busy with other answers for {} s: try again later",
@@ -691,6 +692,9 @@ enum Cut {
     Busy,
     /// The computation took longer than the budget.
     OverBudget,
+    /// The server is stopping: a request still waiting for a core was given no answer at
+    /// all once the last answers' second ran out.
+    Stopping,
 }
 
 /// Runs `compute` off the request threads once one of `workers` is free, waiting for it at most
@@ -702,7 +706,15 @@ async fn on_a_free_core<T: Send + 'static>(
     (wait, budget): (Duration, Duration),
     compute: impl FnOnce() -> T + Send + 'static,
 ) -> Result<Result<T, tokio::task::JoinError>, Cut> {
-    let permit = tokio::time::timeout(wait, workers.acquire_owned()).await.map_err(|_| Cut::Busy)?;
+    let stopping = async {
+        while !interrupt::token().is_cancelled() {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    };
+    let permit = tokio::select! {
+        permit = tokio::time::timeout(wait, workers.acquire_owned()) => permit.map_err(|_| Cut::Busy)?,
+        () = stopping => return Err(Cut::Stopping),
+    };
     let computed = tokio::task::spawn_blocking(move || {
         let _permit = permit;
         let computed = compute();
