@@ -73,11 +73,11 @@ struct Shared {
     max_kept: usize,
     /// Answers by key, with the refusals of futures too large for the server (as status
     /// and body: they took seconds of search to find, every time).
-    cache: Mutex<HashMap<Key, (StatusCode, String)>>,
+    cache: Mutex<HashMap<Key, Reply>>,
     /// The answers being computed, each by one request: another request for the same answer
     /// waits for it rather than start the same computation (six requests for the 45-hole
     /// triangle's full board at once took six times the work of one).
-    under_way: Mutex<HashMap<Key, tokio::sync::watch::Receiver<()>>>,
+    under_way: Mutex<HashMap<Key, tokio::sync::watch::Receiver<Option<Reply>>>>,
     /// What each computation under way is doing, for `/api/progress`.
     progress: Mutex<HashMap<Key, String>>,
     /// The last future valued of each board and policy: a game goes on below it.
@@ -318,8 +318,19 @@ async fn page() -> Response {
 
 /// A JSON error of one line.
 fn error(status: StatusCode, message: &str) -> Response {
-    let body = serde_json::json!({ "error": message }).to_string();
-    (status, [(header::CONTENT_TYPE, "application/json")], body).into_response()
+    reply(refusal(status, message))
+}
+
+/// A JSON error of one line, as a status and body.
+fn refusal(status: StatusCode, message: &str) -> Reply {
+    (status, serde_json::json!({ "error": message }).to_string())
+}
+
+/// An answer or a refusal: its status and JSON body.
+type Reply = (StatusCode, String);
+
+fn reply((status, json): Reply) -> Response {
+    (status, [(header::CONTENT_TYPE, "application/json")], json).into_response()
 }
 
 /// Refuses a request addressed by a name a web page elsewhere may have pointed at this
@@ -480,21 +491,28 @@ async fn coach(
     let key = key_of(&board, position, policy);
     loop {
         if let Some(kept) = shared.kept(&key) {
-            return kept;
+            return reply(kept);
         }
         match shared.lead_or_follow(&key) {
-            // Another request computes this answer: it is waited for, then read from the
-            // cache (or, where that request got none, the answer is asked for again).
+            // Another request computes this answer: its reply is this one's too. Where it
+            // got none (its own client went), the answer is asked for again.
             Role::Follow(mut done) => {
-                let _ = done.changed().await;
+                if done.changed().await.is_ok()
+                    && let Some(replied) = done.borrow().clone()
+                {
+                    return reply(replied);
+                }
             }
             Role::Lead(leading) => {
-                let response = match shared.kept(&key) {
-                    Some(kept) => kept,
+                let replied = match shared.kept(&key) {
+                    Some(kept) => Some(kept),
                     None => answer(&shared, peer, &key, board, position, policy).await,
                 };
-                drop(leading);
-                return response;
+                let Some(replied) = replied else {
+                    return error(StatusCode::SERVICE_UNAVAILABLE, "the client has gone");
+                };
+                let _ = leading.done.send(Some(replied.clone()));
+                return reply(replied);
             }
         }
     }
@@ -502,28 +520,29 @@ async fn coach(
 
 /// A request's role for its answer: to compute it, or to wait for the request computing it.
 enum Role {
-    /// Computing it; the others are told when this is dropped.
+    /// Computing it; the others are sent its reply.
     Lead(Leading),
-    /// Waiting: `changed` ends once the computing request does.
-    Follow(tokio::sync::watch::Receiver<()>),
+    /// Waiting: `changed` ends with the reply, or with none once the computing request ends
+    /// without one.
+    Follow(tokio::sync::watch::Receiver<Option<Reply>>),
 }
 
 /// The computation of an answer under way, listed in [`Shared::under_way`] while it lasts.
 struct Leading {
     shared: Arc<Shared>,
     key: Key,
-    _done: tokio::sync::watch::Sender<()>,
+    done: tokio::sync::watch::Sender<Option<Reply>>,
 }
 
 impl Drop for Leading {
     fn drop(&mut self) {
-        if let Ok(mut under_way) = self.shared.under_way.lock() {
-            under_way.remove(&self.key);
-        }
+        let mut under_way = self.shared.under_way.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        under_way.remove(&self.key);
     }
 }
 
-/// Computes the answer for `key` (its cache missed), on the quick lane or on a core.
+/// Computes the answer for `key` (its cache missed), on the quick lane or on a core; None
+/// where the client went first.
 async fn answer(
     shared: &Arc<Shared>,
     peer: Option<axum::Extension<peer::Peer>>,
@@ -531,13 +550,13 @@ async fn answer(
     board: Board,
     position: Pegs,
     policy: Policy,
-) -> Response {
+) -> Option<Reply> {
     // Cancelled when this handler ends or is dropped: the answer is given, the client has
     // gone, or the budget ran out.
     let stop = StopOnDrop(Cancel::new());
     shared.register(&stop.0);
     if let Some(answered) = quickly(shared, &board, position, policy, &stop.0).await {
-        return respond(shared, key, Ok(Ok(answered)));
+        return Some(respond(shared, key, Ok(Ok(answered))));
     }
     let cancel = stop.0.clone();
     let (workers, reporter, key_here) = (shared.workers.clone(), shared.clone(), key.clone());
@@ -581,50 +600,49 @@ async fn answer(
     };
     let answered = tokio::select! {
         answered = work => answered,
-        () = gone => return error(StatusCode::SERVICE_UNAVAILABLE, "the client has gone"),
+        () = gone => return None,
     };
-    let response = respond(shared, key, answered);
+    let replied = respond(shared, key, answered);
     drop(stop);
-    response
+    Some(replied)
 }
 
-/// A computation's outcome as the response; its answers are cached.
+/// A computation's outcome as the reply; its answers are cached.
 type Answered = Result<Result<Result<Vec<(Key, String)>, Error>, tokio::task::JoinError>, Cut>;
 
-fn respond(shared: &Shared, key: &Key, answered: Answered) -> Response {
-    let cached = |entries: Vec<(Key, (StatusCode, String))>| {
-        let (status, json) = entries[0].1.clone();
+fn respond(shared: &Shared, key: &Key, answered: Answered) -> Reply {
+    let cached = |entries: Vec<(Key, Reply)>| {
+        let replied = entries[0].1.clone();
         if let Ok(mut cache) = shared.cache.lock() {
             if cache.len() + entries.len() > CACHE_ENTRIES {
                 cache.clear();
             }
             cache.extend(entries);
         }
-        (status, [(header::CONTENT_TYPE, "application/json")], json).into_response()
+        replied
     };
     match answered {
         Ok(Ok(Ok(answers))) => {
             cached(answers.into_iter().map(|(key, json)| (key, (StatusCode::OK, json))).collect())
         }
         Ok(Ok(Err(_))) if interrupt::token().is_cancelled() => {
-            error(StatusCode::SERVICE_UNAVAILABLE, "the server is stopping")
+            refusal(StatusCode::SERVICE_UNAVAILABLE, "the server is stopping")
         }
         Ok(Ok(Err(e @ Error::FutureTooLarge(_)))) => {
-            let body = serde_json::json!({ "error": e.to_string() }).to_string();
-            cached(vec![(key.clone(), (StatusCode::UNPROCESSABLE_ENTITY, body))])
+            cached(vec![(key.clone(), refusal(StatusCode::UNPROCESSABLE_ENTITY, &e.to_string()))])
         }
-        Ok(Ok(Err(e))) => error(StatusCode::UNPROCESSABLE_ENTITY, &e.to_string()),
-        Ok(Err(_)) => error(StatusCode::INTERNAL_SERVER_ERROR, "the computation failed"),
+        Ok(Ok(Err(e))) => refusal(StatusCode::UNPROCESSABLE_ENTITY, &e.to_string()),
+        Ok(Err(_)) => refusal(StatusCode::INTERNAL_SERVER_ERROR, "the computation failed"),
         Err(Cut::OverBudget) => {
-            error(StatusCode::SERVICE_UNAVAILABLE, "the answer takes longer than the server's budget")
+            refusal(StatusCode::SERVICE_UNAVAILABLE, "the answer takes longer than the server's budget")
         }
-        Err(Cut::Stopping) => error(StatusCode::SERVICE_UNAVAILABLE, "the server is stopping"),
+        Err(Cut::Stopping) => refusal(StatusCode::SERVICE_UNAVAILABLE, "the server is stopping"),
         Err(Cut::Busy) => {
             let why = format!(
                 "every core has been busy with other answers for {} s: try again later",
                 WAIT.as_secs()
             );
-            error(StatusCode::SERVICE_UNAVAILABLE, &why)
+            refusal(StatusCode::SERVICE_UNAVAILABLE, &why)
         }
     }
 }
@@ -737,23 +755,19 @@ fn give_back_freed_memory() {
 
 impl Shared {
     /// The answer kept for `key`, if any.
-    fn kept(&self, key: &Key) -> Option<Response> {
-        let (status, json) = self.cache.lock().ok()?.get(key).cloned()?;
-        Some((status, [(header::CONTENT_TYPE, "application/json")], json).into_response())
+    fn kept(&self, key: &Key) -> Option<Reply> {
+        self.cache.lock().ok()?.get(key).cloned()
     }
 
     /// Leads the computation of `key`'s answer, or follows the request that leads it.
     fn lead_or_follow(self: &Arc<Self>, key: &Key) -> Role {
-        let Ok(mut under_way) = self.under_way.lock() else {
-            let (done, _) = tokio::sync::watch::channel(());
-            return Role::Lead(Leading { shared: self.clone(), key: key.clone(), _done: done });
-        };
+        let mut under_way = self.under_way.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         if let Some(done) = under_way.get(key) {
             return Role::Follow(done.clone());
         }
-        let (done, waiting) = tokio::sync::watch::channel(());
+        let (done, waiting) = tokio::sync::watch::channel(None);
         under_way.insert(key.clone(), waiting);
-        Role::Lead(Leading { shared: self.clone(), key: key.clone(), _done: done })
+        Role::Lead(Leading { shared: self.clone(), key: key.clone(), done })
     }
 
     /// Lists a computation's stop flag, forgetting those of computations that have ended; a
