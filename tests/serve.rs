@@ -406,6 +406,8 @@ async fn requests_the_http_library_refuses_get_a_one_line_json_error_too() {
         ("garbage\r\n\r\n".to_string(), 400, "not a request the server can read"),
         (long_address, 414, "the request's address is too long"),
         (long_head, 431, "the request's headers are too large"),
+        // An HTTP/2 client's first bytes: the connection was closed without a word.
+        ("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".to_string(), 400, "not a request the server can read"),
         // 101 short header lines: past the HTTP library's 100, refused in the same words.
         (many_headers, 431, "the request's headers are too large or too many (at most 100 lines"),
     ];

@@ -15,13 +15,21 @@ pub struct JsonErrors<T> {
     /// The rewritten answer, written before anything else, and how much of it is out.
     pending: Vec<u8>,
     sent: usize,
+    /// Whether any byte has been read yet (see [`HTTP2_PREFACE`]).
+    read_any: bool,
 }
 
 impl<T> JsonErrors<T> {
     pub fn new(inner: T) -> JsonErrors<T> {
-        JsonErrors { inner, pending: Vec::new(), sent: 0 }
+        JsonErrors { inner, pending: Vec::new(), sent: 0, read_any: false }
     }
 }
+
+/// How an HTTP/2 client opens a connection (`PRI * HTTP/2.0`, RFC 9113, 3.4): hyper, serving
+/// HTTP/1 only, closes such a connection without a word, where any other bytes that are not
+/// HTTP/1 get a 400. Its method is read in lower case, which hyper refuses as any request
+/// of an HTTP version it does not speak: with a 400, which gets its JSON body here.
+const HTTP2_PREFACE: &[u8] = b"PRI ";
 
 /// The answer hyper's empty error head `head` stands for, with a JSON body; `None` for any
 /// other bytes.
@@ -115,7 +123,16 @@ impl<T: AsyncRead + Unpin> AsyncRead for JsonErrors<T> {
         cx: &mut Context<'_>,
         buf: &mut ReadBuf<'_>,
     ) -> Poll<io::Result<()>> {
-        Pin::new(&mut self.inner).poll_read(cx, buf)
+        let before = buf.filled().len();
+        ready!(Pin::new(&mut self.inner).poll_read(cx, buf))?;
+        let read = &mut buf.filled_mut()[before..];
+        if !self.read_any && !read.is_empty() {
+            self.read_any = true;
+            if read.starts_with(HTTP2_PREFACE) {
+                read[..3].make_ascii_lowercase();
+            }
+        }
+        Poll::Ready(Ok(()))
     }
 }
 
