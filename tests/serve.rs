@@ -701,12 +701,30 @@ async fn a_client_that_reads_no_answer_is_closed_after_the_idle_timeout() {
 /// `--idle-timeout` outside 1 to 3600 seconds is refused in one line.
 #[test]
 fn an_idle_timeout_out_of_range_is_refused_in_one_line() {
-    for seconds in ["0", "3601"] {
-        assert_eq!(
-            refusal(&["serve", "--port", "0", "--idle-timeout", seconds]),
-            format!("pegchain: --idle-timeout takes 1 to 3600 seconds, not {seconds}\n")
-        );
+    for flag in ["--idle-timeout", "--budget"] {
+        for seconds in ["0", "3601"] {
+            assert_eq!(
+                refusal(&["serve", "--port", "0", flag, seconds]),
+                format!("pegchain: {flag} takes 1 to 3600 seconds, not {seconds}\n")
+            );
+        }
     }
+}
+
+/// `--budget` sets how long an answer may compute: the English board from its full board
+/// (7 s or more) is cut off after 1 s, and the refusal says how to raise it (a slow machine
+/// never answered that board within the fixed 30 s).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_budget_of_an_answer_is_set_by_budget() {
+    let server = Server::start_with(&["--budget", "1"]);
+    let (status, body) = get(&format!("{}/api/coach?board=english&start=d4", server.base)).await;
+    assert_eq!(status, 503, "{body}");
+    assert_eq!(
+        body,
+        r#"{"error":"the answer takes longer than the server's budget of 1 s (serve --budget SECONDS sets it)"}"#
+    );
+    let (status, _) = get(&format!("{}/api/coach?board=triangle5&start=A", server.base)).await;
+    assert_eq!(status, 200);
 }
 
 /// `--host 0.0.0.0` listens on every interface, an address no browser opens: the server said

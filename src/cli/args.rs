@@ -116,6 +116,10 @@ pub struct ServeArgs {
     /// kept-alive one too), or reads none of its answer for as long, 1 to 3600
     #[arg(long, allow_negative_numbers = true, value_name = "SECONDS", default_value_t = 30, value_parser = whole::<u64>)]
     pub idle_timeout: u64,
+    /// The longest an answer may compute (once it has a core) before its request is told it
+    /// takes too long, 1 to 3600: raise it where a large board needs more on this machine
+    #[arg(long, allow_negative_numbers = true, value_name = "SECONDS", default_value_t = 30, value_parser = whole::<u64>)]
+    pub budget: u64,
 }
 
 #[derive(Args, Debug)]

@@ -482,9 +482,9 @@ pub fn coach(args: super::args::CoachArgs) -> Answer {
 }
 
 pub fn serve(args: super::args::ServeArgs) -> Answer {
-    let ServeChoices { host, boards, idle_timeout } = args.validate()?;
+    let ServeChoices { host, boards, idle_timeout, budget } = args.validate()?;
     let memory = super::limits::read(None).budget().map(|b| b.bytes);
-    let req = super::serve::ServeRequest { host, port: args.port, boards, memory, idle_timeout };
+    let req = super::serve::ServeRequest { host, port: args.port, boards, memory, idle_timeout, budget };
     super::serve::run(req)?;
     // Stopped by a signal: nothing more to say on stdout.
     if super::interrupt::token().is_cancelled() {

@@ -43,10 +43,6 @@ use std::time::{Duration, Instant};
 /// The page, whole.
 const PAGE: &str = include_str!("page.html");
 
-/// The longest a coach answer's computation may take before the request is answered with an
-/// error, counted once it has a core: behind other answers' computations a request waits
-/// first (for at most [`WAIT`]).
-const BUDGET: Duration = Duration::from_secs(30);
 /// The longest a request waits for a free core before it is answered that the server is busy.
 const WAIT: Duration = Duration::from_secs(30);
 /// Answers kept (each a JSON text of a few KB).
@@ -71,6 +67,8 @@ struct Shared {
     /// hold to be kept whole (see [`limits`]).
     max_positions: usize,
     max_kept: usize,
+    /// See [`ServeRequest::budget`].
+    budget: Duration,
     /// Answers by key, with the refusals of futures too large for the server (as status
     /// and body: they took seconds of search to find, every time).
     cache: Mutex<HashMap<Key, Reply>>,
@@ -107,6 +105,10 @@ pub struct ServeRequest {
     /// How long a connection may go without sending a whole request head (waiting for its
     /// first request or, kept alive, for the next) before it is closed.
     pub idle_timeout: Duration,
+    /// The longest a coach answer's computation may take before the request is answered with
+    /// an error, counted once it has a core: behind other answers' computations a request
+    /// waits first (for at most [`WAIT`]).
+    pub budget: Duration,
 }
 
 /// The most positions (up to symmetry) one answer may follow, and the most a future may hold
@@ -155,6 +157,7 @@ async fn serve(req: ServeRequest) -> Result<(), Failure> {
         boards: req.boards,
         max_positions,
         max_kept,
+        budget: req.budget,
         cache,
         under_way: Mutex::new(HashMap::new()),
         progress,
@@ -560,12 +563,12 @@ async fn answer(
     }
     let cancel = stop.0.clone();
     let (workers, reporter, key_here) = (shared.workers.clone(), shared.clone(), key.clone());
-    let (max_positions, max_kept) = (shared.max_positions, shared.max_kept);
+    let (max_positions, max_kept, budget) = (shared.max_positions, shared.max_kept, shared.budget);
     let work = async move {
         // Cleared when the request ends (answered, refused or cut off), and again when the
         // computation ends, which a cancelled one does soon after.
         let _waiting = Telling::new(&reporter, &key_here, "waiting for a free core");
-        on_a_free_core(workers, (WAIT, BUDGET), move || -> Result<Vec<(Key, String)>, Error> {
+        on_a_free_core(workers, (WAIT, budget), move || -> Result<Vec<(Key, String)>, Error> {
             let _working = Telling::new(&reporter, &key_here, "starting");
             let shown = (reporter.clone(), key_here.clone(), &board);
             let coach = Coach::new(&board, policy)
@@ -634,7 +637,11 @@ fn respond(shared: &Shared, key: &Key, answered: Answered) -> Reply {
         Ok(Ok(Err(e))) => refusal(StatusCode::UNPROCESSABLE_ENTITY, &e.to_string()),
         Ok(Err(_)) => refusal(StatusCode::INTERNAL_SERVER_ERROR, "the computation failed"),
         Err(Cut::OverBudget) => {
-            refusal(StatusCode::SERVICE_UNAVAILABLE, "the answer takes longer than the server's budget")
+            let why = format!(
+                "the answer takes longer than the server's budget of {} s (serve --budget SECONDS sets it)",
+                shared.budget.as_secs()
+            );
+            refusal(StatusCode::SERVICE_UNAVAILABLE, &why)
         }
         Err(Cut::Stopping) => refusal(StatusCode::SERVICE_UNAVAILABLE, "the server is stopping"),
         Err(Cut::Busy) => {

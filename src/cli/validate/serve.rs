@@ -1,4 +1,5 @@
-//! `serve`: where to listen, the boards offered and how long a connection may stay idle.
+//! `serve`: where to listen, the boards offered, how long a connection may stay idle and how
+//! long an answer may compute.
 
 use crate::cli::args::ServeArgs;
 use pegchain::render::number::quoted;
@@ -13,16 +14,22 @@ pub struct ServeChoices {
     /// Every built-in board, after the board file's if one is given.
     pub boards: Vec<Board>,
     pub idle_timeout: Duration,
+    /// How long an answer may compute.
+    pub budget: Duration,
+}
+
+/// A flag's seconds, 1 to 3600.
+fn seconds(flag: &str, seconds: u64) -> Result<Duration, Error> {
+    match seconds {
+        1..=3600 => Ok(Duration::from_secs(seconds)),
+        _ => Err(Error::Invalid(format!("{flag} takes 1 to 3600 seconds, not {seconds}"))),
+    }
 }
 
 impl ServeArgs {
     pub fn validate(&self) -> Result<ServeChoices, Error> {
-        let idle_timeout = match self.idle_timeout {
-            seconds @ 1..=3600 => Duration::from_secs(seconds),
-            seconds => {
-                return Err(Error::Invalid(format!("--idle-timeout takes 1 to 3600 seconds, not {seconds}")));
-            }
-        };
+        let idle_timeout = seconds("--idle-timeout", self.idle_timeout)?;
+        let budget = seconds("--budget", self.budget)?;
         let mut boards: Vec<Board> =
             board::builtin_names().into_iter().filter_map(|name| board::builtin(&name).ok()).collect();
         if let Some(spec) = &self.board {
@@ -46,7 +53,7 @@ impl ServeArgs {
             }
             boards.insert(0, extra);
         }
-        Ok(ServeChoices { host: host(&self.host)?, boards, idle_timeout })
+        Ok(ServeChoices { host: host(&self.host)?, boards, idle_timeout, budget })
     }
 }
 
