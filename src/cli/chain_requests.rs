@@ -229,8 +229,8 @@ fn read_model(args: &ChainArgs, budget: Option<u64>) -> Result<(ExplicitChain, O
                 )));
             }
         }
-        let value_type = formats::drn::holds_doubles(&text).then_some("double");
-        return Ok((formats::drn::parse_drn_until(&text, budget, &stop).map_err(in_file)?, value_type));
+        let drn = formats::drn::parse_drn_until(&text, budget, &stop).map_err(in_file)?;
+        return Ok((drn.chain, drn.doubles.then_some("double")));
     }
     // A companion found by name is read as one given: a directory or a FIFO there is refused,
     // not skipped as if absent.

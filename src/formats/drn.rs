@@ -16,16 +16,16 @@ use std::fmt::Write;
 /// Reads a DRN text. `budget` (bytes) refuses a chain whose size (its declared states, its
 /// transitions as listed) will not fit.
 pub fn parse_drn(text: &str, budget: Option<u64>) -> Result<ExplicitChain, FormatError> {
-    parse_drn_until(text, budget, &crate::Cancel::new())
+    parse_drn_until(text, budget, &crate::Cancel::new()).map(|drn| drn.chain)
 }
 
-/// Whether a DRN text's header says `@value_type: double`: its probabilities are decimals that
-/// the writer may have rounded, which the answer's reader should be told.
-pub fn holds_doubles(text: &str) -> bool {
-    let header = text.lines().map(str::trim).take_while(|l| *l != "@model");
-    header
-        .filter_map(|l| l.strip_prefix("@value_type"))
-        .any(|rest| rest.trim_start_matches([':', ' ', '\t']) == "double")
+/// A DRN file read: its chain, and whether its header says `@value_type: double` (its
+/// probabilities are decimals the writer may have rounded, which the answer's reader should
+/// be told).
+#[derive(Debug)]
+pub struct Drn {
+    pub chain: ExplicitChain,
+    pub doubles: bool,
 }
 
 /// The value types of Storm's that are read: a parametric model's values must still be numbers
@@ -41,11 +41,7 @@ const LISTED: [&str; 5] = ["@parameters", "@placeholders", "@reward_models", "@n
 
 /// [`parse_drn`], stopped with [`FormatError::stopped`] once `cancel` is set (polled every
 /// [`super::POLL_EVERY`] states).
-pub fn parse_drn_until(
-    text: &str,
-    budget: Option<u64>,
-    cancel: &crate::Cancel,
-) -> Result<ExplicitChain, FormatError> {
+pub fn parse_drn_until(text: &str, budget: Option<u64>, cancel: &crate::Cancel) -> Result<Drn, FormatError> {
     let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l)).filter(|(_, l)| {
         let t = l.trim();
         !t.is_empty() && !t.starts_with("//")
@@ -228,7 +224,8 @@ pub fn parse_drn_until(
     if let Some((declared, line)) = header.choices {
         check_declared(line, "@nr_choices", declared, ["choice", "choices"], choices)?;
     }
-    b.finish().map_err(|e| FormatError::chain(None, e))
+    let chain = b.finish().map_err(|e| FormatError::chain(None, e))?;
+    Ok(Drn { chain, doubles })
 }
 
 fn not_a_dtmc(kind: &str) -> String {
@@ -604,12 +601,17 @@ state 12 [0] six done
 
     #[test]
     fn a_header_of_doubles_is_told_from_an_exact_one() {
-        assert!(holds_doubles("// Exported by storm\n@type: DTMC\n@value_type: double\n@model\n"));
-        assert!(holds_doubles("@value_type:double\r\n@model\n"));
-        assert!(!holds_doubles("@type: DTMC\n@value_type: Rational\n@model\n"));
-        assert!(!holds_doubles("@type: DTMC\n@model\nstate 0 init\n"));
-        // Only the header counts: a label named like the section is no header.
-        assert!(!holds_doubles("@model\n@value_type: double\n"));
+        let doubles = |text: &str| parse_drn_until(text, None, &crate::Cancel::new()).unwrap().doubles;
+        let typed = |line: &str| DIE.replace("@type: DTMC\n", &format!("@type: DTMC\n{line}\n"));
+        assert!(doubles(&typed("@value_type: double")));
+        assert!(doubles(&typed("@value_type:double\r")));
+        assert!(!doubles(&typed("@value_type: rational")));
+        assert!(!doubles(DIE));
+        // Only the header counts: a state's label named like the section is no header.
+        assert!(DIE.contains("state 12 [0] six done\n"));
+        assert!(!doubles(
+            &DIE.replace("state 12 [0] six done", "state 12 [0] six done \"@value_type: double\"")
+        ));
     }
 
     #[test]

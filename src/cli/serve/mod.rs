@@ -190,12 +190,9 @@ async fn serve(req: ServeRequest) -> Result<(), Failure> {
             give_back_freed_memory();
         }
     });
-    let cancel = interrupt::token();
     let stopping = shared.clone();
     let stop = async move {
-        while !cancel.is_cancelled() {
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
+        stopped().await;
         stopping.stop_computations();
     };
     serve_connections(listener, app, req.idle_timeout, most, stop).await;
@@ -731,14 +728,9 @@ async fn on_a_free_core<T: Send + 'static>(
     (wait, budget): (Duration, Duration),
     compute: impl FnOnce() -> T + Send + 'static,
 ) -> Result<Result<T, tokio::task::JoinError>, Cut> {
-    let stopping = async {
-        while !interrupt::token().is_cancelled() {
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
-    };
     let permit = tokio::select! {
         permit = tokio::time::timeout(wait, workers.acquire_owned()) => permit.map_err(|_| Cut::Busy)?,
-        () = stopping => return Err(Cut::Stopping),
+        () = stopped() => return Err(Cut::Stopping),
     };
     let computed = tokio::task::spawn_blocking(move || {
         let _permit = permit;
@@ -747,6 +739,13 @@ async fn on_a_free_core<T: Send + 'static>(
         computed
     });
     tokio::time::timeout(budget, computed).await.map_err(|_| Cut::OverBudget)
+}
+
+/// Ends once the server is asked to stop (Ctrl-C or a signal), seen within a tenth of a second.
+async fn stopped() {
+    while !interrupt::token().is_cancelled() {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
 }
 
 /// Hands the memory a computation freed back to the system. Its blocks under 4 MB come from
