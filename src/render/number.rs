@@ -235,27 +235,75 @@ pub fn big(n: &Integer) -> String {
     n.to_string()
 }
 
-/// log2 of a positive integer, accurate to a double even for numbers beyond f64's range.
-fn log2(n: &Integer) -> f64 {
-    let bits = n.significant_bits();
-    if bits <= 64 {
-        return n.to_f64().log2();
+/// Fractional bits of the fixed-point logarithms below: far more than a double's 53, so the
+/// double they round to is the one the exact value rounds to unless that value lies within about
+/// 2^-240 of a tie between two doubles.
+const LOG_BITS: u32 = 256;
+
+/// atanh(n / d) times 2^LOG_BITS, for |n / d| <= 1/3: its series, the sum of t^(2k+1) / (2k+1),
+/// each term rounded toward zero (about 80 terms, each past the last adding less than 2^-256).
+fn atanh_fixed(n: &Integer, d: &Integer) -> Integer {
+    // Summed for |t| and given t's sign: a negative power shifted down would never reach 0.
+    let t = Integer::from(&*n.as_abs() << LOG_BITS) / d;
+    let t2 = Integer::from(&t * &t) >> LOG_BITS;
+    let (mut power, mut sum, mut k) = (t, Integer::new(), 1u32);
+    while power != 0 {
+        sum += Integer::from(&power / k);
+        power = Integer::from(&power * &t2) >> LOG_BITS;
+        k += 2;
     }
-    let shift = bits - 64;
-    Integer::from(n >> shift).to_f64().log2() + shift as f64
+    if *n < 0 { -sum } else { sum }
 }
 
-/// Information in bits, -log2 p; infinite for p = 0.
+/// Information in bits, -log2 p, as the double nearest to it; infinite for p = 0.
+///
+/// Subtracting log2 of the numerator from log2 of the denominator in doubles loses the digits
+/// the two share (about 30 ulps for fractions of 200 bits), so the logarithm is taken in fixed
+/// point instead: with p = a/b and e = bits(b) - bits(a), -log2 p = e + log2 r, where
+/// r = (b 2^bits(a)) / (a 2^bits(b)) lies in (1/2, 2), and log2 r = atanh(t) / atanh(1/3) with
+/// t = (r - 1) / (r + 1), since ln r = 2 atanh(t) and ln 2 = 2 atanh(1/3).
 pub fn bits(p: &Rational) -> f64 {
     if *p <= 0 {
         return f64::INFINITY;
     }
-    log2(p.denom()) - log2(p.numer())
+    let (a, b) = (p.numer(), p.denom());
+    let e = i64::from(b.significant_bits()) - i64::from(a.significant_bits());
+    let scaled_a = Integer::from(a << b.significant_bits());
+    let scaled_b = Integer::from(b << a.significant_bits());
+    let log_r = atanh_fixed(&Integer::from(&scaled_b - &scaled_a), &Integer::from(&scaled_b + &scaled_a));
+    let ln2 = atanh_fixed(&Integer::from(1), &Integer::from(3));
+    nearest_f64(&Rational::from((Integer::from(&ln2 * e) + log_r, ln2)))
 }
 
-/// log2(q / p): the active information of raising a success probability from p to q.
+/// log2(q / p): the active information of raising a success probability from p to q, as the
+/// double nearest to it (one logarithm of the exact ratio, not a difference of two).
 pub fn bits_ratio(q: &Rational, p: &Rational) -> f64 {
-    bits(p) - bits(q)
+    if *q <= 0 || *p <= 0 {
+        return bits(p) - bits(q);
+    }
+    bits(&Rational::from(p / q))
+}
+
+/// The double nearest to the square root of `v` (at least 0), ties to even: sqrt(n/d) lies in
+/// [s, s + 1) / (d 2^k) with s = isqrt(n d 4^k); k grows until both ends round to the same double,
+/// or s is the root exactly.
+pub fn sqrt_nearest(v: &Rational) -> f64 {
+    if *v <= 0 {
+        return 0.0;
+    }
+    let nd = Integer::from(v.numer() * v.denom());
+    // Start with a root of about 64 bits, and add 32 bits at a time.
+    let mut k = 64u32.saturating_sub(nd.significant_bits() / 2);
+    loop {
+        let scaled = Integer::from(&nd << (2 * k));
+        let (root, rest) = scaled.sqrt_rem(Integer::new());
+        let below = Integer::from(v.denom() << k);
+        let low = nearest_f64(&Rational::from((root.clone(), below.clone())));
+        if rest == 0 || low == nearest_f64(&Rational::from((root + 1u32, below))) || k > 4096 {
+            return low;
+        }
+        k += 32;
+    }
 }
 
 /// An integer (a big one, or any primitive) with thousands separators: 568,630.
@@ -427,6 +475,47 @@ mod tests {
     #[test]
     fn bits_of_the_english_probability() {
         assert_eq!(format!("{:.4}", bits(&english())), "25.1437");
+    }
+
+    /// The nearest doubles to -log2 p, from Python's `float(Decimal)` of the logarithm taken to
+    /// 120 digits. A difference of the two logarithms in doubles gave 6.051856241920063 for the
+    /// first (random play, hole-first, from A of the 21-hole triangle) and 25.14366065740425 for
+    /// the English centre.
+    #[test]
+    fn bits_are_the_doubles_nearest_to_the_logarithm() {
+        let hole_first_a = Rational::from((
+            int("33202790883346482915071889874922874380779"),
+            int("2202748166508647821352569405440000000000000"),
+        ));
+        assert_eq!(bits(&hole_first_a), 6.051856241920095);
+        assert_eq!(bits(&english()), 25.143660657404276);
+        assert_eq!(bits(&r(1, 3)), 1.584962500721156);
+        assert_eq!(bits(&r(2, 3)), 0.5849625007211562);
+        assert_eq!(bits(&r(3, 2)), -0.5849625007211562);
+        assert_eq!(bits_ratio(&r(3, 4), &r(1, 4)), 1.584962500721156);
+    }
+
+    /// No double is nearer to the square root than the one given: the midpoints beside it
+    /// square to either side of the value (a tie only where a midpoint is the root exactly).
+    #[test]
+    fn square_roots_are_the_nearest_doubles() {
+        assert_eq!(sqrt_nearest(&r(5, 36)), 0.37267799624996495);
+        assert_eq!(sqrt_nearest(&r(2, 1)), std::f64::consts::SQRT_2);
+        assert_eq!(sqrt_nearest(&r(9, 4)), 1.5);
+        assert_eq!(sqrt_nearest(&r(0, 1)), 0.0);
+        let mut rng = XorShift(0x2545_F491_4F6C_DD1D);
+        for round in 0..2_000 {
+            let v = Rational::from((rng.integer(1 + round % 300), rng.integer(1 + round % 250)));
+            let x = sqrt_nearest(&v);
+            let below = (exact(x) + exact(x.next_down())) / 2u32;
+            let above = (exact(x) + exact(x.next_up())) / 2u32;
+            assert!(
+                Rational::from(&below * &below) <= v && v <= Rational::from(&above * &above),
+                "{v}: {x:e}"
+            );
+            let squared = Rational::from(exact(x).square_ref());
+            assert_eq!(sqrt_nearest(&squared), x, "the root of {x:e} squared");
+        }
     }
 
     #[test]

@@ -113,7 +113,7 @@ impl TurnsSummary {
             stay_probability: Value::of(&t.stay),
             mean: Value::of(&t.mean),
             variance: Value::of(&t.variance),
-            sd: t.variance.to_f64().sqrt(),
+            sd: crate::render::number::sqrt_nearest(&t.variance),
             mean_if_swine_wins: t.mean_if_swine_wins.as_ref().map(Value::of),
             mean_if_butcher_wins: t.mean_if_butcher_wins.as_ref().map(Value::of),
             shortest: t.shortest,
