@@ -49,6 +49,10 @@ pub enum Error {
         crate::render::number::grouped(*limit)
     )]
     SearchTooLarge { limit: u64 },
+    /// The system refused a search the memory to hold more: `held` says what it held then
+    /// ("1,204 positions"); `breadth_first` where the sweep of a breadth-first search held them.
+    #[error("the search ran out of memory: the system refused it room for more than {held}")]
+    SearchOutOfMemory { held: String, breadth_first: bool },
     #[error("{0}")]
     Invalid(String),
     /// A position whose future the coach cannot hold; the exact figures of the position

@@ -721,6 +721,14 @@ fn an_exact_evaluation_interrupted_and_resumed_prints_what_an_uninterrupted_one_
             &format!("pegchain: the checkpoint {path} is damaged: it does not match its checksum\n"),
         );
     }
+    // Cut inside its header line, it was called no checkpoint of this command at all.
+    let path = dir.join("header-cut.checkpoint");
+    std::fs::write(&path, &bytes[..100]).unwrap();
+    let path = path.to_str().unwrap();
+    support::fails_with(
+        &[&run[..], &["--resume", path]].concat(),
+        &format!("pegchain: the checkpoint {path} is damaged: it ends inside its first line\n"),
+    );
 }
 
 /// A save resumed by another run is refused in the words of the flags that differ, not in
@@ -999,7 +1007,18 @@ fn a_search_whose_save_fails_still_ends_its_document() {
     std::fs::create_dir(&gone).unwrap();
     let file = gone.join("solve.checkpoint");
     let file = file.to_str().unwrap();
-    let args = ["solve", "--board", "english", "--start", "d4", "--all", "--json", "--checkpoint", file];
+    let args = [
+        "solve",
+        "--board",
+        "english",
+        "--start",
+        "d4",
+        "--limit",
+        "1000000",
+        "--json",
+        "--checkpoint",
+        file,
+    ];
     let run = Run::start("solve-unsaved", &args);
     std::thread::sleep(Duration::from_millis(500));
     std::fs::remove_dir(&gone).unwrap();

@@ -440,3 +440,32 @@ fn small_address_spaces_are_refusals_before_any_solving() {
         );
     }
 }
+
+/// `solve` held no budget: under `ulimit -v` its tables grew until an allocation failed, and
+/// the process aborted ("memory allocation of 37748752 bytes failed", a backtrace, exit 134;
+/// found by an audit). Its tables now grow fallibly: a breadth-first sweep stops before it
+/// lists anything, and a depth-first search ends its document, which says so, then the line.
+#[test]
+fn a_search_short_of_memory_stops_in_one_line_not_an_abort() {
+    let bfs =
+        under_address_limit(100 << 20, &["solve", "--board", "english", "--start", "d4", "--method", "bfs"]);
+    let stderr = String::from_utf8_lossy(&bfs.stderr);
+    assert_eq!(bfs.status.code(), Some(2), "{stderr}");
+    assert!(bfs.stdout.is_empty());
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr
+            .starts_with("pegchain: the search ran out of memory: the system refused it room for more than ")
+    );
+    assert!(stderr.ends_with(" positions; --method dfs (the default) holds far fewer\n"), "{stderr}");
+
+    let args = ["solve", "--board", "english", "--start", "d4", "--finish", "d1", "--all", "--json"];
+    let dfs = under_address_limit(60 << 20, &args);
+    let stderr = String::from_utf8_lossy(&dfs.stderr);
+    assert_eq!(dfs.status.code(), Some(2), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.ends_with(" positions known to fail\n"), "{stderr}");
+    let document: serde_json::Value = serde_json::from_slice(&dfs.stdout).expect("one valid JSON document");
+    assert_eq!(document["complete"], false);
+    assert_eq!(document["out_of_memory"], true);
+}

@@ -255,7 +255,7 @@ fn distinct_a_to_a_solutions_up_to_jump_order_and_mirror() {
     let mut distinct = DistinctSolutions::new(&solver, &p);
     solver
         .run(&p, Method::Dfs, &mut |s| {
-            distinct.insert(s);
+            distinct.insert(s).unwrap();
             ControlFlow::Continue(())
         })
         .unwrap();

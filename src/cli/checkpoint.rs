@@ -219,7 +219,16 @@ fn load_numbered(path: &Path, run: &Run) -> Result<(Option<u64>, Vec<u8>), Error
     let not_one = || Error::Invalid(format!("{name} is not a pegchain {} checkpoint", run.command));
     // The header line first: a file that does not begin with one is refused unread.
     let head = pegchain::input::read_save_head(path, MAX_HEADER_BYTES).map_err(unread)?;
-    let line = head.iter().position(|&b| b == b'\n').ok_or_else(not_one)?;
+    let line = match head.iter().position(|&b| b == b'\n') {
+        Some(line) => line,
+        // Every header begins so: a file that does and ends before its line does is cut short.
+        None if head.starts_with(b"{\"checkpoint\":") => {
+            return Err(Error::Invalid(format!(
+                "the checkpoint {name} is damaged: it ends inside its first line"
+            )));
+        }
+        None => return Err(not_one()),
+    };
     let header: Header = serde_json::from_slice(&head[..line]).map_err(|_| not_one())?;
     // The state follows that line (a file changed between the two reads fails its checksum).
     let bytes = pegchain::input::read_save(path, MAX_CHECKPOINT_BYTES).map_err(unread)?;

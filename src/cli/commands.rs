@@ -323,7 +323,7 @@ fn stream_solutions(req: &mut SolveRequest, out: &mut Stream<impl Write>) -> Res
     };
     for (i, jumps) in shown_before.iter().enumerate() {
         if let Some(d) = distinct.as_mut() {
-            d.insert(jumps);
+            d.insert(jumps)?;
         }
         open = open && out.put(&writer.solution(problem.start, i as u64 + 1, jumps));
     }
@@ -336,6 +336,8 @@ fn stream_solutions(req: &mut SolveRequest, out: &mut Stream<impl Write>) -> Res
         saver.save(&saved.encode()).map_err(|_| ())
     };
     let saving = SearchSaving { resume, save: req.checkpoint.is_some().then_some(&mut save as _) };
+    // Where the system refused `--distinct` room for more classes: the search stops there.
+    let mut refused = None;
     let summary = solver.run_saving(
         problem,
         req.method,
@@ -343,8 +345,13 @@ fn stream_solutions(req: &mut SolveRequest, out: &mut Stream<impl Write>) -> Res
             if !open {
                 return ControlFlow::Break(());
             }
-            if distinct.as_mut().is_some_and(|d| !d.insert(jumps)) {
-                return ControlFlow::Continue(());
+            match distinct.as_mut().map(|d| d.insert(jumps)) {
+                Some(Ok(false)) => return ControlFlow::Continue(()),
+                Some(Err(e)) => {
+                    refused = Some(e);
+                    return ControlFlow::Break(());
+                }
+                Some(Ok(true)) | None => {}
             }
             count += 1;
             if req.checkpoint.is_some() {
@@ -363,9 +370,17 @@ fn stream_solutions(req: &mut SolveRequest, out: &mut Stream<impl Write>) -> Res
     // Closed before a failed save is reported, as before an interruption.
     if let (true, Ok(summary)) = (open, &summary) {
         let distinct = distinct.map(|d| (d.count(), d.symmetries()));
-        out.put(&writer.foot(&SolveFooter::new(summary, distinct), count));
+        let out_of_memory = refused.is_some() || summary.out_of_memory.is_some();
+        let foot = SolveFooter { out_of_memory, ..SolveFooter::new(summary, distinct) };
+        out.put(&writer.foot(&foot, count));
     }
-    saver.outcome(summary)?;
+    let summary = saver.outcome(summary)?;
+    if let Some(e) = refused {
+        return Err(e.into());
+    }
+    if let Some(held) = summary.out_of_memory {
+        return Err(Error::SearchOutOfMemory { held, breadth_first: false }.into());
+    }
     match stopped {
         Some(done) => Err(Failure::Interrupted(done)),
         None => Ok(()),

@@ -67,7 +67,9 @@ pub fn words(e: &Error) -> String {
         Error::TooLarge { .. } => {
             format!("{e} ({})", super::limits::RAISE_THE_BUDGET)
         }
-        Error::SearchTooLarge { .. } => format!("{e}; --method dfs (the default) holds far fewer"),
+        Error::SearchTooLarge { .. } | Error::SearchOutOfMemory { breadth_first: true, .. } => {
+            format!("{e}; --method dfs (the default) holds far fewer")
+        }
         Error::FutureTooLarge(_) => format!("{e} (exact --position answers for one position)"),
         _ => e.to_string(),
     }

@@ -162,7 +162,15 @@ fn solve_output(format: Format, show: bool, summary: &Summary, distinct: Option<
 }
 
 fn summary(found: u64, complete: bool) -> Summary {
-    Summary { found, complete, interrupted: false, positions: 0, unsaved: false, ruled_out_by_parity: false }
+    Summary {
+        found,
+        complete,
+        interrupted: false,
+        positions: 0,
+        unsaved: false,
+        out_of_memory: None,
+        ruled_out_by_parity: false,
+    }
 }
 
 #[test]

@@ -127,6 +127,11 @@ pub struct SolveFooter {
     /// then, so that the stream still ends as one valid document.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub unsaved: bool,
+    /// The system refused the search memory to go on (for its positions known to fail, or
+    /// the classes of `--distinct`): present,
+    /// and true, only then, so that the stream still ends as one valid document.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub out_of_memory: bool,
     /// The position classes alone showed there is none.
     pub ruled_out_by_parity: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -140,6 +145,7 @@ impl SolveFooter {
             complete: summary.complete,
             interrupted: summary.interrupted,
             unsaved: summary.unsaved,
+            out_of_memory: false,
             ruled_out_by_parity: summary.ruled_out_by_parity,
             distinct: distinct
                 .map(|(classes, symmetries)| DistinctView { classes: Big::of(classes), symmetries }),
@@ -291,6 +297,9 @@ fn footer_text(f: &SolveFooter, shown: u64, more: Option<&str>) -> String {
     let solutions = plural(found, "solution", "solutions");
     if f.unsaved {
         return format!("{lead}Stopped after {solutions}: the checkpoint could not be saved.\n");
+    }
+    if f.out_of_memory {
+        return format!("{lead}Stopped after {solutions}: the system refused the search memory to go on.\n");
     }
     if f.interrupted {
         return format!("{lead}Interrupted after {solutions}: the search was not finished.\n");

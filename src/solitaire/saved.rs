@@ -225,6 +225,11 @@ fn words_of(bytes: &[u8]) -> Option<Vec<u64>> {
     bytes.len().is_multiple_of(8).then(|| words.collect())
 }
 
+/// The most solutions a saved search may keep to show again: each is held (about 300 bytes
+/// on the English board) and saved again every few seconds, so a search that may show more
+/// is not saved.
+pub const MAX_KEPT_SOLUTIONS: u64 = 1_000_000;
+
 /// A search for solutions, saved: its state and the solutions shown so far (as jump
 /// indices), which a resumed run shows again before going on.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

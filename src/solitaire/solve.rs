@@ -18,6 +18,7 @@
 
 use crate::engine::Cancel;
 use crate::error::Error;
+use crate::render::number::plural;
 use crate::solitaire::board::{Board, SymmetryGroup};
 use crate::solitaire::moves::MoveTable;
 use crate::solitaire::pegs::Pegs;
@@ -130,6 +131,10 @@ pub struct Summary {
     /// A save handed to `saving.save` failed, which stopped the search (the solutions
     /// passed on so far stand).
     pub unsaved: bool,
+    /// The system refused the depth-first search room for more positions known to fail,
+    /// which stopped it: what it held then ("1,204 positions known to fail"). Without the
+    /// table the search would go on for hours where it takes seconds.
+    pub out_of_memory: Option<String>,
     /// No search was needed: a parity invariant of the board (a position class) differs
     /// between the start and every possible finish.
     pub ruled_out_by_parity: bool,
@@ -218,6 +223,7 @@ impl<'a> Solver<'a> {
                 interrupted: false,
                 positions: 0,
                 unsaved: false,
+                out_of_memory: None,
                 ruled_out_by_parity: true,
             });
         }
@@ -242,6 +248,7 @@ impl<'a> Solver<'a> {
             interrupted: false,
             limit: self.bfs_limit,
             too_many: false,
+            out_of_memory: false,
             save: save.as_mut().map(|f| &mut **f as &mut SaveSearch<'_>),
             last_save: Instant::now(),
             unsaved: false,
@@ -253,12 +260,21 @@ impl<'a> Solver<'a> {
         if search.too_many {
             return Err(Error::SearchTooLarge { limit: self.bfs_limit });
         }
+        let breadth_first = method == Method::Bfs;
+        if search.out_of_memory && breadth_first {
+            let held = plural(search.positions, "position", "positions");
+            return Err(Error::SearchOutOfMemory { held, breadth_first });
+        }
         Ok(Summary {
             found: search.found,
             complete: outcome.is_continue(),
             interrupted: search.interrupted,
             positions: search.positions,
             unsaved: search.unsaved,
+            out_of_memory: search.out_of_memory.then(|| {
+                let held = search.failed.len() as u64;
+                plural(held, "position known to fail", "positions known to fail")
+            }),
             ruled_out_by_parity: false,
         })
     }
@@ -394,6 +410,8 @@ struct Search<'s> {
     /// The most positions a breadth-first sweep holds, and whether it met more and stopped.
     limit: u64,
     too_many: bool,
+    /// The system refused the search memory (for its sweep, or its positions known to fail).
+    out_of_memory: bool,
     save: Option<&'s mut SaveSearch<'s>>,
     last_save: Instant,
     unsaved: bool,
@@ -493,6 +511,11 @@ impl Search<'_> {
         }
         let any = self.anys.pop().expect("pushed above");
         if !any && self.failed.len() < MAX_FAILED {
+            // Grown fallibly: a refused allocation would abort the process.
+            if self.failed.try_reserve(1).is_err() {
+                self.out_of_memory = true;
+                return ControlFlow::Break(());
+            }
             self.failed.insert(self.canon.of(pos));
         }
         ControlFlow::Continue(any)
@@ -508,9 +531,17 @@ impl Search<'_> {
         self.positions = 1;
         while layers.len() <= last && !layers[layers.len() - 1].is_empty() {
             let mut next = HashSet::new();
+            let (moves, canon) = (self.moves, self.canon);
             for &pos in &layers[layers.len() - 1] {
                 self.poll()?;
-                next.extend(self.moves.legal(pos).map(|j| self.canon.of(self.moves.apply(pos, j))));
+                for child in moves.legal(pos).map(|j| canon.of(moves.apply(pos, j))) {
+                    // Grown fallibly: a refused allocation would abort the process.
+                    if next.try_reserve(1).is_err() {
+                        self.out_of_memory = true;
+                        return ControlFlow::Break(());
+                    }
+                    next.insert(child);
+                }
                 if self.positions + next.len() as u64 > self.limit {
                     self.too_many = true;
                     return ControlFlow::Break(());
@@ -615,8 +646,9 @@ impl DistinctSolutions {
         self.seen.len() as u64
     }
 
-    /// Records a solution; true when it opens a new class.
-    pub fn insert(&mut self, solution: &[usize]) -> bool {
+    /// Records a solution; true when it opens a new class, an error where the system refuses
+    /// the classes room to grow.
+    pub fn insert(&mut self, solution: &[usize]) -> Result<bool, Error> {
         let key = self
             .jump_maps
             .iter()
@@ -627,7 +659,11 @@ impl DistinctSolutions {
             })
             .min()
             .unwrap_or_default();
-        self.seen.insert(key)
+        if self.seen.try_reserve(1).is_err() {
+            let held = plural(self.count(), "distinct solution", "distinct solutions");
+            return Err(Error::SearchOutOfMemory { held, breadth_first: false });
+        }
+        Ok(self.seen.insert(key))
     }
 }
 

@@ -7,7 +7,7 @@ use pegchain::render::Format;
 use pegchain::solitaire::Pegs;
 use pegchain::solitaire::files::Puzzle;
 use pegchain::solitaire::position::{parse_position, play};
-use pegchain::solitaire::saved::SavedSearch;
+use pegchain::solitaire::saved::{MAX_KEPT_SOLUTIONS, SavedSearch};
 use pegchain::solitaire::solve::{Finish, Method, Problem, check_finish_count};
 use pegchain::{Board, Error};
 use std::path::PathBuf;
@@ -76,6 +76,16 @@ impl SolveArgs {
         ];
         let run = Run::new("solve", &board, fixed);
         let (checkpoint, saved) = self.saving.validate(&run)?;
+        // A saved search keeps every solution it shows, to show them again when resumed.
+        if checkpoint.is_some() && limit.is_none_or(|n| n > MAX_KEPT_SOLUTIONS) {
+            let asked = limit.map_or("every solution".to_string(), |n| format!("--limit {n}"));
+            return Err(Error::Invalid(format!(
+                "--checkpoint keeps every solution it shows, to show them again when the search is \
+                 resumed, so it takes --limit N of at most {}, not {asked}; without --checkpoint \
+                 the solutions stream and any number fit",
+                pegchain::render::number::grouped(MAX_KEPT_SOLUTIONS)
+            )));
+        }
         let resume = saved
             .map(|bytes| SavedSearch::decode(&bytes, board.jumps().len()))
             .transpose()
