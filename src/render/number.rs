@@ -479,8 +479,7 @@ mod tests {
 
     /// The nearest doubles to -log2 p, from Python's `float(Decimal)` of the logarithm taken to
     /// 120 digits. A difference of the two logarithms in doubles gave 6.051856241920063 for the
-    /// first (random play, hole-first, from A of the 21-hole triangle) and 25.14366065740425 for
-    /// the English centre.
+    /// first (random play, hole-first, from A of the 21-hole triangle).
     #[test]
     fn bits_are_the_doubles_nearest_to_the_logarithm() {
         let hole_first_a = Rational::from((
