@@ -429,6 +429,10 @@ fn the_checkpoint_help_says_when_solve_saves() {
         help.contains("solve: every 5 seconds and when stopped, so a search that ends sooner saves none;"),
         "{help}"
     );
+    assert!(
+        help.contains("it keeps the solutions shown, so it takes --limit N of at most 1,000,000;"),
+        "{help}"
+    );
     assert!(!help.contains("after every branch"), "{help}");
     let dir = scratch("solve-checkpoint-help");
     let save = dir.join("s.ckpt");

@@ -308,8 +308,9 @@ pub struct CheckpointArgs {
     /// Save the run to FILE as it goes, whole, replacing the last save (simulate: after every
     /// wave of games; exact, count, ends: after every finished layer, and by --residues the
     /// start of the latest pass in FILE.pass too, a few kB; solve: every 5 seconds and when
-    /// stopped, so a search that ends sooner saves none; under mpirun, process p of N saves its
-    /// part to FILE.p-of-N)
+    /// stopped, so a search that ends sooner saves none; it keeps the solutions shown, so it
+    /// takes --limit N of at most 1,000,000; under mpirun, process p of N saves its part to
+    /// FILE.p-of-N)
     #[arg(long, value_name = "FILE")]
     pub checkpoint: Option<PathBuf>,
     /// Go on from the run saved in FILE by --checkpoint with the same flags; the output is
