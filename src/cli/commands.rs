@@ -367,19 +367,20 @@ fn stream_solutions(req: &mut SolveRequest, out: &mut Stream<impl Write>) -> Res
         let found = pegchain::render::number::plural(s.found, "solution", "solutions");
         saver.interrupted_words(format!("{found} found"))
     });
+    // The search's own table of failed positions refused memory, if `--distinct`'s did not.
+    let refused = refused.or_else(|| {
+        let held = summary.as_ref().ok()?.out_of_memory.clone()?;
+        Some(Error::SearchOutOfMemory { held, breadth_first: false })
+    });
     // Closed before a failed save is reported, as before an interruption.
     if let (true, Ok(summary)) = (open, &summary) {
         let distinct = distinct.map(|d| (d.count(), d.symmetries()));
-        let out_of_memory = refused.is_some() || summary.out_of_memory.is_some();
-        let foot = SolveFooter { out_of_memory, ..SolveFooter::new(summary, distinct) };
+        let foot = SolveFooter { out_of_memory: refused.is_some(), ..SolveFooter::new(summary, distinct) };
         out.put(&writer.foot(&foot, count));
     }
-    let summary = saver.outcome(summary)?;
+    saver.outcome(summary)?;
     if let Some(e) = refused {
         return Err(e.into());
-    }
-    if let Some(held) = summary.out_of_memory {
-        return Err(Error::SearchOutOfMemory { held, breadth_first: false }.into());
     }
     match stopped {
         Some(done) => Err(Failure::Interrupted(done)),

@@ -255,6 +255,12 @@ fn atanh_fixed(n: &Integer, d: &Integer) -> Integer {
     if *n < 0 { -sum } else { sum }
 }
 
+/// atanh(1/3) = (ln 2) / 2 in [`atanh_fixed`]'s fixed point, found once.
+fn half_ln2_fixed() -> &'static Integer {
+    static HALF_LN2: std::sync::OnceLock<Integer> = std::sync::OnceLock::new();
+    HALF_LN2.get_or_init(|| atanh_fixed(&Integer::from(1), &Integer::from(3)))
+}
+
 /// Information in bits, -log2 p, as the double nearest to it; infinite for p = 0.
 ///
 /// Subtracting log2 of the numerator from log2 of the denominator in doubles loses the digits
@@ -271,8 +277,8 @@ pub fn bits(p: &Rational) -> f64 {
     let scaled_a = Integer::from(a << b.significant_bits());
     let scaled_b = Integer::from(b << a.significant_bits());
     let log_r = atanh_fixed(&Integer::from(&scaled_b - &scaled_a), &Integer::from(&scaled_b + &scaled_a));
-    let ln2 = atanh_fixed(&Integer::from(1), &Integer::from(3));
-    nearest_f64(&Rational::from((Integer::from(&ln2 * e) + log_r, ln2)))
+    let ln2 = half_ln2_fixed();
+    nearest_f64(&Rational::from((Integer::from(ln2 * e) + log_r, ln2.clone())))
 }
 
 /// log2(q / p): the active information of raising a success probability from p to q, as the

@@ -128,8 +128,8 @@ pub struct SolveFooter {
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub unsaved: bool,
     /// The system refused the search memory to go on (for its positions known to fail, or
-    /// the classes of `--distinct`): present,
-    /// and true, only then, so that the stream still ends as one valid document.
+    /// the classes of `--distinct`): present, and true, only then, so that the stream still
+    /// ends as one valid document.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub out_of_memory: bool,
     /// The position classes alone showed there is none.

@@ -91,7 +91,12 @@ struct Shared {
     computations: Mutex<Vec<std::sync::Weak<std::sync::atomic::AtomicBool>>>,
 }
 
-const USAGE: &str = "expected /api/coach?board=NAME&pegs=A,B,C or ?board=NAME&start=A&moves=F-C-A,D-E-F (and &policy=uniform)";
+/// What a query of `address` (`/api/coach`, `/api/progress`) takes, for its refusals.
+fn usage(address: &str) -> String {
+    format!(
+        "expected {address}?board=NAME&pegs=A,B,C or ?board=NAME&start=A&moves=F-C-A,D-E-F (and &policy=uniform)"
+    )
+}
 
 /// Where to listen and which boards to offer.
 pub struct ServeRequest {
@@ -426,8 +431,10 @@ type CoachQueryResult = Result<Query<CoachQuery>, axum::extract::rejection::Quer
 /// A coach query read and checked: the board, the position and the random player, or the
 /// 4xx status and what is wrong. Cheap, so done before any work is queued (a bad request
 /// never waits for a core), and the same position written two ways shares one cache entry.
+/// The board, position and policy a query of `address` asks for, or its refusal.
 fn read_query(
     shared: &Shared,
+    address: &str,
     query: CoachQueryResult,
 ) -> Result<(Board, Pegs, Policy), (StatusCode, String)> {
     let q = match query {
@@ -447,7 +454,7 @@ fn read_query(
                 }
                 None => reason.to_string(),
             };
-            return Err((StatusCode::BAD_REQUEST, format!("{USAGE}: {reason}")));
+            return Err((StatusCode::BAD_REQUEST, format!("{}: {reason}", usage(address))));
         }
     };
     // As the command line finds a board: a built-in one in any case (`Triangle5`), else by the
@@ -470,7 +477,8 @@ fn read_query(
         (None, None) if !q.moves.is_empty() => Err("moves are played from a start, and the query gives none"),
         (None, None) => Err("the query gives neither pegs nor a start"),
     };
-    let position = position.map_err(|wrong| (StatusCode::BAD_REQUEST, format!("{USAGE}: {wrong}")))?;
+    let position =
+        position.map_err(|wrong| (StatusCode::BAD_REQUEST, format!("{}: {wrong}", usage(address))))?;
     let position = position.map_err(|e| (StatusCode::UNPROCESSABLE_ENTITY, e.to_string()))?;
     Ok((board, position, policy))
 }
@@ -484,7 +492,7 @@ async fn coach(
     peer: Option<axum::Extension<peer::Peer>>,
     query: CoachQueryResult,
 ) -> Response {
-    let (board, position, policy) = match read_query(&shared, query) {
+    let (board, position, policy) = match read_query(&shared, "/api/coach", query) {
         Ok(read) => read,
         Err((status, why)) => return error(status, &why),
     };
@@ -848,10 +856,9 @@ impl Drop for Telling {
 /// `GET /api/progress` with a coach request's query: `{"working": true, "progress": "..."}`
 /// while its answer is being computed, else `{"working": false}`.
 async fn progress_of(State(shared): State<Arc<Shared>>, query: CoachQueryResult) -> Response {
-    let (board, position, policy) = match read_query(&shared, query) {
+    let (board, position, policy) = match read_query(&shared, "/api/progress", query) {
         Ok(read) => read,
-        // The same query as the coach's, asked of this address.
-        Err((status, why)) => return error(status, &why.replacen("/api/coach?", "/api/progress?", 1)),
+        Err((status, why)) => return error(status, &why),
     };
     let key = key_of(&board, position, policy);
     let now = shared.progress.lock().ok().and_then(|p| p.get(&key).cloned());
